@@ -1,0 +1,65 @@
+"""Work units: small, picklable descriptions of one exact-cover count.
+
+A work unit is one (class, column form) pair of a reduction.  Its id is
+stable and documented: ``unit_id = class_id * n_forms + form_id`` where
+``class_id`` numbers the band-1 classes in the order of their
+representatives (lexicographically smallest first) and ``form_id`` numbers
+the canonical column-1 forms in lexicographic order.
+
+Workers receive a :class:`UnitSpec` (a few hundred bytes) and rebuild the
+engine themselves; they send back a :class:`UnitResult`.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass(frozen=True)
+class UnitSpec:
+    """Everything a worker needs to count one unit.
+
+    Attributes
+    ----------
+    shape : str
+        Box shape ``"RxC"`` (``"3x3"`` for 9×9 Sudoku).
+    reduction : str
+        Name of the reduction the unit belongs to (``"71"`` or ``"44"``).
+    unit_id, class_id, form_id : int
+        Stable ids, ``unit_id = class_id * n_forms + form_id``.
+    weight : int
+        Weight of the class (number of reduced bands it stands for).
+    givens : tuple of (row, col, digit)
+        Cells fixed before the search: 0-based row and column, digit 1..N.
+    """
+
+    shape: str
+    reduction: str
+    unit_id: int
+    class_id: int
+    form_id: int
+    weight: int
+    givens: tuple[tuple[int, int, int], ...] = field(repr=False)
+
+
+@dataclass(frozen=True)
+class UnitResult:
+    """The outcome of one counted unit, as stored in the database.
+
+    ``count`` is an exact Python int.  The statistics are those of the
+    engine run that produced it.
+    """
+
+    unit_id: int
+    class_id: int
+    form_id: int
+    count: int
+    nodes: int
+    dead_ends: int
+    memo_hits: int
+    seconds: float
+    host: str
+    engine_version: str
+    finished_at: str
+
+    def as_dict(self) -> dict:
+        return asdict(self)

@@ -1,0 +1,103 @@
+# The dancing-links engine: data layout and invariants.
+#
+# Layout (after Knuth's DLX1, with columns called "items" and rows "options"):
+#
+#   items   1 .. n_items        item i is column i-1 of the problem; items
+#                               1..n_primary are primary, the rest secondary.
+#   item 0                      ROOT: head of the circular list of primary
+#                               items still to cover, linked through ll/rl and
+#                               ordered by (priority, column) at build time.
+#   item n_items+1              head of the circular list of secondary items.
+#
+#   nodes   1 .. n_items        node i is the header of item i's vertical list.
+#   node n_items+1              the first spacer; then each option's nodes,
+#                               each option followed by a spacer.
+#
+# Invariants while the search runs:
+#   * length[i] is the number of nodes in item i's vertical list;
+#   * for an option node q: top[q] = its item (>= 1), orow[q] = its row;
+#   * for a spacer s: top[s] <= 0, ul[s] = first node of the option before s,
+#     dl[s] = last node of the option after s, so every option can be walked
+#     circularly in both directions;
+#   * bit i of `live` is set exactly when item i is not covered, and
+#     `zhash` is the XOR of zobrist[i] over the covered items;
+#   * n_live_primary = number of primary items still in the ROOT list.
+# Nothing is allocated during a search: every array is sized at build time.
+
+from dlx._typedefs cimport link_t, word_t, count_t
+
+cdef class Engine:
+    # --- problem size
+    cdef link_t n_items             # columns, primary + secondary
+    cdef link_t n_primary           # primary columns (items 1..n_primary)
+    cdef link_t n_rows              # options
+    cdef link_t n_nodes             # headers + option nodes + spacers (+ node 0)
+    cdef link_t max_rsize           # largest number of primary items in one row
+    cdef link_t n_words             # 64-bit words in a live-item bitset
+
+    # --- item list (horizontal), size n_items + 2
+    cdef link_t *ll                 # left link of an item
+    cdef link_t *rl                 # right link of an item
+    cdef link_t *prio               # priority class of an item (smaller first)
+    cdef link_t *length             # LEN: nodes left in an item's list
+
+    # --- nodes (vertical lists), size n_nodes
+    cdef link_t *ul                 # up link
+    cdef link_t *dl                 # down link
+    cdef link_t *top                # item of an option node; <= 0 for spacers
+    cdef link_t *orow               # row of an option node; -1 otherwise
+
+    # --- rows, size n_rows
+    cdef link_t *row_first          # first node of each row
+    cdef link_t *rsize              # number of primary items of each row
+
+    # --- search state (resumable), stacks of size depth_cap
+    cdef link_t depth_cap           # n_primary + 2 (a level covers >= 1 primary)
+    cdef link_t level               # current level
+    cdef int phase                  # where a suspended search resumes
+    cdef link_t *choice             # node chosen at each level
+    cdef link_t *best               # item branched on at each level
+    cdef link_t *best_prio          # priority of that item (memo points)
+    cdef link_t n_live_primary      # primary items not yet covered
+    cdef bint running               # a search holds covered items
+    cdef link_t *givens             # rows covered before the search
+    cdef link_t n_givens
+
+    # --- counting
+    cdef count_t solutions          # solutions found so far in this run
+    cdef count_t limit              # stop when solutions >= limit (0: none)
+    cdef word_t nodes               # search-tree nodes entered
+    cdef word_t dead_ends           # nodes whose chosen item had LEN 0
+    cdef word_t updates             # list unlinks (DLX1's "updates")
+
+    # --- memo (Nishino et al. 2017): key = set of uncovered items
+    cdef bint memo_on               # memoize subproblem counts in this run
+    cdef bint memo_all              # at every node, not only at class changes
+    cdef word_t *zobrist            # random 64-bit word per item
+    cdef word_t zhash               # XOR of zobrist over covered items
+    cdef word_t *live               # bitset of uncovered items, n_words words
+    cdef count_t *sol_at_entry      # solutions when a memo point was entered
+    cdef word_t *nodes_at_entry     # nodes when a memo point was entered
+    cdef char *memo_pending         # level is a memo point awaiting its store
+    cdef word_t memo_slots          # table slots (a multiple of BUCKET)
+    cdef word_t *mkey               # memo_slots * n_words key words
+    cdef word_t *mhash              # hash of each slot's key
+    cdef count_t *mcount            # subproblem count of each slot
+    cdef word_t *mwork              # subtree nodes of each slot; 0 = empty
+    cdef word_t memo_lookups
+    cdef word_t memo_hits
+    cdef word_t memo_stores
+    cdef word_t memo_used           # slots holding an entry
+
+    # --- inline routines (DLX1 §23-§29); all noexcept nogil
+    cdef void _cover(self, link_t i) noexcept nogil
+    cdef void _uncover(self, link_t i) noexcept nogil
+    cdef void _hide(self, link_t p) noexcept nogil
+    cdef void _unhide(self, link_t p) noexcept nogil
+    cdef void _cover_row_rest(self, link_t p) noexcept nogil
+    cdef void _uncover_row_rest(self, link_t p) noexcept nogil
+    cdef link_t _choose(self) noexcept nogil
+    cdef bint _memo_lookup(self, count_t *out) noexcept nogil
+    cdef void _memo_store(self, count_t value, word_t work) noexcept nogil
+    cdef int _run(self, bint stop_at_solution) except -1 nogil
+    cdef void _unwind(self) noexcept nogil

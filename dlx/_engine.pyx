@@ -1,0 +1,669 @@
+# cython: language_level=3
+"""Dancing links (Knuth's Algorithm X, DLX1 layout) with optional memoized counting.
+
+This module is private: ``dlx.api`` validates every input and is the only
+caller.  The engine trusts what it is given (int32 CSR arrays with columns in
+range, no repeats inside a row, no empty rows, non-conflicting givens).
+
+Why it is shaped this way
+-------------------------
+* One flat set of int32 arrays, allocated when the matrix is built, never
+  during a search (DLX1 §6-§7).  Links are indices, not pointers.
+* cover/uncover/hide/unhide are tiny inline routines (TAOCP 7.2.2.1,
+  Algorithm D names); their orderings are stated beside the loops.
+* The search is an explicit stack machine (no recursion) whose state lives in
+  the object, so it can stop after each solution (``next_solution``) and
+  resume, and so an interrupt can unwind it to the pristine matrix.
+* The branching item is the minimum-remaining-values item *within the first
+  priority class still present*: the item list is ordered by (priority,
+  column), so the current class is a prefix of the list.  Without priorities
+  every item has class 0 and this is plain MRV.  The scan stops at LEN <= 1.
+* Counting mode takes two shortcuts that never change a count:
+  - the last level is counted from column lengths: if every option of the
+    chosen item covers exactly the primary items that remain, each option
+    is a solution and none needs covering;
+  - memoization (Nishino, Yasuda, Minato, Nagata, AAAI 2017): the remaining
+    subproblem is determined by the set of uncovered items, so its count is
+    cached under that set (compared in full; the Zobrist hash only picks the
+    bucket).
+* Counts are 128-bit and every addition of a cached count is checked, so no
+  count ever wraps silently.  Statistics are 64-bit: 2**64 nodes is beyond
+  any run (centuries at a billion nodes a second).
+"""
+from cpython.exc cimport PyErr_CheckSignals
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcmp, memcpy, memset
+from libc.stdint cimport uint64_t
+
+import numpy as np
+cimport numpy as cnp
+
+from dlx._typedefs cimport link_t, word_t, count_t, count_add_overflow
+
+cnp.import_array()
+
+# Phases of the resumable search loop.
+cdef enum:
+    FORWARD = 0       # enter a node at `level` (nothing covered there yet)
+    ADVANCE = 1       # try choice[level]; best[level] is covered
+    BACKUP = 2        # options of best[level] exhausted: uncover it, go up
+    LEAVE = 3         # leave `level` without uncovering (nothing covered)
+    RECOVER = 4       # undo choice[level], move to the next option
+    DONE = 5
+
+cdef enum:
+    BUCKET = 4                  # slots per memo bucket
+    SIGNAL_MASK = (1 << 22) - 1 # check for Ctrl-C every 4M nodes
+
+# Return codes of _run (besides -1, which means a Python exception is set).
+RC_DONE = 0
+RC_SOLUTION = 1
+RC_LIMIT = 2
+RC_OVERFLOW = 3
+cdef enum:
+    _RC_DONE = 0
+    _RC_SOLUTION = 1
+    _RC_LIMIT = 2
+    _RC_OVERFLOW = 3
+
+
+cdef inline object _count_to_int(count_t c):
+    cdef uint64_t lo = <uint64_t>c
+    cdef uint64_t hi = <uint64_t>(c >> 64)
+    return (int(hi) << 64) | int(lo)
+
+
+cdef inline count_t _int_to_count(object v):
+    cdef uint64_t lo = <uint64_t>(v & 0xFFFFFFFFFFFFFFFF)
+    cdef uint64_t hi = <uint64_t>(v >> 64)
+    return ((<count_t>hi) << 64) | <count_t>lo
+
+
+cdef inline word_t _splitmix(word_t *state) noexcept nogil:
+    state[0] += 0x9E3779B97F4A7C15ULL
+    cdef word_t z = state[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef class Engine:
+    """Owner of the link arrays of one exact-cover matrix (private)."""
+
+    def __cinit__(self):
+        self.ll = self.rl = self.prio = self.length = NULL
+        self.ul = self.dl = self.top = self.orow = NULL
+        self.row_first = self.rsize = NULL
+        self.choice = self.best = self.best_prio = self.givens = NULL
+        self.zobrist = self.live = self.nodes_at_entry = NULL
+        self.sol_at_entry = NULL
+        self.memo_pending = NULL
+        self.mkey = self.mhash = self.mwork = NULL
+        self.mcount = NULL
+        self.memo_slots = 0
+
+    def __init__(self, cnp.int32_t[::1] indptr not None,
+                 cnp.int32_t[::1] indices not None,
+                 link_t n_primary, link_t n_secondary,
+                 cnp.int32_t[::1] priority not None):
+        """Build the links from CSR rows; `priority` has one entry per column."""
+        cdef link_t n_rows = indptr.shape[0] - 1
+        cdef link_t n_items = n_primary + n_secondary
+        cdef link_t nnz = indptr[n_rows]
+        cdef link_t i, r, k, q, col, last_spacer, prev_item
+        cdef word_t seed = 0x5EED5EED1234ULL
+        self.n_items = n_items
+        self.n_primary = n_primary
+        self.n_rows = n_rows
+        # node 0 unused, headers 1..n_items, then one spacer per row plus one
+        self.n_nodes = n_items + 1 + nnz + n_rows + 1
+        self.n_words = (n_items + 1 + 63) // 64
+        self.depth_cap = n_primary + 2
+
+        self.ll = <link_t *>calloc(n_items + 2, sizeof(link_t))
+        self.rl = <link_t *>calloc(n_items + 2, sizeof(link_t))
+        self.prio = <link_t *>calloc(n_items + 2, sizeof(link_t))
+        self.length = <link_t *>calloc(n_items + 2, sizeof(link_t))
+        self.ul = <link_t *>calloc(self.n_nodes, sizeof(link_t))
+        self.dl = <link_t *>calloc(self.n_nodes, sizeof(link_t))
+        self.top = <link_t *>calloc(self.n_nodes, sizeof(link_t))
+        self.orow = <link_t *>calloc(self.n_nodes, sizeof(link_t))
+        self.row_first = <link_t *>calloc(n_rows + 1, sizeof(link_t))
+        self.rsize = <link_t *>calloc(n_rows + 1, sizeof(link_t))
+        self.choice = <link_t *>calloc(self.depth_cap, sizeof(link_t))
+        self.best = <link_t *>calloc(self.depth_cap, sizeof(link_t))
+        self.best_prio = <link_t *>calloc(self.depth_cap, sizeof(link_t))
+        self.givens = <link_t *>calloc(n_rows + 1, sizeof(link_t))
+        self.zobrist = <word_t *>calloc(n_items + 2, sizeof(word_t))
+        self.live = <word_t *>calloc(self.n_words, sizeof(word_t))
+        self.nodes_at_entry = <word_t *>calloc(self.depth_cap, sizeof(word_t))
+        self.sol_at_entry = <count_t *>calloc(self.depth_cap, sizeof(count_t))
+        self.memo_pending = <char *>calloc(self.depth_cap, sizeof(char))
+        if (self.ll == NULL or self.rl == NULL or self.prio == NULL
+                or self.length == NULL or self.ul == NULL or self.dl == NULL
+                or self.top == NULL or self.orow == NULL
+                or self.row_first == NULL or self.rsize == NULL
+                or self.choice == NULL or self.best == NULL
+                or self.best_prio == NULL or self.givens == NULL
+                or self.zobrist == NULL or self.live == NULL
+                or self.nodes_at_entry == NULL or self.sol_at_entry == NULL
+                or self.memo_pending == NULL):
+            raise MemoryError("cannot allocate the dancing-links arrays")
+
+        # Items: the ROOT list holds the primary items in (priority, column)
+        # order, so the current priority class is always a prefix of it.
+        order = np.lexsort((np.arange(n_primary), np.asarray(priority[:n_primary])))
+        prev_item = 0
+        for k in range(n_primary):
+            i = <link_t>order[k] + 1
+            self.ll[i] = prev_item
+            self.rl[prev_item] = i
+            prev_item = i
+        self.ll[0] = prev_item
+        self.rl[prev_item] = 0
+        # Secondary items: their own circular list headed by n_items + 1.
+        prev_item = n_items + 1
+        for i in range(n_primary + 1, n_items + 1):
+            self.ll[i] = prev_item
+            self.rl[prev_item] = i
+            prev_item = i
+        self.ll[n_items + 1] = prev_item
+        self.rl[prev_item] = n_items + 1
+        for i in range(1, n_items + 1):
+            self.prio[i] = priority[i - 1]
+            self.ul[i] = i
+            self.dl[i] = i
+            self.top[i] = 0
+            self.orow[i] = -1
+            self.zobrist[i] = _splitmix(&seed)
+            self.live[i >> 6] |= (<word_t>1) << (i & 63)
+
+        # Options: spacer, nodes, spacer, nodes, ..., spacer (DLX1 §16-§17).
+        q = n_items + 1
+        last_spacer = q
+        self.top[q] = 0
+        self.orow[q] = -1
+        self.max_rsize = 0
+        for r in range(n_rows):
+            self.row_first[r] = q + 1
+            self.rsize[r] = 0
+            for k in range(indptr[r], indptr[r + 1]):
+                q += 1
+                col = indices[k]
+                i = col + 1
+                self.top[q] = i
+                self.orow[q] = r
+                self.length[i] += 1
+                # append q at the bottom of item i's list
+                self.ul[q] = self.ul[i]
+                self.dl[q] = i
+                self.dl[self.ul[i]] = q
+                self.ul[i] = q
+                if i <= n_primary:
+                    self.rsize[r] += 1
+            if self.rsize[r] > self.max_rsize:
+                self.max_rsize = self.rsize[r]
+            # close the option: previous spacer points down to our last node,
+            # the new spacer points up to our first node
+            self.dl[last_spacer] = q
+            q += 1
+            self.top[q] = -(r + 1)
+            self.orow[q] = -1
+            self.ul[q] = self.row_first[r]
+            last_spacer = q
+        self.dl[last_spacer] = 0  # no option after the final spacer
+        self.n_live_primary = n_primary
+        self.level = 0
+        self.phase = DONE
+        self.running = False
+
+    def __dealloc__(self):
+        free(self.ll); free(self.rl); free(self.prio); free(self.length)
+        free(self.ul); free(self.dl); free(self.top); free(self.orow)
+        free(self.row_first); free(self.rsize)
+        free(self.choice); free(self.best); free(self.best_prio)
+        free(self.givens); free(self.zobrist); free(self.live)
+        free(self.nodes_at_entry); free(self.sol_at_entry)
+        free(self.memo_pending)
+        free(self.mkey); free(self.mhash); free(self.mcount); free(self.mwork)
+
+    # ------------------------------------------------------------------
+    # cover / uncover (TAOCP 7.2.2.1 D; DLX1 §23-§29)
+
+    cdef inline void _hide(self, link_t p) noexcept nogil:
+        # Remove every other node of p's option from its item list, going
+        # rightward; a spacer sends us back to the option's first node.
+        cdef link_t q = p + 1, x, u, d
+        while q != p:
+            x = self.top[q]
+            u = self.ul[q]
+            d = self.dl[q]
+            if x <= 0:
+                q = u
+            else:
+                self.dl[u] = d
+                self.ul[d] = u
+                self.length[x] -= 1
+                q += 1
+
+    cdef inline void _unhide(self, link_t p) noexcept nogil:
+        # Exact mirror of _hide: leftward, relinking in reverse order.
+        cdef link_t q = p - 1, x, u, d
+        while q != p:
+            x = self.top[q]
+            u = self.ul[q]
+            d = self.dl[q]
+            if x <= 0:
+                q = d
+            else:
+                self.dl[u] = q
+                self.ul[d] = q
+                self.length[x] += 1
+                q -= 1
+
+    cdef inline void _cover(self, link_t i) noexcept nogil:
+        # Hide every option of item i (top to bottom), then unlink i from
+        # its item list.  Keeps the live bitset, hash and primary count.
+        cdef link_t p = self.dl[i]
+        cdef link_t l, r
+        while p != i:
+            self._hide(p)
+            p = self.dl[p]
+        l = self.ll[i]
+        r = self.rl[i]
+        self.rl[l] = r
+        self.ll[r] = l
+        self.live[i >> 6] ^= (<word_t>1) << (i & 63)
+        self.zhash ^= self.zobrist[i]
+        self.updates += 1
+        if i <= self.n_primary:
+            self.n_live_primary -= 1
+
+    cdef inline void _uncover(self, link_t i) noexcept nogil:
+        # Relink i, then unhide its options bottom to top (reverse of _cover).
+        cdef link_t l = self.ll[i], r = self.rl[i]
+        cdef link_t p
+        self.rl[l] = i
+        self.ll[r] = i
+        self.live[i >> 6] ^= (<word_t>1) << (i & 63)
+        self.zhash ^= self.zobrist[i]
+        if i <= self.n_primary:
+            self.n_live_primary += 1
+        p = self.ul[i]
+        while p != i:
+            self._unhide(p)
+            p = self.ul[p]
+
+    cdef inline void _cover_row_rest(self, link_t p) noexcept nogil:
+        # Cover the other items of p's option, rightward (DLX1 §28).
+        cdef link_t q = p + 1, j
+        while q != p:
+            j = self.top[q]
+            if j <= 0:
+                q = self.ul[q]
+            else:
+                self._cover(j)
+                q += 1
+
+    cdef inline void _uncover_row_rest(self, link_t p) noexcept nogil:
+        # Uncover them leftward: the exact reverse of _cover_row_rest
+        # ("the choreography is delicate", DLX1 §29).
+        cdef link_t q = p - 1, j
+        while q != p:
+            j = self.top[q]
+            if j <= 0:
+                q = self.dl[q]
+            else:
+                self._uncover(j)
+                q -= 1
+
+    cdef inline link_t _choose(self) noexcept nogil:
+        # Minimum remaining values within the first priority class present
+        # (a prefix of the ROOT list); leftmost on ties; stop at LEN <= 1.
+        cdef link_t p = self.rl[0]
+        cdef link_t cls = self.prio[p]
+        cdef link_t best = p
+        cdef link_t best_len = self.length[p]
+        p = self.rl[p]
+        while best_len > 1 and p != 0 and self.prio[p] == cls:
+            if self.length[p] < best_len:
+                best = p
+                best_len = self.length[p]
+            p = self.rl[p]
+        return best
+
+    # ------------------------------------------------------------------
+    # memo table: BUCKET-way buckets; on a full bucket the entry with the
+    # smallest subtree (fewest nodes) makes room, unless the new one is
+    # smaller still.
+
+    cdef inline bint _memo_lookup(self, count_t *out) noexcept nogil:
+        cdef word_t b = (self.zhash & ((self.memo_slots // BUCKET) - 1)) * BUCKET
+        cdef word_t s
+        self.memo_lookups += 1
+        for s in range(b, b + BUCKET):
+            if (self.mwork[s] != 0 and self.mhash[s] == self.zhash
+                    and memcmp(&self.mkey[s * self.n_words], self.live,
+                               self.n_words * sizeof(word_t)) == 0):
+                out[0] = self.mcount[s]
+                self.memo_hits += 1
+                return True
+        return False
+
+    cdef inline void _memo_store(self, count_t value, word_t work) noexcept nogil:
+        cdef word_t b = (self.zhash & ((self.memo_slots // BUCKET) - 1)) * BUCKET
+        cdef word_t s, victim = b
+        if work == 0:
+            work = 1
+        for s in range(b, b + BUCKET):
+            if self.mwork[s] == 0:
+                victim = s
+                self.memo_used += 1
+                break
+            if self.mwork[s] < self.mwork[victim]:
+                victim = s
+        else:
+            if self.mwork[victim] > work:
+                return
+        self.mhash[victim] = self.zhash
+        self.mcount[victim] = value
+        self.mwork[victim] = work
+        memcpy(&self.mkey[victim * self.n_words], self.live,
+               self.n_words * sizeof(word_t))
+        self.memo_stores += 1
+
+    # ------------------------------------------------------------------
+    # the search (DLX1 §30-§35 as a resumable state machine)
+
+    cdef int _run(self, bint stop_at_solution) except -1 nogil:
+        """Run until done, a solution (if stop_at_solution), the limit, or
+        a count overflow.  Returns an _RC_* code; -1 if a signal handler
+        raised (the state is then consistent and can be unwound)."""
+        cdef link_t lvl = self.level
+        cdef link_t c, cur, p, n
+        cdef bint all_terminal
+        cdef count_t cached
+        while True:
+            if self.phase == FORWARD:
+                self.nodes += 1
+                if (self.nodes & SIGNAL_MASK) == 0:
+                    self.level = lvl
+                    with gil:
+                        PyErr_CheckSignals()
+                if self.rl[0] == 0:
+                    # every primary item is covered: a solution
+                    self.solutions += 1
+                    self.phase = LEAVE
+                    if stop_at_solution:
+                        self.level = lvl
+                        return _RC_SOLUTION
+                    if self.limit != 0 and self.solutions >= self.limit:
+                        self.level = lvl
+                        return _RC_LIMIT
+                    continue
+                c = self._choose()
+                n = self.length[c]
+                if n == 0:
+                    self.dead_ends += 1
+                    self.phase = LEAVE
+                    continue
+                if not stop_at_solution and self.n_live_primary <= self.max_rsize:
+                    # last level from lengths: every option of c that covers
+                    # all remaining primaries completes a solution by itself
+                    all_terminal = True
+                    p = self.dl[c]
+                    while p != c:
+                        if self.rsize[self.orow[p]] != self.n_live_primary:
+                            all_terminal = False
+                            break
+                        p = self.dl[p]
+                    if all_terminal:
+                        self.solutions += n
+                        self.phase = LEAVE
+                        if self.limit != 0 and self.solutions >= self.limit:
+                            self.level = lvl
+                            return _RC_LIMIT
+                        continue
+                self.best[lvl] = c
+                self.best_prio[lvl] = self.prio[c]
+                if self.memo_on and (self.memo_all or lvl == 0
+                                     or self.prio[c] != self.best_prio[lvl - 1]):
+                    if self._memo_lookup(&cached):
+                        if count_add_overflow(self.solutions, cached,
+                                              &self.solutions):
+                            self.level = lvl
+                            return _RC_OVERFLOW
+                        self.phase = LEAVE
+                        continue
+                    self.memo_pending[lvl] = 1
+                    self.sol_at_entry[lvl] = self.solutions
+                    self.nodes_at_entry[lvl] = self.nodes
+                self._cover(c)
+                self.choice[lvl] = self.dl[c]
+                self.phase = ADVANCE
+            elif self.phase == ADVANCE:
+                cur = self.choice[lvl]
+                if cur == self.best[lvl]:
+                    self.phase = BACKUP
+                    continue
+                self._cover_row_rest(cur)
+                lvl += 1
+                self.phase = FORWARD
+            elif self.phase == BACKUP:
+                self._uncover(self.best[lvl])
+                if self.memo_pending[lvl]:
+                    # the state is again exactly the one at this node's entry
+                    self.memo_pending[lvl] = 0
+                    self._memo_store(self.solutions - self.sol_at_entry[lvl],
+                                     self.nodes - self.nodes_at_entry[lvl])
+                self.phase = LEAVE
+            elif self.phase == LEAVE:
+                if lvl == 0:
+                    self.phase = DONE
+                    self.level = 0
+                    return _RC_DONE
+                lvl -= 1
+                self.phase = RECOVER
+            elif self.phase == RECOVER:
+                cur = self.choice[lvl]
+                self._uncover_row_rest(cur)
+                self.choice[lvl] = self.dl[cur]
+                self.phase = ADVANCE
+            else:
+                self.level = lvl
+                return _RC_DONE
+
+    cdef void _unwind(self) noexcept nogil:
+        """Undo a suspended search, then the givens: the matrix is pristine."""
+        cdef link_t lvl = self.level
+        cdef link_t k, q, j, p
+        if self.running:
+            if self.phase == ADVANCE or self.phase == BACKUP:
+                # best[lvl] covered, no row of this level covered
+                self._uncover(self.best[lvl])
+            # FORWARD / LEAVE / DONE: nothing covered at lvl itself.
+            # RECOVER at lvl: choice[lvl]'s rest is still covered.
+            if self.phase == RECOVER:
+                self._uncover_row_rest(self.choice[lvl])
+                self._uncover(self.best[lvl])
+            k = lvl - 1
+            while k >= 0:
+                self._uncover_row_rest(self.choice[k])
+                self._uncover(self.best[k])
+                k -= 1
+            memset(self.memo_pending, 0, self.depth_cap)
+            # givens: reverse order, each row's items right to left
+            k = self.n_givens - 1
+            while k >= 0:
+                p = self.row_first[self.givens[k]]
+                q = p
+                while self.top[q + 1] > 0:
+                    q += 1
+                while q >= p:
+                    self._uncover(self.top[q])
+                    q -= 1
+                k -= 1
+        self.n_givens = 0
+        self.level = 0
+        self.phase = DONE
+        self.running = False
+
+    # ------------------------------------------------------------------
+    # Python-facing methods (called only by dlx.api)
+
+    def start(self, cnp.int32_t[::1] given_rows not None, object limit,
+              bint memo, bint memo_all):
+        """Cover the given rows and arm a search (api checked them)."""
+        cdef link_t k, p, q
+        if self.running:
+            self._unwind()
+        if memo and self.memo_slots == 0:
+            raise RuntimeError("memo table not configured")
+        self.nodes = self.dead_ends = self.updates = 0
+        self.memo_lookups = self.memo_hits = self.memo_stores = 0
+        self.solutions = 0
+        self.limit = 0 if limit is None else _int_to_count(limit)
+        self.memo_on = memo
+        self.memo_all = memo_all
+        self.n_givens = given_rows.shape[0]
+        self.running = True
+        for k in range(self.n_givens):
+            self.givens[k] = given_rows[k]
+            p = self.row_first[given_rows[k]]
+            q = p
+            while self.top[q] > 0:
+                self._cover(self.top[q])
+                q += 1
+        self.level = 0
+        self.phase = FORWARD
+
+    def run(self, bint stop_at_solution):
+        """Continue the armed search; returns an RC_* code."""
+        cdef int rc
+        if not self.running or self.phase == DONE:
+            return RC_DONE
+        try:
+            with nogil:
+                rc = self._run(stop_at_solution)
+        except BaseException:
+            self._unwind()
+            raise
+        return rc
+
+    def solution_rows(self):
+        """Rows of the solution the search is stopped at (givens first)."""
+        cdef link_t k
+        rows = [self.givens[k] for k in range(self.n_givens)]
+        for k in range(self.level):
+            rows.append(self.orow[self.choice[k]])
+        return rows
+
+    def finish(self):
+        """Restore the pristine matrix (idempotent)."""
+        self._unwind()
+
+    def configure_memo(self, word_t max_bytes):
+        """Allocate (or re-allocate) the memo table within max_bytes."""
+        cdef word_t per_slot = (self.n_words + 2) * sizeof(word_t) + sizeof(count_t)
+        cdef word_t buckets = 1
+        while buckets * 2 * BUCKET * per_slot <= max_bytes:
+            buckets *= 2
+        if buckets * BUCKET * per_slot > max_bytes:
+            raise ValueError(
+                f"memo budget of {max_bytes} bytes is below one bucket "
+                f"({BUCKET * per_slot} bytes)")
+        free(self.mkey); free(self.mhash); free(self.mcount); free(self.mwork)
+        self.mkey = self.mhash = self.mwork = NULL
+        self.mcount = NULL
+        self.memo_slots = buckets * BUCKET
+        self.mkey = <word_t *>malloc(self.memo_slots * self.n_words * sizeof(word_t))
+        self.mhash = <word_t *>malloc(self.memo_slots * sizeof(word_t))
+        self.mcount = <count_t *>malloc(self.memo_slots * sizeof(count_t))
+        self.mwork = <word_t *>calloc(self.memo_slots, sizeof(word_t))
+        if (self.mkey == NULL or self.mhash == NULL or self.mcount == NULL
+                or self.mwork == NULL):
+            self.memo_slots = 0
+            raise MemoryError("cannot allocate the memo table")
+        self.memo_used = 0
+        return self.memo_slots * per_slot
+
+    def clear_memo(self):
+        if self.memo_slots:
+            memset(self.mwork, 0, self.memo_slots * sizeof(word_t))
+        self.memo_used = 0
+
+    def stats(self):
+        cdef word_t per_slot = (self.n_words + 2) * sizeof(word_t) + sizeof(count_t)
+        return {
+            "nodes": self.nodes,
+            "solutions": _count_to_int(self.solutions),
+            "dead_ends": self.dead_ends,
+            "updates": self.updates,
+            "memo_lookups": self.memo_lookups,
+            "memo_hits": self.memo_hits,
+            "memo_stores": self.memo_stores,
+            "memo_entries": self.memo_used,
+            "memo_slots": self.memo_slots,
+            "memo_bytes": self.memo_slots * per_slot,
+        }
+
+    def snapshot(self):
+        """Copies of every link array (for tests: equal before and after)."""
+        cdef link_t ni = self.n_items + 2
+        cdef link_t nn = self.n_nodes
+        return (np.asarray(<link_t[:ni]> self.ll).copy(),
+                np.asarray(<link_t[:ni]> self.rl).copy(),
+                np.asarray(<link_t[:ni]> self.length).copy(),
+                np.asarray(<link_t[:nn]> self.ul).copy(),
+                np.asarray(<link_t[:nn]> self.dl).copy(),
+                np.asarray(<link_t[:nn]> self.top).copy())
+
+    def check_invariants(self):
+        """Walk every list; raise AssertionError on any inconsistency
+        (DLX1 §12 `sanity`)."""
+        cdef link_t i, p, n, prev, head, h, expected
+        cdef link_t heads[2]
+        if self.running:
+            raise AssertionError("a search is in progress")
+        for i in range(1, self.n_items + 1):
+            n = 0
+            prev = i
+            p = self.dl[i]
+            while p != i:
+                if self.ul[p] != prev:
+                    raise AssertionError(f"item {i}: up link of node {p} is {self.ul[p]}, expected {prev}")
+                if self.top[p] != i:
+                    raise AssertionError(f"item {i}: node {p} has top {self.top[p]}")
+                n += 1
+                prev = p
+                p = self.dl[p]
+                if n > self.n_nodes:
+                    raise AssertionError(f"item {i}: vertical list does not close")
+            if self.ul[i] != prev:
+                raise AssertionError(f"item {i}: header up link {self.ul[i]}, expected {prev}")
+            if n != self.length[i]:
+                raise AssertionError(f"item {i}: LEN {self.length[i]} but {n} nodes")
+            if not (self.live[i >> 6] >> (i & 63)) & 1:
+                raise AssertionError(f"item {i}: marked covered")
+        heads[0] = 0
+        heads[1] = self.n_items + 1
+        for h in range(2):
+            head = heads[h]
+            n = 0
+            p = self.rl[head]
+            prev = head
+            while p != head:
+                if self.ll[p] != prev:
+                    raise AssertionError(f"item list: left link of {p} is {self.ll[p]}")
+                prev = p
+                p = self.rl[p]
+                n += 1
+                if n > self.n_items:
+                    raise AssertionError("item list does not close")
+            if self.ll[head] != prev:
+                raise AssertionError("item list: head left link wrong")
+            expected = self.n_primary if head == 0 else self.n_items - self.n_primary
+            if n != expected:
+                raise AssertionError(f"item list {head}: {n} items, expected {expected}")
+        if self.n_live_primary != self.n_primary or self.zhash != 0:
+            raise AssertionError("covered-item bookkeeping not restored")

@@ -1,0 +1,398 @@
+"""Public API of the dancing-links engine.
+
+Users import this layer (``from dlx import ExactCover``); it validates every
+input, converts it to the int32 arrays the compiled engine expects, and owns
+the docstrings.  The compiled module ``dlx._engine`` trusts what it is given.
+
+Example
+-------
+>>> from dlx import ExactCover
+>>> rows = [[0, 3, 6], [0, 3], [3, 4, 6], [2, 4, 5], [1, 2, 5, 6], [1, 6]]
+>>> ec = ExactCover(rows, n_primary=7)
+>>> ec.count()
+1
+>>> ec.first()
+[1, 3, 5]
+"""
+from __future__ import annotations
+
+import operator
+import time
+from dataclasses import asdict, dataclass
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from dlx import _engine
+
+__all__ = ["ExactCover", "SearchStats", "ConflictingGivensError", "ENGINE_VERSION"]
+
+#: Bumped whenever a change could alter what a search counts or how it is
+#: stored; stores of finished units record it.
+ENGINE_VERSION = "dlx1-memo-1"
+
+_INT32_MAX = np.iinfo(np.int32).max
+_MEMO_AT = {"class": False, "all": True}
+
+
+class ConflictingGivensError(ValueError):
+    """Given (pre-selected) rows that share a column."""
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    """Statistics of the last search.
+
+    Attributes
+    ----------
+    nodes : int
+        Search-tree nodes entered (a found solution counts as a node; options
+        counted from column lengths at the last level do not).
+    solutions : int
+        Solutions found (with memo: counted, including cached subtrees).
+    dead_ends : int
+        Nodes whose branching column had no rows left.
+    updates : int
+        Columns covered (DLX1's "updates" counts list unlinks).
+    seconds : float
+        Wall-clock seconds of the search.
+    memo_lookups, memo_hits, memo_stores : int
+        Memo table traffic (zero without memo).
+    memo_entries, memo_bytes : int
+        Entries held and bytes allocated by the memo table.
+    """
+
+    nodes: int = 0
+    solutions: int = 0
+    dead_ends: int = 0
+    updates: int = 0
+    seconds: float = 0.0
+    memo_lookups: int = 0
+    memo_hits: int = 0
+    memo_stores: int = 0
+    memo_entries: int = 0
+    memo_bytes: int = 0
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def _as_index(value, what: str) -> int:
+    if isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{what} must be an integer, got {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise ValueError(f"{what} must be an integer, got {value!r}") from None
+
+
+def _int_array(values, what: str) -> np.ndarray:
+    arr = np.asarray(values)
+    if arr.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    if arr.dtype.kind not in "iu":
+        raise ValueError(f"{what} must hold integers, got dtype {arr.dtype}")
+    return arr.astype(np.int64, copy=False)
+
+
+class ExactCover:
+    """An exact-cover problem solved by dancing links.
+
+    Parameters
+    ----------
+    rows : sequence of sequences of int
+        Each row lists the columns it covers.  Columns ``0 .. n_primary-1``
+        are primary (covered exactly once in a solution), the next
+        ``n_secondary`` are secondary (covered at most once).
+    n_primary : int
+        Number of primary columns.
+    n_secondary : int, default 0
+        Number of secondary columns.
+    priority : sequence of int, optional
+        One value per column.  The search finishes every primary column of
+        the smallest priority before it branches on a column of the next
+        (minimum remaining values inside a class).  Default: one class,
+        i.e. plain minimum remaining values.
+
+    Attributes
+    ----------
+    stats : SearchStats
+        Statistics of the last search.
+
+    Examples
+    --------
+    >>> queens4 = ExactCover([[0, 4], [0, 5], [0, 6], [0, 7], [1, 4], [1, 5],
+    ...                       [1, 6], [1, 7], [2, 4], [2, 5], [2, 6], [2, 7],
+    ...                       [3, 4], [3, 5], [3, 6], [3, 7]], n_primary=8)
+    >>> queens4.count()   # 4 rooks on a 4x4 board
+    24
+    """
+
+    def __init__(self, rows: Sequence[Sequence[int]], n_primary: int,
+                 n_secondary: int = 0, *, priority: Sequence[int] | None = None):
+        if isinstance(rows, (str, bytes)):
+            raise ValueError("rows must be a sequence of rows of column indices")
+        indptr = [0]
+        indices: list[int] = []
+        for r, row in enumerate(rows):
+            if isinstance(row, (str, bytes)) or not hasattr(row, "__iter__"):
+                raise ValueError(f"row {r} must be a sequence of column indices, got {row!r}")
+            for v in row:
+                indices.append(_as_index(v, f"row {r}: column index"))
+            indptr.append(len(indices))
+        self._setup(np.asarray(indptr, dtype=np.int64),
+                    np.asarray(indices, dtype=np.int64),
+                    n_primary, n_secondary, priority)
+
+    @classmethod
+    def from_csr(cls, indptr, indices, n_primary: int, n_secondary: int = 0, *,
+                 priority: Sequence[int] | None = None) -> "ExactCover":
+        """Build from CSR arrays: row ``r`` covers ``indices[indptr[r]:indptr[r+1]]``.
+
+        Example
+        -------
+        >>> import numpy as np
+        >>> ExactCover.from_csr(np.array([0, 1, 2]), np.array([0, 0]), 1).count()
+        2
+        """
+        self = cls.__new__(cls)
+        self._setup(_int_array(indptr, "indptr"), _int_array(indices, "indices"),
+                    n_primary, n_secondary, priority)
+        return self
+
+    def _setup(self, indptr: np.ndarray, indices: np.ndarray, n_primary,
+               n_secondary, priority) -> None:
+        n_primary = _as_index(n_primary, "n_primary")
+        n_secondary = _as_index(n_secondary, "n_secondary")
+        if n_primary < 0 or n_secondary < 0:
+            raise ValueError(f"column counts must be >= 0, got n_primary={n_primary}, "
+                             f"n_secondary={n_secondary}")
+        n_cols = n_primary + n_secondary
+        if indptr.ndim != 1 or indptr.size < 1 or indptr[0] != 0:
+            raise ValueError("indptr must be a 1-d array starting at 0")
+        if np.any(np.diff(indptr) < 0) or indptr[-1] != indices.size or indices.ndim != 1:
+            raise ValueError("indptr must be non-decreasing and end at len(indices)")
+        n_rows = indptr.size - 1
+        lengths = np.diff(indptr)
+        if n_rows and lengths.min() == 0:
+            r = int(np.flatnonzero(lengths == 0)[0])
+            raise ValueError(f"row {r} is empty: every row must cover at least one column")
+        if indices.size and (indices.min() < 0 or indices.max() >= n_cols):
+            k = int(np.flatnonzero((indices < 0) | (indices >= n_cols))[0])
+            r = int(np.searchsorted(indptr, k, side="right") - 1)
+            raise ValueError(f"row {r}: column {int(indices[k])} is out of range "
+                             f"0..{n_cols - 1}")
+        row_of = np.repeat(np.arange(n_rows), lengths)
+        order = np.lexsort((indices, row_of))
+        dup = (row_of[order][1:] == row_of[order][:-1]) & \
+              (indices[order][1:] == indices[order][:-1])
+        if dup.any():
+            k = order[int(np.flatnonzero(dup)[0])]
+            raise ValueError(f"row {int(row_of[k])}: column {int(indices[k])} is repeated")
+        if n_cols + indices.size + n_rows + 4 > _INT32_MAX:
+            raise ValueError("matrix too large for 32-bit links")
+        if priority is None:
+            prio = np.zeros(n_cols, dtype=np.int32)
+        else:
+            if isinstance(priority, (str, bytes)):
+                raise ValueError("priority must be a sequence of integers")
+            prio = _int_array([_as_index(p, "priority") for p in priority], "priority")
+            if prio.size != n_cols:
+                raise ValueError(f"priority must have one entry per column "
+                                 f"({n_cols}), got {prio.size}")
+            if prio.size and (prio.min() < -_INT32_MAX or prio.max() > _INT32_MAX):
+                raise ValueError("priority values must fit in 32 bits")
+            prio = prio.astype(np.int32)
+        self._n_rows = n_rows
+        self._n_primary = n_primary
+        self._n_secondary = n_secondary
+        self._indptr = indptr.astype(np.int32)
+        self._indices = indices.astype(np.int32)
+        self._engine = _engine.Engine(self._indptr, self._indices, n_primary,
+                                      n_secondary, prio)
+        self._epoch = 0
+        self._memo_mb = None
+        self.stats = SearchStats()
+
+    # ------------------------------------------------------------------
+    @property
+    def n_rows(self) -> int:
+        return self._n_rows
+
+    @property
+    def n_primary(self) -> int:
+        return self._n_primary
+
+    @property
+    def n_secondary(self) -> int:
+        return self._n_secondary
+
+    @property
+    def n_columns(self) -> int:
+        return self._n_primary + self._n_secondary
+
+    def row(self, r: int) -> list[int]:
+        """The columns of row ``r``."""
+        return self._indices[self._indptr[r]:self._indptr[r + 1]].tolist()
+
+    # ------------------------------------------------------------------
+    def _check_given(self, given) -> np.ndarray:
+        rows = [_as_index(g, "given row") for g in given]
+        for g in rows:
+            if not 0 <= g < self._n_rows:
+                raise ValueError(f"given row {g} is out of range 0..{self._n_rows - 1}")
+        owner: dict[int, int] = {}
+        for g in rows:
+            for col in self.row(g):
+                if col in owner:
+                    other = owner[col]
+                    what = (f"given row {g} is listed twice" if other == g else
+                            f"given rows {other} and {g} both cover column {col}")
+                    raise ConflictingGivensError(what)
+                owner[col] = g
+        return np.asarray(rows, dtype=np.int32)
+
+    def _start(self, given, limit, memo: bool, memo_at: str) -> None:
+        given_arr = self._check_given(given)
+        self._epoch += 1
+        self._engine.start(given_arr, limit, memo, _MEMO_AT[memo_at])
+
+    def _finish(self, t0: float) -> None:
+        self._engine.finish()
+        self.stats = SearchStats(seconds=time.perf_counter() - t0,
+                                 **{k: v for k, v in self._engine.stats().items()
+                                    if k in SearchStats.__dataclass_fields__})
+
+    def count(self, *, given: Sequence[int] = (), limit: int | None = None,
+              memo: bool = False, memo_mb: float = 16, memo_at: str = "class") -> int:
+        """Count the exact covers (that contain the ``given`` rows).
+
+        Parameters
+        ----------
+        given : sequence of int
+            Rows selected up front; they must not share a column.
+        limit : int, optional
+            Stop once ``limit`` solutions are found and return ``limit``
+            ("0, 1 or 2+" uniqueness checks use ``limit=2``).
+        memo : bool
+            Memoize subproblem counts keyed on the set of uncovered columns.
+            The table persists between calls on this object (keys are exact
+            states of this matrix, so reuse is always correct).
+        memo_mb : float
+            Memory budget of the memo table in MiB.
+        memo_at : {"class", "all"}
+            Memoize where the search moves on to a new priority class, or at
+            every node.
+
+        Returns
+        -------
+        int
+            The exact number of solutions (``min(count, limit)`` with a limit).
+
+        Example
+        -------
+        >>> ExactCover([[0], [0], [1]], n_primary=2).count()
+        2
+        """
+        if limit is not None:
+            limit = _as_index(limit, "limit")
+            if limit < 1:
+                raise ValueError(f"limit must be >= 1, got {limit}")
+            if memo:
+                raise ValueError("memo counting cannot stop at a limit; use memo=False")
+        if memo_at not in _MEMO_AT:
+            raise ValueError(f"memo_at must be one of {sorted(_MEMO_AT)}, got {memo_at!r}")
+        if memo:
+            self._configure_memo(memo_mb)
+        t0 = time.perf_counter()
+        self._start(given, limit, memo, memo_at)
+        try:
+            rc = self._engine.run(False)
+            result = self._engine.stats()["solutions"]
+        finally:
+            self._finish(t0)
+        if rc == _engine.RC_OVERFLOW:
+            raise OverflowError("solution count exceeds 2**128")
+        if limit is not None:
+            result = min(result, limit)
+        return result
+
+    def _configure_memo(self, memo_mb: float) -> None:
+        if isinstance(memo_mb, bool) or not isinstance(memo_mb, (int, float)) \
+                or not memo_mb > 0:
+            raise ValueError(f"memo_mb must be a positive number, got {memo_mb!r}")
+        if memo_mb != self._memo_mb:
+            self._engine.configure_memo(int(memo_mb * 2**20))
+            self._memo_mb = memo_mb
+
+    def clear_memo(self) -> None:
+        """Forget every memoized subproblem count."""
+        self._engine.clear_memo()
+
+    def solutions(self, *, given: Sequence[int] = (),
+                  limit: int | None = None) -> Iterator[list[int]]:
+        """Yield solutions as sorted lists of row indices (givens included).
+
+        Any other search on this object ends the iteration early with a
+        ``RuntimeError``; closing the iterator restores the matrix.
+
+        Example
+        -------
+        >>> list(ExactCover([[0], [1], [0, 1]], n_primary=2).solutions())
+        [[0, 1], [2]]
+        """
+        if limit is not None:
+            limit = _as_index(limit, "limit")
+            if limit < 0:
+                raise ValueError(f"limit must be >= 0, got {limit}")
+        given_arr = self._check_given(given)
+        return self._iterate(given_arr, limit)
+
+    def _iterate(self, given_arr: np.ndarray, limit: int | None) -> Iterator[list[int]]:
+        if limit == 0:
+            return
+        t0 = time.perf_counter()
+        self._start(given_arr, None, False, "class")
+        epoch = self._epoch
+        found = 0
+        try:
+            while True:
+                if self._epoch != epoch:
+                    raise RuntimeError("another search started on this ExactCover; "
+                                       "this solutions() iterator is no longer valid")
+                rc = self._engine.run(True)
+                if rc != _engine.RC_SOLUTION:
+                    break
+                rows = sorted(self._engine.solution_rows())
+                found += 1
+                yield rows
+                if limit is not None and found >= limit:
+                    break
+        finally:
+            if self._epoch == epoch:
+                self._finish(t0)
+
+    def first(self, *, given: Sequence[int] = ()) -> list[int] | None:
+        """The first solution found, or ``None`` if there is none.
+
+        Example
+        -------
+        >>> ExactCover([[0, 1], [0]], n_primary=2).first() is None
+        True
+        """
+        for rows in self.solutions(given=given, limit=1):
+            return rows
+        return None
+
+    # ------------------------------------------------------------------
+    def _check_invariants(self) -> None:
+        """Walk every link list; raise AssertionError on any inconsistency."""
+        self._engine.check_invariants()
+
+    def _links_snapshot(self) -> tuple:
+        """Copies of the link arrays (equal before and after any search)."""
+        return self._engine.snapshot()
+
+    def __repr__(self) -> str:
+        return (f"ExactCover(n_rows={self._n_rows}, n_primary={self._n_primary}, "
+                f"n_secondary={self._n_secondary})")
