@@ -73,6 +73,7 @@ cdef class Engine:
     # --- memo (Nishino et al. 2017): key = set of uncovered items
     cdef bint memo_on               # memoize subproblem counts in this run
     cdef bint memo_all              # at every node, not only at class changes
+    cdef char *memo_class           # per item: entering its class is a memo point
     cdef word_t *zobrist            # random 64-bit word per item
     cdef word_t zhash               # XOR of zobrist over covered items
     cdef word_t *live               # bitset of uncovered items, n_words words
@@ -84,6 +85,8 @@ cdef class Engine:
     cdef word_t *mhash              # hash of each slot's key
     cdef count_t *mcount            # subproblem count of each slot
     cdef word_t *mwork              # subtree nodes of each slot; 0 = empty
+    cdef word_t *mgen               # generation (count call) that stored a slot
+    cdef word_t memo_gen            # generation of the current count call
     cdef word_t memo_lookups
     cdef word_t memo_hits
     cdef word_t memo_stores

@@ -98,9 +98,11 @@ cdef class Engine:
         self.zobrist = self.live = self.nodes_at_entry = NULL
         self.sol_at_entry = NULL
         self.memo_pending = NULL
-        self.mkey = self.mhash = self.mwork = NULL
+        self.memo_class = NULL
+        self.mkey = self.mhash = self.mwork = self.mgen = NULL
         self.mcount = NULL
         self.memo_slots = 0
+        self.memo_gen = 0
 
     def __init__(self, cnp.int32_t[::1] indptr not None,
                  cnp.int32_t[::1] indices not None,
@@ -139,6 +141,7 @@ cdef class Engine:
         self.nodes_at_entry = <word_t *>calloc(self.depth_cap, sizeof(word_t))
         self.sol_at_entry = <count_t *>calloc(self.depth_cap, sizeof(count_t))
         self.memo_pending = <char *>calloc(self.depth_cap, sizeof(char))
+        self.memo_class = <char *>calloc(n_items + 2, sizeof(char))
         if (self.ll == NULL or self.rl == NULL or self.prio == NULL
                 or self.length == NULL or self.ul == NULL or self.dl == NULL
                 or self.top == NULL or self.orow == NULL
@@ -147,7 +150,7 @@ cdef class Engine:
                 or self.best_prio == NULL or self.givens == NULL
                 or self.zobrist == NULL or self.live == NULL
                 or self.nodes_at_entry == NULL or self.sol_at_entry == NULL
-                or self.memo_pending == NULL):
+                or self.memo_pending == NULL or self.memo_class == NULL):
             raise MemoryError("cannot allocate the dancing-links arrays")
 
         # Items: the ROOT list holds the primary items in (priority, column)
@@ -224,8 +227,9 @@ cdef class Engine:
         free(self.choice); free(self.best); free(self.best_prio)
         free(self.givens); free(self.zobrist); free(self.live)
         free(self.nodes_at_entry); free(self.sol_at_entry)
-        free(self.memo_pending)
+        free(self.memo_pending); free(self.memo_class)
         free(self.mkey); free(self.mhash); free(self.mcount); free(self.mwork)
+        free(self.mgen)
 
     # ------------------------------------------------------------------
     # cover / uncover (TAOCP 7.2.2.1 D; DLX1 §23-§29)
@@ -333,9 +337,11 @@ cdef class Engine:
         return best
 
     # ------------------------------------------------------------------
-    # memo table: BUCKET-way buckets; on a full bucket the entry with the
-    # smallest subtree (fewest nodes) makes room, unless the new one is
-    # smaller still.
+    # memo table: BUCKET-way buckets.  On a full bucket an entry stored by
+    # an earlier count call (generation) makes room first, the oldest
+    # first; among entries of this call, the one with the smallest subtree
+    # (fewest nodes) makes room, unless the new one is smaller still.
+    # Old entries stay valid for hits: keys are exact states of the matrix.
 
     cdef inline bint _memo_lookup(self, count_t *out) noexcept nogil:
         cdef word_t b = (self.zhash & ((self.memo_slots // BUCKET) - 1)) * BUCKET
@@ -360,14 +366,17 @@ cdef class Engine:
                 victim = s
                 self.memo_used += 1
                 break
-            if self.mwork[s] < self.mwork[victim]:
+            if self.mgen[s] < self.mgen[victim] or (
+                    self.mgen[s] == self.mgen[victim]
+                    and self.mwork[s] < self.mwork[victim]):
                 victim = s
         else:
-            if self.mwork[victim] > work:
+            if self.mgen[victim] == self.memo_gen and self.mwork[victim] > work:
                 return
         self.mhash[victim] = self.zhash
         self.mcount[victim] = value
         self.mwork[victim] = work
+        self.mgen[victim] = self.memo_gen
         memcpy(&self.mkey[victim * self.n_words], self.live,
                self.n_words * sizeof(word_t))
         self.memo_stores += 1
@@ -426,8 +435,9 @@ cdef class Engine:
                         continue
                 self.best[lvl] = c
                 self.best_prio[lvl] = self.prio[c]
-                if self.memo_on and (self.memo_all or lvl == 0
-                                     or self.prio[c] != self.best_prio[lvl - 1]):
+                if self.memo_on and (self.memo_all or (
+                        self.memo_class[c] and (
+                            lvl == 0 or self.prio[c] != self.best_prio[lvl - 1]))):
                     if self._memo_lookup(&cached):
                         if count_add_overflow(self.solutions, cached,
                                               &self.solutions):
@@ -512,8 +522,9 @@ cdef class Engine:
     # Python-facing methods (called only by dlx.api)
 
     def start(self, cnp.int32_t[::1] given_rows not None, object limit,
-              bint memo, bint memo_all):
-        """Cover the given rows and arm a search (api checked them)."""
+              bint memo, bint memo_all, cnp.int8_t[::1] memo_class not None):
+        """Cover the given rows and arm a search (api checked them).
+        memo_class[col] != 0: entering col's priority class is a memo point."""
         cdef link_t k, p, q
         if self.running:
             self._unwind()
@@ -525,6 +536,9 @@ cdef class Engine:
         self.limit = 0 if limit is None else _int_to_count(limit)
         self.memo_on = memo
         self.memo_all = memo_all
+        self.memo_gen += 1
+        for k in range(self.n_items):
+            self.memo_class[k + 1] = memo_class[k]
         self.n_givens = given_rows.shape[0]
         self.running = True
         for k in range(self.n_givens):
@@ -564,7 +578,7 @@ cdef class Engine:
 
     def configure_memo(self, word_t max_bytes):
         """Allocate (or re-allocate) the memo table within max_bytes."""
-        cdef word_t per_slot = (self.n_words + 2) * sizeof(word_t) + sizeof(count_t)
+        cdef word_t per_slot = (self.n_words + 3) * sizeof(word_t) + sizeof(count_t)
         cdef word_t buckets = 1
         while buckets * 2 * BUCKET * per_slot <= max_bytes:
             buckets *= 2
@@ -573,15 +587,17 @@ cdef class Engine:
                 f"memo budget of {max_bytes} bytes is below one bucket "
                 f"({BUCKET * per_slot} bytes)")
         free(self.mkey); free(self.mhash); free(self.mcount); free(self.mwork)
-        self.mkey = self.mhash = self.mwork = NULL
+        free(self.mgen)
+        self.mkey = self.mhash = self.mwork = self.mgen = NULL
         self.mcount = NULL
         self.memo_slots = buckets * BUCKET
         self.mkey = <word_t *>malloc(self.memo_slots * self.n_words * sizeof(word_t))
         self.mhash = <word_t *>malloc(self.memo_slots * sizeof(word_t))
         self.mcount = <count_t *>malloc(self.memo_slots * sizeof(count_t))
         self.mwork = <word_t *>calloc(self.memo_slots, sizeof(word_t))
+        self.mgen = <word_t *>calloc(self.memo_slots, sizeof(word_t))
         if (self.mkey == NULL or self.mhash == NULL or self.mcount == NULL
-                or self.mwork == NULL):
+                or self.mwork == NULL or self.mgen == NULL):
             self.memo_slots = 0
             raise MemoryError("cannot allocate the memo table")
         self.memo_used = 0
@@ -593,7 +609,7 @@ cdef class Engine:
         self.memo_used = 0
 
     def stats(self):
-        cdef word_t per_slot = (self.n_words + 2) * sizeof(word_t) + sizeof(count_t)
+        cdef word_t per_slot = (self.n_words + 3) * sizeof(word_t) + sizeof(count_t)
         return {
             "nodes": self.nodes,
             "solutions": _count_to_int(self.solutions),

@@ -208,6 +208,7 @@ class ExactCover:
         self._n_secondary = n_secondary
         self._indptr = indptr.astype(np.int32)
         self._indices = indices.astype(np.int32)
+        self._priority = prio
         self._engine = _engine.Engine(self._indptr, self._indices, n_primary,
                                       n_secondary, prio)
         self._epoch = 0
@@ -252,10 +253,26 @@ class ExactCover:
                 owner[col] = g
         return np.asarray(rows, dtype=np.int32)
 
-    def _start(self, given, limit, memo: bool, memo_at: str) -> None:
+    def _memo_points(self, memo_at) -> tuple[bool, np.ndarray]:
+        """(memo at every node?, per-column flag: its class is a memo point)."""
+        n = self.n_columns
+        if isinstance(memo_at, str):
+            if memo_at not in _MEMO_AT:
+                raise ValueError(f"memo_at must be 'class', 'all' or a set of priority "
+                                 f"values, got {memo_at!r}")
+            return _MEMO_AT[memo_at], np.ones(n, dtype=np.int8)
+        try:
+            wanted = {_as_index(v, "memo_at priority") for v in memo_at}
+        except TypeError:
+            raise ValueError(f"memo_at must be 'class', 'all' or a set of priority "
+                             f"values, got {memo_at!r}") from None
+        return False, np.isin(self._priority, list(wanted)).astype(np.int8)
+
+    def _start(self, given, limit, memo: bool, memo_at="class") -> None:
         given_arr = self._check_given(given)
+        memo_all, memo_class = self._memo_points(memo_at)
         self._epoch += 1
-        self._engine.start(given_arr, limit, memo, _MEMO_AT[memo_at])
+        self._engine.start(given_arr, limit, memo, memo_all, memo_class)
 
     def _finish(self, t0: float) -> None:
         self._engine.finish()
@@ -264,7 +281,7 @@ class ExactCover:
                                     if k in SearchStats.__dataclass_fields__})
 
     def count(self, *, given: Sequence[int] = (), limit: int | None = None,
-              memo: bool = False, memo_mb: float = 16, memo_at: str = "class") -> int:
+              memo: bool = False, memo_mb: float = 16, memo_at="class") -> int:
         """Count the exact covers (that contain the ``given`` rows).
 
         Parameters
@@ -280,9 +297,10 @@ class ExactCover:
             states of this matrix, so reuse is always correct).
         memo_mb : float
             Memory budget of the memo table in MiB.
-        memo_at : {"class", "all"}
-            Memoize where the search moves on to a new priority class, or at
-            every node.
+        memo_at : {"class", "all"} or set of int
+            Memoize where the search moves on to a new priority class
+            ("class"), at every node ("all"), or only where it moves on to a
+            class whose priority value is in the given set.
 
         Returns
         -------
@@ -300,8 +318,7 @@ class ExactCover:
                 raise ValueError(f"limit must be >= 1, got {limit}")
             if memo:
                 raise ValueError("memo counting cannot stop at a limit; use memo=False")
-        if memo_at not in _MEMO_AT:
-            raise ValueError(f"memo_at must be one of {sorted(_MEMO_AT)}, got {memo_at!r}")
+        self._memo_points(memo_at)  # validates
         if memo:
             self._configure_memo(memo_mb)
         t0 = time.perf_counter()

@@ -1,0 +1,68 @@
+"""Shared pytest configuration for gridcount.
+
+Slow tests
+----------
+Tests marked ``@pytest.mark.slow`` are skipped unless ``--runslow`` is given
+(the networkx recipe: ``pytest_addoption`` + ``pytest_collection_modifyitems``).
+
+Hypothesis profiles
+-------------------
+Chosen with hypothesis' own ``--hypothesis-profile NAME`` option:
+
+``ci``
+    ``deadline=None, print_blob=True``: no timing-dependent failures, and every
+    failure prints the ``@reproduce_failure`` blob needed to replay it.
+``repro``
+    ``derandomize=True, database=None``: the same examples on every run and no
+    example database, so two runs of the suite do exactly the same work.
+``dev`` (loaded when no profile is given)
+    Like ``ci``: the engine's speed varies with the machine and the build, so
+    no deadline applies, and failures print their reproduction blob.
+"""
+
+from pathlib import Path
+
+import hypothesis
+import pytest
+
+hypothesis.settings.register_profile("ci", deadline=None, print_blob=True)
+hypothesis.settings.register_profile("repro", derandomize=True, database=None)
+hypothesis.settings.register_profile("dev", deadline=None, print_blob=True)
+# Default profile; hypothesis' pytest plugin replaces it during
+# pytest_configure when --hypothesis-profile is given.
+hypothesis.settings.load_profile("dev")
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--runslow", action="store_true", default=False, help="run slow tests"
+    )
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "slow: long correctness checks (run with --runslow)"
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--runslow"):
+        # --runslow given on the command line: do not skip slow tests.
+        return
+    skip_slow = pytest.mark.skip(reason="need --runslow option to run")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip_slow)
+
+
+@pytest.fixture(scope="session")
+def shared_dir() -> Path:
+    """The project's shared directory (``<checkout>/../shared``).
+
+    Skips the requesting test when the directory does not exist, e.g. in a
+    standalone checkout of the package.
+    """
+    path = Path(__file__).resolve().parents[2] / "shared"
+    if not path.is_dir():
+        pytest.skip(f"shared directory not found at {path} (expected next to the checkout)")
+    return path

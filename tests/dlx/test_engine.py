@@ -1,0 +1,149 @@
+"""Engine behaviour that the example and property tests do not cover:
+statistics, memo bookkeeping, interrupts, 128-bit counts."""
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+
+import numpy as np
+import pytest
+
+from dlx import ExactCover
+from dlx.sudoku import Sudoku
+
+BENCH_UNIT = "123456789456789123789123456" + "".join(d + "." * 8 for d in "258369")
+
+
+def _same(a, b):
+    return all(np.array_equal(x, y) for x, y in zip(a, b))
+
+
+def test_statistics_are_reported_after_each_run():
+    s = Sudoku(2, 2)
+    ec = s.exact_cover()
+    assert ec.count() == 288
+    st = ec.stats
+    assert st.solutions == 288 and st.nodes > 0 and st.seconds >= 0
+    assert st.memo_lookups == st.memo_hits == 0
+    ec.count(given=s.givens("1234" "3412" "...." "...."))
+    assert ec.stats.solutions == 4
+
+
+def test_dead_ends_are_counted():
+    # column 2 can only be covered by a row that clashes with every cover of 0
+    ec = ExactCover([[0, 1], [0, 2], [1, 2]], n_primary=3)
+    assert ec.count() == 0
+    assert ec.stats.dead_ends >= 1
+
+
+def test_memo_statistics_and_table_budget():
+    s = Sudoku(2, 3)
+    ec = s.exact_cover(priority="rows")
+    n = ec.count(given=s.givens("123456" + "." * 30), memo=True, memo_mb=1)
+    st = ec.stats
+    assert n == 39_168
+    assert st.memo_lookups > st.memo_hits > 0
+    assert 0 < st.memo_entries and st.memo_bytes <= 2**20
+
+
+def test_memo_table_reused_between_counts_stays_exact():
+    s = Sudoku(2, 3)
+    ec = s.exact_cover(priority="rows")
+    plain = [ec.count(given=s.givens(r + "." * 30)) for r in ("123456", "123465", "214365")]
+    memo = [ec.count(given=s.givens(r + "." * 30), memo=True, memo_mb=0.05)
+            for r in ("123456", "123465", "214365")]
+    assert memo == plain
+
+
+def test_memo_at_a_set_of_priority_classes():
+    s = Sudoku(2, 2)
+    ec = s.exact_cover(priority="rows")
+    assert ec.count(memo=True, memo_at={2}) == 288
+    assert ec.count(memo=True, memo_at="all") == 288
+    with pytest.raises(ValueError, match="memo_at"):
+        ec.count(memo=True, memo_at="sometimes")
+
+
+def test_memo_cannot_be_combined_with_a_limit():
+    with pytest.raises(ValueError, match="limit"):
+        Sudoku(2, 2).exact_cover().count(memo=True, limit=2)
+
+
+def test_counts_beyond_64_bits_are_exact():
+    # 70 independent columns, each coverable by 2 rows: 2**70 covers
+    rows = [[c] for c in range(70) for _ in range(2)]
+    ec = ExactCover(rows, n_primary=70)
+    assert ec.count(memo=True, memo_at="all") == 2**70
+
+
+def test_links_are_restored_after_every_kind_of_search():
+    s = Sudoku(2, 2)
+    ec = s.exact_cover(priority="rows")
+    before = ec._links_snapshot()
+    ec.count()
+    ec.count(memo=True)
+    ec.count(limit=5)
+    it = ec.solutions()
+    next(it)
+    it.close()
+    ec.first(given=s.givens("12.." * 1 + "." * 12))
+    assert _same(before, ec._links_snapshot())
+    ec._check_invariants()
+
+
+def test_a_new_search_invalidates_an_open_iterator():
+    ec = Sudoku(2, 2).exact_cover()
+    it = ec.solutions()
+    next(it)
+    assert ec.count() == 288
+    with pytest.raises(RuntimeError, match="no longer valid"):
+        next(it)
+
+
+def test_ctrl_c_interrupts_a_long_count_and_leaves_the_object_usable():
+    s = Sudoku(3, 3)
+    ec = s.exact_cover()
+    before = ec._links_snapshot()
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            ec.count(given=s.givens(BENCH_UNIT[:27] + "." * 54))  # ~1.5e9 solutions: minutes
+    finally:
+        timer.cancel()
+    assert _same(before, ec._links_snapshot())
+    ec._check_invariants()
+    assert s.exact_cover().count(given=s.givens("1234" + "." * 77), limit=3) == 3
+    assert ec.count(given=s.givens(BENCH_UNIT[:77] + "...."), limit=2) == 2
+
+
+def test_sigint_ends_a_count_promptly_in_a_subprocess():
+    code = textwrap.dedent(f"""
+        import sys, time
+        from dlx.sudoku import Sudoku
+        s = Sudoku(3, 3)
+        print("ready", flush=True)
+        try:
+            s.exact_cover().count(given=s.givens({BENCH_UNIT[:27] + "." * 54!r}))
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+            sys.exit(3)
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "ready"
+    import time
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=20)
+    assert proc.returncode == 3 and "interrupted" in out
+
+
+def test_given_rows_that_conflict_are_named():
+    from dlx import ConflictingGivensError
+    s = Sudoku(2, 2)
+    ec = s.exact_cover()
+    a, b = s.row_index(0, 0, 1), s.row_index(0, 1, 1)
+    with pytest.raises(ConflictingGivensError, match=f"given rows {a} and {b} both cover column"):
+        ec.count(given=[a, b])
