@@ -86,8 +86,20 @@ def _as_index(value, what: str) -> int:
         raise ValueError(f"{what} must be an integer, got {value!r}") from None
 
 
+def _column_counts(n_primary, n_secondary) -> tuple[int, int]:
+    n_primary = _as_index(n_primary, "n_primary")
+    n_secondary = _as_index(n_secondary, "n_secondary")
+    if n_primary < 0 or n_secondary < 0:
+        raise ValueError(f"column counts must be >= 0, got n_primary={n_primary}, "
+                         f"n_secondary={n_secondary}")
+    return n_primary, n_secondary
+
+
 def _int_array(values, what: str) -> np.ndarray:
-    arr = np.asarray(values)
+    try:
+        arr = np.asarray(values)
+    except (OverflowError, ValueError) as e:
+        raise ValueError(f"{what} must hold integers that fit in 64 bits ({e})") from None
     if arr.size == 0:
         return np.zeros(0, dtype=np.int64)
     if arr.dtype.kind not in "iu":
@@ -132,13 +144,17 @@ class ExactCover:
                  n_secondary: int = 0, *, priority: Sequence[int] | None = None):
         if isinstance(rows, (str, bytes)):
             raise ValueError("rows must be a sequence of rows of column indices")
+        n_cols = sum(_column_counts(n_primary, n_secondary))
         indptr = [0]
         indices: list[int] = []
         for r, row in enumerate(rows):
             if isinstance(row, (str, bytes)) or not hasattr(row, "__iter__"):
                 raise ValueError(f"row {r} must be a sequence of column indices, got {row!r}")
             for v in row:
-                indices.append(_as_index(v, f"row {r}: column index"))
+                v = _as_index(v, f"row {r}: column index")
+                if not 0 <= v < n_cols:
+                    raise ValueError(f"row {r}: column {v} is out of range 0..{n_cols - 1}")
+                indices.append(v)
             indptr.append(len(indices))
         self._setup(np.asarray(indptr, dtype=np.int64),
                     np.asarray(indices, dtype=np.int64),
@@ -162,11 +178,7 @@ class ExactCover:
 
     def _setup(self, indptr: np.ndarray, indices: np.ndarray, n_primary,
                n_secondary, priority) -> None:
-        n_primary = _as_index(n_primary, "n_primary")
-        n_secondary = _as_index(n_secondary, "n_secondary")
-        if n_primary < 0 or n_secondary < 0:
-            raise ValueError(f"column counts must be >= 0, got n_primary={n_primary}, "
-                             f"n_secondary={n_secondary}")
+        n_primary, n_secondary = _column_counts(n_primary, n_secondary)
         n_cols = n_primary + n_secondary
         if indptr.ndim != 1 or indptr.size < 1 or indptr[0] != 0:
             raise ValueError("indptr must be a 1-d array starting at 0")
