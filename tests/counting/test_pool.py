@@ -55,3 +55,16 @@ def test_units_are_handed_out_longest_estimate_first():
     by_cost = sorted(specs[:3], key=lambda s: (-estimate_cost(s), s.unit_id))
     assert order == [s.unit_id for s in by_cost]
     assert len({round(estimate_cost(s), 9) for s in specs}) > 1
+
+
+@pytest.mark.slow
+def test_full_9x9_count_reproduces_the_published_total(tmp_path):
+    # Published: Felgenhauer & Jarvis (2005), OEIS A107739.
+    from counting.job import Job, run_count
+    from counting.store import Store
+    job = Job.load("3x3", "71")
+    with Store.create_or_open(tmp_path / "full.sqlite", job.info()) as store:
+        run_count(job, store, workers=2, progress=False, log=lambda msg: None)
+        counts = {r.unit_id: r.count for r in store.results()}
+    assert len(counts) == 710
+    assert job.total(counts) == 6_670_903_752_021_072_936_960

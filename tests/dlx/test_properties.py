@@ -275,3 +275,26 @@ def test_links_restored_after_every_search(problem, stop_after):
     gen.close()
     check_links(ec, before)
     assert ec.count() == len(brute_force_solutions(*problem))
+
+
+@given(problems(), st.data())
+def test_memo_reuse_across_calls(problem, data):
+    """One object, several memoized counts with different givens, memo_at
+    and priorities of use: each agrees with the brute-force count."""
+    rows, n_primary, n_secondary = problem
+    n_columns = n_primary + n_secondary
+    priority = data.draw(
+        st.none() | st.lists(st.integers(0, 2), min_size=n_columns, max_size=n_columns),
+        label="priority",
+    )
+    ec = ExactCover(rows, n_primary, n_secondary, priority=priority)
+    before = ec._links_snapshot()
+    all_solutions = brute_force_solutions(*problem)
+    for _ in range(data.draw(st.integers(1, 4), label="n_calls")):
+        given_rows = compatible_givens(rows, data)
+        memo_at = data.draw(st.sampled_from(["class", "all"]), label="memo_at")
+        expected = sum(1 for s in all_solutions if set(given_rows) <= set(s))
+        assert ec.count(given=given_rows, memo=True, memo_at=memo_at) == expected
+    assert ec.count(memo=True) == len(all_solutions)
+    assert ec.count() == len(all_solutions)
+    check_links(ec, before)
