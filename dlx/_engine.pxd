@@ -103,4 +103,5 @@ cdef class Engine:
     cdef bint _memo_lookup(self, count_t *out) noexcept nogil
     cdef void _memo_store(self, count_t value, word_t work) noexcept nogil
     cdef int _run(self, bint stop_at_solution) except -1 nogil
+    cdef bint _apply_givens(self) noexcept nogil
     cdef void _unwind(self) noexcept nogil

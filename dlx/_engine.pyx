@@ -540,16 +540,97 @@ cdef class Engine:
         for k in range(self.n_items):
             self.memo_class[k + 1] = memo_class[k]
         self.n_givens = given_rows.shape[0]
-        self.running = True
         for k in range(self.n_givens):
             self.givens[k] = given_rows[k]
-            p = self.row_first[given_rows[k]]
+        if not self._apply_givens():
+            raise ValueError("given rows share a column")
+
+    cdef bint _apply_givens(self) noexcept nogil:
+        """Cover the rows self.givens[0:n_givens] and arm the search.
+        A given row with an item already covered conflicts with an earlier
+        one: everything is undone and False returned."""
+        cdef link_t k, p, q, i
+        for k in range(self.n_givens):
+            p = self.row_first[self.givens[k]]
+            q = p
+            while self.top[q] > 0:
+                i = self.top[q]
+                if not (self.live[i >> 6] >> (i & 63)) & 1:
+                    # undo this row's covers, then the earlier rows'
+                    q -= 1
+                    while q >= p:
+                        self._uncover(self.top[q])
+                        q -= 1
+                    self.n_givens = k
+                    self.running = True
+                    self.phase = DONE
+                    self.level = 0
+                    self._unwind()
+                    return False
+                q += 1
             q = p
             while self.top[q] > 0:
                 self._cover(self.top[q])
                 q += 1
+        self.running = True
         self.level = 0
         self.phase = FORWARD
+        return True
+
+    def solve_batch(self, cnp.int32_t[::1] indptr not None,
+                    cnp.int32_t[::1] given not None, link_t limit,
+                    cnp.int64_t[::1] out_count not None,
+                    cnp.int32_t[:, ::1] out_rows not None):
+        """Search one problem per range given[indptr[p]:indptr[p+1]].
+
+        out_count[p]: solutions found, stopping at `limit` (-1 if the given
+        rows conflict); out_rows[p]: the first solution's rows (givens
+        first, then the search's choices, -1 padded).  The whole batch runs
+        without the GIL (it is taken back only to check for Ctrl-C).
+        """
+        cdef Py_ssize_t n_prob = indptr.shape[0] - 1
+        cdef Py_ssize_t width = out_rows.shape[1]
+        cdef Py_ssize_t pb, k, j
+        cdef link_t found
+        cdef int rc
+        if self.running:
+            self._unwind()
+        self.memo_on = False
+        self.limit = 0
+        self.nodes = self.dead_ends = self.updates = 0
+        try:
+            with nogil:
+                for pb in range(n_prob):
+                    self.n_givens = <link_t>(indptr[pb + 1] - indptr[pb])
+                    for k in range(self.n_givens):
+                        self.givens[k] = given[indptr[pb] + k]
+                    for j in range(width):
+                        out_rows[pb, j] = -1
+                    if not self._apply_givens():
+                        out_count[pb] = -1
+                        continue
+                    self.solutions = 0
+                    found = 0
+                    while found < limit:
+                        rc = self._run(True)
+                        if rc != _RC_SOLUTION:
+                            break
+                        found += 1
+                        if found == 1:
+                            j = 0
+                            for k in range(self.n_givens):
+                                if j < width:
+                                    out_rows[pb, j] = self.givens[k]
+                                j += 1
+                            for k in range(self.level):
+                                if j < width:
+                                    out_rows[pb, j] = self.orow[self.choice[k]]
+                                j += 1
+                    out_count[pb] = found
+                    self._unwind()
+        except BaseException:
+            self._unwind()
+            raise
 
     def run(self, bint stop_at_solution):
         """Continue the armed search; returns an RC_* code."""

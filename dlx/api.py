@@ -413,6 +413,72 @@ class ExactCover:
             return rows
         return None
 
+    def solve_batch(self, given, *, limit: int = 2,
+                    width: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Search many problems (each a set of given rows) without the GIL.
+
+        Parameters
+        ----------
+        given : sequence of sequences of int, or (indptr, indices) CSR arrays
+            The given rows of each problem.
+        limit : int
+            Stop each problem after this many solutions (2 answers "none,
+            unique or several").
+        width : int, optional
+            Columns of the returned row array (default: ``n_primary``, enough
+            for any solution whose rows each cover a primary column).
+
+        Returns
+        -------
+        counts : ndarray of int64, shape (n,)
+            Solutions found per problem, at most ``limit``; ``-1`` where the
+            given rows conflict (share a column).
+        rows : ndarray of int32, shape (n, width)
+            The first solution's rows (givens first), ``-1`` padded; all
+            ``-1`` where there is none.
+
+        The search runs in C with the GIL released, so a thread pool over
+        chunks of a batch uses every core (each thread needs its own
+        ``ExactCover``: one object searches one problem at a time).
+
+        Example
+        -------
+        >>> ec = ExactCover([[0], [1], [0, 1]], n_primary=2)
+        >>> counts, rows = ec.solve_batch([[], [0], [0, 2]])
+        >>> counts.tolist()
+        [2, 1, -1]
+        """
+        limit = _as_index(limit, "limit")
+        if limit < 1:
+            raise ValueError(f"limit must be >= 1, got {limit}")
+        if isinstance(given, tuple) and len(given) == 2 and not isinstance(given[0], (list, tuple)):
+            indptr = _int_array(given[0], "indptr")
+            indices = _int_array(given[1], "indices")
+            if indptr.ndim != 1 or indptr.size < 1 or indptr[0] != 0 or \
+                    np.any(np.diff(indptr) < 0) or indptr[-1] != indices.size:
+                raise ValueError("indptr must start at 0, be non-decreasing and end at len(indices)")
+        else:
+            lists = [[_as_index(g, "given row") for g in problem] for problem in given]
+            indptr = np.cumsum([0] + [len(x) for x in lists], dtype=np.int64)
+            indices = np.asarray([g for x in lists for g in x], dtype=np.int64)
+        if indices.size and (indices.min() < 0 or indices.max() >= self._n_rows):
+            k = int(np.flatnonzero((indices < 0) | (indices >= self._n_rows))[0])
+            pb = int(np.searchsorted(indptr, k, side="right") - 1)
+            raise ValueError(f"problem {pb}: given row {int(indices[k])} is out of range "
+                             f"0..{self._n_rows - 1}")
+        width = self._n_primary if width is None else _as_index(width, "width")
+        n = indptr.size - 1
+        counts = np.zeros(n, dtype=np.int64)
+        rows = np.full((n, max(width, 0)), -1, dtype=np.int32)
+        self._epoch += 1
+        t0 = time.perf_counter()
+        self._engine.solve_batch(indptr.astype(np.int32), indices.astype(np.int32),
+                                 limit, counts, rows)
+        self.stats = SearchStats(seconds=time.perf_counter() - t0,
+                                 **{k: v for k, v in self._engine.stats().items()
+                                    if k in SearchStats.__dataclass_fields__})
+        return counts, rows
+
     # ------------------------------------------------------------------
     def _check_invariants(self) -> None:
         """Walk every link list; raise AssertionError on any inconsistency."""

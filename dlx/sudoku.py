@@ -191,21 +191,7 @@ class Sudoku:
         n = self.n
         if isinstance(grid, (str, bytes)):
             text = grid.decode() if isinstance(grid, bytes) else grid
-            symbols = [ch for ch in text if not ch.isspace()]
-            if len(symbols) != n * n:
-                raise ValueError(f"a {n}x{n} grid needs {n * n} symbols, got {len(symbols)}")
-            values = []
-            for k, ch in enumerate(symbols):
-                if ch in _BLANKS:
-                    values.append(0)
-                    continue
-                v = ALPHABET.find(ch.upper()) + 1
-                if v == 0 or v > n:
-                    r, c = divmod(k, n)
-                    raise ValueError(f"r{r + 1}c{c + 1}: symbol {ch!r} is not a digit "
-                                     f"1..{ALPHABET[n - 1]} or a blank (. or 0)")
-                values.append(v)
-            arr = np.asarray(values, dtype=np.int64).reshape(n, n)
+            arr = np.asarray(self.parse_symbols(text), dtype=np.int64).reshape(n, n)
         else:
             arr = np.asarray(grid)
             if arr.dtype.kind not in "iu":
@@ -281,6 +267,91 @@ class Sudoku:
         """One completion of ``grid`` as an ``N × N`` array, or ``None``."""
         sol = self._ec.first(given=self.givens(grid))
         return None if sol is None else self.to_grid(sol)
+
+    def parse_batch(self, grids) -> np.ndarray:
+        """Many grids as an ``(n, N²)`` int array, 0 for blank.
+
+        Accepts an ``(n, N²)`` or ``(n, N, N)`` integer array, or a sequence
+        of text grids.  Digits out of range raise ``ValueError`` naming the
+        grid and cell; repeated digits are left to the engine (reported as
+        conflicting givens).
+        """
+        n = self.n
+        if isinstance(grids, np.ndarray):
+            arr = grids
+        else:
+            arr = np.asarray([self._text_values(g, k) for k, g in enumerate(grids)],
+                             dtype=np.int64).reshape(-1, n * n)
+        if arr.dtype.kind not in "iu":
+            raise ValueError(f"grid array must hold integers, got dtype {arr.dtype}")
+        if arr.ndim == 3 and arr.shape[1:] == (n, n):
+            arr = arr.reshape(arr.shape[0], n * n)
+        if arr.ndim != 2 or arr.shape[1] != n * n:
+            raise ValueError(f"grid batch must have shape (k, {n * n}) or (k, {n}, {n}), "
+                             f"got {arr.shape}")
+        bad = np.argwhere((arr < 0) | (arr > n))
+        if bad.size:
+            k, cell = bad[0]
+            raise ValueError(f"grid {k}: r{cell // n + 1}c{cell % n + 1}: digit {arr[k, cell]} "
+                             f"out of range 1..{n} (0 for blank)")
+        return arr.astype(np.int64, copy=False)
+
+    def _text_values(self, text: str, k: int) -> list[int]:
+        try:
+            return self.parse_symbols(text)
+        except ValueError as e:
+            raise ValueError(f"grid {k}: {e}") from None
+
+    def parse_symbols(self, text: str) -> list[int]:
+        """Text grid to a flat list of values (0 blank), without unit checks."""
+        n = self.n
+        symbols = [ch for ch in text if not ch.isspace()]
+        if len(symbols) != n * n:
+            raise ValueError(f"a {n}x{n} grid needs {n * n} symbols, got {len(symbols)}")
+        out = []
+        for k, ch in enumerate(symbols):
+            if ch in _BLANKS:
+                out.append(0)
+                continue
+            v = ALPHABET.find(ch.upper()) + 1
+            if v == 0 or v > n:
+                r, c = divmod(k, n)
+                raise ValueError(f"r{r + 1}c{c + 1}: symbol {ch!r} is not a digit "
+                                 f"1..{ALPHABET[n - 1]} or a blank (. or 0)")
+            out.append(v)
+        return out
+
+    def solve_batch(self, grids, *, limit: int = 2,
+                    ec: ExactCover | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Solve many grids at once, without the GIL.
+
+        Returns ``(counts, solutions)``: ``counts[k]`` is the number of
+        completions of grid ``k`` found, at most ``limit`` (so with the
+        default 2: 0 none, 1 unique, 2 several), or ``-1`` if its givens
+        repeat a digit in a unit; ``solutions[k]`` is the first completion
+        as an ``(N, N)`` array (all zeros when there is none).  Pass ``ec``
+        (from :meth:`exact_cover`) to reuse one matrix, one per thread.
+
+        Example
+        -------
+        >>> counts, sols = Sudoku(2, 2).solve_batch(["1234341221434321", "1" * 16])
+        >>> counts.tolist()
+        [1, -1]
+        """
+        arr = self.parse_batch(grids)
+        n = self.n
+        k_idx, cell = np.nonzero(arr)
+        given = cell * n + arr[k_idx, cell] - 1
+        indptr = np.zeros(arr.shape[0] + 1, dtype=np.int64)
+        np.cumsum(np.bincount(k_idx, minlength=arr.shape[0]), out=indptr[1:])
+        ec = ec or self._ec
+        counts, rows = ec.solve_batch((indptr, given), limit=limit, width=n * n)
+        sols = np.zeros((arr.shape[0], n * n), dtype=np.int64)
+        ok = rows >= 0
+        r_k, r_j = np.nonzero(ok)
+        vals = rows[r_k, r_j]
+        sols[r_k, vals // n] = vals % n + 1
+        return counts, sols.reshape(-1, n, n)
 
     def __repr__(self) -> str:
         return f"Sudoku({self.box_rows}, {self.box_cols})"
