@@ -39,7 +39,9 @@ def problems(draw, max_columns=MAX_COLUMNS, max_rows=MAX_ROWS):
     rows = []
     for _ in range(draw(st.integers(0, 2))):
         order = draw(st.permutations(range(n_primary)))
-        cuts = sorted(draw(st.sets(st.integers(1, n_primary - 1), max_size=5))) if n_primary > 1 else []
+        cuts = []
+        if n_primary > 1:
+            cuts = sorted(draw(st.sets(st.integers(1, n_primary - 1), max_size=5)))
         bounds = [0, *cuts, n_primary]
         for lo, hi in zip(bounds, bounds[1:]):
             rows.append(set(order[lo:hi]) | secondary_part(2))
@@ -202,7 +204,8 @@ def test_memo_matches_plain_count(problem, data):
     )
     memo_at = data.draw(st.sampled_from(["class", "all"]), label="memo_at")
     memo_mb = data.draw(st.sampled_from([1, 16]), label="memo_mb")
-    given_rows = compatible_givens(rows, data) if data.draw(st.booleans(), label="use_given") else []
+    use_given = data.draw(st.booleans(), label="use_given")
+    given_rows = compatible_givens(rows, data) if use_given else []
     expected = len([s for s in brute_force_solutions(*problem) if set(given_rows) <= set(s)])
 
     ec = ExactCover(rows, n_primary, n_secondary, priority=priority)
