@@ -348,7 +348,8 @@ cdef class Engine:
         cdef word_t s
         self.memo_lookups += 1
         for s in range(b, b + BUCKET):
-            if (self.mwork[s] != 0 and self.mhash[s] == self.zhash
+            # the bucket's hashes share one cache line: test them first
+            if (self.mhash[s] == self.zhash and self.mwork[s] != 0
                     and memcmp(&self.mkey[s * self.n_words], self.live,
                                self.n_words * sizeof(word_t)) == 0):
                 out[0] = self.mcount[s]

@@ -33,6 +33,7 @@ ENGINE_VERSION = "dlx1-memo-1"
 
 _INT32_MAX = np.iinfo(np.int32).max
 _MEMO_AT = {"class": False, "all": True}
+_MEMO_MB_MAX = 2**20  # 1 TiB: beyond any machine this runs on
 
 
 class ConflictingGivensError(ValueError):
@@ -102,8 +103,14 @@ def _int_array(values, what: str) -> np.ndarray:
         raise ValueError(f"{what} must hold integers that fit in 64 bits ({e})") from None
     if arr.size == 0:
         return np.zeros(0, dtype=np.int64)
+    if arr.dtype == object and all(isinstance(v, int) and not isinstance(v, bool)
+                                   for v in arr.ravel()):
+        raise ValueError(f"{what} must hold integers that fit in 64 bits")
     if arr.dtype.kind not in "iu":
         raise ValueError(f"{what} must hold integers, got dtype {arr.dtype}")
+    if arr.dtype == np.uint64 and arr.max() > np.iinfo(np.int64).max:
+        raise ValueError(f"{what} must hold integers that fit in 64 bits, "
+                         f"got {int(arr.max())}")
     return arr.astype(np.int64, copy=False)
 
 
@@ -208,7 +215,10 @@ class ExactCover:
         else:
             if isinstance(priority, (str, bytes)):
                 raise ValueError("priority must be a sequence of integers")
-            prio = _int_array([_as_index(p, "priority") for p in priority], "priority")
+            values = [_as_index(p, "priority") for p in priority]
+            if any(abs(v) > _INT32_MAX for v in values):
+                raise ValueError("priority values must fit in 32 bits")
+            prio = _int_array(values, "priority")
             if prio.size != n_cols:
                 raise ValueError(f"priority must have one entry per column "
                                  f"({n_cols}), got {prio.size}")
@@ -319,6 +329,12 @@ class ExactCover:
         int
             The exact number of solutions (``min(count, limit)`` with a limit).
 
+        Raises
+        ------
+        OverflowError
+            If the count reaches 2**128 (the engine's counters are 128-bit
+            and every addition is checked, so a count is never wrapped).
+
         Example
         -------
         >>> ExactCover([[0], [0], [1]], n_primary=2).count()
@@ -348,8 +364,9 @@ class ExactCover:
 
     def _configure_memo(self, memo_mb: float) -> None:
         if isinstance(memo_mb, bool) or not isinstance(memo_mb, (int, float)) \
-                or not memo_mb > 0:
-            raise ValueError(f"memo_mb must be a positive number, got {memo_mb!r}")
+                or not 0 < memo_mb <= _MEMO_MB_MAX:
+            raise ValueError(f"memo_mb must be a number in (0, {_MEMO_MB_MAX}], "
+                             f"got {memo_mb!r}")
         if memo_mb != self._memo_mb:
             self._engine.configure_memo(int(memo_mb * 2**20))
             self._memo_mb = memo_mb

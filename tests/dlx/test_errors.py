@@ -271,3 +271,16 @@ def test_bad_input_never_crashes_the_interpreter():
         f"child exited with {proc.returncode}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
     )
     assert "survived" in proc.stdout
+
+
+def test_out_of_range_numbers_are_value_errors_with_clear_messages():
+    import numpy as np
+    with pytest.raises(ValueError, match="32 bits"):
+        ExactCover([[0]], 1, priority=[2**70])
+    with pytest.raises(ValueError, match="64 bits"):
+        ExactCover.from_csr(np.array([0, 1], dtype=np.uint64),
+                            np.array([2**63 + 5], dtype=np.uint64), 3)
+    ec = ExactCover([[0]], 1)
+    with pytest.raises(ValueError, match="memo_mb"):
+        ec.count(memo=True, memo_mb=2**70)
+    assert ec.count() == 1

@@ -135,3 +135,44 @@ def test_bad_box_sizes_are_rejected():
         Sudoku(0, 3)
     with pytest.raises(ValueError, match="box_cols"):
         Sudoku(3, 2.5)
+
+
+def test_solve_batch_agrees_with_one_at_a_time_solving():
+    s = Sudoku(2, 3)
+    rng = np.random.default_rng(7)
+    full = s.solve("123456" + "." * 30)
+    grids = []
+    for _ in range(40):
+        g = full.copy().ravel()
+        g[rng.random(36) < 0.7] = 0
+        grids.append(g)
+    grids.append(np.zeros(36, dtype=int))          # many solutions
+    bad = np.zeros(36, dtype=int)
+    bad[0] = bad[1] = 3                             # repeated digit in row 1
+    grids.append(bad)
+    counts, sols = s.solve_batch(np.array(grids))
+    for k, g in enumerate(grids[:-1]):
+        assert counts[k] == s.count(g, limit=2)
+        assert np.all((g.reshape(6, 6) == 0) | (sols[k] == g.reshape(6, 6)))
+        assert s.count(sols[k]) == 1                # a complete valid grid
+    assert counts[-1] == -1 and not sols[-1].any()
+    s._ec._check_invariants()
+
+
+def test_solve_batch_reads_text_and_reports_bad_digits_by_grid():
+    s = Sudoku(3, 3)
+    counts, sols = s.solve_batch(["." * 81, "1" + "." * 80], limit=1)
+    assert counts.tolist() == [1, 1] and sols[1][0, 0] == 1
+    with pytest.raises(ValueError, match="grid 1: r1c1: symbol 'x'"):
+        s.solve_batch(["." * 81, "x" + "." * 80])
+
+
+def test_solve_batch_releases_the_gil_for_threads():
+    from concurrent.futures import ThreadPoolExecutor
+    s = Sudoku(3, 3)
+    grids = np.zeros((8, 81), dtype=int)
+    grids[:, 0] = np.arange(1, 9)
+    with ThreadPoolExecutor(2) as ex:
+        parts = list(ex.map(lambda chunk: s.solve_batch(chunk, ec=s.exact_cover())[0],
+                            [grids[:4], grids[4:]]))
+    assert np.concatenate(parts).tolist() == [2] * 8
