@@ -557,11 +557,8 @@ cdef class Engine:
             while self.top[q] > 0:
                 i = self.top[q]
                 if not (self.live[i >> 6] >> (i & 63)) & 1:
-                    # undo this row's covers, then the earlier rows'
-                    q -= 1
-                    while q >= p:
-                        self._uncover(self.top[q])
-                        q -= 1
+                    # nothing of row k is covered yet (checked before any
+                    # cover): undo rows 0..k-1 only
                     self.n_givens = k
                     self.running = True
                     self.phase = DONE
