@@ -189,16 +189,17 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
     """
     from tqdm import tqdm
 
-    wanted = range(job.n_units) if unit_ids is None else unit_ids
+    wanted = list(range(job.n_units) if unit_ids is None else unit_ids)
     done = store.done_ids()
     todo = [job.units[u] for u in wanted if u not in done]
-    report = RunReport(skipped=len(list(wanted)) - len(todo), workers=workers)
+    report = RunReport(skipped=len(wanted) - len(todo), workers=workers)
     results = {r.unit_id: r.count for r in store.results()}
     factor = job.factorisation.product
     weight = {c.class_id: c.weight for c in job.classes}
     say = log or (lambda msg: tqdm.write(msg))
     t0 = time.perf_counter()
-    bar = tqdm(total=job.n_units, initial=len(done), unit="unit", desc=f"{job.shape} r{job.reduction}",
+    bar = tqdm(total=len(wanted), initial=report.skipped, unit="unit",
+               desc=f"{job.shape} r{job.reduction}",
                disable=(None if progress is None else not progress), dynamic_ncols=True,
                smoothing=0.1)
     with bar:
