@@ -176,3 +176,9 @@ def test_solve_batch_releases_the_gil_for_threads():
         parts = list(ex.map(lambda chunk: s.solve_batch(chunk, ec=s.exact_cover())[0],
                             [grids[:4], grids[4:]]))
     assert np.concatenate(parts).tolist() == [2] * 8
+
+
+def test_memo_count_of_all_6x6_grids_equals_the_plain_count():
+    # the plain full enumeration is the slow test above
+    assert Sudoku(2, 3).exact_cover(priority="rows").count(memo=True) == 28_200_960
+    assert Sudoku(3, 2).exact_cover(priority="rows").count(memo=True, memo_mb=1) == 28_200_960
