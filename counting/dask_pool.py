@@ -51,7 +51,7 @@ import time
 import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Mapping
 from urllib.parse import urlsplit
 
 from counting import pool
@@ -60,7 +60,7 @@ from dlx import ENGINE_VERSION
 
 __all__ = ["run_units_dask", "parse_scheduler", "Scheduler", "DaskRun", "WorkerStats",
            "DaskPoolError", "DaskUnavailable", "SchedulerUnreachable", "EngineMismatch",
-           "WorkerSetupError", "UnitFailed", "INSTALL_HINT"]
+           "WorkerSetupError", "UnitFailed", "INSTALL_HINT", "per_worker_rows"]
 
 # how to get the optional dependency (gridcount installs from its source tree)
 INSTALL_HINT = "pip install 'gridcount[dask]' (in a source tree: pip install -e '.[dask]')"
@@ -251,6 +251,23 @@ class WorkerStats:
                 "unit_solutions": str(self.unit_solutions), "seconds": round(self.seconds, 3)}
 
 
+def per_worker_rows(per_worker: Mapping[str, WorkerStats]) -> list[tuple[str, str]]:
+    """``(label, value)`` rows of per-worker throughput, for a table.
+
+    Example
+    -------
+    >>> per_worker_rows({"tcp://h:1": WorkerStats("tcp://h:1", "w1", 2, 10_000_000, 2.0)})
+    [('worker w1 (tcp://h:1)', '2 units, 2.0 s, 5,000,000 sol/s')]
+    """
+    rows = []
+    for w in sorted(per_worker.values(), key=lambda w: (w.name, w.address)):
+        label = w.address if w.name in (w.address, "?") else f"{w.name} ({w.address})"
+        rate = w.solutions_per_second
+        rows.append((f"worker {label}", f"{w.units:,} units, {w.seconds:,.1f} s, "
+                     + (f"{rate:,.0f} sol/s" if rate is not None else "—")))
+    return rows
+
+
 # ---------------------------------------------------------------------------
 # The run
 
@@ -310,14 +327,7 @@ class DaskRun:
 
     def per_worker_rows(self) -> list[tuple[str, str]]:
         """``(label, value)`` rows of per-worker throughput, for a table."""
-        rows = []
-        for w in sorted(self.per_worker.values(), key=lambda w: (w.name, w.address)):
-            rate = w.solutions_per_second
-            label = w.address if w.name in (w.address, "?") else f"{w.name} ({w.address})"
-            rows.append((f"worker {label}",
-                         f"{w.units:,} units, {w.seconds:,.1f} s, "
-                         + (f"{rate:,.0f} sol/s" if rate is not None else "—")))
-        return rows
+        return per_worker_rows(self.per_worker)
 
 
 class _Connection:
@@ -390,8 +400,9 @@ def _outcome(fut, spec: UnitSpec, scheduler: str):
         result, address, name = fut.result()
     except (concurrent.futures.CancelledError, asyncio.CancelledError):
         raise UnitFailed(
-            f"unit {spec.unit_id} was cancelled by the scheduler at {scheduler} "
-            f"(scheduler lost or restarted?); finished units are kept: rerun to resume") from None
+            f"unit {spec.unit_id} was cancelled: the connection to the scheduler at "
+            f"{scheduler} was lost (or it restarted); finished units are kept: rerun to resume"
+        ) from None
     except Exception as e:
         if type(e).__name__ == "KilledWorker":
             raise UnitFailed(
@@ -502,9 +513,10 @@ def _connect(target: Scheduler, timeout: float):
     try:
         client = Client(target.address, timeout=timeout, set_as_default=False)
     except OSError as e:
+        reason = "" if "timed out" in str(e).lower() else f" ({_short(e)})"
         raise SchedulerUnreachable(
-            f"no Dask scheduler answered at {target.address} within {timeout:g} s "
-            f"({_short(e)}); is `dask scheduler` running there and the port open?") from None
+            f"no Dask scheduler answered at {target.address} within {timeout:g} s{reason}; "
+            f"is `dask scheduler` running there and the port open?") from None
     logging.getLogger(__name__).debug("connected to %s in %.2f s", target.address,
                                       time.monotonic() - t0)
     return client, None
