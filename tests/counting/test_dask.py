@@ -115,7 +115,7 @@ def test_3x3_units_on_a_cluster_match_the_local_pool(cluster, specs, reference):
 
 def test_2x3_units_on_a_cluster_match_the_local_pool(cluster):
     try:
-        specs = reducer.units("moves", "2x3")
+        specs = reducer.units(shape="2x3")              # the shape's default reduction
     except ValueError as e:
         pytest.skip(f"the reducer has no 2x3 units yet ({e})")
     alone = {r.unit_id: r.count for r in pool.run_units(specs, workers=1)}
