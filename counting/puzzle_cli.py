@@ -191,10 +191,11 @@ def solve(file, shape, fmt, all_solutions, limit, first, as_json, workers, no_pr
         if doc["status"] in ("unique", "solved"):
             doc["solution"] = P.format_line(batch.solutions[e.index])
         if all_solutions and count > 0:
-            sols = P.solutions(pf.grids[e.index], shape=pf.shape, limit=limit)
-            doc["solutions"] = [P.format_line(s) for s in sols]
-            doc["count"] = len(sols)
-            doc["at_least"] = len(sols) >= limit and count > 1
+            # one more than printed, to know whether the list is complete
+            sols = P.solutions(pf.grids[e.index], shape=pf.shape, limit=limit + 1)
+            doc["solutions"] = [P.format_line(s) for s in sols[:limit]]
+            doc["count"] = min(len(sols), limit)
+            doc["at_least"] = len(sols) > limit
         tally[doc["status"]] += 1
         results.append(doc)
     seconds = time.perf_counter() - t0
@@ -507,9 +508,15 @@ def explain(puzzle, stats, shape, fmt, workers, as_json, no_progress):
     else:
         try:
             s = P.get_sudoku(shape, None if shape else P._n_cells_of(puzzle))
+        except ValueError as e:
+            if shape:
+                raise click.BadParameter(str(e), param_hint="--shape")
+            s = P.get_sudoku(None)      # 3x3; the error below names the size
+        try:
             grid = P.to_array(puzzle, s)
         except ValueError as e:
-            click.echo(f"PUZZLE: {e}", err=True)
+            hint = "" if shape else " (--shape RxC for other box shapes)"
+            click.echo(f"PUZZLE: {e}{hint}", err=True)
             sys.exit(EXIT_MALFORMED)
         pf = P.PuzzleFile([P.Entry(1, 0)], grid[None, :], s.shape, "line")
     malformed = len(pf.errors)

@@ -1,0 +1,306 @@
+"""gridcount solve / count-solutions / check / generate / explain (CliRunner on a
+fresh group that ``register`` fills)."""
+import json
+from pathlib import Path
+
+import click
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from counting.puzzle_cli import EXIT_MALFORMED, EXIT_NOT_UNIQUE, EXIT_OK, register
+from dlx import puzzles as P
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "puzzles"
+WIKI = ("53..7....6..195....98....6.8...6...34..8.3..17...2...6"
+        ".6....28....419..5....8..79")
+WIKI_SOLUTION = ("534678912672195348198342567859761423426853791713924856"
+                 "961537284287419635345286179")
+TWO = ".39...12....9.7...8..4.1..6.42...79...........91...54.5..1.9..3...8.5....14...87."
+
+
+@pytest.fixture(scope="module")
+def group():
+    @click.group()
+    def cli():
+        """test group"""
+    register(cli)
+    return cli
+
+
+@pytest.fixture
+def run(group):
+    runner = CliRunner()
+
+    def invoke(*args, input=None):
+        return runner.invoke(group, [str(a) for a in args], input=input, catch_exceptions=False)
+    return invoke
+
+
+def fixture(name: str) -> Path:
+    return FIXTURES / name
+
+
+def test_register_adds_the_five_commands(group):
+    assert {"solve", "count-solutions", "check", "generate", "explain"} <= set(group.commands)
+
+
+@pytest.mark.parametrize("cmd", ["solve", "count-solutions", "check", "generate", "explain"])
+def test_help_has_an_example_and_exit_codes(run, cmd):
+    res = run(cmd, "--help")
+    assert res.exit_code == 0
+    assert "Example:" in res.output
+    if cmd != "generate":
+        assert "Exit codes" in res.output
+
+
+# ----------------------------------------------------------------------
+# solve
+
+def test_solve_writes_one_solution_a_line_in_input_order(run):
+    res = run("solve", fixture("17clue_20.txt"))
+    assert res.exit_code == EXIT_OK
+    assert res.stdout.split() == fixture("17clue_20.solutions.txt").read_text().split()
+    assert "20 puzzles: 20 unique, 0 none, 0 multiple, 0 malformed" in res.stderr
+
+
+def test_solve_reads_stdin_and_zero_blanks(run):
+    text = fixture("kaggle_5.txt").read_text()
+    res = run("solve", "-", input=text)
+    assert res.exit_code == EXIT_OK
+    assert res.stdout.split() == fixture("kaggle_5.solutions.txt").read_text().split()
+
+
+def test_solve_marks_none_multiple_and_malformed(run):
+    text = "\n".join([WIKI, TWO, "1" * 81, WIKI[:40], "# end"]) + "\n"
+    res = run("solve", "-", input=text)
+    assert res.exit_code == EXIT_MALFORMED
+    assert res.stdout.splitlines() == [
+        WIKI_SOLUTION,
+        "# line 2: more than one solution (--all lists them)",
+        "# line 3: no solution (row 1 has digit 1 twice: r1c1 and r1c2)",
+        "# line 4: malformed: a 9x9 puzzle needs 81 symbols, got 40",
+    ]
+    assert "line 4: a 9x9 puzzle needs 81 symbols, got 40" in res.stderr
+
+
+def test_solve_exit_code_1_when_some_are_not_unique(run):
+    res = run("solve", fixture("sudopedia_none_7.txt"))
+    assert res.exit_code == EXIT_NOT_UNIQUE
+    assert all(line.startswith("# line ") and "no solution" in line
+               for line in res.stdout.splitlines())
+
+
+def test_solve_all_lists_every_solution_up_to_the_limit(run):
+    res = run("solve", "--all", "-", input=f"{TWO}\n{WIKI}\n")
+    out = res.stdout.splitlines()
+    assert out[0] == "# line 1: 2 solutions" and len(out) == 5
+    assert out[3:] == ["# line 2: 1 solution", WIKI_SOLUTION]
+    for sol in out[1:3]:
+        assert all(p in (".", s) for p, s in zip(TWO, sol))
+    res = run("solve", "--all", "--limit", "3", fixture("sudopedia_multiple_8.txt"))
+    headers = [line for line in res.stdout.splitlines() if line.startswith("#")]
+    assert headers[0] == "# line 1: 3 solutions (at least; --limit 3)"
+    assert headers[3] == "# line 4: 2 solutions"
+    assert headers[4] == "# line 5: 3 solutions"      # exactly 3: not "at least"
+    assert headers[5] == "# line 6: 3 solutions (at least; --limit 3)"
+
+
+def test_solve_first_skips_the_uniqueness_check(run):
+    res = run("solve", "--first", "-", input=f"{TWO}\n{WIKI}\n")
+    assert res.exit_code == EXIT_OK
+    out = res.stdout.splitlines()
+    assert len(out) == 2 and out[1] == WIKI_SOLUTION and not out[0].startswith("#")
+
+
+def test_solve_json(run):
+    res = run("solve", "--json", "-", input=f"{WIKI}\nxx\n{TWO}\n")
+    doc = json.loads(res.stdout)
+    assert doc["summary"] == {"unique": 1, "none": 0, "multiple": 1, "malformed": 1}
+    assert [r["status"] for r in doc["results"]] == ["unique", "malformed", "multiple"]
+    assert doc["results"][0]["solution"] == WIKI_SOLUTION
+    assert doc["results"][1]["line"] == 2 and "81 symbols" in doc["results"][1]["error"]
+
+
+def test_solve_hint_format_and_other_shapes(run):
+    res = run("solve", fixture("hints_2.txt"))
+    assert res.stdout.splitlines() == [WIKI_SOLUTION,
+                                       "# line 36: more than one solution (--all lists them)"]
+    six = P.generate(14, seed=1, shape="2x3")
+    res = run("solve", "--shape", "2x3", "--format", "hints", "-",
+              input=P.format_hints(six.puzzle))
+    assert res.exit_code == EXIT_OK and res.stdout.strip() == P.format_line(six.solution)
+    res = run("solve", "--shape", "3by3", "-", input=WIKI)
+    assert res.exit_code == 2 and "bad box shape" in res.output
+
+
+def test_solve_with_threads(run):
+    one = run("solve", fixture("top1465_20.txt")).stdout
+    two = run("solve", "--workers", "2", fixture("top1465_20.txt")).stdout
+    assert one == two and one.split() == fixture("top1465_20.solutions.txt").read_text().split()
+
+
+# ----------------------------------------------------------------------
+# count-solutions
+
+def test_count_solutions_table(run):
+    res = run("count-solutions", "--limit", "1000", fixture("sudopedia_multiple_8.txt"))
+    assert res.exit_code == EXIT_OK
+    lines = res.stdout.splitlines()
+    assert lines[0].split() == ["line", "clues", "solutions"]
+    assert [ln.split()[-1] for ln in lines[1:]] == \
+        ["≥1,000", "≥1,000", "≥1,000", "2", "3", "4", "10", "125"]
+    assert len({len(ln) for ln in lines}) == 1          # aligned columns
+
+
+def test_count_solutions_default_limit_is_a_million(run):
+    res = run("count-solutions", "-", input="." * 81 + "\n" + WIKI + "\n")
+    assert res.stdout.splitlines()[1].split() == ["1", "0", "≥1,000,000"]
+    assert res.stdout.splitlines()[2].split() == ["2", "30", "1"]
+    assert "1,000,000" in run("count-solutions", "--help").output
+
+
+def test_count_solutions_json_and_no_limit(run):
+    res = run("count-solutions", "--json", "--no-limit", "--shape", "2x3", "-",
+              input="123456" + "." * 30 + "\n" + "." * 36 + "\n")
+    doc = json.loads(res.stdout)
+    assert doc["limit"] is None
+    assert [(r["solutions"], r["at_least"]) for r in doc["results"]] == \
+        [(39_168, False), (28_200_960, False)]
+    res = run("count-solutions", "--json", "--limit", "5", "-", input=f"{TWO}\nbad\n")
+    doc = json.loads(res.stdout)
+    assert res.exit_code == EXIT_MALFORMED
+    assert doc["results"][0] == {"line": 1, "clues": 28, "solutions": 2, "at_least": False}
+    assert doc["results"][1]["status"] == "malformed"
+
+
+# ----------------------------------------------------------------------
+# check
+
+@pytest.mark.parametrize("name, code", [("17clue_20.txt", EXIT_OK),
+                                        ("sudopedia_multiple_8.txt", EXIT_NOT_UNIQUE),
+                                        ("derived_none_5.txt", EXIT_NOT_UNIQUE),
+                                        ("malformed_lines.txt", EXIT_MALFORMED),
+                                        ("malformed_hints.txt", EXIT_MALFORMED)])
+def test_check_exit_codes(run, name, code):
+    assert run("check", "-q", fixture(name)).exit_code == code
+
+
+def test_check_table_and_summary(run):
+    res = run("check", fixture("malformed_lines.txt"))
+    out = res.stdout.splitlines()
+    assert out[0].split() == ["line", "clues", "status"]
+    assert out[1].split() == ["3", "30", "unique"]
+    assert out[2].startswith("   4         malformed  (a 9x9 puzzle needs 81 symbols, got 80)")
+    assert out[6].split()[:3] == ["9", "30", "none"] and "digit 5 twice" in out[6]
+    assert "6 puzzles: 2 unique, 1 none, 0 multiple, 3 malformed" in res.stderr
+    for line in (4, 5, 6):
+        assert f"line {line}: " in res.stderr
+
+
+def test_check_json_lists_every_puzzle(run):
+    res = run("check", "--json", fixture("malformed_hints.txt"))
+    doc = json.loads(res.stdout)
+    assert [r["line"] for r in doc["results"]] == [2, 5, 8, 11, 14, 18, 20, 23, 24]
+    assert doc["summary"]["malformed"] == 7 and doc["summary"]["unique"] == 0
+    assert res.exit_code == EXIT_MALFORMED
+
+
+# ----------------------------------------------------------------------
+# generate
+
+def test_generate_is_deterministic_and_unique(run):
+    a = run("generate", "--clues", "25", "--count", "3", "--seed", "11")
+    b = run("generate", "--clues", "25", "--count", "3", "--seed", "11")
+    assert a.exit_code == 0 and a.stdout == b.stdout
+    puzzles = a.stdout.split()
+    assert len(puzzles) == 3 and all(sum(ch != "." for ch in p) == 25 for p in puzzles)
+    check = run("check", "-q", "-", input=a.stdout)
+    assert check.exit_code == EXIT_OK
+
+
+def test_generate_json_symmetric_and_hints(run):
+    res = run("generate", "--clues", "26", "--symmetric", "--seed", "3", "--json")
+    doc = json.loads(res.stdout)
+    p = doc["puzzles"][0]
+    assert doc["seed"] == 3 and doc["failed"] == 0 and p["clues"] == 26
+    assert [ch != "." for ch in p["puzzle"]] == [ch != "." for ch in p["puzzle"][::-1]]
+    assert P.format_line(P.solve(p["puzzle"])) == p["solution"]
+    hints = run("generate", "--clues", "26", "--symmetric", "--seed", "3",
+                "--output-format", "hints")
+    assert hints.stdout.splitlines()[0] == "26"
+    assert P.format_line(P.parse_puzzles(hints.stdout).grids[0]) == p["puzzle"]
+
+
+def test_generate_prints_a_random_seed_and_reports_failure(run):
+    res = run("generate", "--minimal", "--shape", "2x2")
+    assert res.exit_code == 0 and res.stderr.startswith("seed ")
+    res = run("generate", "--clues", "12", "--seed", "1", "--max-seconds", "0.2")
+    assert res.exit_code == 1 and res.stdout == ""
+    assert "puzzle 1: no unique 12-clue puzzle found" in res.stderr
+    assert run("generate").exit_code == 2
+    assert run("generate", "--clues", "90").exit_code == 2
+
+
+# ----------------------------------------------------------------------
+# explain
+
+def test_explain_one_puzzle(run):
+    res = run("explain", WIKI)
+    assert res.exit_code == 0
+    out = res.stdout
+    assert "5 3 . | . 7 . | . . ." in out
+    assert f"solution (the only solution): {WIKI_SOLUTION}" in out
+    assert "naked single" in out and "branches (guesses)" in out
+    steps = [ln for ln in out.splitlines() if ln.startswith("r") and " = " in ln]
+    assert len(steps) == 51
+
+
+def test_explain_a_hard_puzzle_shows_branches(run):
+    hard = fixture("top1465_20.txt").read_text().split()[0]
+    doc = json.loads(run("explain", "--json", hard).stdout)
+    e = P.explain(hard)
+    assert doc["branches"] == e.branches and doc["rules"] == e.counts
+    assert doc["solution"] == P.format_line(e.solution) and doc["solutions"] == "unique"
+    assert len(doc["steps"]) == len(e.steps)
+
+
+def test_explain_stats_for_a_file(run):
+    res = run("explain", "--stats", fixture("top1465_20.txt"))
+    assert res.exit_code == 0
+    st = P.explain_stats(P.read_puzzles(fixture("top1465_20.txt")).grids)
+    rows = dict(ln.rsplit(None, 1) for ln in res.stdout.splitlines())
+    assert {k.strip(): v for k, v in rows.items()}["naked single"] == \
+        f"{st.counts['naked single']:,}"
+    doc = json.loads(run("explain", "--stats", "--json", fixture("top1465_20.txt")).stdout)
+    assert doc == st.as_dict()
+
+
+def test_explain_errors_and_non_unique(run):
+    res = run("explain", "12345")
+    assert res.exit_code == EXIT_MALFORMED and "needs 81 symbols" in res.stderr
+    res = run("explain", fixture("sudopedia_none_7.txt").read_text().split()[0])
+    assert res.exit_code == EXIT_NOT_UNIQUE and "no solution: " in res.stdout
+    res = run("explain", TWO)
+    assert "one of several solutions" in res.stdout
+    res = run("explain", "-", input=f"{WIKI}\nbad\n")
+    assert res.exit_code == EXIT_MALFORMED
+    assert "# line 1" in res.stdout and "# line 2: malformed" in res.stdout
+
+
+def test_explain_other_shape(run):
+    g = P.generate(12, seed=2, shape="2x3")
+    res = run("explain", "--shape", "2x3", P.format_line(g.puzzle))
+    assert res.exit_code == 0 and P.format_line(g.solution) in res.stdout
+    res = run("explain", P.format_line(P.generate(8, seed=2, shape="2x2").puzzle))
+    assert res.exit_code == 0       # 16 symbols: 2x2 boxes inferred
+
+
+def test_files_from_shared_data_if_present(run, shared_dir):
+    src = shared_dir / "data" / "puzzles" / "top1465_magictour.txt"
+    if not src.exists():
+        pytest.skip("puzzle collections not found")
+    head = "".join(src.read_text().splitlines(keepends=True)[:200])
+    res = run("check", "-q", "-", input=head)
+    assert res.exit_code == EXIT_OK and "200 puzzles: 200 unique" in res.stderr
+    assert np.all(P.classify_batch(P.parse_puzzles(head).grids) == "unique")
