@@ -13,20 +13,21 @@ import click
 
 from counting import job as jobs
 from counting.store import StoreError, Store
-from dlx.sudoku import parse_shape
+from dlx.sudoku import ALPHABET
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
-REDUCTIONS = ["71", "44"]
+REDUCTIONS = ["moves", "patterns", "71", "44"]
+REDUCTION_HELP = ("Band-1 classes: 'moves' (the five moves; the default, '71' for 3x3) or "
+                  "'patterns' (column-set patterns; '44' for 3x3).")
 
 
 def _fail(msg: str) -> None:
     raise click.ClickException(msg)
 
 
-def _load_job(shape: str, reduction: str) -> jobs.Job:
+def _load_job(shape: str, reduction: str | None, force: bool = False) -> jobs.Job:
     try:
-        r, c = parse_shape(shape)
-        return jobs.Job.load(f"{r}x{c}", reduction)
+        return jobs.Job.load(shape, reduction, force=force)
     except ValueError as e:
         _fail(str(e))
 
@@ -56,8 +57,8 @@ def cli() -> None:
 
 @cli.command()
 @click.argument("shape")
-@click.option("--reduction", type=click.Choice(REDUCTIONS), default="71", show_default=True,
-              help="Band-1 class reduction: 71 classes (five moves) or 44 (column-set patterns).")
+@click.option("--reduction", type=click.Choice(REDUCTIONS), default=None, help=REDUCTION_HELP)
+@click.option("--force", is_flag=True, help="Allow grids larger than 16x16.")
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
               help="Worker processes [default: number of cores].")
 @click.option("--db", type=click.Path(dir_okay=False), default=None,
@@ -72,7 +73,7 @@ def cli() -> None:
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar, no class log; only the result.")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
-def count(shape, reduction, workers, db, unit_list, fresh, no_memo, memo_mb, allow_mismatch,
+def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, memo_mb, allow_mismatch,
           quiet, no_progress, as_json):
     """Count all grids of box shape SHAPE (RxC), resuming from the store.
 
@@ -84,8 +85,10 @@ def count(shape, reduction, workers, db, unit_list, fresh, no_memo, memo_mb, all
         gridcount count 3x3
         gridcount count 3x3 --reduction 44 --workers 2
         gridcount count 3x3 --units 0-9 --db /tmp/part.sqlite
+        gridcount count 2x4            # 8x8 grids, boxes of 2 rows x 4 columns
+        gridcount count 1x7            # Latin squares of order 7
     """
-    job = _load_job(shape, reduction)
+    job = _load_job(shape, reduction, force)
     path = Path(db) if db else jobs.default_db_path(job.shape, job.reduction)
     workers = workers or jobs.pool.default_workers()
     try:
@@ -183,27 +186,33 @@ def _print_summary(s: jobs.Summary, path, quiet: bool = False) -> None:
 
 @cli.command()
 @click.argument("shape")
-@click.option("--reduction", type=click.Choice(REDUCTIONS), default="71", show_default=True)
+@click.option("--reduction", type=click.Choice(REDUCTIONS), default=None, help=REDUCTION_HELP)
+@click.option("--force", is_flag=True, help="Allow grids larger than 16x16.")
 @click.option("--json", "as_json", is_flag=True, help="JSON on stdout.")
-def classes(shape, reduction, as_json):
+def classes(shape, reduction, force, as_json):
     """List the band-1 classes of SHAPE: id, representative, weight.
 
     \b
     Example:
         gridcount classes 3x3
         gridcount classes 3x3 --reduction 44 --json
+        gridcount classes 2x3
     """
-    job = _load_job(shape, reduction)
+    job = _load_job(shape, reduction, force)
     cls = job.classes
+    text = lambda row: "".join(ALPHABET[d - 1] for d in row)  # noqa: E731 - digits as in grids
     if as_json:
         click.echo(json.dumps([{"class_id": c.class_id, "weight": c.weight,
-                                "representative": ["".join(map(str, row)) for row in c.representative]}
+                                "representative": [text(row) for row in c.representative]}
                                for c in cls], indent=2))
         return
-    click.echo(f"{'class':>5}  {'representative (rows 1-3)':<32}  {'weight':>7}")
-    for c in cls:
-        rep = " / ".join("".join(map(str, row)) for row in c.representative)
-        click.echo(f"{c.class_id:>5}  {rep:<32}  {c.weight:>7,}")
+    reps = [" / ".join(text(row) for row in c.representative) for c in cls]
+    band_rows = len(cls[0].representative)
+    title = "representative (row 1)" if band_rows == 1 else f"representative (rows 1-{band_rows})"
+    width = max(32, *(len(r) for r in reps))
+    click.echo(f"{'class':>5}  {title:<{width}}  {'weight':>7}")
+    for c, rep in zip(cls, reps):
+        click.echo(f"{c.class_id:>5}  {rep:<{width}}  {c.weight:>7,}")
     click.echo(f"{len(cls)} classes, weights sum to {sum(c.weight for c in cls):,} reduced bands")
 
 
@@ -262,9 +271,11 @@ def _ranges(ids: list[int]) -> str:
 @cli.command()
 @click.argument("db", type=click.Path())
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None,
-              help="Per-unit counts [default: results/SHAPE-units.csv, or SHAPE-r44-units.csv].")
+              help="Per-unit counts [default: results/SHAPE-units.csv; SHAPE-rREDUCTION-units.csv "
+                   "for a non-default reduction].")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None,
-              help="Summary [default: results/SHAPE.json, or SHAPE-r44.json].")
+              help="Summary [default: results/SHAPE.json; SHAPE-rREDUCTION.json for a "
+                   "non-default reduction].")
 def export(db, csv_path, json_path):
     """Write a store's per-unit counts (CSV) and summary (JSON).
 
@@ -275,7 +286,7 @@ def export(db, csv_path, json_path):
     """
     with _open_store(db) as store:
         job = jobs.Job.for_store(store)
-        stem = job.shape if job.reduction == "71" else f"{job.shape}-r{job.reduction}"
+        stem = jobs.default_export_stem(job)
         csv_path = Path(csv_path) if csv_path else Path("results") / f"{stem}-units.csv"
         json_path = Path(json_path) if json_path else Path("results") / f"{stem}.json"
         for p in (csv_path, json_path):
@@ -331,6 +342,63 @@ def recount(db, sample, seed, no_memo):
     if rep.mismatches:
         _fail(f"{len(rep.mismatches)} of {len(rep.checked)} recounted units disagree with the store")
     click.echo(f"all {len(rep.checked)} recounted units agree")
+
+
+@cli.command()
+@click.option("--all", "all_shapes", is_flag=True,
+              help="Add the long shapes: 2x4, 4x2, 3x3 (minutes) and Latin squares of order 8.")
+@click.option("--shapes", default=None, help="Only these shapes, e.g. 2x3,3x2.")
+@click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
+              help="Worker processes [default: number of cores].")
+@click.option("--json", "as_json", is_flag=True, help="JSON on stdout.")
+@click.option("--report", type=click.Path(dir_okay=False), default=None,
+              help="Also write the table and this machine's description as Markdown.")
+def verify(all_shapes, shapes, workers, as_json, report):
+    """Count every reachable shape and compare with the published totals.
+
+    Each shape is counted from scratch by the normal counting path (default
+    reduction, temporary store, process pool).  Exit code 1 if any total
+    disagrees with its published value or a count fails.
+
+    \b
+    Example:
+        gridcount verify                       # the quick shapes, seconds
+        gridcount verify --all                 # adds 2x4, 4x2, 3x3, order-8 Latin squares
+        gridcount verify --shapes 2x3,3x2 --json
+    """
+    from counting import verify as verifying
+
+    if shapes is not None and all_shapes:
+        raise click.UsageError("use either --shapes or --all")
+    chosen = [s for s in shapes.split(",") if s.strip()] if shapes is not None \
+        else verifying.default_shapes(all_shapes)
+    if not chosen:
+        raise click.BadParameter("no shape given", param_hint="--shapes")
+    if report and not Path(report).parent.exists():
+        _fail(f"directory {Path(report).parent} does not exist")
+    workers = workers or jobs.pool.default_workers()
+    say = (lambda msg: None) if as_json else (lambda msg: click.echo(msg, err=True))
+    try:
+        rows = verifying.verify(
+            chosen, workers=workers, on_start=lambda sh: say(f"counting {sh} ..."),
+            on_row=lambda r: say(f"  {r.shape}: {r.status} ({r.seconds:,.2f} s)"))
+    except ValueError as e:
+        _fail(str(e))
+    machine = jobs.describe_machine()
+    if as_json:
+        click.echo(json.dumps({"shapes": [r.as_json() for r in rows],
+                               "all_agree": not any(r.failed for r in rows),
+                               "workers": workers, "machine": machine}, indent=2))
+    else:
+        click.echo(verifying.format_table(rows))
+    if report:
+        command = "gridcount verify" + (" --all" if all_shapes else "") + \
+            (f" --shapes {shapes}" if shapes else "") + f" --workers {workers}"
+        jobs._write_atomic(Path(report), verifying.format_markdown(rows, machine, command))
+    bad = [r for r in rows if r.failed]
+    if bad:
+        _fail(f"{len(bad)} of {len(rows)} shapes failed or disagree with the published totals: "
+              f"{', '.join(r.shape for r in bad)}")
 
 
 def main() -> None:

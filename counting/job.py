@@ -30,13 +30,22 @@ from counting.store import JobInfo, Store
 from counting.units import UnitResult, UnitSpec
 from dlx import ENGINE_VERSION
 
-__all__ = ["Job", "default_db_path", "run_count", "summarise", "Summary",
+__all__ = ["Job", "default_db_path", "default_export_stem", "run_count", "summarise", "Summary",
            "export", "recount", "merge", "parse_unit_list", "describe_machine"]
 
 
 def default_db_path(shape: str, reduction: str) -> Path:
     """Where ``gridcount count`` keeps a job's store by default."""
     return Path("results") / f"{shape}-r{reduction}.sqlite"
+
+
+def default_export_stem(job: "Job") -> str:
+    """File stem of ``gridcount export``'s default outputs: the shape for
+    the shape's default reduction (``results/2x4-units.csv``), else
+    ``SHAPE-rREDUCTION``."""
+    if job.reduction == reducer.default_reduction(job.shape):
+        return job.shape
+    return f"{job.shape}-r{job.reduction}"
 
 
 @dataclass(frozen=True)
@@ -47,14 +56,23 @@ class Job:
     reduction: str
 
     @classmethod
-    def load(cls, shape: str, reduction: str = "71") -> "Job":
-        job = cls(shape, str(reduction))
+    def load(cls, shape: str, reduction: str | None = None, force: bool = False) -> "Job":
+        """The job of box shape ``shape`` (``"RxC"``) under ``reduction``.
+
+        The shape is checked (``N <= 16`` unless ``force``) and spelled
+        ``"RxC"``; the reduction defaults to the shape's default and is
+        stored under its stable name (:func:`reducer.reduction_name`:
+        ``"71"``/``"44"`` for 3x3, ``"moves"``/``"patterns"`` otherwise).
+        Raises ``ValueError`` with a one-line message on bad input.
+        """
+        name = reducer.check_shape(shape, force=force).name
+        job = cls(name, reducer.reduction_name(None if reduction is None else str(reduction), name))
         job.units  # computes (and validates) the reduction now
         return job
 
     @classmethod
     def for_store(cls, store: Store) -> "Job":
-        return cls.load(store.job.shape, store.job.reduction)
+        return cls.load(store.job.shape, store.job.reduction, force=True)
 
     @cached_property
     def units(self) -> list[UnitSpec]:

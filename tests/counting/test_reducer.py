@@ -5,6 +5,7 @@ REDUCTION.md; the reducer computes them and never types them in.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 
@@ -33,6 +34,8 @@ from counting.reducer import (
     units,
 )
 from counting.units import UnitSpec
+from dlx import ExactCover
+from dlx.sudoku import Sudoku
 
 N_REDUCED = 36_288
 N_CLASSES = {"71": 71, "44": 44}
@@ -103,12 +106,23 @@ def test_factors_are_9_factorial_and_two_times_72():
     assert (reducer.relabel_factor(), reducer.band_factor(), reducer.column_factor()) == (362_880, 72, 72)
 
 
-@pytest.mark.parametrize("shape", ["2x2", "2x3", "4x4", "3", "axb", "3x3x3", 33])
-def test_unsupported_or_malformed_shapes_are_rejected(shape):
-    with pytest.raises(ValueError, match="shape"):
+@pytest.mark.parametrize("shape", ["3", "axb", "3x3x3", 33, "3x", "0x3", "abc", "x3", "-1x3"])
+def test_malformed_shapes_are_rejected(shape):
+    with pytest.raises(ValueError, match="bad box shape"):
         reducer.parse_shape(shape)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="bad box shape"):
         factorisation(shape)
+
+
+def test_shapes_are_parsed_and_the_size_rule_needs_force():
+    assert reducer.parse_shape("2x4") == reducer.BoxShape(2, 4)
+    assert reducer.parse_shape(" 4X2 ").name == "4x2"
+    assert reducer.check_shape("4x4").n == 16
+    assert reducer.check_shape("1x16").n == 16
+    for big in ("20x20", "17x1", "3x6"):
+        with pytest.raises(ValueError, match="--force"):
+            reducer.check_shape(big)
+    assert reducer.check_shape("20x20", force=True).n == 400
 
 
 # ---------------------------------------------------------------------------
@@ -335,7 +349,7 @@ def test_column_set_pattern_of_a_reduced_band_has_standard_box1(bands):
 
 
 def test_bad_reduction_names_and_moves_are_rejected():
-    with pytest.raises(ValueError, match="'71', '44'"):
+    with pytest.raises(ValueError, match="'moves', 'patterns'.*'71', '44'"):
         classes("72")
     with pytest.raises(ValueError, match="'71', '44'"):
         units("none")
@@ -343,6 +357,25 @@ def test_bad_reduction_names_and_moves_are_rejected():
         classes("71", moves=(1, 6))
     with pytest.raises(ValueError, match="moves apply only"):
         classes("44", moves=(1,))
+    with pytest.raises(ValueError, match="moves apply only"):
+        classes("patterns", moves=(1,), shape="2x3")
+
+
+def test_71_and_44_are_the_3x3_names_of_moves_and_patterns():
+    assert reducer.reduction_name("moves") == reducer.default_reduction() == "71"
+    assert reducer.reduction_name("patterns") == "44"
+    assert classes("moves") == classes("71") and classes("patterns") == classes("44")
+    assert {u.reduction for u in units("moves")} == {"71"}
+    assert {u.reduction for u in units("patterns")} == {"44"}
+    assert units(None) == units("71")
+
+
+@pytest.mark.parametrize("alias", ["71", "44"])
+def test_71_and_44_are_refused_for_other_shapes(alias):
+    with pytest.raises(ValueError, match=f"names the {alias} classes of 3x3"):
+        classes(alias, shape="2x3")
+    with pytest.raises(ValueError, match="use 'moves'|use 'patterns'"):
+        units(alias, "2x4")
 
 
 def test_returned_class_lists_do_not_share_state():
@@ -452,3 +485,168 @@ def test_incomplete_or_unknown_counts_are_rejected():
     counts[3] = -1
     with pytest.raises(ValueError, match="non-negative"):
         total_from_unit_counts(counts)
+
+
+# ---------------------------------------------------------------------------
+# Every box shape: each factor and each reduction against brute force
+# ---------------------------------------------------------------------------
+# "Brute force" counts whole grids (or whole bands) with no symmetry
+# reduction at all: the engine on the plain encoding, or an exact cover of
+# one band built here.  The shapes are those small enough for that.
+
+SMALL_SHAPES = ["1x1", "1x2", "2x1", "1x3", "3x1", "1x4", "4x1", "1x5", "5x1",
+                "2x2", "2x3", "3x2"]
+REDUCTION_KINDS = ["moves", "patterns"]
+
+
+def shape_of(name: str) -> tuple[int, int, int]:
+    r, c = (int(x) for x in name.split("x"))
+    return r, c, r * c
+
+
+@functools.lru_cache(maxsize=None)
+def brute_force_grids(name: str) -> int:
+    """Every grid of the shape, no reduction: plain dancing links for the
+    smallest shapes, memoized row-by-row counting for 2x3 and 3x2 (plain
+    DLX takes ~25 s there; the slow test below does that too)."""
+    r, c, n = shape_of(name)
+    if n <= 5:
+        return Sudoku(r, c).count()
+    return Sudoku(r, c).exact_cover(priority="rows").count(memo=True)
+
+
+def count_with(name: str, cells: dict[tuple[int, int], int]) -> int:
+    """Completions of a partial grid given as {(row, col): digit}, plain DLX."""
+    r, c, n = shape_of(name)
+    sud = Sudoku(r, c)
+    grid = np.zeros((n, n), dtype=int)
+    for (i, j), d in cells.items():
+        grid[i, j] = d
+    return sud.count(grid)
+
+
+def band_cells(band) -> dict[tuple[int, int], int]:
+    return {(i, j): int(d) for i, row in enumerate(np.asarray(band).tolist())
+            for j, d in enumerate(row)}
+
+
+@functools.lru_cache(maxsize=None)
+def brute_force_bands_with_box1_standard(name: str) -> int:
+    """Bands (R rows) with box 1 = 1..N in reading order, by an exact cover
+    of the band alone: items cell, row-digit and box-digit (inside a band a
+    column lies in one box, so the box items cover the columns)."""
+    r, c, n = shape_of(name)
+    options, given = [], []
+    for i in range(r):
+        for j in range(n):
+            for d in range(n):
+                box = j // c
+                options.append([i * n + j, r * n + i * n + d, 2 * r * n + box * n + d])
+                if j < c and d == i * c + j:
+                    given.append(len(options) - 1)
+    return ExactCover(options, n_primary=3 * r * n).count(given=given)
+
+
+def test_shape_factors_are_the_documented_products():
+    for name in SMALL_SHAPES + ["2x4", "4x2", "3x3", "1x8", "8x1", "3x4"]:
+        r, c, n = shape_of(name)
+        f = factorisation(name)
+        fact = math.factorial
+        assert f.relabel == fact(n)
+        assert f.band == fact(c) ** (r - 1) * fact(r - 1)
+        assert f.column == fact(r) ** (c - 1) * fact(c - 1)
+    # Latin squares: 1xN fixes row 1 (N!) and orders rows 2..N; Nx1 fixes
+    # column 1 and orders columns 2..N -- the classical N!(N-1)! both ways.
+    assert (factorisation("1x6").band, factorisation("1x6").column) == (1, 120)
+    assert (factorisation("6x1").band, factorisation("6x1").column) == (120, 1)
+
+
+@pytest.mark.parametrize("name", SMALL_SHAPES)
+def test_relabel_factor_against_brute_force(name):
+    r, c, n = shape_of(name)
+    box1 = {(i, j): i * c + j + 1 for i in range(r) for j in range(c)}
+    assert brute_force_grids(name) == factorisation(name).relabel * count_with(name, box1)
+
+
+@pytest.mark.parametrize("name", SMALL_SHAPES + ["6x1", "2x4", "4x2"])
+def test_band_factor_against_brute_force(name):
+    bands = reduced_bands(name)
+    assert brute_force_bands_with_box1_standard(name) == factorisation(name).band * len(bands)
+    assert len({b.tobytes() for b in bands}) == len(bands)
+
+
+@pytest.mark.parametrize("name", SMALL_SHAPES)
+def test_column_factor_against_brute_force(name):
+    for band in reduced_bands(name)[:12]:
+        below = sum(count_with(name, {**band_cells(band),
+                                      **{(len(band) + i, 0): d for i, d in enumerate(form)}})
+                    for form in column_forms(band, name))
+        assert count_with(name, band_cells(band)) == factorisation(name).column * below
+
+
+@pytest.mark.parametrize("kind", REDUCTION_KINDS)
+@pytest.mark.parametrize("name", SMALL_SHAPES)
+def test_every_class_member_has_its_representatives_completions(name, kind):
+    bands = reduced_bands(name)
+    ids = band_class_ids(kind, shape=name)
+    cs = classes(kind, shape=name)
+    assert sum(c.weight for c in cs) == len(bands)
+    rep_counts = [count_with(name, band_cells(c.representative)) for c in cs]
+    for band, k in zip(bands, ids):
+        assert count_with(name, band_cells(band)) == rep_counts[k]
+
+
+@pytest.mark.parametrize("kind", REDUCTION_KINDS)
+@pytest.mark.parametrize("name", SMALL_SHAPES)
+def test_reduced_count_times_factors_is_the_brute_force_count(name, kind):
+    us = units(kind, name)
+    counts = {u.unit_id: count_with(name, {(i, j): d for i, j, d in u.givens}) for u in us}
+    assert total_from_unit_counts(counts, kind, name) == brute_force_grids(name)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["2x3", "3x2"])
+def test_6x6_brute_force_with_plain_dancing_links(name):
+    r, c, _ = shape_of(name)
+    assert Sudoku(r, c).count() == brute_force_grids(name)
+
+
+@pytest.mark.parametrize("name", SMALL_SHAPES + ["6x1", "2x4", "4x2"])
+def test_units_of_every_shape(name):
+    r, c, n = shape_of(name)
+    for kind in REDUCTION_KINDS:
+        us = units(kind, name)
+        cs = classes(kind, shape=name)
+        n_forms = len(column_forms(cs[0].representative, name))
+        assert len(us) == n_units(kind, name) == len(cs) * n_forms
+        for u in us:
+            assert (u.shape, u.reduction) == (name, kind)
+            assert u.unit_id == u.class_id * n_forms + u.form_id
+            assert len(u.givens) == r * n + (n - r)
+            assert {(i, j) for i, j, _ in u.givens} == \
+                {(i, j) for i in range(r) for j in range(n)} | {(i, 0) for i in range(r, n)}
+
+
+def test_degenerate_shapes_have_one_unit():
+    for name in ("1x1", "1x2", "1x5", "1x8"):
+        assert n_units(None, name) == 1 and len(reduced_bands(name)) == 1
+    assert units(None, "1x1")[0].givens == ((0, 0, 1),)
+    # Nx1: band 1 is the whole square, nothing lies below it
+    assert column_forms(reduced_bands("4x1")[0], "4x1") == [()]
+
+
+def test_a_band_too_large_to_enumerate_is_refused_at_once():
+    with pytest.raises(ValueError, match="too large to enumerate.*1x7"):
+        reduced_bands("7x1")
+    with pytest.raises(ValueError, match="too large to enumerate"):
+        units(None, "4x4")
+
+
+@pytest.mark.parametrize("name", ["3x3", "2x3", "3x2", "5x1", "2x4"])
+def test_generating_moves_give_the_same_classes_as_every_move(name):
+    # The union-find uses a generating subset of each move (reducer.
+    # _generating_pairs); every instance of every move must give the same
+    # classes, for the full set of moves and for subsets.
+    for moves in [(1, 2, 3, 4, 5), (1, 2, 3), (1, 4), (4,), (3, 5), (2, 4, 5)]:
+        assert np.array_equal(reducer._move_labels(moves, name, True),
+                              reducer._move_labels(moves, name, False))

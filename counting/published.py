@@ -1,0 +1,101 @@
+"""Published grid totals, each with its source: what ``gridcount verify`` compares against.
+
+This module is the only place outside the tests where a grid total is written
+down.  Nothing that *computes* a count imports it: the reducer, the pool and
+the job library never read it, and :mod:`counting.verify` only puts these
+values beside the computed ones (a test checks that the counting modules do
+not import this one).
+
+A shape ``RxC`` and its transpose ``CxR`` have the same total (transposing a
+grid maps one set onto the other), so each value is stored once, under the
+spelling with ``R <= C``, and :func:`lookup` answers for both.  ``1xN`` and
+``Nx1`` are the Latin squares of order N.
+
+Sources
+-------
+``OEIS A002860``
+    Number of Latin squares of order n: 1, 2, 12, 576, 161280, 812851200,
+    61479419904000, 108776032459082956800, 5524751496156892842531225600, …
+    (https://oeis.org/A002860).  Consistent with OEIS A000315 (reduced Latin
+    squares, 1, 1, 1, 4, 56, 9408, 16942080, 535281401856,
+    377597570964258816, …) through L(n) = n!·(n-1)!·A000315(n).
+``OEIS A107739``
+    Number of Sudoku grids of size n² × n²: 1, 1, 288,
+    6670903752021072936960 (https://oeis.org/A107739); the 9×9 value is
+    Felgenhauer & Jarvis, "Mathematics of Sudoku I" (2005/2006).
+2×3 and 2×4
+    The rectangular-box totals 28,200,960 (2×3) and
+    29,136,487,207,403,520 (2×4) are the values quoted in issue 5; they are
+    the ones listed in the table of rectangular-box counts of Wikipedia's
+    "Mathematics of Sudoku" (2×3 attributed to Pettersen, 2×4 to Russell),
+    see also Russell & Jarvis, "Mathematics of Sudoku II" (2006).  [Not
+    confirmed from a primary source with this project's search tools: no
+    OEIS entry for the total number of 2×n grids was found (OEIS A291188
+    counts *inequivalent* 2×n grids, a different number).]
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dlx.sudoku import parse_shape
+
+__all__ = ["Published", "PUBLISHED", "lookup"]
+
+
+@dataclass(frozen=True)
+class Published:
+    """One published total.
+
+    Attributes
+    ----------
+    shape : str
+        Box shape ``"RxC"`` with ``R <= C`` (the transpose has the same total).
+    total : int
+        The published number of grids, exact.
+    source : str
+        Short citation (paper or OEIS sequence), shown by ``gridcount verify``.
+    """
+
+    shape: str
+    total: int
+    source: str
+
+
+_LATIN = "OEIS A002860"
+_UNCONFIRMED = " (unconfirmed here)"  # see "2×3 and 2×4" in the module docstring
+
+PUBLISHED: dict[str, Published] = {p.shape: p for p in (
+    # Latin squares of order n (shapes 1xn and nx1)
+    Published("1x1", 1, _LATIN),
+    Published("1x2", 2, _LATIN),
+    Published("1x3", 12, _LATIN),
+    Published("1x4", 576, _LATIN),
+    Published("1x5", 161_280, _LATIN),
+    Published("1x6", 812_851_200, _LATIN),
+    Published("1x7", 61_479_419_904_000, _LATIN),
+    Published("1x8", 108_776_032_459_082_956_800, _LATIN),
+    Published("1x9", 5_524_751_496_156_892_842_531_225_600, _LATIN),
+    # Sudoku with boxes of R x C cells
+    Published("2x2", 288, "OEIS A107739"),
+    Published("2x3", 28_200_960, "Pettersen, via Wikipedia" + _UNCONFIRMED),
+    Published("2x4", 29_136_487_207_403_520, "Russell, via Wikipedia" + _UNCONFIRMED),
+    Published("3x3", 6_670_903_752_021_072_936_960,
+              "Felgenhauer & Jarvis 2005; OEIS A107739"),
+)}
+
+
+def lookup(shape: str) -> Published | None:
+    """The published total of box shape ``"RxC"`` (either orientation), or None.
+
+    Examples
+    --------
+    >>> lookup("3x2").total == lookup("2x3").total
+    True
+    >>> lookup("5x5") is None
+    True
+    """
+    try:
+        r, c = sorted(parse_shape(shape))
+    except ValueError:
+        return None
+    return PUBLISHED.get(f"{r}x{c}")

@@ -1,0 +1,216 @@
+"""Reproduce published grid totals: the library behind ``gridcount verify``.
+
+Each shape is counted by the normal counting path — :meth:`Job.load` (the
+shape's default reduction), a store in a temporary directory, and
+:func:`counting.job.run_count` with the process pool — exactly as
+``gridcount count`` would, and only then put beside the published value of
+:mod:`counting.published`.  The computed total never reads the published one.
+
+A shape whose count fails (a shape out of reach, an engine error) is
+reported with its error and does not stop the other shapes.
+
+Example
+-------
+>>> rows = verify(["2x2"], workers=1)
+>>> rows[0].status
+'ok'
+"""
+from __future__ import annotations
+
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable
+
+from counting import published, reducer
+from counting.job import Job, run_count
+from counting.store import Store
+
+__all__ = ["QUICK_SHAPES", "LONG_SHAPES", "VerifyRow", "verify", "verify_shape",
+           "default_shapes", "format_table", "format_markdown"]
+
+# Shapes `gridcount verify` counts: each finishes in a few seconds on the
+# reference machine (2 cores; see results/verify.md).  Transposed pairs
+# are listed together.
+QUICK_SHAPES = ("1x1", "1x2", "2x1", "1x3", "3x1", "1x4", "4x1", "1x5", "5x1",
+                "1x6", "6x1", "1x7", "2x2", "2x3", "3x2")
+# Added by `gridcount verify --all`: 8x8 Sudoku both ways (about 15-30 s
+# each), 9x9 Sudoku (minutes) and Latin squares of order 8.  7x1 is not
+# listed: its band 1 is the whole 7x7 square, too many to enumerate (1x7
+# counts the same squares).
+LONG_SHAPES = ("2x4", "4x2", "3x3", "1x8")
+
+
+def default_shapes(all_shapes: bool = False) -> list[str]:
+    """The shapes ``gridcount verify`` runs (``--all``: the long ones too)."""
+    return list(QUICK_SHAPES + (LONG_SHAPES if all_shapes else ()))
+
+
+@dataclass
+class VerifyRow:
+    """One shape's computed total beside its published one.
+
+    ``computed`` is None when the count failed (``error`` says why);
+    ``published`` is None when no published value is known.
+    """
+
+    shape: str
+    n: int                      # side of the grid, R*C
+    computed: int | None
+    published: int | None
+    source: str | None
+    seconds: float
+    units: int | None
+    reduction: str | None
+    error: str | None = None
+
+    @property
+    def kind(self) -> str:
+        r, c = (int(x) for x in self.shape.split("x"))
+        return "Latin square" if 1 in (r, c) else "Sudoku"
+
+    @property
+    def match(self) -> bool | None:
+        """True/False when both totals exist, else None."""
+        if self.computed is None or self.published is None:
+            return None
+        return self.computed == self.published
+
+    @property
+    def status(self) -> str:
+        if self.error is not None:
+            return "FAILED"
+        if self.published is None:
+            return "no reference"
+        return "ok" if self.match else "MISMATCH"
+
+    @property
+    def failed(self) -> bool:
+        """A mismatch or a failed count (what makes the command exit non-zero)."""
+        return self.status in ("FAILED", "MISMATCH")
+
+    def as_json(self) -> dict:
+        return {
+            "shape": self.shape, "n": self.n, "kind": self.kind,
+            "computed": None if self.computed is None else str(self.computed),
+            "published": None if self.published is None else str(self.published),
+            "source": self.source, "match": self.match, "status": self.status,
+            "seconds": round(self.seconds, 3), "units": self.units,
+            "reduction": self.reduction, "error": self.error,
+        }
+
+
+def verify_shape(shape: str, *, workers: int = 1, memo_mb: float = 16.0) -> VerifyRow:
+    """Count ``shape`` from scratch (temporary store) and compare.
+
+    ``seconds`` is the wall time of the whole computation: the reduction
+    (classes and units) and the counting of every unit.
+    """
+    name = reducer.parse_shape(shape).name
+    ref = published.lookup(name)
+    t0 = time.perf_counter()
+    computed = units = reduction = error = None
+    try:
+        job = Job.load(name)
+        units, reduction = job.n_units, job.reduction
+        with tempfile.TemporaryDirectory(prefix="gridcount-verify-") as tmp:
+            with Store.create_or_open(Path(tmp) / f"{job.shape}.sqlite", job.info()) as store:
+                run_count(job, store, workers=workers, memo_mb=memo_mb, progress=False,
+                          log=lambda msg: None)
+                counts = {r.unit_id: r.count for r in store.results()}
+        computed = job.total(counts)
+    except Exception as e:  # reported in the table, never a crash (Ctrl-C still stops)
+        error = str(e) or type(e).__name__
+    return VerifyRow(
+        shape=name, n=reducer.parse_shape(name).n, computed=computed,
+        published=None if ref is None else ref.total, source=None if ref is None else ref.source,
+        seconds=time.perf_counter() - t0, units=units, reduction=reduction, error=error,
+    )
+
+
+def verify(shapes: Iterable[str], *, workers: int = 1, memo_mb: float = 16.0,
+           on_start: Callable[[str], None] | None = None,
+           on_row: Callable[[VerifyRow], None] | None = None) -> list[VerifyRow]:
+    """Verify every shape in turn; ``on_start``/``on_row`` report progress.
+
+    Every shape is checked (``N <= 16``) before anything is counted, so a
+    bad shape fails at once with a ``ValueError``.
+    """
+    names = [reducer.check_shape(s).name for s in shapes]
+    rows = []
+    for name in names:
+        if on_start:
+            on_start(name)
+        row = verify_shape(name, workers=workers, memo_mb=memo_mb)
+        rows.append(row)
+        if on_row:
+            on_row(row)
+    return rows
+
+
+# ---------------------------------------------------------------------------
+# formatting
+
+_HEADER = ("shape", "grid", "computed total", "published total", "source", "match", "time")
+_RIGHT = {1, 2, 3, 6}  # right-aligned columns
+
+
+def _cells(row: VerifyRow) -> tuple[str, ...]:
+    return (
+        row.shape,
+        f"{row.n}x{row.n}",
+        "—" if row.computed is None else f"{row.computed:,}",
+        "—" if row.published is None else f"{row.published:,}",
+        row.source or "—",
+        row.status,
+        f"{row.seconds:,.2f} s",
+    )
+
+
+def format_table(rows: list[VerifyRow]) -> str:
+    """An aligned text table, thousands separators, seconds with their unit;
+    failed counts are listed with their error under the table."""
+    body = [_HEADER] + [_cells(r) for r in rows]
+    widths = [max(len(line[i]) for line in body) for i in range(len(_HEADER))]
+    out = []
+    for k, line in enumerate(body):
+        cells = [c.rjust(w) if i in _RIGHT else c.ljust(w)
+                 for i, (c, w) in enumerate(zip(line, widths))]
+        out.append("  ".join(cells).rstrip())
+        if k == 0:
+            out.append("  ".join("-" * w for w in widths))
+    for r in rows:
+        if r.error is not None:
+            out.append(f"{r.shape}: count failed: {r.error}")
+    return "\n".join(out)
+
+
+def format_markdown(rows: list[VerifyRow], machine: dict, command: str) -> str:
+    """A Markdown report of a run: the table, the command and the machine."""
+    lines = [
+        "# `gridcount verify`: computed totals beside published ones",
+        "",
+        "Written by `" + command + "`; every computed total comes from the normal",
+        "counting path (default reduction, a temporary store, the process pool).",
+        "Published values and their sources: `counting/published.py`.",
+        "",
+        "| " + " | ".join(_HEADER) + " |",
+        "|" + "|".join("---:" if i in _RIGHT else "---" for i in range(len(_HEADER))) + "|",
+    ]
+    for r in rows:
+        lines.append("| " + " | ".join(_cells(r)) + " |")
+    failed = [r for r in rows if r.error is not None]
+    if failed:
+        lines += [""] + [f"* {r.shape}: count failed: {r.error}" for r in failed]
+    total_s = sum(r.seconds for r in rows)
+    lines += [
+        "",
+        f"{sum(not r.failed for r in rows)} of {len(rows)} shapes agree; "
+        f"{total_s:,.1f} s in all.",
+        "",
+        "## Machine",
+        "",
+    ]
+    lines += [f"* {k}: {v}" for k, v in machine.items()]
+    return "\n".join(lines) + "\n"
