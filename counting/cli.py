@@ -346,7 +346,7 @@ def recount(db, sample, seed, no_memo):
 
 @cli.command()
 @click.option("--all", "all_shapes", is_flag=True,
-              help="Add the long shapes: 2x4, 4x2, 3x3 (minutes) and Latin squares of order 8.")
+              help="Add the long shapes: 2x4, 4x2 and 3x3 (minutes).")
 @click.option("--shapes", default=None, help="Only these shapes, e.g. 2x3,3x2.")
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
               help="Worker processes [default: number of cores].")
@@ -363,7 +363,7 @@ def verify(all_shapes, shapes, workers, as_json, report):
     \b
     Example:
         gridcount verify                       # the quick shapes, seconds
-        gridcount verify --all                 # adds 2x4, 4x2, 3x3, order-8 Latin squares
+        gridcount verify --all                 # adds 2x4, 4x2 and 3x3
         gridcount verify --shapes 2x3,3x2 --json
     """
     from counting import verify as verifying
