@@ -111,7 +111,7 @@ def _summary(statuses: dict, seconds: float | None = None) -> str:
     total = sum(statuses.values())
     parts = ", ".join(f"{v:,} {k}" for k, v in statuses.items())
     rate = f" in {seconds:,.2f} s" if seconds is not None else ""
-    return f"{total:,} puzzles: {parts}{rate}"
+    return f"{_plural(total, 'puzzle')}: {parts}{rate}"
 
 
 def _exit_code(statuses: dict) -> int:
@@ -165,10 +165,10 @@ def solve(file, shape, fmt, all_solutions, limit, first, as_json, workers, no_pr
         gridcount solve --all --limit 10 puzzles.txt
         gridcount solve --shape 2x3 --format hints six.txt
     """
-    pf = _read(file, shape, fmt)
-    t0 = time.perf_counter()
     if first and all_solutions:
         raise click.UsageError("use just one of --first and --all")
+    pf = _read(file, shape, fmt)
+    t0 = time.perf_counter()
     batch = _solve_file(pf, 1 if first else 2, workers, no_progress)
     tally = _tally(["solved"] if first else ["unique", "none", "multiple"])
     tally["malformed"] = 0

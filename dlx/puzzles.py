@@ -461,6 +461,8 @@ def parse_puzzles(text: str, *, shape=None, format: str = "auto") -> PuzzleFile:
     [(2, None), (3, 'a 4x4 puzzle needs 16 symbols, got 4')]
     """
     s = get_sudoku(shape)
+    if text.startswith("\ufeff"):
+        text = text[1:]         # a UTF-8 byte-order mark
     if format not in _FORMATS:
         raise ValueError(f"format must be one of {', '.join(_FORMATS)}, got {format!r}")
     if format == "auto":
@@ -487,8 +489,10 @@ def read_puzzles(source, *, shape=None, format: str = "auto") -> PuzzleFile:
 def write_puzzles(grids, *, format: str = "line", shape=None) -> str:
     """Text of many puzzles in ``line`` or ``hints`` format (reads back with
     :func:`read_puzzles`)."""
-    arr = as_batch(grids, shape) if not (isinstance(grids, np.ndarray) and grids.ndim == 2) \
-        else grids
+    if isinstance(grids, np.ndarray) and grids.ndim == 2 and shape is None:
+        arr = grids         # rows of N² values: the writers need no shape
+    else:
+        arr = as_batch(grids, shape)
     if format == "line":
         return "".join(format_line(g) + "\n" for g in arr)
     if format == "hints":
@@ -838,7 +842,9 @@ def generate(clues: int | None = None, *, seed=None, symmetric: bool = False,
     ``minimal`` it visits every cell, so no clue of the result can go (a
     clue that could not go stays necessary when others go: fewer clues
     never mean fewer solutions); ``clues`` then asks for a minimal puzzle
-    of exactly that size, and may be ``None`` (any size).  An attempt that
+    of exactly that size, and may be ``None`` (any size).  With both
+    ``symmetric`` and ``minimal``, no symmetric pair can go (a single clue
+    of a pair might).  An attempt that
     misses ``clues`` starts again with a new grid, until ``max_seconds``.
 
     Deterministic for a given ``seed`` (an int, a SeedSequence or a
