@@ -1422,7 +1422,9 @@ def explain_stats(grids: Iterable, *, shape=None, workers: int = 1,
                 progress(1)
         return stats
     import multiprocessing
-    pool = multiprocessing.Pool(workers, initializer=_ignore_sigint)
+    # spawn, as counting.pool does: forking a process that runs threads
+    # (tqdm's monitor, a solve_batch pool) is unsafe
+    pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_ignore_sigint)
     try:
         for e in pool.imap(_explain_quietly, jobs, chunksize=16):
             stats.add(e)
