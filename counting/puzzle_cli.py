@@ -144,7 +144,8 @@ def _clues(grid: np.ndarray) -> int:
 @click.option("--limit", type=click.IntRange(min=1), default=100, show_default=True,
               help="With --all: at most this many solutions per puzzle.")
 @click.option("--first", is_flag=True,
-              help="Print the first solution found without checking uniqueness (faster).")
+              help="Print the first solution found without checking uniqueness "
+                   "(faster; exit code 1 then means only 'no solution').")
 @_run_options
 def solve(file, shape, fmt, all_solutions, limit, first, as_json, workers, no_progress):
     """Solve every puzzle in FILE ('-' for stdin), one solution a line.
@@ -154,6 +155,14 @@ def solve(file, shape, fmt, all_solutions, limit, first, as_json, workers, no_pr
     solution', '# line 9: more than one solution'), or what is wrong with
     it ('# line 5: malformed: ...').  With --all each puzzle gets a header
     line '# line N: K solutions' and its solutions (at most --limit).
+
+    Input, detected from the first line or set with --format: one puzzle a
+    line (N² symbols, '.' or '0' blank, digits 1-9 then A-Z for 10-35, so a
+    16x16 grid uses 1-9 and A-G; '#' comments and blank lines skipped), or
+    hint lists: a line with the number of hints, then one 'row column digit'
+    line per hint (rows and columns from 0, digits 1..N as numbers or the
+    letters above); puzzles may follow one another.  The other commands read
+    the same formats.
 
     \b
     Exit codes: 0 every puzzle has exactly one solution; 1 some have none
