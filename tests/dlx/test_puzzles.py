@@ -467,3 +467,35 @@ def test_explain_other_shapes(shape):
     assert e.solved and completes(puzzle, e.solution)
     if P.is_unique(puzzle, shape=shape):
         assert np.array_equal(e.solution, grid)
+
+
+def test_rules_on_generated_puzzles_agree_with_the_engine():
+    for g in P.generate_many(12, 24, seed=77):
+        e = P.explain(g.puzzle)
+        assert np.array_equal(e.solution, g.solution)
+        for s in e.steps:
+            if s.depth == 0:
+                if s.placement and s.rule != "branch":
+                    assert g.solution[s.placement[0]] == s.placement[1], s.text
+                assert all(g.solution[k] != d for k, d in s.eliminations), s.text
+
+
+# ----------------------------------------------------------------------
+# the shared collections (slow: every puzzle)
+
+@pytest.mark.slow
+def test_every_shared_collection(shared_dir):
+    data = shared_dir / "data" / "puzzles"
+    if not data.is_dir():
+        pytest.skip("puzzle collections not found")
+    for path in sorted(data.glob("*.txt")):
+        pf = P.read_puzzles(path)
+        assert not pf.errors
+        r = P.solve_batch(pf.grids, limit=2)
+        assert np.all(r.counts == 1), path.name
+        want = (data / "solutions" / path.name).read_text().split()
+        assert [P.format_line(g) for g in r.solutions] == want, path.name
+    for path in sorted((data / "nonunique").glob("*.txt")):
+        status = P.classify_batch(P.read_puzzles(path).grids)
+        expected = "none" if path.name.startswith("nosolution") else "multiple"
+        assert np.all(status == expected), path.name
