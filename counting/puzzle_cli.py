@@ -140,7 +140,8 @@ def _clues(grid: np.ndarray) -> int:
 @click.command(context_settings=CONTEXT_SETTINGS)
 @_input_options
 @click.option("--all", "all_solutions", is_flag=True,
-              help="Print every solution of each puzzle (up to --limit), after a '# line N' header.")
+              help="Print every solution of each puzzle (up to --limit), "
+                   "after a '# line N' header.")
 @click.option("--limit", type=click.IntRange(min=1), default=100, show_default=True,
               help="With --all: at most this many solutions per puzzle.")
 @click.option("--first", is_flag=True,
@@ -381,7 +382,8 @@ def check(file, shape, fmt, quiet, as_json, workers, no_progress):
 @click.option("--output-format", "out_fmt", type=click.Choice(["line", "hints"]), default="line",
               show_default=True, help="Write puzzles one a line, or as hint lists.")
 @_shape_option
-@click.option("--json", "as_json", is_flag=True, help="JSON on stdout (with solutions and timings).")
+@click.option("--json", "as_json", is_flag=True,
+              help="JSON on stdout (with solutions and timings).")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 def generate(clues, count, seed, symmetric, minimal, max_seconds, out_fmt, shape, as_json,
              no_progress):

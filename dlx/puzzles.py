@@ -55,7 +55,6 @@ Example
 """
 from __future__ import annotations
 
-import io
 import itertools
 import math
 import os

@@ -27,8 +27,6 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 from counting.job import describe_machine
 from dlx import puzzles as P
 
@@ -142,7 +140,8 @@ def main() -> None:
         return
 
     print("Solving, single core (CPU time), puzzles per second:\n")
-    print("| file | puzzles | read/s | solve/s (limit 1) | check/s (limit 2) | unique / none / multiple | solutions agree |")
+    print("| file | puzzles | read/s | solve/s (limit 1) | check/s (limit 2) "
+          "| unique / none / multiple | solutions agree |")
     print("|---|---:|---:|---:|---:|---|---|")
     for r in rows:
         print(f"| `{r['file']}` | {r['puzzles']:,} | {r['read_per_s']:,.0f} | "
@@ -157,7 +156,8 @@ def main() -> None:
             print(f"| {v['run']} | {v['per_s']:,.0f} | {v['clock']} |")
     if gen:
         print(f"\nGenerator (seed 2024, {args.gen_count} puzzles each), seconds per puzzle:\n")
-        print("| run | made | mean | median | max | grids tried / puzzle | uniqueness checks / puzzle | mean clues |")
+        print("| run | made | mean | median | max | grids tried / puzzle "
+              "| uniqueness checks / puzzle | mean clues |")
         print("|---|---:|---:|---:|---:|---:|---:|---:|")
         for g in gen:
             clues = f"{g['mean_clues']:.1f}" if g["mean_clues"] is not None else "—"
