@@ -6,6 +6,7 @@ result; errors become one line on stderr and a non-zero exit.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -37,6 +38,11 @@ def _open_store(path: str) -> Store:
         return Store.open(Path(path))
     except StoreError as e:
         _fail(str(e))
+
+
+def _row_text(row) -> str:
+    """A row of digits as text grids write it (1-9, then A-Z)."""
+    return "".join(ALPHABET[d - 1] for d in row)
 
 
 def _int(n: int | None) -> str:
@@ -200,7 +206,7 @@ def classes(shape, reduction, force, as_json):
     """
     job = _load_job(shape, reduction, force)
     cls = job.classes
-    text = lambda row: "".join(ALPHABET[d - 1] for d in row)  # noqa: E731 - digits as in grids
+    text = _row_text
     if as_json:
         click.echo(json.dumps([{"class_id": c.class_id, "weight": c.weight,
                                 "representative": [text(row) for row in c.representative]}
@@ -378,13 +384,17 @@ def verify(all_shapes, shapes, workers, as_json, report):
         _fail(f"directory {Path(report).parent} does not exist")
     workers = workers or jobs.pool.default_workers()
     say = (lambda msg: None) if as_json else (lambda msg: click.echo(msg, err=True))
+    machine = jobs.describe_machine()
+    if hasattr(os, "getloadavg"):  # other work on the machine slows the timings
+        machine["load_average_at_start"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
     try:
         rows = verifying.verify(
             chosen, workers=workers, on_start=lambda sh: say(f"counting {sh} ..."),
             on_row=lambda r: say(f"  {r.shape}: {r.status} ({r.seconds:,.2f} s)"))
     except ValueError as e:
         _fail(str(e))
-    machine = jobs.describe_machine()
+    if hasattr(os, "getloadavg"):
+        machine["load_average_at_end"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
     if as_json:
         click.echo(json.dumps({"shapes": [r.as_json() for r in rows],
                                "all_agree": not any(r.failed for r in rows),
@@ -394,7 +404,7 @@ def verify(all_shapes, shapes, workers, as_json, report):
     if report:
         command = "gridcount verify" + (" --all" if all_shapes else "") + \
             (f" --shapes {shapes}" if shapes else "") + f" --workers {workers}"
-        jobs._write_atomic(Path(report), verifying.format_markdown(rows, machine, command))
+        verifying.write_markdown(Path(report), rows, machine, command)
     bad = [r for r in rows if r.failed]
     if bad:
         _fail(f"{len(bad)} of {len(rows)} shapes failed or disagree with the published totals: "

@@ -40,7 +40,7 @@ The steps need no special cases; they degenerate as follows.
   boxes by their row-1 digit (``(N-1)!``), so the reduced bands *are* the
   reduced Latin squares, all enumerated here; nothing lies below band 1
   (factor ``1``, one empty column form) and every unit counts 1.  The
-  enumeration limits this to small N (:data:`MAX_PARTIAL_BANDS`).
+  enumeration limits this to small N (:data:`MAX_BANDS`).
 * ``1x1``: one cell, every factor 1, one unit counting 1.
 
 Every factor is exact because the group it stands for acts freely: row 1's
@@ -79,7 +79,8 @@ from dlx.sudoku import parse_shape as _sudoku_parse_shape
 
 __all__ = [
     "MAX_N",
-    "MAX_PARTIAL_BANDS",
+    "MAX_BANDS",
+    "MAX_UNITS",
     "REDUCTIONS",
     "ALIASES_3X3",
     "ALL_MOVES",
@@ -115,7 +116,8 @@ __all__ = [
 ]
 
 MAX_N = 16  # largest grid side accepted without force (check_shape)
-MAX_PARTIAL_BANDS = 20_000_000  # enumeration guard: partial bands held at once
+MAX_BANDS = 2_000_000  # enumeration guard: reduced (and partial) bands held at once
+MAX_UNITS = 100_000  # guard: work units of one reduction (each a few hundred bytes)
 REDUCTIONS = ("moves", "patterns")  # reduction kinds, the default first
 ALIASES_3X3 = {"71": "moves", "44": "patterns"}  # 3x3's historical (stored) names
 ALL_MOVES = (1, 2, 3, 4, 5)  # the moves of the "moves" reduction (REDUCTION.md)
@@ -435,7 +437,8 @@ def row1_forms(shape: str = "3x3") -> list[tuple[int, ...]]:
     return _sorted_splits(rest, s.cols)
 
 
-def _fill_cells(partial: np.ndarray, cells: Iterable[tuple[int, int]], s: BoxShape) -> np.ndarray:
+def _fill_cells(partial: np.ndarray, cells: Iterable[tuple[int, int]], s: BoxShape,
+                budget: int = MAX_BANDS) -> np.ndarray:
     """Extend partial bands cell by cell with every legal digit.
 
     ``partial`` is ``(m, R, N)`` with 0 for empty cells.  Cells are filled in
@@ -447,7 +450,7 @@ def _fill_cells(partial: np.ndarray, cells: Iterable[tuple[int, int]], s: BoxSha
     ``np.nonzero`` lists (partial, digit) pairs partial-major, digit-minor.
 
     Raises ValueError, before allocating, when a step would hold more than
-    :data:`MAX_PARTIAL_BANDS` partial bands (a shape too large to reduce).
+    ``budget`` partial bands (a shape too large to reduce).
     """
     for r, c in cells:
         m = len(partial)
@@ -457,10 +460,10 @@ def _fill_cells(partial: np.ndarray, cells: Iterable[tuple[int, int]], s: BoxSha
         used[rows, partial[:, r, :]] = True
         used[rows, partial[:, :, b0:b0 + s.cols].reshape(m, -1)] = True
         free = ~used[:, 1:]
-        if int(free.sum()) > MAX_PARTIAL_BANDS:
+        if int(free.sum()) > budget:
             raise ValueError(
                 f"shape {s.name}: band 1 has too many completions to enumerate (more than "
-                f"{MAX_PARTIAL_BANDS:,} partial bands); this shape is out of reach"
+                f"{MAX_BANDS:,} reduced bands); this shape is out of reach"
             )
         src, digit = np.nonzero(free)
         partial = partial[src]
@@ -468,7 +471,7 @@ def _fill_cells(partial: np.ndarray, cells: Iterable[tuple[int, int]], s: BoxSha
     return partial
 
 
-def _band_completions(row1: Iterable[int], s: BoxShape) -> np.ndarray:
+def _band_completions(row1: Iterable[int], s: BoxShape, budget: int = MAX_BANDS) -> np.ndarray:
     """All bands with box 1 standard and the given row-1 cells C+1..N.
 
     Returns an ``(m, R, N)`` uint8 array in lexicographic order.
@@ -477,7 +480,7 @@ def _band_completions(row1: Iterable[int], s: BoxShape) -> np.ndarray:
     start[0, :, :s.cols] = np.arange(1, s.n + 1).reshape(s.rows, s.cols)
     start[0, 0, s.cols:] = tuple(row1)
     free = [(r, c) for r in range(1, s.rows) for c in range(s.cols, s.n)]  # reading order
-    return _fill_cells(start, free, s)
+    return _fill_cells(start, free, s, budget)
 
 
 def count_row1_completions(form: Iterable[int], shape: str = "3x3") -> int:
@@ -514,7 +517,12 @@ def count_row1_completions(form: Iterable[int], shape: str = "3x3") -> int:
 def _reduced_bands_cached(shape: str) -> np.ndarray:
     s = parse_shape(shape)
     _key_radix(s)  # refuse a shape whose bands cannot be keyed before enumerating them
-    bands = np.concatenate([_band_completions(f, s) for f in row1_forms(shape)])
+    parts, total = [], 0
+    for form in row1_forms(shape):
+        # The budget is shared by all forms: at most MAX_BANDS bands in all.
+        parts.append(_band_completions(form, s, MAX_BANDS - total))
+        total += len(parts[-1])
+    bands = np.concatenate(parts)
     keys = _band_keys(bands, s)
     # Invariant: forms are visited in order and each block is in order.
     assert np.all(np.diff(keys) > 0), "reduced bands are not strictly increasing"
@@ -1353,6 +1361,14 @@ def _units_cached(kind: str, shape: str) -> tuple[UnitSpec, ...]:
     reduction = reduction_name(kind, shape)  # the stable name units carry
     out = []
     class_list = _classes_cached(kind, None, shape)[0]
+    # Every band has (N-R)! / column factor column forms (the factor is exact).
+    n_forms = math.factorial(s.n - s.rows) // column_factor(shape)
+    if len(class_list) * n_forms > MAX_UNITS:
+        raise ValueError(
+            f"shape {s.name}: {len(class_list):,} classes x {n_forms:,} column forms = "
+            f"{len(class_list) * n_forms:,} work units, more than {MAX_UNITS:,}; "
+            f"this shape is out of reach"
+        )
     for cls in class_list:
         forms = column_forms(cls.representative, shape)
         n_forms = len(forms)

@@ -17,6 +17,7 @@ Example
 """
 from __future__ import annotations
 
+import os
 import tempfile
 import time
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ from counting.job import Job, run_count
 from counting.store import Store
 
 __all__ = ["QUICK_SHAPES", "LONG_SHAPES", "VerifyRow", "verify", "verify_shape",
-           "default_shapes", "format_table", "format_markdown"]
+           "default_shapes", "format_table", "format_markdown", "write_markdown"]
 
 # Shapes `gridcount verify` counts: each finishes in a few seconds on the
 # reference machine (2 cores; see results/verify.md).  Transposed pairs
@@ -190,7 +191,9 @@ def format_table(rows: list[VerifyRow]) -> str:
 
 
 def format_markdown(rows: list[VerifyRow], machine: dict, command: str) -> str:
-    """A Markdown report of a run: the table, the command and the machine."""
+    """A Markdown report of a run: the table, the command and the machine
+    (``machine`` as :func:`counting.job.describe_machine` gives it, plus
+    anything the caller adds, e.g. the load average)."""
     lines = [
         "# `gridcount verify`: computed totals beside published ones",
         "",
@@ -217,3 +220,10 @@ def format_markdown(rows: list[VerifyRow], machine: dict, command: str) -> str:
     ]
     lines += [f"* {k}: {v}" for k, v in machine.items()]
     return "\n".join(lines) + "\n"
+
+
+def write_markdown(path: Path, rows: list[VerifyRow], machine: dict, command: str) -> None:
+    """Write :func:`format_markdown` to ``path`` atomically (temp file + rename)."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(format_markdown(rows, machine, command))
+    os.replace(tmp, path)

@@ -642,6 +642,15 @@ def test_a_band_too_large_to_enumerate_is_refused_at_once():
         units(None, "4x4")
 
 
+def test_shapes_out_of_reach_are_refused_before_memory_runs_out():
+    # 3x4: more than MAX_BANDS reduced bands (checked while enumerating);
+    # 2x8: 40,320 bands but millions of (class, column form) units.
+    with pytest.raises(ValueError, match=f"more than {reducer.MAX_BANDS:,} reduced bands"):
+        reduced_bands("3x4")
+    with pytest.raises(ValueError, match="column forms = 2,972,970 work units"):
+        units(None, "2x8")
+
+
 @pytest.mark.parametrize("name", ["3x3", "2x3", "3x2", "5x1", "2x4"])
 def test_generating_moves_give_the_same_classes_as_every_move(name):
     # The union-find uses a generating subset of each move (reducer.
