@@ -34,6 +34,7 @@ cdef class Engine:
     cdef link_t n_nodes             # headers + option nodes + spacers (+ node 0)
     cdef link_t max_rsize           # largest number of primary items in one row
     cdef link_t n_words             # 64-bit words in a live-item bitset
+    cdef bint flat                  # one priority class: ROOT list = item order
 
     # --- item list (horizontal), size n_items + 2
     cdef link_t *ll                 # left link of an item
@@ -100,6 +101,7 @@ cdef class Engine:
     cdef void _cover_row_rest(self, link_t p) noexcept nogil
     cdef void _uncover_row_rest(self, link_t p) noexcept nogil
     cdef link_t _choose(self) noexcept nogil
+    cdef link_t _choose_flat(self) noexcept nogil
     cdef bint _memo_lookup(self, count_t *out) noexcept nogil
     cdef void _memo_store(self, count_t value, word_t work) noexcept nogil
     cdef int _run(self, bint stop_at_solution) except -1 nogil
