@@ -637,7 +637,8 @@ def _as_bands(band: object, s: BoxShape) -> tuple[np.ndarray, bool]:
 
 
 def normalise(band: object, shape: str = "3x3") -> np.ndarray:
-    """Relabel box 1 to 123/456/789, then reduce lexicographically.
+    """Relabel box 1 to 1..N in reading order (123/456/789 for 3×3), then
+    reduce lexicographically (sort the columns of boxes 2..R, order those boxes).
 
     Parameters
     ----------
@@ -1138,12 +1139,13 @@ def canonical_column_set_pattern(band: object, shape: str = "3x3") -> tuple:
     """The canonical form of a band's column-set pattern, by brute force.
 
     Straight from REDUCTION.md: for every order of the boxes and every
-    relabelling sending the new box 1's column sets onto {1,4,7}, {2,5,8},
-    {3,6,9} (in any order, any order inside), read boxes 2 and 3 as sorted
-    lists of sorted sets; keep the smallest (box 2, box 3) pair.  Two bands
-    are in the same ``"44"`` class exactly when these forms are equal.
-    It tries all 3! · 3!·(3!)³ candidates, so it serves checks; :func:`classes`
-    builds the ``"44"`` classes by a closure over generators instead.
+    relabelling sending the new box 1's column sets onto the standard ones
+    ({1,4,7}, {2,5,8}, {3,6,9} for 3×3; in any order, any order inside), read
+    boxes 2..R as sorted lists of sorted sets; keep the smallest tuple.  Two
+    bands are in the same ``"patterns"`` (``"44"``) class exactly when these
+    forms are equal.  It tries all ``R! · C!·(R!)^C`` candidates (3!·3!·(3!)³
+    for 3×3), so it serves checks; :func:`classes` builds the classes by a
+    closure over generators instead.
 
     Returns
     -------

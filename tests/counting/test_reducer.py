@@ -659,3 +659,13 @@ def test_generating_moves_give_the_same_classes_as_every_move(name):
     for moves in [(1, 2, 3, 4, 5), (1, 2, 3), (1, 4), (4,), (3, 5), (2, 4, 5)]:
         assert np.array_equal(reducer._move_labels(moves, name, True),
                               reducer._move_labels(moves, name, False))
+
+
+@pytest.mark.parametrize("name", ["2x3", "3x2", "2x4", "5x1"])
+def test_patterns_classes_match_the_brute_force_canonical_pattern(name):
+    cs = classes("patterns", shape=name)
+    canon = [canonical_column_set_pattern(c.representative, name) for c in cs]
+    assert len(set(canon)) == len(cs)
+    bands, ids = reduced_bands(name), band_class_ids("patterns", shape=name)
+    for i in range(0, len(bands), max(1, len(bands) // 40)):
+        assert canonical_column_set_pattern(bands[i], name) == canon[ids[i]]

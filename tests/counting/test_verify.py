@@ -177,7 +177,8 @@ def test_count_any_shape_then_export(tmp_path, shape):
 def test_count_resumes_and_merges_for_another_shape(tmp_path):
     a, b, both = tmp_path / "a.sqlite", tmp_path / "b.sqlite", tmp_path / "all.sqlite"
     n = Job.load("2x3").n_units
-    assert invoke("count", "2x3", "--db", a, "--units", f"0-{n // 2}", "-q", "-w", "1").exit_code == 0
+    assert invoke("count", "2x3", "--db", a, "--units", f"0-{n // 2}",
+                  "-q", "-w", "1").exit_code == 0
     assert invoke("count", "2x3", "--db", b, "--units", f"{n // 2}-{n - 1}",
                   "-q", "-w", "1").exit_code == 0
     assert invoke("merge", both, a, b).exit_code == 0
