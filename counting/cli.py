@@ -12,7 +12,9 @@ from pathlib import Path
 
 import click
 
+from counting import dask_pool
 from counting import job as jobs
+from counting.puzzle_cli import register as register_puzzle_commands
 from counting.store import StoreError, Store
 from dlx.sudoku import ALPHABET
 
@@ -79,8 +81,11 @@ def cli() -> None:
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar, no class log; only the result.")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Run the units on a Dask cluster: tcp://HOST:PORT of a running scheduler, "
+                   "or local[:N] to start N worker processes here (needs gridcount[dask]).")
 def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, memo_mb, allow_mismatch,
-          quiet, no_progress, as_json):
+          quiet, no_progress, as_json, scheduler):
     """Count all grids of box shape SHAPE (RxC), resuming from the store.
 
     Units already in the store are skipped; Ctrl-C keeps every finished unit
@@ -93,7 +98,16 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, memo_
         gridcount count 3x3 --units 0-9 --db /tmp/part.sqlite
         gridcount count 2x4            # 8x8 grids, boxes of 2 rows x 4 columns
         gridcount count 1x7            # Latin squares of order 7
+        gridcount count 3x3 --scheduler tcp://HOST:8786
     """
+    if scheduler is not None:
+        if workers is not None:
+            raise click.UsageError("--workers sets the local pool; with --scheduler the cluster's "
+                                   "workers count (local:N starts N)")
+        try:
+            dask_pool.parse_scheduler(scheduler)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--scheduler")
     job = _load_job(shape, reduction, force)
     path = Path(db) if db else jobs.default_db_path(job.shape, job.reduction)
     workers = workers or jobs.pool.default_workers()
@@ -117,13 +131,14 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, memo_
     with store:
         try:
             report = jobs.run_count(job, store, workers=workers, unit_ids=ids,
-                                    memo=not no_memo, memo_mb=memo_mb, progress=progress, log=log)
+                                    memo=not no_memo, memo_mb=memo_mb, progress=progress, log=log,
+                                    scheduler=scheduler)
         except KeyboardInterrupt:
             n = len(store)
             click.echo(f"\ninterrupted: {n:,} of {job.n_units:,} units are safely in {path}; "
                        f"run the same command again to resume.", err=True)
             sys.exit(130)
-        except StoreError as e:
+        except (StoreError, dask_pool.DaskPoolError) as e:
             _fail(str(e))
         summary = jobs.summarise(store, job)
     if as_json:
@@ -142,7 +157,8 @@ def _run_json(report: jobs.RunReport) -> dict:
             "cpu_seconds": round(report.cpu_seconds, 3), "workers": report.workers,
             "dead_ends": sum(r.dead_ends for r in report.counted),
             "nodes": sum(r.nodes for r in report.counted),
-            "memo_hits": sum(r.memo_hits for r in report.counted)}
+            "memo_hits": sum(r.memo_hits for r in report.counted),
+            "per_worker": [w.as_json() for w in report.per_worker.values()]}
 
 
 def _print_run(report: jobs.RunReport) -> None:
@@ -162,7 +178,7 @@ def _print_run(report: jobs.RunReport) -> None:
          f"{sols / cpu:,.0f} sol/s" if cpu > 0 else "—"),
         ("workers", f"{report.workers}"),
     ]
-    _table(rows)
+    _table(rows + dask_pool.per_worker_rows(report.per_worker))
 
 
 def _table(rows) -> None:
@@ -409,6 +425,9 @@ def verify(all_shapes, shapes, workers, as_json, report):
     if bad:
         _fail(f"{len(bad)} of {len(rows)} shapes failed or disagree with the published totals: "
               f"{', '.join(r.shape for r in bad)}")
+
+
+register_puzzle_commands(cli)
 
 
 def main() -> None:

@@ -183,6 +183,7 @@ class RunReport:
     wall_seconds: float = 0.0
     workers: int = 1
     interrupted: bool = False
+    per_worker: dict = field(default_factory=dict)  # Dask runs: address -> WorkerStats
 
     @property
     def unit_solutions(self) -> int:
@@ -195,7 +196,8 @@ class RunReport:
 
 def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[int] | None = None,
               memo: bool = True, memo_mb: float = 16.0, progress: bool | None = None,
-              log: Callable[[str], None] | None = None) -> RunReport:
+              log: Callable[[str], None] | None = None,
+              scheduler: str | None = None) -> RunReport:
     """Count the units of ``job`` that ``store`` does not hold yet.
 
     Each result is committed as it arrives.  When the last unit of a class
@@ -203,7 +205,9 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
     propagates after the bar is closed; what was committed stays.
 
     ``progress``: ``True`` always draws the bar (stderr), ``False`` never,
-    ``None`` only on a terminal.
+    ``None`` only on a terminal.  ``scheduler`` (``tcp://HOST:PORT`` or
+    ``local[:N]``) runs the units on a Dask cluster instead of the local
+    process pool; this process stays the only writer of the store.
     """
     from tqdm import tqdm
 
@@ -215,6 +219,15 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
     factor = job.factorisation.product
     weight = {c.class_id: c.weight for c in job.classes}
     say = log or (lambda msg: tqdm.write(msg))
+    if scheduler is not None and todo:
+        from counting import dask_pool
+        # connects now: a bad address or cluster fails before the bar opens
+        source = dask_pool.run_units_dask(todo, scheduler=scheduler, memo=memo, memo_mb=memo_mb)
+        report.workers = source.n_workers
+        for note in source.notes:
+            say(note)
+    else:
+        source = pool.run_units(todo, workers=workers, memo=memo, memo_mb=memo_mb)
     t0 = time.perf_counter()
     bar = tqdm(total=len(wanted), initial=report.skipped, unit="unit",
                desc=f"{job.shape} r{job.reduction}",
@@ -222,7 +235,7 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
                smoothing=0.1)
     with bar:
         try:
-            for res in pool.run_units(todo, workers=workers, memo=memo, memo_mb=memo_mb):
+            for res in source:
                 store.record(res)
                 report.counted.append(res)
                 results[res.unit_id] = res.count
@@ -240,7 +253,9 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
             report.interrupted = True
             raise
         finally:
+            source.close()  # stops a pool / cancels a cluster's outstanding units
             report.wall_seconds = time.perf_counter() - t0
+            report.per_worker = dict(getattr(source, "per_worker", {}))
     return report
 
 

@@ -197,3 +197,30 @@ def test_ctrl_c_keeps_finished_units_and_says_how_to_resume(tmp_path):
     assert len(kept) >= 2 and len(kept) == len(set(kept))
     with Store.open(db) as st:
         assert all(r.count > 0 for r in st.results())
+
+
+def test_scheduler_and_workers_cannot_be_combined():
+    res = CliRunner().invoke(cli, ["count", "3x3", "--scheduler", "local:2", "--workers", "2"])
+    assert res.exit_code == 2 and "--workers sets the local pool" in res.output
+
+
+def test_a_malformed_scheduler_address_is_rejected():
+    res = CliRunner().invoke(cli, ["count", "3x3", "--scheduler", "127.0.0.1"])
+    assert res.exit_code == 2 and "--scheduler" in res.output
+
+
+def test_count_on_a_local_dask_cluster_matches_the_local_pool(run, tmp_path):
+    pytest.importorskip("distributed")
+    a, b = tmp_path / "pool.sqlite", tmp_path / "dask.sqlite"
+    run("count", "3x3", "--units", "0-3", "--db", a, "--workers", "1", "--quiet")
+    res = run("count", "3x3", "--units", "0-3", "--db", b, "--scheduler", "local:2", "--json")
+    doc = json.loads(res.output)
+    assert doc["run"]["units_counted"] == 4 and len(doc["run"]["per_worker"]) >= 1
+    with Store.open(a) as sa, Store.open(b) as sb:
+        assert {r.unit_id: r.count for r in sa.results()} == {r.unit_id: r.count for r in sb.results()}
+
+
+def test_puzzle_commands_are_part_of_gridcount():
+    res = CliRunner().invoke(cli, ["--help"])
+    for name in ("solve", "count-solutions", "check", "generate", "explain", "verify"):
+        assert name in res.output
