@@ -242,8 +242,9 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
                 bar.update(1)
                 elapsed = time.perf_counter() - t0
                 grids = factor * job.partial_sum(results)
-                bar.set_postfix_str(f"{report.unit_solutions / max(elapsed, 1e-9):.3g} sol/s, "
-                                    f"grids so far {grids:.4e}", refresh=False)
+                now = factor * job.partial_sum({r.unit_id: r.count for r in report.counted})
+                bar.set_postfix_str(f"{now / max(elapsed, 1e-9):.3e} grids/s, "
+                                    f"total so far {grids:.6e}", refresh=False)
                 members = job.units_of_class[res.class_id]
                 if all(u in results for u in members):
                     s = sum(results[u] for u in members)
