@@ -426,20 +426,16 @@ LINK_PROBLEMS = {
 }
 
 
-@pytest.mark.parametrize("search", list(SEARCHES))
-@pytest.mark.parametrize("name", list(LINK_PROBLEMS))
+# Full pentomino searches take seconds each; test_pentominoes covers them.
+_PENTOMINO_FULL = {"count", "count_memo_class", "count_memo_all", "count_given",
+                   "solutions", "solutions_given", "exhausted_then_closed"}
+LINK_CASES = [(name, search) for name in LINK_PROBLEMS for search in SEARCHES
+              if not (name == "pentominoes" and search in _PENTOMINO_FULL)]
+
+
+@pytest.mark.parametrize("name, search", LINK_CASES)
 def test_links_restored(name, search):
     ec = ExactCover(*LINK_PROBLEMS[name]())
-    if name == "pentominoes" and search in {
-        "count",
-        "count_memo_class",
-        "count_memo_all",
-        "count_given",
-        "solutions",
-        "solutions_given",
-        "exhausted_then_closed",
-    }:
-        pytest.skip("full pentomino searches are covered by test_pentominoes")
     ec._check_invariants()
     before = ec._links_snapshot()
     SEARCHES[search](ec)
