@@ -218,6 +218,10 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
     results = {r.unit_id: r.count for r in store.results()}
     factor = job.factorisation.product
     weight = {c.class_id: c.weight for c in job.classes}
+    # Σ weight · count over the store (total so far) and over this run
+    # (grids per second), kept as running sums as units arrive
+    weighted_all = job.partial_sum(results)
+    weighted_now = 0
     say = log or (lambda msg: tqdm.write(msg))
     if scheduler is not None and todo:
         from counting import dask_pool
@@ -241,10 +245,10 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
                 results[res.unit_id] = res.count
                 bar.update(1)
                 elapsed = time.perf_counter() - t0
-                grids = factor * job.partial_sum(results)
-                now = factor * job.partial_sum({r.unit_id: r.count for r in report.counted})
-                bar.set_postfix_str(f"{now / max(elapsed, 1e-9):.3e} grids/s, "
-                                    f"total so far {grids:.6e}", refresh=False)
+                weighted_all += weight[res.class_id] * res.count
+                weighted_now += weight[res.class_id] * res.count
+                bar.set_postfix_str(f"{factor * weighted_now / max(elapsed, 1e-9):.3e} grids/s, "
+                                    f"total so far {factor * weighted_all:.6e}", refresh=False)
                 members = job.units_of_class[res.class_id]
                 if all(u in results for u in members):
                     s = sum(results[u] for u in members)

@@ -557,7 +557,7 @@ cdef class Engine:
               bint memo, bint memo_all, cnp.int8_t[::1] memo_class not None):
         """Cover the given rows and arm a search (api checked them).
         memo_class[col] != 0: entering col's priority class is a memo point."""
-        cdef link_t k, p, q
+        cdef link_t k
         if self.running:
             self._unwind()
         if memo and self.memo_slots == 0:

@@ -38,7 +38,6 @@ Example
 """
 from __future__ import annotations
 
-import math
 from functools import cached_property
 
 import numpy as np
@@ -355,8 +354,3 @@ class Sudoku:
 
     def __repr__(self) -> str:
         return f"Sudoku({self.box_rows}, {self.box_cols})"
-
-
-def factorial(n: int) -> int:
-    """``math.factorial``, re-exported for encodings' factor derivations."""
-    return math.factorial(n)
