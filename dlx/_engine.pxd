@@ -81,12 +81,11 @@ cdef class Engine:
     cdef count_t *sol_at_entry      # solutions when a memo point was entered
     cdef word_t *nodes_at_entry     # nodes when a memo point was entered
     cdef char *memo_pending         # level is a memo point awaiting its store
-    cdef word_t memo_slots          # table slots (a multiple of BUCKET)
-    cdef word_t *mkey               # memo_slots * n_words key words
-    cdef word_t *mhash              # hash of each slot's key
-    cdef count_t *mcount            # subproblem count of each slot
-    cdef word_t *mwork              # subtree nodes of each slot; 0 = empty
-    cdef word_t *mgen               # generation (count call) that stored a slot
+    cdef word_t *mtab               # memo_buckets buckets of bucket_words words
+                                    # (layout beside _memo_lookup), 64-aligned
+    cdef word_t memo_buckets        # a power of two
+    cdef link_t bucket_words        # 8 header words + BUCKET * (n_words + 2)
+    cdef word_t memo_slots          # memo_buckets * BUCKET
     cdef word_t memo_gen            # generation of the current count call
     cdef word_t memo_lookups
     cdef word_t memo_hits
@@ -102,6 +101,7 @@ cdef class Engine:
     cdef void _uncover_row_rest(self, link_t p) noexcept nogil
     cdef link_t _choose(self) noexcept nogil
     cdef link_t _choose_flat(self) noexcept nogil
+    cdef word_t *_memo_bucket(self) noexcept nogil
     cdef bint _memo_lookup(self, count_t *out) noexcept nogil
     cdef void _memo_store(self, count_t value, word_t work) noexcept nogil
     cdef int _run(self, bint stop_at_solution) except -1 nogil

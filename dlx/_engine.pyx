@@ -33,10 +33,14 @@ Why it is shaped this way
 from cpython.exc cimport PyErr_CheckSignals
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcmp, memcpy, memset
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint32_t, uint64_t
 
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
+    void __builtin_prefetch(const void *) nogil
+
+cdef extern from "stdlib.h":
+    int posix_memalign(void **memptr, size_t alignment, size_t size) nogil
 
 import numpy as np
 cimport numpy as cnp
@@ -102,9 +106,8 @@ cdef class Engine:
         self.sol_at_entry = NULL
         self.memo_pending = NULL
         self.memo_class = NULL
-        self.mkey = self.mhash = self.mwork = self.mgen = NULL
-        self.mcount = NULL
-        self.memo_slots = 0
+        self.mtab = NULL
+        self.memo_slots = self.memo_buckets = 0
         self.memo_gen = 0
 
     def __init__(self, cnp.int32_t[::1] indptr not None,
@@ -234,8 +237,7 @@ cdef class Engine:
         free(self.givens); free(self.zobrist); free(self.live)
         free(self.nodes_at_entry); free(self.sol_at_entry)
         free(self.memo_pending); free(self.memo_class)
-        free(self.mkey); free(self.mhash); free(self.mcount); free(self.mwork)
-        free(self.mgen)
+        free(self.mtab)
 
     # ------------------------------------------------------------------
     # cover / uncover (TAOCP 7.2.2.1 D; DLX1 §23-§29)
@@ -243,42 +245,53 @@ cdef class Engine:
     cdef inline void _hide(self, link_t p) noexcept nogil:
         # Remove every other node of p's option from its item list, going
         # rightward; a spacer sends us back to the option's first node.
+        # (The arrays are read into locals: stores through one int pointer
+        # would otherwise make the compiler reload the others.)
+        cdef link_t *top = self.top
+        cdef link_t *ul = self.ul
+        cdef link_t *dl = self.dl
+        cdef link_t *length = self.length
         cdef link_t q = p + 1, x, u, d
         while q != p:
-            x = self.top[q]
-            u = self.ul[q]
-            d = self.dl[q]
+            x = top[q]
+            u = ul[q]
+            d = dl[q]
             if x <= 0:
                 q = u
             else:
-                self.dl[u] = d
-                self.ul[d] = u
-                self.length[x] -= 1
+                dl[u] = d
+                ul[d] = u
+                length[x] -= 1
                 q += 1
 
     cdef inline void _unhide(self, link_t p) noexcept nogil:
         # Exact mirror of _hide: leftward, relinking in reverse order.
+        cdef link_t *top = self.top
+        cdef link_t *ul = self.ul
+        cdef link_t *dl = self.dl
+        cdef link_t *length = self.length
         cdef link_t q = p - 1, x, u, d
         while q != p:
-            x = self.top[q]
-            u = self.ul[q]
-            d = self.dl[q]
+            x = top[q]
+            u = ul[q]
+            d = dl[q]
             if x <= 0:
                 q = d
             else:
-                self.dl[u] = q
-                self.ul[d] = q
-                self.length[x] += 1
+                dl[u] = q
+                ul[d] = q
+                length[x] += 1
                 q -= 1
 
     cdef inline void _cover(self, link_t i) noexcept nogil:
         # Hide every option of item i (top to bottom), then unlink i from
         # its item list.  Keeps the live bitset, hash and primary count.
-        cdef link_t p = self.dl[i]
+        cdef link_t *dl = self.dl
+        cdef link_t p = dl[i]
         cdef link_t l, r
         while p != i:
             self._hide(p)
-            p = self.dl[p]
+            p = dl[p]
         l = self.ll[i]
         r = self.rl[i]
         self.rl[l] = r
@@ -299,10 +312,11 @@ cdef class Engine:
         self.zhash ^= self.zobrist[i]
         if i <= self.n_primary:
             self.n_live_primary += 1
-        p = self.ul[i]
+        cdef link_t *ul = self.ul
+        p = ul[i]
         while p != i:
             self._unhide(p)
-            p = self.ul[p]
+            p = ul[p]
 
     cdef inline void _cover_row_rest(self, link_t p) noexcept nogil:
         # Cover the other items of p's option, rightward (DLX1 §28).
@@ -368,49 +382,71 @@ cdef class Engine:
         return best
 
     # ------------------------------------------------------------------
-    # memo table: BUCKET-way buckets.  On a full bucket an entry stored by
-    # an earlier count call (generation) makes room first, the oldest
-    # first; among entries of this call, the one with the smallest subtree
-    # (fewest nodes) makes room, unless the new one is smaller still.
+    # memo table: BUCKET-way buckets, each a run of bucket_words words:
+    #   words 0..3      hash of slot 0..3 (the full zhash of its key)
+    #   words 4..5      uint32 work of slot 0..3: subtree nodes, saturated;
+    #                   0 = empty slot
+    #   words 6..7      uint32 generation (count call) that stored slot 0..3
+    #   then slot s at 8 + s * (n_words + 2): n_words key words (the live
+    #   bitset), then the 128-bit count as two words (low, high).
+    # A lookup reads the header line, and on a hash match the slot's key
+    # and count, which share a line when n_words + 2 == 8 (9x9 Sudoku).
+    # On a full bucket an entry stored by an earlier count call makes room
+    # first, the oldest first; among entries of this call, the one with the
+    # smallest subtree makes room, unless the new one is smaller still.
     # Old entries stay valid for hits: keys are exact states of the matrix.
 
+    cdef inline word_t *_memo_bucket(self) noexcept nogil:
+        return self.mtab + (self.zhash & (self.memo_buckets - 1)) * self.bucket_words
+
     cdef inline bint _memo_lookup(self, count_t *out) noexcept nogil:
-        cdef word_t b = (self.zhash & ((self.memo_slots // BUCKET) - 1)) * BUCKET
-        cdef word_t s
+        cdef word_t *hdr = self._memo_bucket()
+        cdef uint32_t *work = <uint32_t *>(hdr + 4)
+        cdef word_t *slot
+        cdef link_t s, k
         self.memo_lookups += 1
-        for s in range(b, b + BUCKET):
-            # the bucket's hashes share one cache line: test them first
-            if (self.mhash[s] == self.zhash and self.mwork[s] != 0
-                    and memcmp(&self.mkey[s * self.n_words], self.live,
-                               self.n_words * sizeof(word_t)) == 0):
-                out[0] = self.mcount[s]
+        for s in range(BUCKET):
+            if hdr[s] != self.zhash or work[s] == 0:
+                continue
+            # the hash only picks candidates: the key is compared in full
+            slot = hdr + 8 + s * (self.n_words + 2)
+            k = 0
+            while k < self.n_words and slot[k] == self.live[k]:
+                k += 1
+            if k == self.n_words:
+                out[0] = ((<count_t>slot[k + 1]) << 64) | <count_t>slot[k]
                 self.memo_hits += 1
                 return True
         return False
 
     cdef inline void _memo_store(self, count_t value, word_t work) noexcept nogil:
-        cdef word_t b = (self.zhash & ((self.memo_slots // BUCKET) - 1)) * BUCKET
-        cdef word_t s, victim = b
-        if work == 0:
-            work = 1
-        for s in range(b, b + BUCKET):
-            if self.mwork[s] == 0:
+        cdef word_t *hdr = self._memo_bucket()
+        cdef uint32_t *mwork = <uint32_t *>(hdr + 4)
+        cdef uint32_t *mgen = <uint32_t *>(hdr + 6)
+        cdef uint32_t gen = <uint32_t>self.memo_gen
+        cdef uint32_t w = <uint32_t>work if work < 0xFFFFFFFFULL else 0xFFFFFFFFU
+        cdef link_t s, victim = 0
+        cdef word_t *slot
+        if w == 0:
+            w = 1
+        for s in range(BUCKET):
+            if mwork[s] == 0:
                 victim = s
                 self.memo_used += 1
                 break
-            if self.mgen[s] < self.mgen[victim] or (
-                    self.mgen[s] == self.mgen[victim]
-                    and self.mwork[s] < self.mwork[victim]):
+            if mgen[s] < mgen[victim] or (
+                    mgen[s] == mgen[victim] and mwork[s] < mwork[victim]):
                 victim = s
         else:
-            if self.mgen[victim] == self.memo_gen and self.mwork[victim] > work:
+            if mgen[victim] == gen and mwork[victim] > w:
                 return
-        self.mhash[victim] = self.zhash
-        self.mcount[victim] = value
-        self.mwork[victim] = work
-        self.mgen[victim] = self.memo_gen
-        memcpy(&self.mkey[victim * self.n_words], self.live,
-               self.n_words * sizeof(word_t))
+        hdr[victim] = self.zhash
+        mwork[victim] = w
+        mgen[victim] = gen
+        slot = hdr + 8 + victim * (self.n_words + 2)
+        memcpy(slot, self.live, self.n_words * sizeof(word_t))
+        slot[self.n_words] = <word_t>value
+        slot[self.n_words + 1] = <word_t>(value >> 64)
         self.memo_stores += 1
 
     # ------------------------------------------------------------------
@@ -422,7 +458,7 @@ cdef class Engine:
         raised (the state is then consistent and can be unwound)."""
         cdef link_t lvl = self.level
         cdef link_t c, cur, p, n
-        cdef bint all_terminal
+        cdef bint all_terminal, memo_here
         cdef count_t cached
         while True:
             if self.phase == FORWARD:
@@ -442,11 +478,30 @@ cdef class Engine:
                         self.level = lvl
                         return _RC_LIMIT
                     continue
+                # A memo point is the entry to a marked priority class; the
+                # class is that of the first item of the ROOT list (the
+                # branching item is chosen within it), so the lookup comes
+                # before the choice and a hit skips it.
+                memo_here = False
+                if self.memo_on:
+                    c = self.rl[0]
+                    if self.memo_all or (self.memo_class[c] and (
+                            lvl == 0 or self.prio[c] != self.best_prio[lvl - 1])):
+                        if self._memo_lookup(&cached):
+                            if count_add_overflow(self.solutions, cached,
+                                                  &self.solutions):
+                                self.level = lvl
+                                return _RC_OVERFLOW
+                            self.phase = LEAVE
+                            continue
+                        memo_here = True
                 c = self._choose()
                 n = self.length[c]
                 if n == 0:
                     self.dead_ends += 1
                     self.phase = LEAVE
+                    if memo_here:
+                        self._memo_store(0, 1)
                     continue
                 if not stop_at_solution and self.n_live_primary <= self.max_rsize:
                     # last level from lengths: every option of c that covers
@@ -464,19 +519,12 @@ cdef class Engine:
                         if self.limit != 0 and self.solutions >= self.limit:
                             self.level = lvl
                             return _RC_LIMIT
+                        if memo_here:
+                            self._memo_store(<count_t>n, 1)
                         continue
                 self.best[lvl] = c
                 self.best_prio[lvl] = self.prio[c]
-                if self.memo_on and (self.memo_all or (
-                        self.memo_class[c] and (
-                            lvl == 0 or self.prio[c] != self.best_prio[lvl - 1]))):
-                    if self._memo_lookup(&cached):
-                        if count_add_overflow(self.solutions, cached,
-                                              &self.solutions):
-                            self.level = lvl
-                            return _RC_OVERFLOW
-                        self.phase = LEAVE
-                        continue
+                if memo_here:
                     self.memo_pending[lvl] = 1
                     self.sol_at_entry[lvl] = self.solutions
                     self.nodes_at_entry[lvl] = self.nodes
@@ -688,38 +736,35 @@ cdef class Engine:
 
     def configure_memo(self, word_t max_bytes):
         """Allocate (or re-allocate) the memo table within max_bytes."""
-        cdef word_t per_slot = (self.n_words + 3) * sizeof(word_t) + sizeof(count_t)
+        cdef word_t bucket_bytes = (8 + BUCKET * (self.n_words + 2)) * sizeof(word_t)
         cdef word_t buckets = 1
-        while buckets * 2 * BUCKET * per_slot <= max_bytes:
+        cdef void *mem = NULL
+        while buckets * 2 * bucket_bytes <= max_bytes:
             buckets *= 2
-        if buckets * BUCKET * per_slot > max_bytes:
+        if buckets * bucket_bytes > max_bytes:
             raise ValueError(
                 f"memo budget of {max_bytes} bytes is below one bucket "
-                f"({BUCKET * per_slot} bytes)")
-        free(self.mkey); free(self.mhash); free(self.mcount); free(self.mwork)
-        free(self.mgen)
-        self.mkey = self.mhash = self.mwork = self.mgen = NULL
-        self.mcount = NULL
-        self.memo_slots = buckets * BUCKET
-        self.mkey = <word_t *>malloc(self.memo_slots * self.n_words * sizeof(word_t))
-        self.mhash = <word_t *>malloc(self.memo_slots * sizeof(word_t))
-        self.mcount = <count_t *>malloc(self.memo_slots * sizeof(count_t))
-        self.mwork = <word_t *>calloc(self.memo_slots, sizeof(word_t))
-        self.mgen = <word_t *>calloc(self.memo_slots, sizeof(word_t))
-        if (self.mkey == NULL or self.mhash == NULL or self.mcount == NULL
-                or self.mwork == NULL or self.mgen == NULL):
-            self.memo_slots = 0
+                f"({bucket_bytes} bytes)")
+        free(self.mtab)
+        self.mtab = NULL
+        self.memo_slots = self.memo_buckets = 0
+        # cache-line aligned, so a bucket header is one line
+        if posix_memalign(&mem, 64, buckets * bucket_bytes) != 0:
             raise MemoryError("cannot allocate the memo table")
+        memset(mem, 0, buckets * bucket_bytes)
+        self.mtab = <word_t *>mem
+        self.bucket_words = <link_t>(bucket_bytes // sizeof(word_t))
+        self.memo_buckets = buckets
+        self.memo_slots = buckets * BUCKET
         self.memo_used = 0
-        return self.memo_slots * per_slot
+        return buckets * bucket_bytes
 
     def clear_memo(self):
         if self.memo_slots:
-            memset(self.mwork, 0, self.memo_slots * sizeof(word_t))
+            memset(self.mtab, 0, self.memo_buckets * self.bucket_words * sizeof(word_t))
         self.memo_used = 0
 
     def stats(self):
-        cdef word_t per_slot = (self.n_words + 3) * sizeof(word_t) + sizeof(count_t)
         return {
             "nodes": self.nodes,
             "solutions": _count_to_int(self.solutions),
@@ -730,7 +775,7 @@ cdef class Engine:
             "memo_stores": self.memo_stores,
             "memo_entries": self.memo_used,
             "memo_slots": self.memo_slots,
-            "memo_bytes": self.memo_slots * per_slot,
+            "memo_bytes": self.memo_buckets * self.bucket_words * sizeof(word_t),
         }
 
     def snapshot(self):
