@@ -29,7 +29,7 @@ __all__ = ["ExactCover", "SearchStats", "ConflictingGivensError", "ENGINE_VERSIO
 
 #: Bumped whenever a change could alter what a search counts or how it is
 #: stored; stores of finished units record it.
-ENGINE_VERSION = "dlx1-memo-1"
+ENGINE_VERSION = "dlx1-memo-2"
 
 _INT32_MAX = np.iinfo(np.int32).max
 _MEMO_AT = {"class": False, "all": True}
