@@ -5,8 +5,10 @@ result; errors become one line on stderr and a non-zero exit.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -26,6 +28,31 @@ REDUCTION_HELP = ("Band-1 classes: 'moves' (the five moves; the default, '71' fo
 
 def _fail(msg: str) -> None:
     raise click.ClickException(msg)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM during a count: stopped in the same orderly way as Ctrl-C."""
+
+
+def _raise_terminated(signum, frame) -> None:
+    raise Terminated()
+
+
+@contextlib.contextmanager
+def _sigterm_stops_like_ctrl_c():
+    """While counting, SIGTERM (a batch scheduler's or ``kill``'s stop) raises
+    :class:`Terminated`, so the pool is shut down and every finished unit
+    stays committed, instead of the process dying with its workers
+    orphaned.  Outside the main thread signals cannot be caught: no-op."""
+    try:
+        previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _load_job(shape: str, reduction: str | None, force: bool = False) -> jobs.Job:
@@ -88,8 +115,9 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, memo_
           quiet, no_progress, as_json, scheduler):
     """Count all grids of box shape SHAPE (RxC), resuming from the store.
 
-    Units already in the store are skipped; Ctrl-C keeps every finished unit
-    and a re-run of the same command resumes.
+    Units already in the store are skipped; Ctrl-C (exit 130) or SIGTERM
+    (exit 143) keeps every finished unit and a re-run of the same command
+    resumes.
 
     \b
     Example:
@@ -130,14 +158,17 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, memo_
     progress = False if (quiet or no_progress or as_json) else None
     with store:
         try:
-            report = jobs.run_count(job, store, workers=workers, unit_ids=ids,
-                                    memo=not no_memo, memo_mb=memo_mb, progress=progress, log=log,
-                                    scheduler=scheduler)
-        except KeyboardInterrupt:
+            with _sigterm_stops_like_ctrl_c():
+                report = jobs.run_count(job, store, workers=workers, unit_ids=ids,
+                                        memo=not no_memo, memo_mb=memo_mb, progress=progress,
+                                        log=log, scheduler=scheduler)
+        except KeyboardInterrupt as e:
             n = len(store)
-            click.echo(f"\ninterrupted: {n:,} of {job.n_units:,} units are safely in {path}; "
+            how = "terminated" if isinstance(e, Terminated) else "interrupted"
+            click.echo(f"\n{how}: {n:,} of {job.n_units:,} units are safely in {path}; "
                        f"run the same command again to resume.", err=True)
-            sys.exit(130)
+            # the shell's convention: 128 + the signal's number
+            sys.exit(128 + (signal.SIGTERM if isinstance(e, Terminated) else signal.SIGINT))
         except (StoreError, dask_pool.DaskPoolError) as e:
             _fail(str(e))
         summary = jobs.summarise(store, job)

@@ -199,6 +199,20 @@ def test_ctrl_c_keeps_finished_units_and_says_how_to_resume(tmp_path):
         assert all(r.count > 0 for r in st.results())
 
 
+def test_sigterm_stops_cleanly_keeps_finished_units_and_exits_143(tmp_path):
+    db = tmp_path / "t.sqlite"
+    proc = _start_count(db, "0-79", workers=2)
+    _wait_for_units(db, 2, proc)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 143, err
+    assert "terminated:" in err and "run the same command again to resume" in err
+    # the pool was shut down by the parent: no worker tracebacks, nothing leaked
+    assert "Traceback" not in err and "leaked" not in err
+    kept = _units_in(db)
+    assert len(kept) >= 2 and len(kept) == len(set(kept))
+
+
 def test_scheduler_and_workers_cannot_be_combined():
     res = CliRunner().invoke(cli, ["count", "3x3", "--scheduler", "local:2", "--workers", "2"])
     assert res.exit_code == 2 and "--workers sets the local pool" in res.output
