@@ -185,32 +185,25 @@ def test_store_resumes_after_kill_9_with_no_unit_counted_twice(tmp_path):
             assert st.get(u).count == count_unit(spec[u], fresh_memo=True).count
 
 
-def test_ctrl_c_keeps_finished_units_and_says_how_to_resume(tmp_path):
+@pytest.mark.parametrize("sig, code, word", [
+    (signal.SIGINT, 130, "interrupted"),   # Ctrl-C
+    (signal.SIGTERM, 143, "terminated"),   # kill, or a batch scheduler's stop
+])
+def test_ctrl_c_or_sigterm_keeps_finished_units_and_says_how_to_resume(tmp_path, sig, code,
+                                                                       word):
     db = tmp_path / "c.sqlite"
-    proc = _start_count(db, "0-39", workers=2)
+    proc = _start_count(db, "0-79", workers=2)
     _wait_for_units(db, 2, proc)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     out, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130
-    assert "run the same command again to resume" in err
+    assert proc.returncode == code, err
+    assert f"{word}:" in err and "run the same command again to resume" in err
+    # the parent shut the pool down: no worker tracebacks, nothing leaked
+    assert "Traceback" not in err and "leaked" not in err
     kept = _units_in(db)
     assert len(kept) >= 2 and len(kept) == len(set(kept))
     with Store.open(db) as st:
         assert all(r.count > 0 for r in st.results())
-
-
-def test_sigterm_stops_cleanly_keeps_finished_units_and_exits_143(tmp_path):
-    db = tmp_path / "t.sqlite"
-    proc = _start_count(db, "0-79", workers=2)
-    _wait_for_units(db, 2, proc)
-    proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=30)
-    assert proc.returncode == 143, err
-    assert "terminated:" in err and "run the same command again to resume" in err
-    # the pool was shut down by the parent: no worker tracebacks, nothing leaked
-    assert "Traceback" not in err and "leaked" not in err
-    kept = _units_in(db)
-    assert len(kept) >= 2 and len(kept) == len(set(kept))
 
 
 def test_scheduler_and_workers_cannot_be_combined():
