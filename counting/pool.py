@@ -18,7 +18,6 @@ from __future__ import annotations
 import math
 import multiprocessing as mp
 import os
-import signal
 import socket
 import time
 from datetime import datetime, timezone
@@ -28,6 +27,7 @@ import numpy as np
 
 from counting.units import UnitResult, UnitSpec
 from dlx import ENGINE_VERSION, ExactCover
+from dlx._pools import ignore_sigint, spawn_pool
 from dlx.sudoku import Sudoku
 
 __all__ = ["count_unit", "run_units", "estimate_cost", "default_workers"]
@@ -102,7 +102,7 @@ def estimate_cost(spec: UnitSpec) -> float:
 
 
 def _worker_init(options: dict) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ignore_sigint()
     _OPTIONS.update(options)
 
 
@@ -130,10 +130,7 @@ def run_units(specs: Iterable[UnitSpec], *, workers: int = 1, memo: bool = True,
         finally:
             _OPTIONS.update(saved)
         return
-    ctx = mp.get_context("spawn")
-    pool = ctx.Pool(min(workers, len(ordered)), initializer=_worker_init,
-                    initargs=(options,))
-    try:
+    with spawn_pool(min(workers, len(ordered)), _worker_init, (options,)) as pool:
         it = pool.imap_unordered(_pool_count, ordered, chunksize=1)
         remaining = len(ordered)
         while remaining:
@@ -145,12 +142,6 @@ def run_units(specs: Iterable[UnitSpec], *, workers: int = 1, memo: bool = True,
                 continue
             remaining -= 1
             yield result
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
 
 
 def default_workers() -> int:

@@ -55,6 +55,7 @@ Example
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import os
@@ -1399,11 +1400,6 @@ def _explain_quietly(args) -> Explanation:
     return explain(grid, shape=shape, steps=False)
 
 
-def _ignore_sigint() -> None:
-    import signal
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def explain_stats(grids: Iterable, *, shape=None, workers: int = 1,
                   progress=None) -> RuleStats:
     """Rule counts over many puzzles (steps are not kept).
@@ -1412,27 +1408,13 @@ def explain_stats(grids: Iterable, *, shape=None, workers: int = 1,
     parent sums the counts; workers ignore Ctrl-C, the parent terminates
     them).  ``progress(k)`` is called after each ``k`` puzzles.
     """
+    from dlx._pools import spawn_pool
     stats = RuleStats()
     jobs = ((g, shape) for g in grids)
-    if workers <= 1:
-        for job in jobs:
-            stats.add(_explain_quietly(job))
-            if progress:
-                progress(1)
-        return stats
-    import multiprocessing
-    # spawn, as counting.pool does: forking a process that runs threads
-    # (tqdm's monitor, a solve_batch pool) is unsafe
-    pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_ignore_sigint)
-    try:
-        for e in pool.imap(_explain_quietly, jobs, chunksize=16):
+    with (spawn_pool(workers) if workers > 1 else contextlib.nullcontext()) as pool:
+        for e in (map(_explain_quietly, jobs) if pool is None
+                  else pool.imap(_explain_quietly, jobs, chunksize=16)):
             stats.add(e)
             if progress:
                 progress(1)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
     return stats
