@@ -83,9 +83,8 @@ cdef class Engine:
     cdef char *memo_pending         # level is a memo point awaiting its store
     cdef word_t *mtab               # memo_buckets buckets of bucket_words words
                                     # (layout beside _memo_lookup), 64-aligned
-    cdef word_t memo_buckets        # a power of two
+    cdef word_t memo_buckets        # a power of two (0: no table)
     cdef link_t bucket_words        # 8 header words + BUCKET * (n_words + 2)
-    cdef word_t memo_slots          # memo_buckets * BUCKET
     cdef word_t memo_gen            # generation of the current count call
     cdef word_t memo_lookups
     cdef word_t memo_hits

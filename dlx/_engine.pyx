@@ -107,7 +107,7 @@ cdef class Engine:
         self.memo_pending = NULL
         self.memo_class = NULL
         self.mtab = NULL
-        self.memo_slots = self.memo_buckets = 0
+        self.memo_buckets = 0
         self.memo_gen = 0
 
     def __init__(self, cnp.int32_t[::1] indptr not None,
@@ -608,7 +608,7 @@ cdef class Engine:
         cdef link_t k
         if self.running:
             self._unwind()
-        if memo and self.memo_slots == 0:
+        if memo and self.memo_buckets == 0:
             raise RuntimeError("memo table not configured")
         self.nodes = self.dead_ends = self.updates = 0
         self.memo_lookups = self.memo_hits = self.memo_stores = 0
@@ -747,7 +747,7 @@ cdef class Engine:
                 f"({bucket_bytes} bytes)")
         free(self.mtab)
         self.mtab = NULL
-        self.memo_slots = self.memo_buckets = 0
+        self.memo_buckets = 0
         # cache-line aligned, so a bucket header is one line
         if posix_memalign(&mem, 64, buckets * bucket_bytes) != 0:
             raise MemoryError("cannot allocate the memo table")
@@ -755,12 +755,11 @@ cdef class Engine:
         self.mtab = <word_t *>mem
         self.bucket_words = <link_t>(bucket_bytes // sizeof(word_t))
         self.memo_buckets = buckets
-        self.memo_slots = buckets * BUCKET
         self.memo_used = 0
         return buckets * bucket_bytes
 
     def clear_memo(self):
-        if self.memo_slots:
+        if self.memo_buckets:
             memset(self.mtab, 0, self.memo_buckets * self.bucket_words * sizeof(word_t))
         self.memo_used = 0
 
@@ -774,7 +773,7 @@ cdef class Engine:
             "memo_hits": self.memo_hits,
             "memo_stores": self.memo_stores,
             "memo_entries": self.memo_used,
-            "memo_slots": self.memo_slots,
+            "memo_slots": self.memo_buckets * BUCKET,
             "memo_bytes": self.memo_buckets * self.bucket_words * sizeof(word_t),
         }
 
