@@ -11,12 +11,7 @@ from click.testing import CliRunner
 from counting.puzzle_cli import EXIT_MALFORMED, EXIT_NOT_UNIQUE, EXIT_OK, register
 from dlx import puzzles as P
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "puzzles"
-WIKI = ("53..7....6..195....98....6.8...6...34..8.3..17...2...6"
-        ".6....28....419..5....8..79")
-WIKI_SOLUTION = ("534678912672195348198342567859761423426853791713924856"
-                 "961537284287419635345286179")
-TWO = ".39...12....9.7...8..4.1..6.42...79...........91...54.5..1.9..3...8.5....14...87."
+from puzzle_samples import FIXTURES, TWO, WIKI, WIKI_SOLUTION
 
 
 @pytest.fixture(scope="module")

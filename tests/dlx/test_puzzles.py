@@ -1,6 +1,4 @@
 """dlx.puzzles: solving, counting, uniqueness, file formats, generation, explanation."""
-from pathlib import Path
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -9,17 +7,7 @@ from hypothesis import strategies as st
 from dlx import puzzles as P
 from dlx.sudoku import Sudoku
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "puzzles"
-
-# Wikipedia's example puzzle and its solution
-WIKI = ("53..7....6..195....98....6.8...6...34..8.3..17...2...6"
-        ".6....28....419..5....8..79")
-WIKI_SOLUTION = ("534678912672195348198342567859761423426853791713924856"
-                 "961537284287419635345286179")
-# Sudopedia's "Not Unique — 2 Solutions"
-TWO = ".39...12....9.7...8..4.1..6.42...79...........91...54.5..1.9..3...8.5....14...87."
-# an unsolvable square, no repeated given (Sudopedia)
-UNSOLVABLE = "....41....6.....2...2......32.6.........5..417.......2......23..48......5.1..2..."
+from puzzle_samples import FIXTURES, TWO, UNSOLVABLE, WIKI, WIKI_SOLUTION
 
 
 def lines(name: str) -> list[str]:
