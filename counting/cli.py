@@ -100,7 +100,10 @@ def cli() -> None:
               help="Store of finished units [default: results/SHAPE-rREDUCTION.sqlite].")
 @click.option("--units", "unit_list", default=None, help="Only these unit ids, e.g. 0-9,15.")
 @click.option("--fresh", is_flag=True, help="Delete the store first and count everything again.")
-@click.option("--no-memo", is_flag=True, help="Plain dancing links, no memoized subproblem counts.")
+@click.option("--no-memo", is_flag=True,
+              help="Plain dancing links: no memoized subproblem counts, no closed-form last band.")
+@click.option("--no-tail", is_flag=True,
+              help="Search the last band instead of counting it in closed form.")
 @click.option("--memo-mb", type=click.FloatRange(min=0.01), default=16.0, show_default=True,
               help="Memo table size per worker, in MiB.")
 @click.option("--allow-mismatch", is_flag=True,
@@ -111,8 +114,8 @@ def cli() -> None:
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run the units on a Dask cluster: tcp://HOST:PORT of a running scheduler, "
                    "or local[:N] to start N worker processes here (needs gridcount[dask]).")
-def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, memo_mb, allow_mismatch,
-          quiet, no_progress, as_json, scheduler):
+def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_tail, memo_mb,
+          allow_mismatch, quiet, no_progress, as_json, scheduler):
     """Count all grids of box shape SHAPE (RxC), resuming from the store.
 
     Units already in the store are skipped; Ctrl-C (exit 130) or SIGTERM
@@ -161,7 +164,8 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, memo_
             with _sigterm_stops_like_ctrl_c():
                 report = jobs.run_count(job, store, workers=workers, unit_ids=ids,
                                         memo=not no_memo, memo_mb=memo_mb, progress=progress,
-                                        log=log, scheduler=scheduler)
+                                        log=log, scheduler=scheduler,
+                                        tail=False if no_tail else None)
         except KeyboardInterrupt as e:
             n = len(store)
             how = "terminated" if isinstance(e, Terminated) else "interrupted"

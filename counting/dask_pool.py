@@ -202,11 +202,12 @@ def _worker_versions() -> dict:
     return {"engine_version": ENGINE_VERSION, "gridcount": package}
 
 
-def _count_on_worker(spec: UnitSpec, memo: bool, memo_mb: float) -> tuple[UnitResult, str, str]:
+def _count_on_worker(spec: UnitSpec, memo: bool, memo_mb: float,
+                     tail: bool | None = None) -> tuple[UnitResult, str, str]:
     """Count one unit; return it with the worker's address and name."""
     from distributed import get_worker
     with _COUNT_LOCK:
-        result = pool.count_unit(spec, memo=memo, memo_mb=memo_mb)
+        result = pool.count_unit(spec, memo=memo, memo_mb=memo_mb, tail=tail)
     try:
         worker = get_worker()
         address, name = worker.address, str(worker.name)
@@ -294,7 +295,7 @@ class DaskRun:
     """
 
     def __init__(self, ordered: list[UnitSpec], *, memo: bool, memo_mb: float,
-                 client=None, cluster=None, address: str = "", n_workers: int = 0,
+                 tail: bool | None = None, client=None, cluster=None, address: str = "", n_workers: int = 0,
                  notes: list[str] | None = None):
         self.address = address
         self.n_workers = n_workers
@@ -302,7 +303,7 @@ class DaskRun:
         # The generator holds the connection, never this object: dropping
         # the run frees the generator at once, whose ``finally`` cleans up.
         self._conn = _Connection(client, cluster, address)
-        self._gen = _results(self._conn, ordered, memo, memo_mb)
+        self._gen = _results(self._conn, ordered, memo, memo_mb, tail)
 
     @property
     def per_worker(self) -> dict[str, "WorkerStats"]:
@@ -359,7 +360,7 @@ class _Connection:
 
 
 def _results(conn: _Connection, ordered: list[UnitSpec], memo: bool,
-             memo_mb: float) -> Iterator[UnitResult]:
+             memo_mb: float, tail: bool | None = None) -> Iterator[UnitResult]:
     """Submit every unit, then yield results as they complete (the loop)."""
     if conn.client is None:
         return
@@ -370,7 +371,7 @@ def _results(conn: _Connection, ordered: list[UnitSpec], memo: bool,
         n = len(ordered)
         for rank, spec in enumerate(ordered):
             # higher priority runs first: longest estimate first
-            fut = client.submit(_count_on_worker, spec, memo, memo_mb,
+            fut = client.submit(_count_on_worker, spec, memo, memo_mb, tail,
                                 key=f"gridcount-{spec.shape}-unit-{spec.unit_id}-{token}",
                                 priority=n - rank, pure=False)
             conn.pending[fut.key] = (fut, spec)
@@ -433,7 +434,7 @@ def _check_engine(result: UnitResult, worker: str) -> None:
 # Connecting
 
 def run_units_dask(specs: Iterable[UnitSpec], *, scheduler: str, memo: bool = True,
-                   memo_mb: float = 16.0, connect_timeout: float = CONNECT_TIMEOUT,
+                   memo_mb: float = 16.0, tail: bool | None = None, connect_timeout: float = CONNECT_TIMEOUT,
                    worker_timeout: float = WORKER_TIMEOUT) -> DaskRun:
     """Count ``specs`` on a Dask cluster (longest first); iterate for results.
 
@@ -446,7 +447,7 @@ def run_units_dask(specs: Iterable[UnitSpec], *, scheduler: str, memo: bool = Tr
         ``"tcp://HOST:PORT"`` of a running ``dask scheduler``, or
         ``"local"`` / ``"local:N"`` to start a ``LocalCluster`` of N worker
         processes (one thread each; N defaults to the number of cores).
-    memo, memo_mb
+    memo, memo_mb, tail
         As for :func:`counting.pool.run_units` (``memo_mb`` per worker).
     connect_timeout : float
         Seconds to reach the scheduler.
@@ -479,7 +480,7 @@ def run_units_dask(specs: Iterable[UnitSpec], *, scheduler: str, memo: bool = Tr
     unique = {s.unit_id: s for s in specs}
     ordered = sorted(unique.values(), key=lambda s: (-pool.estimate_cost(s), s.unit_id))
     if not ordered:
-        return DaskRun([], memo=memo, memo_mb=memo_mb,
+        return DaskRun([], memo=memo, memo_mb=memo_mb, tail=tail,
                        address=target.address or target.kind)
     client, cluster = _connect(target, connect_timeout)
     try:
@@ -488,7 +489,7 @@ def run_units_dask(specs: Iterable[UnitSpec], *, scheduler: str, memo: bool = Tr
     except BaseException:
         _close_quietly(client, cluster)
         raise
-    return DaskRun(ordered, memo=memo, memo_mb=memo_mb, client=client, cluster=cluster,
+    return DaskRun(ordered, memo=memo, memo_mb=memo_mb, tail=tail, client=client, cluster=cluster,
                    address=client.scheduler.address, n_workers=len(workers), notes=notes)
 
 

@@ -197,7 +197,7 @@ class RunReport:
 def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[int] | None = None,
               memo: bool = True, memo_mb: float = 16.0, progress: bool | None = None,
               log: Callable[[str], None] | None = None,
-              scheduler: str | None = None) -> RunReport:
+              scheduler: str | None = None, tail: bool | None = None) -> RunReport:
     """Count the units of ``job`` that ``store`` does not hold yet.
 
     Each result is committed as it arrives.  When the last unit of a class
@@ -208,6 +208,8 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
     ``None`` only on a terminal.  ``scheduler`` (``tcp://HOST:PORT`` or
     ``local[:N]``) runs the units on a Dask cluster instead of the local
     process pool; this process stays the only writer of the store.
+    ``memo``, ``memo_mb`` and ``tail`` choose the counting method
+    (:func:`counting.pool.count_unit`); counts never depend on them.
     """
     from tqdm import tqdm
 
@@ -226,12 +228,13 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
     if scheduler is not None and todo:
         from counting import dask_pool
         # connects now: a bad address or cluster fails before the bar opens
-        source = dask_pool.run_units_dask(todo, scheduler=scheduler, memo=memo, memo_mb=memo_mb)
+        source = dask_pool.run_units_dask(todo, scheduler=scheduler, memo=memo,
+                                          memo_mb=memo_mb, tail=tail)
         report.workers = source.n_workers
         for note in source.notes:
             say(note)
     else:
-        source = pool.run_units(todo, workers=workers, memo=memo, memo_mb=memo_mb)
+        source = pool.run_units(todo, workers=workers, memo=memo, memo_mb=memo_mb, tail=tail)
     t0 = time.perf_counter()
     bar = tqdm(total=len(wanted), initial=report.skipped, unit="unit",
                desc=f"{job.shape} r{job.reduction}",

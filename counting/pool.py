@@ -36,7 +36,7 @@ __all__ = ["count_unit", "run_units", "estimate_cost", "default_workers"]
 # kept from one unit to the next (its keys are exact states of the same
 # matrix, so sharing it between units is always correct).
 _ENGINES: dict[tuple[str, str | None], ExactCover] = {}
-_OPTIONS: dict = {"memo": True, "memo_mb": 16.0}
+_OPTIONS: dict = {"memo": True, "memo_mb": 16.0, "tail": None}
 
 
 
@@ -49,22 +49,30 @@ def _exact_cover(shape: str, priority: str | None) -> ExactCover:
 
 
 def count_unit(spec: UnitSpec, *, memo: bool | None = None,
-               memo_mb: float | None = None, fresh_memo: bool = False) -> UnitResult:
+               memo_mb: float | None = None, fresh_memo: bool = False,
+               tail: bool | None = None) -> UnitResult:
     """Count one unit with the engine (band 1 and column 1 given).
 
     Memo counting fills the grid row by row (``Sudoku.row_priority``) and
     memoizes at row ends; plain counting uses the same order, which is also
     the fastest plain order measured (``results/bench_engine.md``).
-    ``fresh_memo`` empties the memo table first (independent recounts).
+    ``tail`` counts the last band in closed form (``Sudoku.tail_rows``);
+    by default it goes with ``memo``, so plain counting is plain dancing
+    links throughout.  ``fresh_memo`` empties the memo table first
+    (independent recounts).
     """
     memo = _OPTIONS["memo"] if memo is None else memo
     memo_mb = _OPTIONS["memo_mb"] if memo_mb is None else memo_mb
+    tail = _OPTIONS["tail"] if tail is None else tail
+    if tail is None:
+        tail = memo
     sud = Sudoku.from_shape(spec.shape)
     ec = _exact_cover(spec.shape, "rows")
     if fresh_memo:
         ec.clear_memo()
     given = [sud.row_index(r, c, d) for r, c, d in spec.givens]
-    count = ec.count(given=given, memo=memo, memo_mb=memo_mb)
+    count = ec.count(given=given, memo=memo, memo_mb=memo_mb,
+                     tail=tail and ec.has_tail)
     st = ec.stats
     return UnitResult(
         unit_id=spec.unit_id, class_id=spec.class_id, form_id=spec.form_id,
@@ -111,16 +119,17 @@ def _pool_count(spec: UnitSpec) -> UnitResult:
 
 
 def run_units(specs: Iterable[UnitSpec], *, workers: int = 1, memo: bool = True,
-              memo_mb: float = 16.0) -> Iterator[UnitResult]:
+              memo_mb: float = 16.0, tail: bool | None = None) -> Iterator[UnitResult]:
     """Count ``specs`` (longest first) and yield each result as it arrives.
 
     ``workers=1`` counts in this process; more use a ``multiprocessing``
     pool (spawn context, so it behaves the same on every platform).  On
     ``KeyboardInterrupt`` the pool is terminated and the interrupt re-raised:
-    results already yielded are the caller's to keep.
+    results already yielded are the caller's to keep.  ``memo``, ``memo_mb``
+    and ``tail`` are as for :func:`count_unit`.
     """
     ordered = sorted(specs, key=lambda s: (-estimate_cost(s), s.unit_id))
-    options = {"memo": memo, "memo_mb": memo_mb}
+    options = {"memo": memo, "memo_mb": memo_mb, "tail": tail}
     if workers <= 1 or len(ordered) <= 1:
         saved = dict(_OPTIONS)
         _OPTIONS.update(options)

@@ -91,6 +91,18 @@ cdef class Engine:
     cdef word_t memo_stores
     cdef word_t memo_used           # slots holding an entry
 
+    # --- closed-form tail (see _engine.pyx: a Latin rectangle is left once
+    #     the class tail_prio is entered); items are 1-based like the links
+    cdef bint tail_on               # use the tail in this run
+    cdef link_t tail_prio           # first class of the tail (-1: none)
+    cdef link_t tail_rows           # R rows, tail_syms columns and symbols
+    cdef link_t tail_syms
+    cdef link_t *tail_cell          # R x N: item "cell (r, c) is filled"
+    cdef link_t *tail_rowsym        # R x N: item "row r holds symbol s"
+    cdef link_t *tail_colsym        # N x N: item "column c holds symbol s"
+    cdef word_t tail_calls
+    cdef word_t tail_steps
+
     # --- inline routines (DLX1 §23-§29); all noexcept nogil
     cdef void _cover(self, link_t i) noexcept nogil
     cdef void _uncover(self, link_t i) noexcept nogil
@@ -102,6 +114,7 @@ cdef class Engine:
     cdef link_t _choose_flat(self) noexcept nogil
     cdef word_t *_memo_bucket(self) noexcept nogil
     cdef bint _memo_lookup(self, count_t *out) noexcept nogil
+    cdef bint _tail_count(self, count_t *out, word_t *work) noexcept nogil
     cdef void _memo_store(self, count_t value, word_t work) noexcept nogil
     cdef int _run(self, bint stop_at_solution) except -1 nogil
     cdef bint _apply_givens(self) noexcept nogil

@@ -37,6 +37,7 @@ from libc.stdint cimport uint32_t, uint64_t
 
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_popcountll(unsigned long long) nogil
     void __builtin_prefetch(const void *) nogil
 
 cdef extern from "stdlib.h":
@@ -94,6 +95,154 @@ cdef inline word_t _splitmix(word_t *state) noexcept nogil:
     return z ^ (z >> 31)
 
 
+# ----------------------------------------------------------------------
+# Closed-form tail: a Latin rectangle with prescribed column sets.
+#
+# When the search fills a Sudoku row by row, the moment the last band is
+# entered every row above it is complete.  Then (i) each column still needs
+# exactly the symbols missing from it, one per empty cell of the band, and
+# (ii) each box of the band gets each symbol exactly once whatever the order:
+# a symbol missing from a stack's columns is missing from exactly one of
+# them, so box constraints are implied.  What is left is to count arrays of
+# R rows with: row r holds exactly need[r] in its empty cells empty[r], and
+# column c exactly colmask[c] in its empty cells (all sets as bitmasks).
+#
+# With two rows left the count is closed: a column empty in one row only is
+# forced; the columns empty in both, each with two symbols {x, y}, are the
+# edges of a graph on symbols in which a symbol needed by both rows has
+# degree 2 and one needed by one row has degree 1.  Giving each edge's
+# symbols one to each row is fixed along a path (which must end at a symbol
+# of the other row, else 0 ways) and has 2 ways around each cycle, so the
+# count is 0 or 2**cycles.  With more rows left the first row's assignments
+# are enumerated (a system of distinct representatives) and the rest counted
+# the same way.  `steps` counts enumeration steps (the work of a tail, used
+# like a subtree size by the memo table).
+
+cdef count_t _tail_two_rows(word_t need_a, word_t need_b, word_t empty_a,
+                            word_t empty_b, const word_t *colmask,
+                            word_t *steps) noexcept nogil:
+    cdef word_t both = empty_a & empty_b
+    cdef word_t only = empty_a ^ both
+    cdef word_t s, pair, bit_x
+    cdef int c, e, x, y, cur, cycles = 0
+    cdef int deg[64]
+    cdef int adj[64][2]
+    cdef word_t unvisited
+    # forced cells: one empty cell in the column, one symbol left
+    while only:
+        c = __builtin_ctzll(only)
+        only &= only - 1
+        s = colmask[c]
+        if (s & need_a) == 0:
+            return 0
+        need_a ^= s
+    only = empty_b ^ both
+    while only:
+        c = __builtin_ctzll(only)
+        only &= only - 1
+        s = colmask[c]
+        if (s & need_b) == 0:
+            return 0
+        need_b ^= s
+    # the graph: symbols are vertices, columns empty in both rows are edges
+    pair = need_a | need_b
+    while pair:
+        x = __builtin_ctzll(pair)
+        pair &= pair - 1
+        deg[x] = 0
+    pair = both
+    while pair:
+        c = __builtin_ctzll(pair)
+        pair &= pair - 1
+        s = colmask[c]
+        steps[0] += 1
+        if (s & ~(need_a | need_b)) != 0 or __builtin_popcountll(s) != 2:
+            return 0
+        x = __builtin_ctzll(s)
+        y = __builtin_ctzll(s & (s - 1))
+        if deg[x] == 2 or deg[y] == 2:
+            return 0
+        adj[x][deg[x]] = c
+        deg[x] += 1
+        adj[y][deg[y]] = c
+        deg[y] += 1
+    # degree = number of rows needing the symbol
+    pair = need_a | need_b
+    while pair:
+        x = __builtin_ctzll(pair)
+        bit_x = pair & (~pair + 1)
+        pair &= pair - 1
+        if deg[x] != ((need_a & bit_x) != 0) + ((need_b & bit_x) != 0):
+            return 0
+    unvisited = both
+    # paths: from each unvisited end, alternate to the other end, which must
+    # be needed by the other row than the start
+    pair = need_a ^ need_b          # the degree-1 symbols
+    while pair:
+        x = __builtin_ctzll(pair)
+        pair &= pair - 1
+        e = adj[x][0]
+        if not (unvisited >> e) & 1:
+            continue
+        cur = x
+        while True:
+            unvisited &= ~((<word_t>1) << e)
+            cur = __builtin_ctzll(colmask[e] ^ ((<word_t>1) << cur))
+            if deg[cur] == 1:
+                break
+            e = adj[cur][1] if adj[cur][0] == e else adj[cur][0]
+        if ((need_a >> x) & 1) == ((need_a >> cur) & 1):
+            return 0
+        pair &= ~((<word_t>1) << cur)
+    # what is left are cycles
+    while unvisited:
+        e = __builtin_ctzll(unvisited)
+        cur = __builtin_ctzll(colmask[e])
+        x = cur
+        while True:
+            unvisited &= ~((<word_t>1) << e)
+            cur = __builtin_ctzll(colmask[e] ^ ((<word_t>1) << cur))
+            if cur == x:
+                break
+            e = adj[cur][1] if adj[cur][0] == e else adj[cur][0]
+        cycles += 1
+    return (<count_t>1) << cycles
+
+
+cdef count_t _tail_fill_row(word_t cols, word_t avail, int nrows,
+                            const word_t *need, const word_t *empty,
+                            word_t *colmask, word_t *steps) noexcept nogil:
+    # Give the empty cells `cols` of the first row distinct symbols from
+    # `avail`, each allowed by its column; then count the other rows.
+    cdef count_t total = 0
+    cdef int c
+    cdef word_t cand, s
+    if cols == 0:
+        return _tail_rows(nrows - 1, need + 1, empty + 1, colmask, steps)
+    c = __builtin_ctzll(cols)
+    cand = colmask[c] & avail
+    while cand:
+        s = cand & (~cand + 1)
+        cand ^= s
+        steps[0] += 1
+        colmask[c] ^= s
+        total += _tail_fill_row(cols & (cols - 1), avail ^ s, nrows, need,
+                                empty, colmask, steps)
+        colmask[c] ^= s
+    return total
+
+
+cdef count_t _tail_rows(int nrows, const word_t *need, const word_t *empty,
+                        word_t *colmask, word_t *steps) noexcept nogil:
+    # Counts stay far below 2**128: they are enumerated leaves (fewer than
+    # 2**64 in any feasible run) times 2**cycles with cycles <= 32.
+    if nrows <= 1:
+        return 1        # the last row takes what its columns have left
+    if nrows == 2:
+        return _tail_two_rows(need[0], need[1], empty[0], empty[1], colmask, steps)
+    return _tail_fill_row(empty[0], need[0], nrows, need, empty, colmask, steps)
+
+
 cdef class Engine:
     """Owner of the link arrays of one exact-cover matrix (private)."""
 
@@ -109,6 +258,9 @@ cdef class Engine:
         self.mtab = NULL
         self.memo_buckets = 0
         self.memo_gen = 0
+        self.tail_cell = self.tail_rowsym = self.tail_colsym = NULL
+        self.tail_prio = -1
+        self.tail_rows = self.tail_syms = 0
 
     def __init__(self, cnp.int32_t[::1] indptr not None,
                  cnp.int32_t[::1] indices not None,
@@ -238,6 +390,7 @@ cdef class Engine:
         free(self.nodes_at_entry); free(self.sol_at_entry)
         free(self.memo_pending); free(self.memo_class)
         free(self.mtab)
+        free(self.tail_cell); free(self.tail_rowsym); free(self.tail_colsym)
 
     # ------------------------------------------------------------------
     # cover / uncover (TAOCP 7.2.2.1 D; DLX1 §23-§29)
@@ -449,6 +602,49 @@ cdef class Engine:
         slot[self.n_words + 1] = <word_t>(value >> 64)
         self.memo_stores += 1
 
+    cdef bint _tail_count(self, count_t *out, word_t *work) noexcept nogil:
+        # Read the rectangle off the live bitset and count it.  The sizes
+        # are checked first (each row needs as many symbols as it has empty
+        # cells, each column as many as its empty cells); if they do not
+        # agree the rest is not this kind of tail and the search goes on.
+        cdef link_t R = self.tail_rows, N = self.tail_syms, r, c, s, i, k
+        cdef word_t need[64]
+        cdef word_t empty[64]
+        cdef word_t colmask[64]
+        cdef link_t col_empty[64]
+        cdef int live_rows = 0
+        cdef word_t steps = 0
+        for c in range(N):
+            colmask[c] = 0
+            col_empty[c] = 0
+            for s in range(N):
+                i = self.tail_colsym[c * N + s]
+                if (self.live[i >> 6] >> (i & 63)) & 1:
+                    colmask[c] |= (<word_t>1) << s
+        for r in range(R):
+            need[live_rows] = 0
+            empty[live_rows] = 0
+            for k in range(N):
+                i = self.tail_rowsym[r * N + k]
+                if (self.live[i >> 6] >> (i & 63)) & 1:
+                    need[live_rows] |= (<word_t>1) << k
+                i = self.tail_cell[r * N + k]
+                if (self.live[i >> 6] >> (i & 63)) & 1:
+                    empty[live_rows] |= (<word_t>1) << k
+                    col_empty[k] += 1
+            if __builtin_popcountll(need[live_rows]) != __builtin_popcountll(empty[live_rows]):
+                return False
+            if empty[live_rows]:
+                live_rows += 1
+        for c in range(N):
+            if __builtin_popcountll(colmask[c]) != col_empty[c]:
+                return False
+        out[0] = _tail_rows(live_rows, need, empty, colmask, &steps)
+        work[0] = steps + 1
+        self.tail_calls += 1
+        self.tail_steps += steps
+        return True
+
     # ------------------------------------------------------------------
     # the search (DLX1 §30-§35 as a resumable state machine)
 
@@ -460,6 +656,7 @@ cdef class Engine:
         cdef link_t c, cur, p, n
         cdef bint all_terminal, memo_here
         cdef count_t cached
+        cdef word_t tail_work
         while True:
             if self.phase == FORWARD:
                 self.nodes += 1
@@ -483,8 +680,8 @@ cdef class Engine:
                 # branching item is chosen within it), so the lookup comes
                 # before the choice and a hit skips it.
                 memo_here = False
+                c = self.rl[0]
                 if self.memo_on:
-                    c = self.rl[0]
                     if self.memo_all or (self.memo_class[c] and (
                             lvl == 0 or self.prio[c] != self.best_prio[lvl - 1])):
                         if self._memo_lookup(&cached):
@@ -495,6 +692,17 @@ cdef class Engine:
                             self.phase = LEAVE
                             continue
                         memo_here = True
+                # The tail: once its first class is reached, the rest is
+                # counted in closed form (a miss above is stored as usual).
+                if self.tail_on and self.prio[c] >= self.tail_prio and \
+                        self._tail_count(&cached, &tail_work):
+                    if count_add_overflow(self.solutions, cached, &self.solutions):
+                        self.level = lvl
+                        return _RC_OVERFLOW
+                    self.phase = LEAVE
+                    if memo_here:
+                        self._memo_store(cached, tail_work)
+                    continue
                 c = self._choose()
                 n = self.length[c]
                 if n == 0:
@@ -602,16 +810,22 @@ cdef class Engine:
     # Python-facing methods (called only by dlx.api)
 
     def start(self, cnp.int32_t[::1] given_rows not None, object limit,
-              bint memo, bint memo_all, cnp.int8_t[::1] memo_class not None):
+              bint memo, bint memo_all, cnp.int8_t[::1] memo_class not None,
+              bint tail=False):
         """Cover the given rows and arm a search (api checked them).
-        memo_class[col] != 0: entering col's priority class is a memo point."""
+        memo_class[col] != 0: entering col's priority class is a memo point.
+        tail: count the configured tail in closed form (counting only)."""
         cdef link_t k
         if self.running:
             self._unwind()
         if memo and self.memo_buckets == 0:
             raise RuntimeError("memo table not configured")
+        if tail and self.tail_prio < 0:
+            raise RuntimeError("tail not configured")
         self.nodes = self.dead_ends = self.updates = 0
         self.memo_lookups = self.memo_hits = self.memo_stores = 0
+        self.tail_calls = self.tail_steps = 0
+        self.tail_on = tail
         self.solutions = 0
         self.limit = 0 if limit is None else _int_to_count(limit)
         self.memo_on = memo
@@ -673,6 +887,7 @@ cdef class Engine:
         if self.running:
             self._unwind()
         self.memo_on = False
+        self.tail_on = False
         self.limit = 0
         self.nodes = self.dead_ends = self.updates = 0
         try:
@@ -758,6 +973,31 @@ cdef class Engine:
         self.memo_used = 0
         return buckets * bucket_bytes
 
+    def configure_tail(self, link_t prio, cnp.int32_t[:, ::1] cell not None,
+                       cnp.int32_t[:, ::1] rowsym not None,
+                       cnp.int32_t[:, ::1] colsym not None):
+        """Declare that once the class `prio` is entered, the uncovered
+        problem is the Latin rectangle on these 0-based columns (api checked
+        the shapes: cell and rowsym R x N, colsym N x N, 1 <= R <= N <= 64)."""
+        cdef link_t R = cell.shape[0], N = cell.shape[1], r, k
+        free(self.tail_cell); free(self.tail_rowsym); free(self.tail_colsym)
+        self.tail_prio = -1
+        self.tail_cell = <link_t *>malloc(R * N * sizeof(link_t))
+        self.tail_rowsym = <link_t *>malloc(R * N * sizeof(link_t))
+        self.tail_colsym = <link_t *>malloc(N * N * sizeof(link_t))
+        if self.tail_cell == NULL or self.tail_rowsym == NULL or self.tail_colsym == NULL:
+            raise MemoryError("cannot allocate the tail tables")
+        for r in range(R):
+            for k in range(N):
+                self.tail_cell[r * N + k] = cell[r, k] + 1
+                self.tail_rowsym[r * N + k] = rowsym[r, k] + 1
+        for r in range(N):
+            for k in range(N):
+                self.tail_colsym[r * N + k] = colsym[r, k] + 1
+        self.tail_rows = R
+        self.tail_syms = N
+        self.tail_prio = prio
+
     def clear_memo(self):
         if self.memo_buckets:
             memset(self.mtab, 0, self.memo_buckets * self.bucket_words * sizeof(word_t))
@@ -775,6 +1015,8 @@ cdef class Engine:
             "memo_entries": self.memo_used,
             "memo_slots": self.memo_buckets * BUCKET,
             "memo_bytes": self.memo_buckets * self.bucket_words * sizeof(word_t),
+            "tail_calls": self.tail_calls,
+            "tail_steps": self.tail_steps,
         }
 
     def snapshot(self):

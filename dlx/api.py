@@ -29,7 +29,7 @@ __all__ = ["ExactCover", "SearchStats", "ConflictingGivensError", "ENGINE_VERSIO
 
 #: Bumped whenever a change could alter what a search counts or how it is
 #: stored; stores of finished units record it.
-ENGINE_VERSION = "dlx1-memo-2"
+ENGINE_VERSION = "dlx1-memo-3"
 
 _INT32_MAX = np.iinfo(np.int32).max
 _MEMO_AT = {"class": False, "all": True}
@@ -61,6 +61,9 @@ class SearchStats:
         Memo table traffic (zero without memo).
     memo_entries, memo_bytes : int
         Entries held and bytes allocated by the memo table.
+    tail_calls, tail_steps : int
+        Subproblems counted in closed form by the tail (see
+        :meth:`ExactCover.set_tail`) and the enumeration steps they took.
     """
 
     nodes: int = 0
@@ -73,6 +76,8 @@ class SearchStats:
     memo_stores: int = 0
     memo_entries: int = 0
     memo_bytes: int = 0
+    tail_calls: int = 0
+    tail_steps: int = 0
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -235,6 +240,7 @@ class ExactCover:
                                       n_secondary, prio)
         self._epoch = 0
         self._memo_mb = None
+        self._tail = None
         self.stats = SearchStats()
 
     # ------------------------------------------------------------------
@@ -290,11 +296,75 @@ class ExactCover:
                              f"values, got {memo_at!r}") from None
         return False, np.isin(self._priority, list(wanted)).astype(np.int8)
 
-    def _start(self, given, limit, memo: bool, memo_at="class") -> None:
+    @property
+    def has_tail(self) -> bool:
+        """Whether :meth:`set_tail` declared a tail (``count(tail=True)``)."""
+        return self._tail is not None
+
+    def _start(self, given, limit, memo: bool, memo_at="class", tail: bool = False) -> None:
         given_arr = self._check_given(given)
         memo_all, memo_class = self._memo_points(memo_at)
         self._epoch += 1
-        self._engine.start(given_arr, limit, memo, memo_all, memo_class)
+        self._engine.start(given_arr, limit, memo, memo_all, memo_class, tail)
+
+    def set_tail(self, priority: int, cell, row_symbol, column_symbol) -> None:
+        """Let counting finish in closed form once a Latin rectangle is left.
+
+        A promise about this matrix, which the caller (an encoding) must be
+        able to keep: whenever every primary column of priority below
+        ``priority`` is covered, the uncovered problem is to fill the empty
+        cells of an ``R × N`` array with ``N`` symbols so that each row holds
+        the symbols it still lacks and each column the symbols it still
+        lacks, once each; every other uncovered primary column is then
+        covered exactly once automatically.  (A Sudoku filled row by row
+        keeps it from the last band on: the band's box constraints are
+        implied.)  ``count(tail=True)`` then counts that rest without
+        searching it: two rows in closed form (0 or 2**cycles of a graph on
+        the symbols), more rows by enumerating the first row's fillings.
+        If the sizes read off the uncovered columns do not fit a rectangle
+        the search simply goes on.
+
+        Parameters
+        ----------
+        priority : int
+            The first priority class of the tail.
+        cell : (R, N) array of int
+            Column "cell (r, c) is filled".
+        row_symbol : (R, N) array of int
+            Column "row r holds symbol s".
+        column_symbol : (N, N) array of int
+            Column "column c holds symbol s".
+
+        Example
+        -------
+        >>> from dlx.sudoku import Sudoku
+        >>> ec = Sudoku(2, 2).exact_cover(priority="rows")  # sets its tail
+        >>> ec.count(tail=True), ec.count()
+        (288, 288)
+        """
+        priority = _as_index(priority, "tail priority")
+        arrays = [_int_array(a, name) for a, name in
+                  ((cell, "cell"), (row_symbol, "row_symbol"),
+                   (column_symbol, "column_symbol"))]
+        cell_a, row_a, col_a = arrays
+        if cell_a.ndim != 2 or not 1 <= cell_a.shape[0] <= cell_a.shape[1] <= 64:
+            raise ValueError(f"cell must be an R x N array with 1 <= R <= N <= 64, "
+                             f"got shape {cell_a.shape}")
+        r, n = cell_a.shape
+        if row_a.shape != (r, n) or col_a.shape != (n, n):
+            raise ValueError(f"row_symbol must be {r} x {n} and column_symbol "
+                             f"{n} x {n}, got {row_a.shape} and {col_a.shape}")
+        every = np.concatenate([a.ravel() for a in arrays])
+        if every.min() < 0 or every.max() >= self._n_primary:
+            raise ValueError("tail columns must be primary columns "
+                             f"0..{self._n_primary - 1}")
+        if np.unique(every).size != every.size:
+            raise ValueError("tail columns must be distinct")
+        if np.any(self._priority[cell_a.ravel()] < priority):
+            raise ValueError("the tail's cell columns must have priority >= "
+                             f"{priority}")
+        self._engine.configure_tail(priority, *(a.astype(np.int32) for a in arrays))
+        self._tail = priority
 
     def _finish(self, t0: float) -> None:
         self._engine.finish()
@@ -303,7 +373,8 @@ class ExactCover:
                                     if k in SearchStats.__dataclass_fields__})
 
     def count(self, *, given: Sequence[int] = (), limit: int | None = None,
-              memo: bool = False, memo_mb: float = 16, memo_at="class") -> int:
+              memo: bool = False, memo_mb: float = 16, memo_at="class",
+              tail: bool = False) -> int:
         """Count the exact covers (that contain the ``given`` rows).
 
         Parameters
@@ -323,6 +394,9 @@ class ExactCover:
             Memoize where the search moves on to a new priority class
             ("class"), at every node ("all"), or only where it moves on to a
             class whose priority value is in the given set.
+        tail : bool
+            Count the tail declared by :meth:`set_tail` in closed form
+            instead of searching it.
 
         Returns
         -------
@@ -346,11 +420,15 @@ class ExactCover:
                 raise ValueError(f"limit must be >= 1, got {limit}")
             if memo:
                 raise ValueError("memo counting cannot stop at a limit; use memo=False")
+            if tail:
+                raise ValueError("tail counting cannot stop at a limit; use tail=False")
+        if tail and self._tail is None:
+            raise ValueError("no tail declared for this matrix: call set_tail first")
         self._memo_points(memo_at)  # validates
         if memo:
             self._configure_memo(memo_mb)
         t0 = time.perf_counter()
-        self._start(given, limit, memo, memo_at)
+        self._start(given, limit, memo, memo_at, tail)
         try:
             rc = self._engine.run(False)
             result = self._engine.stats()["solutions"]

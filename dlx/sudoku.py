@@ -174,7 +174,34 @@ class Sudoku:
             raise ValueError(f"priority must be None or 'rows', got {priority!r}")
         indptr, indices = self.csr()
         prio = self.row_priority() if priority == "rows" else None
-        return ExactCover.from_csr(indptr, indices, self.n_columns, priority=prio)
+        ec = ExactCover.from_csr(indptr, indices, self.n_columns, priority=prio)
+        if priority == "rows" and self.n <= 64:
+            ec.set_tail(*self.tail_columns())
+        return ec
+
+    def tail_rows(self) -> int:
+        """Rows left when the row-by-row search hands over to the tail.
+
+        Once every row above the last band is filled, the band's box
+        constraints are implied (a digit a stack still lacks is missing from
+        exactly one of its columns), so what is left is a Latin rectangle:
+        the last band, ``box_rows`` rows.  Latin squares have no boxes; there
+        the last three rows are handed over (two are counted in closed form,
+        the third by enumeration).
+        """
+        return min(3, self.n) if self.latin else self.box_rows
+
+    def tail_columns(self) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+        """``(priority, cell, row_symbol, column_symbol)`` for
+        :meth:`ExactCover.set_tail` with :meth:`row_priority`."""
+        n, nn = self.n, self.n * self.n
+        first = n - self.tail_rows()
+        rows = np.arange(first, n)[:, None]
+        k = np.arange(n)[None, :]
+        cell = rows * n + k
+        row_symbol = nn + rows * n + k
+        column_symbol = 2 * nn + np.arange(n)[:, None] * n + k
+        return first, cell, row_symbol, column_symbol
 
     @cached_property
     def _ec(self) -> ExactCover:
