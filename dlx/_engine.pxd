@@ -92,14 +92,24 @@ cdef class Engine:
     cdef word_t memo_used           # slots holding an entry
 
     # --- closed-form tail (see _engine.pyx: a Latin rectangle is left once
-    #     the class tail_prio is entered); items are 1-based like the links
+    #     the class tail_prio is entered).  Every group of tail items is
+    #     N consecutive items, so a group is its first item (1-based) and
+    #     its live set is one shifted window of the live bitset.
     cdef bint tail_on               # use the tail in this run
     cdef link_t tail_prio           # first class of the tail (-1: none)
     cdef link_t tail_rows           # R rows, tail_syms columns and symbols
     cdef link_t tail_syms
-    cdef link_t *tail_cell          # R x N: item "cell (r, c) is filled"
-    cdef link_t *tail_rowsym        # R x N: item "row r holds symbol s"
-    cdef link_t *tail_colsym        # N x N: item "column c holds symbol s"
+    cdef link_t *tail_cell          # R: first item "cell (r, c) is filled"
+    cdef link_t *tail_rowsym        # R: first item "row r holds symbol s"
+    cdef link_t *tail_colsym        # N: first item "column c holds symbol s"
+    cdef bint tail_lead             # a lead row comes before the rectangle:
+    cdef link_t tail_stacks         #   the last row of the band above, whose
+    cdef link_t lead_cell           #   cells (first item lead_cell) in stack
+    cdef link_t lead_rowsym         #   lead_stack[c] take the symbols still
+    cdef link_t *lead_box           #   missing from that stack's box (S:
+    cdef link_t *lead_stack         #   first item "box s holds symbol d")
+    cdef word_t *lead_stackcols     # S: the columns of each stack
+    cdef word_t *tail_key           # n_words: a live set after the lead row
     cdef word_t tail_calls
     cdef word_t tail_steps
 
@@ -112,10 +122,17 @@ cdef class Engine:
     cdef void _uncover_row_rest(self, link_t p) noexcept nogil
     cdef link_t _choose(self) noexcept nogil
     cdef link_t _choose_flat(self) noexcept nogil
-    cdef word_t *_memo_bucket(self) noexcept nogil
-    cdef bint _memo_lookup(self, count_t *out) noexcept nogil
+    cdef word_t *_memo_bucket(self, word_t h) noexcept nogil
+    cdef bint _memo_lookup(self, const word_t *key, word_t h, count_t *out) noexcept nogil
+    cdef void _memo_store(self, const word_t *key, word_t h, count_t value,
+                          word_t work) noexcept nogil
+    cdef word_t _live_bits(self, link_t first, link_t n) noexcept nogil
+    cdef word_t _clear_group(self, word_t *key, link_t first, link_t n) noexcept nogil
     cdef bint _tail_count(self, count_t *out, word_t *work) noexcept nogil
-    cdef void _memo_store(self, count_t value, word_t work) noexcept nogil
+    cdef count_t _tail_lead(self, word_t cols, word_t avail, const word_t *boxneed,
+                            word_t *key, word_t h, int nrows, const word_t *need,
+                            const word_t *empty, word_t *colmask,
+                            word_t *steps) noexcept nogil
     cdef int _run(self, bint stop_at_solution) except -1 nogil
     cdef bint _apply_givens(self) noexcept nogil
     cdef void _unwind(self) noexcept nogil

@@ -259,6 +259,9 @@ cdef class Engine:
         self.memo_buckets = 0
         self.memo_gen = 0
         self.tail_cell = self.tail_rowsym = self.tail_colsym = NULL
+        self.lead_box = self.lead_stack = NULL
+        self.lead_stackcols = self.tail_key = NULL
+        self.tail_lead = False
         self.tail_prio = -1
         self.tail_rows = self.tail_syms = 0
 
@@ -391,6 +394,8 @@ cdef class Engine:
         free(self.memo_pending); free(self.memo_class)
         free(self.mtab)
         free(self.tail_cell); free(self.tail_rowsym); free(self.tail_colsym)
+        free(self.lead_box); free(self.lead_stack); free(self.lead_stackcols)
+        free(self.tail_key)
 
     # ------------------------------------------------------------------
     # cover / uncover (TAOCP 7.2.2.1 D; DLX1 §23-§29)
@@ -549,22 +554,24 @@ cdef class Engine:
     # smallest subtree makes room, unless the new one is smaller still.
     # Old entries stay valid for hits: keys are exact states of the matrix.
 
-    cdef inline word_t *_memo_bucket(self) noexcept nogil:
-        return self.mtab + (self.zhash & (self.memo_buckets - 1)) * self.bucket_words
+    cdef inline word_t *_memo_bucket(self, word_t h) noexcept nogil:
+        return self.mtab + (h & (self.memo_buckets - 1)) * self.bucket_words
 
-    cdef inline bint _memo_lookup(self, count_t *out) noexcept nogil:
-        cdef word_t *hdr = self._memo_bucket()
+    cdef inline bint _memo_lookup(self, const word_t *key, word_t h,
+                                  count_t *out) noexcept nogil:
+        # key: a live-item bitset (n_words words), h: its Zobrist hash
+        cdef word_t *hdr = self._memo_bucket(h)
         cdef uint32_t *work = <uint32_t *>(hdr + 4)
         cdef word_t *slot
         cdef link_t s, k
         self.memo_lookups += 1
         for s in range(BUCKET):
-            if hdr[s] != self.zhash or work[s] == 0:
+            if hdr[s] != h or work[s] == 0:
                 continue
             # the hash only picks candidates: the key is compared in full
             slot = hdr + 8 + s * (self.n_words + 2)
             k = 0
-            while k < self.n_words and slot[k] == self.live[k]:
+            while k < self.n_words and slot[k] == key[k]:
                 k += 1
             if k == self.n_words:
                 out[0] = ((<count_t>slot[k + 1]) << 64) | <count_t>slot[k]
@@ -572,8 +579,9 @@ cdef class Engine:
                 return True
         return False
 
-    cdef inline void _memo_store(self, count_t value, word_t work) noexcept nogil:
-        cdef word_t *hdr = self._memo_bucket()
+    cdef inline void _memo_store(self, const word_t *key, word_t h,
+                                 count_t value, word_t work) noexcept nogil:
+        cdef word_t *hdr = self._memo_bucket(h)
         cdef uint32_t *mwork = <uint32_t *>(hdr + 4)
         cdef uint32_t *mgen = <uint32_t *>(hdr + 6)
         cdef uint32_t gen = <uint32_t>self.memo_gen
@@ -593,57 +601,136 @@ cdef class Engine:
         else:
             if mgen[victim] == gen and mwork[victim] > w:
                 return
-        hdr[victim] = self.zhash
+        hdr[victim] = h
         mwork[victim] = w
         mgen[victim] = gen
         slot = hdr + 8 + victim * (self.n_words + 2)
-        memcpy(slot, self.live, self.n_words * sizeof(word_t))
+        memcpy(slot, key, self.n_words * sizeof(word_t))
         slot[self.n_words] = <word_t>value
         slot[self.n_words + 1] = <word_t>(value >> 64)
         self.memo_stores += 1
 
+    cdef inline word_t _live_bits(self, link_t first, link_t n) noexcept nogil:
+        # Live flags of items first .. first+n-1 (n <= 64) as bits 0 .. n-1.
+        cdef link_t w = first >> 6, b = first & 63
+        cdef word_t x = self.live[w] >> b
+        if b + n > 64:
+            x |= self.live[w + 1] << (64 - b)
+        return x if n == 64 else x & (((<word_t>1) << n) - 1)
+
+    cdef inline word_t _clear_group(self, word_t *key, link_t first, link_t n) noexcept nogil:
+        # Clear the live items first .. first+n-1 in key; return the XOR of
+        # their Zobrist words (what covering them adds to the hash).
+        cdef link_t w = first >> 6, b = first & 63
+        cdef word_t bits = self._live_bits(first, n), h = 0
+        key[w] &= ~(bits << b)
+        if b + n > 64:
+            key[w + 1] &= ~(bits >> (64 - b))
+        while bits:
+            h ^= self.zobrist[first + __builtin_ctzll(bits)]
+            bits &= bits - 1
+        return h
+
     cdef bint _tail_count(self, count_t *out, word_t *work) noexcept nogil:
-        # Read the rectangle off the live bitset and count it.  The sizes
-        # are checked first (each row needs as many symbols as it has empty
-        # cells, each column as many as its empty cells); if they do not
-        # agree the rest is not this kind of tail and the search goes on.
-        cdef link_t R = self.tail_rows, N = self.tail_syms, r, c, s, i, k
+        # Read the rectangle (and the lead row) off the live bitset and count
+        # it.  The sizes are checked first: each row needs as many symbols
+        # as it has empty cells, each column as many as its empty cells, and
+        # each box of the lead row as many as its empty cells there; if they
+        # do not agree this is not the promised tail and the search goes on.
+        cdef link_t R = self.tail_rows, N = self.tail_syms, S = self.tail_stacks
+        cdef link_t r, c, s
         cdef word_t need[64]
         cdef word_t empty[64]
         cdef word_t colmask[64]
+        cdef word_t boxneed[64]
         cdef link_t col_empty[64]
         cdef int live_rows = 0
-        cdef word_t steps = 0
+        cdef word_t steps = 0, lead_empty = 0, lead_need = 0, union = 0, h, e
         for c in range(N):
-            colmask[c] = 0
+            colmask[c] = self._live_bits(self.tail_colsym[c], N)
             col_empty[c] = 0
-            for s in range(N):
-                i = self.tail_colsym[c * N + s]
-                if (self.live[i >> 6] >> (i & 63)) & 1:
-                    colmask[c] |= (<word_t>1) << s
         for r in range(R):
-            need[live_rows] = 0
-            empty[live_rows] = 0
-            for k in range(N):
-                i = self.tail_rowsym[r * N + k]
-                if (self.live[i >> 6] >> (i & 63)) & 1:
-                    need[live_rows] |= (<word_t>1) << k
-                i = self.tail_cell[r * N + k]
-                if (self.live[i >> 6] >> (i & 63)) & 1:
-                    empty[live_rows] |= (<word_t>1) << k
-                    col_empty[k] += 1
-            if __builtin_popcountll(need[live_rows]) != __builtin_popcountll(empty[live_rows]):
+            need[live_rows] = self._live_bits(self.tail_rowsym[r], N)
+            e = empty[live_rows] = self._live_bits(self.tail_cell[r], N)
+            if __builtin_popcountll(need[live_rows]) != __builtin_popcountll(e):
                 return False
+            while e:
+                col_empty[__builtin_ctzll(e)] += 1
+                e &= e - 1
             if empty[live_rows]:
                 live_rows += 1
+        if self.tail_lead:
+            lead_need = self._live_bits(self.lead_rowsym, N)
+            e = lead_empty = self._live_bits(self.lead_cell, N)
+            while e:
+                col_empty[__builtin_ctzll(e)] += 1
+                e &= e - 1
+            for s in range(S):
+                boxneed[s] = self._live_bits(self.lead_box[s], N)
+                union |= boxneed[s]
+                if __builtin_popcountll(boxneed[s]) != \
+                        __builtin_popcountll(lead_empty & self.lead_stackcols[s]):
+                    return False
+            if union != lead_need:
+                return False
         for c in range(N):
             if __builtin_popcountll(colmask[c]) != col_empty[c]:
                 return False
-        out[0] = _tail_rows(live_rows, need, empty, colmask, &steps)
+        if not self.tail_lead:
+            out[0] = _tail_rows(live_rows, need, empty, colmask, &steps)
+        else:
+            # The key of the state after the lead row: its cells, its row's
+            # symbols and its boxes' symbols are all covered by then (the
+            # column symbols it takes are cleared as they are chosen).
+            memcpy(self.tail_key, self.live, self.n_words * sizeof(word_t))
+            h = self.zhash
+            h ^= self._clear_group(self.tail_key, self.lead_cell, N)
+            h ^= self._clear_group(self.tail_key, self.lead_rowsym, N)
+            for s in range(S):
+                h ^= self._clear_group(self.tail_key, self.lead_box[s], N)
+            out[0] = self._tail_lead(lead_empty, lead_need, boxneed, self.tail_key, h,
+                                     live_rows, need, empty, colmask, &steps)
         work[0] = steps + 1
         self.tail_calls += 1
         self.tail_steps += steps
         return True
+
+    cdef count_t _tail_lead(self, word_t cols, word_t avail, const word_t *boxneed,
+                            word_t *key, word_t h, int nrows, const word_t *need,
+                            const word_t *empty, word_t *colmask,
+                            word_t *steps) noexcept nogil:
+        # Fill the lead row's empty cells `cols`: cell c takes a symbol its
+        # column and its stack's box still lack.  Each filling leaves a
+        # rectangle, looked up in (and stored to) the memo table under the
+        # key the search itself would use there, or counted.
+        cdef count_t total = 0, v
+        cdef int c
+        cdef link_t i
+        cdef word_t cand, sbit, w0
+        if cols == 0:
+            if not self.memo_on:
+                return _tail_rows(nrows, need, empty, colmask, steps)
+            if self._memo_lookup(key, h, &v):
+                return v
+            w0 = steps[0]
+            v = _tail_rows(nrows, need, empty, colmask, steps)
+            self._memo_store(key, h, v, steps[0] - w0 + 1)
+            return v
+        c = __builtin_ctzll(cols)
+        cand = colmask[c] & boxneed[self.lead_stack[c]] & avail
+        while cand:
+            sbit = cand & (~cand + 1)
+            cand ^= sbit
+            steps[0] += 1
+            i = self.tail_colsym[c] + __builtin_ctzll(sbit)
+            colmask[c] ^= sbit
+            key[i >> 6] ^= (<word_t>1) << (i & 63)
+            total += self._tail_lead(cols & (cols - 1), avail ^ sbit, boxneed, key,
+                                     h ^ self.zobrist[i], nrows, need, empty,
+                                     colmask, steps)
+            key[i >> 6] ^= (<word_t>1) << (i & 63)
+            colmask[c] ^= sbit
+        return total
 
     # ------------------------------------------------------------------
     # the search (DLX1 §30-§35 as a resumable state machine)
@@ -684,7 +771,7 @@ cdef class Engine:
                 if self.memo_on:
                     if self.memo_all or (self.memo_class[c] and (
                             lvl == 0 or self.prio[c] != self.best_prio[lvl - 1])):
-                        if self._memo_lookup(&cached):
+                        if self._memo_lookup(self.live, self.zhash, &cached):
                             if count_add_overflow(self.solutions, cached,
                                                   &self.solutions):
                                 self.level = lvl
@@ -701,7 +788,7 @@ cdef class Engine:
                         return _RC_OVERFLOW
                     self.phase = LEAVE
                     if memo_here:
-                        self._memo_store(cached, tail_work)
+                        self._memo_store(self.live, self.zhash, cached, tail_work)
                     continue
                 c = self._choose()
                 n = self.length[c]
@@ -709,7 +796,7 @@ cdef class Engine:
                     self.dead_ends += 1
                     self.phase = LEAVE
                     if memo_here:
-                        self._memo_store(0, 1)
+                        self._memo_store(self.live, self.zhash, 0, 1)
                     continue
                 if not stop_at_solution and self.n_live_primary <= self.max_rsize:
                     # last level from lengths: every option of c that covers
@@ -728,7 +815,7 @@ cdef class Engine:
                             self.level = lvl
                             return _RC_LIMIT
                         if memo_here:
-                            self._memo_store(<count_t>n, 1)
+                            self._memo_store(self.live, self.zhash, <count_t>n, 1)
                         continue
                 self.best[lvl] = c
                 self.best_prio[lvl] = self.prio[c]
@@ -752,7 +839,7 @@ cdef class Engine:
                 if self.memo_pending[lvl]:
                     # the state is again exactly the one at this node's entry
                     self.memo_pending[lvl] = 0
-                    self._memo_store(self.solutions - self.sol_at_entry[lvl],
+                    self._memo_store(self.live, self.zhash, self.solutions - self.sol_at_entry[lvl],
                                      self.nodes - self.nodes_at_entry[lvl])
                 self.phase = LEAVE
             elif self.phase == LEAVE:
@@ -973,29 +1060,59 @@ cdef class Engine:
         self.memo_used = 0
         return buckets * bucket_bytes
 
-    def configure_tail(self, link_t prio, cnp.int32_t[:, ::1] cell not None,
-                       cnp.int32_t[:, ::1] rowsym not None,
-                       cnp.int32_t[:, ::1] colsym not None):
+    def configure_tail(self, link_t prio, cnp.int32_t[::1] cell not None,
+                       cnp.int32_t[::1] rowsym not None,
+                       cnp.int32_t[::1] colsym not None,
+                       link_t lead_cell=-1, link_t lead_rowsym=-1,
+                       cnp.int32_t[::1] lead_box=None,
+                       cnp.int32_t[::1] lead_stack=None):
         """Declare that once the class `prio` is entered, the uncovered
-        problem is the Latin rectangle on these 0-based columns (api checked
-        the shapes: cell and rowsym R x N, colsym N x N, 1 <= R <= N <= 64)."""
-        cdef link_t R = cell.shape[0], N = cell.shape[1], r, k
+        problem is the Latin rectangle on these 0-based columns, after the
+        lead row if one is given.  Every argument is the first column of a
+        group of N consecutive ones (api checked): cell and rowsym per row
+        (R <= N <= 64), colsym per column; lead_cell, lead_rowsym, lead_box
+        per stack (S), and lead_stack, the stack of each of the N cells."""
+        cdef link_t R = cell.shape[0], N = colsym.shape[0], S = 0, r, k
+        cdef bint lead = lead_box is not None
         free(self.tail_cell); free(self.tail_rowsym); free(self.tail_colsym)
+        free(self.lead_box); free(self.lead_stack); free(self.lead_stackcols)
+        free(self.tail_key)
+        self.lead_box = self.lead_stack = NULL
+        self.lead_stackcols = NULL
         self.tail_prio = -1
-        self.tail_cell = <link_t *>malloc(R * N * sizeof(link_t))
-        self.tail_rowsym = <link_t *>malloc(R * N * sizeof(link_t))
-        self.tail_colsym = <link_t *>malloc(N * N * sizeof(link_t))
-        if self.tail_cell == NULL or self.tail_rowsym == NULL or self.tail_colsym == NULL:
+        self.tail_lead = False
+        if lead:
+            S = lead_box.shape[0]
+        self.tail_cell = <link_t *>malloc(R * sizeof(link_t))
+        self.tail_rowsym = <link_t *>malloc(R * sizeof(link_t))
+        self.tail_colsym = <link_t *>malloc(N * sizeof(link_t))
+        self.tail_key = <word_t *>malloc(self.n_words * sizeof(word_t))
+        if lead:
+            self.lead_box = <link_t *>malloc(S * sizeof(link_t))
+            self.lead_stack = <link_t *>malloc(N * sizeof(link_t))
+            self.lead_stackcols = <word_t *>calloc(S, sizeof(word_t))
+        if (self.tail_cell == NULL or self.tail_rowsym == NULL or self.tail_colsym == NULL
+                or self.tail_key == NULL or (lead and (
+                    self.lead_box == NULL or self.lead_stack == NULL
+                    or self.lead_stackcols == NULL))):
             raise MemoryError("cannot allocate the tail tables")
         for r in range(R):
+            self.tail_cell[r] = cell[r] + 1
+            self.tail_rowsym[r] = rowsym[r] + 1
+        for k in range(N):
+            self.tail_colsym[k] = colsym[k] + 1
+        if lead:
+            self.lead_cell = lead_cell + 1
+            self.lead_rowsym = lead_rowsym + 1
+            for r in range(S):
+                self.lead_box[r] = lead_box[r] + 1
             for k in range(N):
-                self.tail_cell[r * N + k] = cell[r, k] + 1
-                self.tail_rowsym[r * N + k] = rowsym[r, k] + 1
-        for r in range(N):
-            for k in range(N):
-                self.tail_colsym[r * N + k] = colsym[r, k] + 1
+                self.lead_stack[k] = lead_stack[k]
+                self.lead_stackcols[lead_stack[k]] |= (<word_t>1) << k
         self.tail_rows = R
         self.tail_syms = N
+        self.tail_stacks = S
+        self.tail_lead = lead
         self.tail_prio = prio
 
     def clear_memo(self):

@@ -307,7 +307,8 @@ class ExactCover:
         self._epoch += 1
         self._engine.start(given_arr, limit, memo, memo_all, memo_class, tail)
 
-    def set_tail(self, priority: int, cell, row_symbol, column_symbol) -> None:
+    def set_tail(self, priority: int, cell, row_symbol, column_symbol, *,
+                 lead=None) -> None:
         """Let counting finish in closed form once a Latin rectangle is left.
 
         A promise about this matrix, which the caller (an encoding) must be
@@ -324,16 +325,30 @@ class ExactCover:
         If the sizes read off the uncovered columns do not fit a rectangle
         the search simply goes on.
 
+        With ``lead``, the tail starts one row earlier, at a *lead row*: the
+        last row of the band above, whose empty cells in each stack take
+        exactly the symbols that stack's box still lacks.  Its fillings are
+        enumerated; the rectangle each leaves is looked up in the memo table
+        (with ``memo=True``) under the key the search would use there, and
+        counted only on a miss.
+
         Parameters
         ----------
         priority : int
             The first priority class of the tail.
         cell : (R, N) array of int
-            Column "cell (r, c) is filled".
+            Column "cell (r, c) is filled".  Here and below each row of
+            an array must be N consecutive columns (the engine reads a
+            group's uncovered columns as one window of its bitset).
         row_symbol : (R, N) array of int
             Column "row r holds symbol s".
         column_symbol : (N, N) array of int
             Column "column c holds symbol s".
+        lead : tuple, optional
+            ``(cell, row_symbol, box_symbol, stack)`` of the lead row:
+            ``cell`` and ``row_symbol`` of length N as above, ``box_symbol``
+            (S, N), column "box s of the lead row's band holds symbol d",
+            and ``stack`` (N,), the box (0..S-1) of each cell.
 
         Example
         -------
@@ -363,8 +378,45 @@ class ExactCover:
         if np.any(self._priority[cell_a.ravel()] < priority):
             raise ValueError("the tail's cell columns must have priority >= "
                              f"{priority}")
-        self._engine.configure_tail(priority, *(a.astype(np.int32) for a in arrays))
+        lead_arrays = self._lead_arrays(lead, n, priority, arrays)
+        groups = [a for a in arrays] + lead_arrays[:3]
+        if any(np.any(g != g[..., :1] + np.arange(n)) for g in groups):
+            raise ValueError(f"each row of the tail's column arrays must be {n} "
+                             "consecutive columns (c, c+1, ..., c+N-1)")
+        firsts = [np.ascontiguousarray(g[..., 0], dtype=np.int32) for g in groups]
+        if lead_arrays:
+            lead_first = [int(lead_arrays[0][0]), int(lead_arrays[1][0]), firsts[5],
+                          lead_arrays[3].astype(np.int32)]
+        else:
+            lead_first = []
+        self._engine.configure_tail(priority, firsts[0], firsts[1], firsts[2], *lead_first)
         self._tail = priority
+
+    def _lead_arrays(self, lead, n: int, priority: int, arrays) -> list:
+        """Validated ``lead`` of :meth:`set_tail` as four int arrays (or [])."""
+        if lead is None:
+            return []
+        if isinstance(lead, (str, bytes)) or len(lead) != 4:
+            raise ValueError("lead must be (cell, row_symbol, box_symbol, stack)")
+        cell, row_symbol, box_symbol, stack = (
+            _int_array(a, f"lead {name}") for a, name in
+            zip(lead, ("cell", "row_symbol", "box_symbol", "stack")))
+        if cell.shape != (n,) or row_symbol.shape != (n,) or stack.shape != (n,):
+            raise ValueError(f"lead cell, row_symbol and stack must have length {n}")
+        if box_symbol.ndim != 2 or box_symbol.shape[1] != n or not 1 <= box_symbol.shape[0] <= n:
+            raise ValueError(f"lead box_symbol must be S x {n} with 1 <= S <= {n}, "
+                             f"got shape {box_symbol.shape}")
+        if stack.min() < 0 or stack.max() >= box_symbol.shape[0]:
+            raise ValueError(f"lead stack values must be in 0..{box_symbol.shape[0] - 1}")
+        every = np.concatenate([a.ravel() for a in (*arrays, cell, row_symbol, box_symbol)])
+        if every.min() < 0 or every.max() >= self._n_primary:
+            raise ValueError("tail columns must be primary columns "
+                             f"0..{self._n_primary - 1}")
+        if np.unique(every).size != every.size:
+            raise ValueError("tail columns must be distinct")
+        if np.any(self._priority[cell] < priority):
+            raise ValueError(f"the lead row's cell columns must have priority >= {priority}")
+        return [cell, row_symbol, box_symbol, stack]
 
     def _finish(self, t0: float) -> None:
         self._engine.finish()

@@ -176,11 +176,12 @@ class Sudoku:
         prio = self.row_priority() if priority == "rows" else None
         ec = ExactCover.from_csr(indptr, indices, self.n_columns, priority=prio)
         if priority == "rows" and self.n <= 64:
-            ec.set_tail(*self.tail_columns())
+            prio, cell, row_symbol, column_symbol, lead = self.tail_columns()
+            ec.set_tail(prio, cell, row_symbol, column_symbol, lead=lead)
         return ec
 
     def tail_rows(self) -> int:
-        """Rows left when the row-by-row search hands over to the tail.
+        """Rows of the rectangle the row-by-row search hands over to.
 
         Once every row above the last band is filled, the band's box
         constraints are implied (a digit a stack still lacks is missing from
@@ -191,17 +192,30 @@ class Sudoku:
         """
         return min(3, self.n) if self.latin else self.box_rows
 
-    def tail_columns(self) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
-        """``(priority, cell, row_symbol, column_symbol)`` for
-        :meth:`ExactCover.set_tail` with :meth:`row_priority`."""
+    def tail_columns(self) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, tuple | None]:
+        """``(priority, cell, row_symbol, column_symbol, lead)`` for
+        :meth:`ExactCover.set_tail` with :meth:`row_priority`.
+
+        With boxes and at least two bands the tail starts at the lead row,
+        the last row of the band above the last: in each stack its empty
+        cells take exactly the digits that stack's box still lacks.
+        """
         n, nn = self.n, self.n * self.n
         first = n - self.tail_rows()
         rows = np.arange(first, n)[:, None]
-        k = np.arange(n)[None, :]
-        cell = rows * n + k
-        row_symbol = nn + rows * n + k
-        column_symbol = 2 * nn + np.arange(n)[:, None] * n + k
-        return first, cell, row_symbol, column_symbol
+        k = np.arange(n)
+        cell = rows * n + k[None, :]
+        row_symbol = nn + rows * n + k[None, :]
+        column_symbol = 2 * nn + k[:, None] * n + k[None, :]
+        if self.latin or first < self.box_rows:
+            return first, cell, row_symbol, column_symbol, None
+        lead_row = first - 1
+        band = lead_row // self.box_rows
+        n_stacks = n // self.box_cols
+        boxes = band * self.box_rows + np.arange(n_stacks)
+        box_symbol = 3 * nn + boxes[:, None] * n + k[None, :]
+        lead = (lead_row * n + k, nn + lead_row * n + k, box_symbol, k // self.box_cols)
+        return lead_row, cell, row_symbol, column_symbol, lead
 
     @cached_property
     def _ec(self) -> ExactCover:

@@ -89,10 +89,42 @@ def test_tail_rows_are_the_last_band_or_three_rows_of_a_latin_square():
     assert Sudoku(2, 4).tail_rows() == 2
     assert Sudoku(4, 2).tail_rows() == 4
     assert Sudoku(1, 6).tail_rows() == 3
-    prio, cell, row_symbol, column_symbol = Sudoku(3, 3).tail_columns()
-    assert prio == 6 and cell.shape == row_symbol.shape == (3, 9)
+
+
+def test_9x9_tail_starts_at_row_6_the_lead_row_of_band_2():
+    sud = Sudoku(3, 3)
+    prio, cell, row_symbol, column_symbol, lead = sud.tail_columns()
+    assert prio == 5 and cell.shape == row_symbol.shape == (3, 9)
     assert column_symbol.shape == (9, 9)
     assert cell[0, 0] == 6 * 9 and row_symbol[0, 0] == 81 + 6 * 9
+    lead_cell, lead_row_symbol, box_symbol, stack = lead
+    assert lead_cell[0] == 5 * 9 and lead_row_symbol[0] == 81 + 5 * 9
+    # boxes 3, 4, 5 (band 2), their digit columns
+    assert box_symbol.shape == (3, 9) and box_symbol[0, 0] == 3 * 81 + 3 * 9
+    assert stack.tolist() == [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    # Latin squares have no boxes, so no lead row
+    assert Sudoku(1, 6).tail_columns()[4] is None
+
+
+def test_lead_row_tail_stores_the_states_the_search_would_store():
+    # Memoize only where band 3 starts (priority 6).  The tail enumerates the
+    # lead row itself and stores each band-3 state it meets; a search of the
+    # same unit afterwards must find every one of its band-3 states there,
+    # which holds only if the tail builds exactly the search's keys.
+    sud = Sudoku(3, 3)
+    ec = sud.exact_cover(priority="rows")
+    grid = _random_grid(sud, np.random.default_rng(7))
+    keep = np.zeros((9, 9), dtype=bool)
+    keep[:3] = True
+    keep[:, 0] = True
+    given = _givens(sud, grid, keep)
+    ec.clear_memo()
+    first = ec.count(given=given, memo=True, memo_at={6}, tail=True)
+    assert ec.stats.tail_calls > 0 and ec.stats.memo_stores > 1000
+    again = ec.count(given=given, memo=True, memo_at={6})
+    assert again == first
+    assert ec.stats.memo_lookups > 1000
+    assert ec.stats.memo_hits == ec.stats.memo_lookups
 
 
 def test_plain_matrices_have_no_tail_and_say_so():
@@ -122,4 +154,25 @@ def test_bad_tail_declarations_are_refused(args, match):
     ec = ExactCover([[k] for k in range(8)], n_primary=8)
     with pytest.raises(ValueError, match=match):
         ec.set_tail(*args)
+    assert not ec.has_tail
+
+
+def test_tail_column_groups_must_be_consecutive():
+    ec = ExactCover([[k] for k in range(8)], n_primary=8)
+    with pytest.raises(ValueError, match="2 consecutive columns"):
+        ec.set_tail(0, [[1, 0]], [[2, 3]], [[4, 5], [6, 7]])
+
+
+@pytest.mark.parametrize("lead, match", [
+    ("abcd", "lead must be"),
+    (([0, 1], [2, 3], [[4, 5]]), "lead must be"),
+    (([0], [2, 3], [[4, 5]], [0, 0]), "length 2"),
+    (([0, 1], [2, 3], [4, 5], [0, 0]), "S x 2"),
+    (([0, 1], [2, 3], [[4, 5]], [0, 1]), "stack values must be in 0..0"),
+    (([0, 1], [2, 3], [[6, 7]], [0, 0]), "distinct"),
+])
+def test_bad_lead_rows_are_refused(lead, match):
+    ec = ExactCover([[k] for k in range(14)], n_primary=14)
+    with pytest.raises(ValueError, match=match):
+        ec.set_tail(0, [[6, 7]], [[8, 9]], [[10, 11], [12, 13]], lead=lead)
     assert not ec.has_tail
