@@ -1,6 +1,9 @@
-"""Plain vs memoized counting on a few 9×9 units: nodes, memo hits, seconds.
+"""Plain vs memoized vs memo + tail counting on a few 9×9 units.
 
-    python scripts/bench_memo.py [--units 0,5,13,355,709]
+Nodes, memo hits, tail calls and seconds per unit, one core, 16 MiB memo
+table emptied before each unit (so no unit profits from another).
+
+    python scripts/bench_memo.py [--units 0,5,13,355,709] [--reduction 71]
 """
 from __future__ import annotations
 
@@ -9,6 +12,16 @@ import argparse
 from counting import reducer
 from counting.job import describe_machine
 from counting.pool import count_unit
+from dlx.sudoku import Sudoku
+
+
+def _tail_calls(spec) -> int:
+    """Tail calls of one more memo + tail count of ``spec`` (count_unit's
+    result does not carry them)."""
+    sud = Sudoku.from_shape(spec.shape)
+    ec = sud.exact_cover(priority="rows")
+    ec.count(given=[sud.row_index(r, c, d) for r, c, d in spec.givens], memo=True, tail=True)
+    return ec.stats.tail_calls
 
 
 def main() -> None:
@@ -20,15 +33,20 @@ def main() -> None:
     m = describe_machine()
     print(f"machine: {m['cpu']}, {m['cores']} cores, {m['memory_gib']} GiB, "
           f"Python {m['python']}, engine {m['engine_version']}; one core, 16 MiB memo\n")
-    print("| unit | count | plain nodes | plain s | memo nodes | memo hits | memo s | speed-up |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| unit | count | plain nodes | plain s | memo nodes | memo hits | memo s "
+          "| memo+tail nodes | memo+tail hits | tail calls | memo+tail s "
+          "| memo speed-up | memo+tail speed-up |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for u in (int(x) for x in args.units.split(",")):
         plain = count_unit(specs[u], memo=False)
-        memo = count_unit(specs[u], memo=True, memo_mb=16, fresh_memo=True)
-        assert plain.count == memo.count, (u, plain.count, memo.count)
+        memo = count_unit(specs[u], memo=True, tail=False, memo_mb=16, fresh_memo=True)
+        tail = count_unit(specs[u], memo=True, tail=True, memo_mb=16, fresh_memo=True)
+        assert plain.count == memo.count == tail.count, (u, plain.count, memo.count, tail.count)
         print(f"| {u} | {memo.count:,} | {plain.nodes:,} | {plain.seconds:.2f} | "
               f"{memo.nodes:,} | {memo.memo_hits:,} | {memo.seconds:.3f} | "
-              f"{plain.seconds / memo.seconds:.0f}× |", flush=True)
+              f"{tail.nodes:,} | {tail.memo_hits:,} | {_tail_calls(specs[u]):,} | "
+              f"{tail.seconds:.3f} | {plain.seconds / memo.seconds:.0f}× | "
+              f"{plain.seconds / tail.seconds:.0f}× |", flush=True)
 
 
 if __name__ == "__main__":

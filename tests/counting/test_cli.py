@@ -66,6 +66,16 @@ def test_count_some_units_then_status_export_recount(run, tmp_path):
     assert res.exit_code == 0 and "all 2 recounted units agree" in res.output
 
 
+def test_no_tail_and_no_memo_count_the_same_units(run, tmp_path):
+    counts = []
+    for flags in ((), ("--no-tail",), ("--no-memo",)):
+        db = tmp_path / f"j{len(counts)}.sqlite"
+        res = run("count", "3x3", "--units", "5", "--db", db, "--workers", "1",
+                  "--json", *flags)
+        counts.append(json.loads(res.output)["unit_solutions"])
+    assert counts[0] == counts[1] == counts[2] == str(6_696_000)
+
+
 def test_a_rerun_skips_units_already_in_the_store(run, tmp_path):
     db = tmp_path / "j.sqlite"
     run("count", "3x3", "--units", "5", "--db", db, "--workers", "1", "--quiet")

@@ -31,6 +31,16 @@ def test_memo_and_plain_counts_agree_on_a_unit():
         count_unit(spec, memo=False).count
 
 
+def test_tail_is_on_with_memo_and_off_when_asked_or_plain():
+    spec = _bench_unit()
+    with_tail = count_unit(spec, memo=True, fresh_memo=True)
+    no_tail = count_unit(spec, memo=True, tail=False, fresh_memo=True)
+    plain = count_unit(spec, memo=False)
+    assert with_tail.count == no_tail.count == plain.count
+    # the tail takes over rows 6-9, so the search visits far fewer nodes
+    assert with_tail.nodes * 2 < no_tail.nodes < plain.nodes
+
+
 @pytest.mark.slow
 def test_units_against_an_independent_plain_mrv_count():
     # Independent of the row-order priority and of memo: the plain
