@@ -25,7 +25,10 @@ Why it is shaped this way
   - memoization (Nishino, Yasuda, Minato, Nagata, AAAI 2017): the remaining
     subproblem is determined by the set of uncovered items, so its count is
     cached under that set (compared in full; the Zobrist hash only picks the
-    bucket).
+    bucket);
+  - a declared tail (``configure_tail``): once a given priority class is
+    reached the rest is a Latin rectangle with prescribed column sets
+    (possibly after one lead row), counted without searching.
 * Counts are 128-bit and every addition of a cached count is checked, so no
   count ever wraps silently.  Statistics are 64-bit: 2**64 nodes is beyond
   any run (centuries at a billion nodes a second).
