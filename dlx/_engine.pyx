@@ -18,7 +18,7 @@ Why it is shaped this way
   priority class still present*: the item list is ordered by (priority,
   column), so the current class is a prefix of the list.  Without priorities
   every item has class 0 and this is plain MRV.  The scan stops at LEN <= 1.
-* Counting mode takes two shortcuts that never change a count:
+* Counting mode takes three shortcuts that never change a count:
   - the last level is counted from column lengths: if every option of the
     chosen item covers exactly the primary items that remain, each option
     is a solution and none needs covering;
