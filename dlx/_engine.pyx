@@ -121,6 +121,20 @@ cdef inline word_t _splitmix(word_t *state) noexcept nogil:
 # the same way.  `steps` counts enumeration steps (the work of a tail, used
 # like a subtree size by the memo table).
 
+cdef inline bint _take_forced(word_t cols, const word_t *colmask,
+                              word_t *need) noexcept nogil:
+    # Each column of `cols` has one empty cell left, in this row, and one
+    # symbol left (the sizes were checked): the row must still need it.
+    cdef word_t s
+    while cols:
+        s = colmask[__builtin_ctzll(cols)]
+        cols &= cols - 1
+        if (s & need[0]) == 0:
+            return False
+        need[0] ^= s
+    return True
+
+
 cdef count_t _tail_two_rows(word_t need_a, word_t need_b, word_t empty_a,
                             word_t empty_b, const word_t *colmask,
                             word_t *steps) noexcept nogil:
@@ -131,22 +145,9 @@ cdef count_t _tail_two_rows(word_t need_a, word_t need_b, word_t empty_a,
     cdef int deg[64]
     cdef int adj[64][2]
     cdef word_t unvisited
-    # forced cells: one empty cell in the column, one symbol left
-    while only:
-        c = __builtin_ctzll(only)
-        only &= only - 1
-        s = colmask[c]
-        if (s & need_a) == 0:
-            return 0
-        need_a ^= s
-    only = empty_b ^ both
-    while only:
-        c = __builtin_ctzll(only)
-        only &= only - 1
-        s = colmask[c]
-        if (s & need_b) == 0:
-            return 0
-        need_b ^= s
+    if not _take_forced(only, colmask, &need_a) or \
+            not _take_forced(empty_b ^ both, colmask, &need_b):
+        return 0
     # the graph: symbols are vertices, columns empty in both rows are edges
     pair = need_a | need_b
     while pair:
