@@ -14,7 +14,8 @@
 #                               each option followed by a spacer.
 #
 # Invariants while the search runs:
-#   * length[i] is the number of nodes in item i's vertical list;
+#   * length[i] is the number of nodes in item i's vertical list, plus
+#     COVERED (2**30) while i is covered (its list is frozen then);
 #   * for an option node q: top[q] = its item (>= 1), orow[q] = its row;
 #   * for a spacer s: top[s] <= 0, ul[s] = first node of the option before s,
 #     dl[s] = last node of the option after s, so every option can be walked
