@@ -59,11 +59,33 @@ cdef extern from *:
         return (m[0] | m[1]) != 0;
     }
 
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    /* Bit j set when a[j] < t, j < 16: the four compares packed to bytes
+       in order, then one movemask. */
+    static inline int dlx_below_mask16(const int32_t *a, int32_t t) {
+        __m128i tv = _mm_set1_epi32(t);
+        __m128i c0 = _mm_cmplt_epi32(_mm_loadu_si128((const __m128i *)a), tv);
+        __m128i c1 = _mm_cmplt_epi32(_mm_loadu_si128((const __m128i *)(a + 4)), tv);
+        __m128i c2 = _mm_cmplt_epi32(_mm_loadu_si128((const __m128i *)(a + 8)), tv);
+        __m128i c3 = _mm_cmplt_epi32(_mm_loadu_si128((const __m128i *)(a + 12)), tv);
+        return _mm_movemask_epi8(_mm_packs_epi16(_mm_packs_epi32(c0, c1),
+                                                 _mm_packs_epi32(c2, c3)));
+    }
+    #endif
+
     /* The first i in [0, n) with a[i] < t; n if there is none. */
     static inline int32_t dlx_first_below(const int32_t *a, int32_t n, int32_t t) {
         int32_t i = 0;
+    #if defined(__SSE2__)
+        int m;
+        for (; i + 16 <= n; i += 16)
+            if ((m = dlx_below_mask16(a + i, t)) != 0)
+                return i + __builtin_ctz(m);
+    #else
         while (i + 16 <= n && !dlx_any_below16(a + i, t))
             i += 16;
+    #endif
         for (; i < n; i++)
             if (a[i] < t)
                 return i;
