@@ -14,7 +14,8 @@
 #                               each option followed by a spacer.
 #
 # Invariants while the search runs:
-#   * length[i] is the number of nodes in item i's vertical list;
+#   * length[i] is the number of nodes in item i's vertical list, plus
+#     COVERED (2**30) while i is covered (its list is frozen then);
 #   * for an option node q: top[q] = its item (>= 1), orow[q] = its row;
 #   * for a spacer s: top[s] <= 0, ul[s] = first node of the option before s,
 #     dl[s] = last node of the option after s, so every option can be walked
@@ -63,6 +64,11 @@ cdef class Engine:
     cdef bint running               # a search holds covered items
     cdef link_t *givens             # rows covered before the search
     cdef link_t n_givens
+    cdef link_t *pristine           # solve_batch: copies of ll, rl, length,
+                                    # ul, dl, live of the pristine matrix
+                                    # (NULL until first needed)
+    cdef link_t restore_covers      # solve_batch: restore by copy when at
+                                    # least this many items are covered
 
     # --- counting
     cdef count_t solutions          # solutions found so far in this run
@@ -136,3 +142,5 @@ cdef class Engine:
     cdef int _run(self, bint stop_at_solution) except -1 nogil
     cdef bint _apply_givens(self) noexcept nogil
     cdef void _unwind(self) noexcept nogil
+    cdef void _restore(self) noexcept nogil
+    cdef int _save_pristine(self) except -1

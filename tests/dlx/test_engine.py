@@ -147,3 +147,44 @@ def test_given_rows_that_conflict_are_named():
     a, b = s.row_index(0, 0, 1), s.row_index(0, 1, 1)
     with pytest.raises(ConflictingGivensError, match=f"given rows {a} and {b} both cover column"):
         ec.count(given=[a, b])
+
+
+@pytest.mark.parametrize("box", [(2, 2), (3, 3)])
+def test_solve_batch_leaves_the_matrix_pristine(box):
+    """solve_batch undoes each problem by copying the saved links back when
+    many items are covered (a solution of any size here, or 17 givens), and
+    by uncovering when few are (a search over 1-2 givens run to exhaustion
+    on 4x4); either way the matrix is pristine and every answer is that of
+    the one-at-a-time search."""
+    from puzzle_samples import TWO, UNSOLVABLE, WIKI
+    s = Sudoku(*box)
+    ec = s.exact_cover()
+    before = ec._links_snapshot()
+    clash = [s.row_index(0, 0, 1), s.row_index(0, 1, 1)]
+    if box == (3, 3):
+        problems = [s.givens(WIKI), s.givens(TWO), [], s.givens(UNSOLVABLE),
+                    s.givens(WIKI)[:2], clash, s.givens(WIKI)]
+        limits = (1, 2)
+    else:
+        problems = [s.givens("1..." "..1." "...." "...."), [], s.givens("12.." + "." * 12),
+                    clash, s.givens("1234" "3412" "...." "....")]
+        limits = (1, 2, 1000)
+    for limit in limits:
+        for _ in range(2):          # the second batch reuses the saved copy
+            counts, rows = ec.solve_batch(problems, limit=limit)
+            ec._check_invariants()
+            after = ec._links_snapshot()
+            assert _same(before, after) and len(before) == len(after)
+            for k, given in enumerate(problems):
+                if given is clash:
+                    assert counts[k] == -1 and (rows[k] == -1).all()
+                    continue
+                assert counts[k] == ec.count(given=given, limit=limit)
+                first = ec.first(given=given)
+                got = rows[k][rows[k] >= 0]
+                assert (first is None and counts[k] == 0 and got.size == 0) or \
+                    sorted(got.tolist()) == sorted(first)
+    # the other entry points still see the pristine matrix
+    assert ec.count(given=problems[-1]) == (1 if box == (3, 3) else 4)
+    assert ec.count(limit=5) == 5
+    ec._check_invariants()
