@@ -18,6 +18,12 @@ Why it is shaped this way
   priority class still present*: the item list is ordered by (priority,
   column), so the current class is a prefix of the list.  Without priorities
   every item has class 0 and this is plain MRV.  The scan stops at LEN <= 1.
+  With one class it reads the LEN array with vector compares (a covered
+  item's LEN carries COVERED, so it never wins) instead of following links.
+* solve_batch undoes a finished problem by copying saved link arrays back
+  when enough items are covered that this is cheaper than uncovering them:
+  undoing every cover restores a DLX matrix exactly, so both give the same
+  matrix.
 * Counting mode takes three shortcuts that never change a count:
   - the last level is counted from column lengths: if every option of the
     chosen item covers exactly the primary items that remain, each option
