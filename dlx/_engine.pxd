@@ -142,5 +142,6 @@ cdef class Engine:
     cdef int _run(self, bint stop_at_solution) except -1 nogil
     cdef bint _apply_givens(self) noexcept nogil
     cdef void _unwind(self) noexcept nogil
+    cdef void _copy_links(self, bint save) noexcept nogil
     cdef void _restore(self) noexcept nogil
     cdef int _save_pristine(self) except -1

@@ -41,13 +41,12 @@ Why it is shaped this way
 """
 from cpython.exc cimport PyErr_CheckSignals
 from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memcmp, memcpy, memset
+from libc.string cimport memcpy, memset
 from libc.stdint cimport uint32_t, uint64_t
 
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
     int __builtin_popcountll(unsigned long long) nogil
-    void __builtin_prefetch(const void *) nogil
 
 cdef extern from *:
     """
@@ -986,26 +985,37 @@ cdef class Engine:
         self.phase = DONE
         self.running = False
 
+    cdef void _copy_links(self, bint save) noexcept nogil:
+        # The arrays a search changes (ll, rl, length, ul, dl, live), one
+        # after the other in the block `pristine`: copied into it (save) or
+        # back from it.
+        cdef size_t ni = self.n_items + 2, nn = self.n_nodes, k
+        cdef link_t *arrays[5]
+        cdef size_t sizes[5]
+        cdef char *block = <char *>self.pristine
+        arrays[0] = self.ll; arrays[1] = self.rl; arrays[2] = self.length
+        arrays[3] = self.ul; arrays[4] = self.dl
+        sizes[0] = sizes[1] = sizes[2] = ni * sizeof(link_t)
+        sizes[3] = sizes[4] = nn * sizeof(link_t)
+        for k in range(5):
+            if save:
+                memcpy(block, arrays[k], sizes[k])
+            else:
+                memcpy(arrays[k], block, sizes[k])
+            block += sizes[k]
+        if save:
+            memcpy(block, self.live, self.n_words * sizeof(word_t))
+        else:
+            memcpy(self.live, block, self.n_words * sizeof(word_t))
+
     cdef void _restore(self) noexcept nogil:
         """The end state of _unwind by copying: every array a search
-        changes (ll, rl, length, ul, dl, live) is set back from the copy in
-        `pristine`, and the counters to their pristine values.  Undoing
-        every cover restores a DLX matrix exactly (each list keeps its
-        order), so the two agree; copying costs the same whatever the
-        search did.  solve_batch only: no memo entry is pending there."""
-        cdef size_t ni = self.n_items + 2, nn = self.n_nodes
-        cdef const link_t *src = self.pristine
-        memcpy(self.ll, src, ni * sizeof(link_t))
-        src += ni
-        memcpy(self.rl, src, ni * sizeof(link_t))
-        src += ni
-        memcpy(self.length, src, ni * sizeof(link_t))
-        src += ni
-        memcpy(self.ul, src, nn * sizeof(link_t))
-        src += nn
-        memcpy(self.dl, src, nn * sizeof(link_t))
-        src += nn
-        memcpy(self.live, src, self.n_words * sizeof(word_t))
+        changes is set back from the copy in `pristine`, and the counters
+        to their pristine values.  Undoing every cover restores a DLX
+        matrix exactly (each list keeps its order), so the two agree;
+        copying costs the same whatever the search did.  solve_batch only:
+        no memo entry is pending there."""
+        self._copy_links(False)
         self.zhash = 0
         self.n_live_primary = self.n_primary
         self.n_givens = 0
@@ -1018,7 +1028,6 @@ cdef class Engine:
         number of covered items from which copying is the cheaper undo."""
         cdef size_t ni = self.n_items + 2, nn = self.n_nodes
         cdef size_t n_links = 3 * ni + 2 * nn
-        cdef link_t *dst
         cdef double nnz, per_item
         if self.pristine != NULL:
             return 0
@@ -1026,18 +1035,7 @@ cdef class Engine:
                                          + self.n_words * sizeof(word_t))
         if self.pristine == NULL:
             raise MemoryError("cannot allocate the copy of the links")
-        dst = self.pristine
-        memcpy(dst, self.ll, ni * sizeof(link_t))
-        dst += ni
-        memcpy(dst, self.rl, ni * sizeof(link_t))
-        dst += ni
-        memcpy(dst, self.length, ni * sizeof(link_t))
-        dst += ni
-        memcpy(dst, self.ul, nn * sizeof(link_t))
-        dst += nn
-        memcpy(dst, self.dl, nn * sizeof(link_t))
-        dst += nn
-        memcpy(dst, self.live, self.n_words * sizeof(word_t))
+        self._copy_links(True)
         # Uncovering an item relinks about (mean LEN) * (mean option
         # size - 1) nodes at ~12 instructions each; copying moves 32 bytes
         # in ~2.  Copy once the covered items would relink n_links / 8
