@@ -369,31 +369,35 @@ class ExactCover:
         if row_a.shape != (r, n) or col_a.shape != (n, n):
             raise ValueError(f"row_symbol must be {r} x {n} and column_symbol "
                              f"{n} x {n}, got {row_a.shape} and {col_a.shape}")
-        every = np.concatenate([a.ravel() for a in arrays])
+        lead_arrays = self._lead_arrays(lead, n)
+        # the column groups: rows of the rectangle's arrays, then the lead
+        # row's cell, row-symbol and box-symbol groups
+        groups = [a.reshape(-1, n) for a in (*arrays, *lead_arrays[:3])]
+        every = np.concatenate(groups).ravel()
         if every.min() < 0 or every.max() >= self._n_primary:
             raise ValueError("tail columns must be primary columns "
                              f"0..{self._n_primary - 1}")
         if np.unique(every).size != every.size:
             raise ValueError("tail columns must be distinct")
-        if np.any(self._priority[cell_a.ravel()] < priority):
+        cells = np.concatenate([cell_a.ravel(), *lead_arrays[:1]])
+        if np.any(self._priority[cells] < priority):
             raise ValueError("the tail's cell columns must have priority >= "
                              f"{priority}")
-        lead_arrays = self._lead_arrays(lead, n, priority, arrays)
-        groups = [a for a in arrays] + lead_arrays[:3]
-        if any(np.any(g != g[..., :1] + np.arange(n)) for g in groups):
+        if any(np.any(g != g[:, :1] + np.arange(n)) for g in groups):
             raise ValueError(f"each row of the tail's column arrays must be {n} "
                              "consecutive columns (c, c+1, ..., c+N-1)")
-        firsts = [np.ascontiguousarray(g[..., 0], dtype=np.int32) for g in groups]
+        firsts = [np.ascontiguousarray(g[:, 0], dtype=np.int32) for g in groups]
+        lead_first = []
         if lead_arrays:
-            lead_first = [int(lead_arrays[0][0]), int(lead_arrays[1][0]), firsts[5],
+            lead_first = [int(firsts[3][0]), int(firsts[4][0]), firsts[5],
                           lead_arrays[3].astype(np.int32)]
-        else:
-            lead_first = []
-        self._engine.configure_tail(priority, firsts[0], firsts[1], firsts[2], *lead_first)
+        self._engine.configure_tail(priority, *firsts[:3], *lead_first)
         self._tail = priority
 
-    def _lead_arrays(self, lead, n: int, priority: int, arrays) -> list:
-        """Validated ``lead`` of :meth:`set_tail` as four int arrays (or [])."""
+    @staticmethod
+    def _lead_arrays(lead, n: int) -> list:
+        """``lead`` of :meth:`set_tail` as four int arrays of the right
+        shapes (or []); its columns are checked with the rectangle's."""
         if lead is None:
             return []
         if isinstance(lead, (str, bytes)) or len(lead) != 4:
@@ -408,14 +412,6 @@ class ExactCover:
                              f"got shape {box_symbol.shape}")
         if stack.min() < 0 or stack.max() >= box_symbol.shape[0]:
             raise ValueError(f"lead stack values must be in 0..{box_symbol.shape[0] - 1}")
-        every = np.concatenate([a.ravel() for a in (*arrays, cell, row_symbol, box_symbol)])
-        if every.min() < 0 or every.max() >= self._n_primary:
-            raise ValueError("tail columns must be primary columns "
-                             f"0..{self._n_primary - 1}")
-        if np.unique(every).size != every.size:
-            raise ValueError("tail columns must be distinct")
-        if np.any(self._priority[cell] < priority):
-            raise ValueError(f"the lead row's cell columns must have priority >= {priority}")
         return [cell, row_symbol, box_symbol, stack]
 
     def _finish(self, t0: float) -> None:
