@@ -295,8 +295,8 @@ class DaskRun:
     """
 
     def __init__(self, ordered: list[UnitSpec], *, memo: bool, memo_mb: float,
-                 tail: bool | None = None, client=None, cluster=None, address: str = "", n_workers: int = 0,
-                 notes: list[str] | None = None):
+                 tail: bool | None = None, client=None, cluster=None, address: str = "",
+                 n_workers: int = 0, notes: list[str] | None = None):
         self.address = address
         self.n_workers = n_workers
         self.notes = notes or []
@@ -434,7 +434,8 @@ def _check_engine(result: UnitResult, worker: str) -> None:
 # Connecting
 
 def run_units_dask(specs: Iterable[UnitSpec], *, scheduler: str, memo: bool = True,
-                   memo_mb: float = 16.0, tail: bool | None = None, connect_timeout: float = CONNECT_TIMEOUT,
+                   memo_mb: float = 16.0, tail: bool | None = None,
+                   connect_timeout: float = CONNECT_TIMEOUT,
                    worker_timeout: float = WORKER_TIMEOUT) -> DaskRun:
     """Count ``specs`` on a Dask cluster (longest first); iterate for results.
 
@@ -489,8 +490,9 @@ def run_units_dask(specs: Iterable[UnitSpec], *, scheduler: str, memo: bool = Tr
     except BaseException:
         _close_quietly(client, cluster)
         raise
-    return DaskRun(ordered, memo=memo, memo_mb=memo_mb, tail=tail, client=client, cluster=cluster,
-                   address=client.scheduler.address, n_workers=len(workers), notes=notes)
+    return DaskRun(ordered, memo=memo, memo_mb=memo_mb, tail=tail, client=client,
+                   cluster=cluster, address=client.scheduler.address,
+                   n_workers=len(workers), notes=notes)
 
 
 def _connect(target: Scheduler, timeout: float):

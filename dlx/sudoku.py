@@ -176,8 +176,8 @@ class Sudoku:
         prio = self.row_priority() if priority == "rows" else None
         ec = ExactCover.from_csr(indptr, indices, self.n_columns, priority=prio)
         if priority == "rows" and self.n <= 64:
-            prio, cell, row_symbol, column_symbol, lead = self.tail_columns()
-            ec.set_tail(prio, cell, row_symbol, column_symbol, lead=lead)
+            first, cell, row_symbol, column_symbol, lead = self.tail_columns()
+            ec.set_tail(first, cell, row_symbol, column_symbol, lead=lead)
         return ec
 
     def tail_rows(self) -> int:
