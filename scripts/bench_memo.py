@@ -15,13 +15,14 @@ from counting.pool import count_unit
 from dlx.sudoku import Sudoku
 
 
-def _tail_calls(spec) -> int:
-    """Tail calls of one more memo + tail count of ``spec`` (count_unit's
-    result does not carry them)."""
+def _memo_tail(spec):
+    """Memo + tail count of ``spec`` on a fresh matrix (so a fresh table):
+    (count, SearchStats); the stats carry the tail calls, which
+    ``count_unit``'s result does not."""
     sud = Sudoku.from_shape(spec.shape)
     ec = sud.exact_cover(priority="rows")
-    ec.count(given=[sud.row_index(r, c, d) for r, c, d in spec.givens], memo=True, tail=True)
-    return ec.stats.tail_calls
+    given = [sud.row_index(r, c, d) for r, c, d in spec.givens]
+    return ec.count(given=given, memo=True, memo_mb=16, tail=True), ec.stats
 
 
 def main() -> None:
@@ -40,11 +41,11 @@ def main() -> None:
     for u in (int(x) for x in args.units.split(",")):
         plain = count_unit(specs[u], memo=False)
         memo = count_unit(specs[u], memo=True, tail=False, memo_mb=16, fresh_memo=True)
-        tail = count_unit(specs[u], memo=True, tail=True, memo_mb=16, fresh_memo=True)
-        assert plain.count == memo.count == tail.count, (u, plain.count, memo.count, tail.count)
+        count, tail = _memo_tail(specs[u])
+        assert plain.count == memo.count == count, (u, plain.count, memo.count, count)
         print(f"| {u} | {memo.count:,} | {plain.nodes:,} | {plain.seconds:.2f} | "
               f"{memo.nodes:,} | {memo.memo_hits:,} | {memo.seconds:.3f} | "
-              f"{tail.nodes:,} | {tail.memo_hits:,} | {_tail_calls(specs[u]):,} | "
+              f"{tail.nodes:,} | {tail.memo_hits:,} | {tail.tail_calls:,} | "
               f"{tail.seconds:.3f} | {plain.seconds / memo.seconds:.0f}× | "
               f"{plain.seconds / tail.seconds:.0f}× |", flush=True)
 
