@@ -16,7 +16,9 @@ Example
 """
 from __future__ import annotations
 
+import math
 import operator
+import os
 import time
 from dataclasses import asdict, dataclass
 from typing import Iterator, Sequence
@@ -25,7 +27,8 @@ import numpy as np
 
 from dlx import _engine
 
-__all__ = ["ExactCover", "SearchStats", "ConflictingGivensError", "ENGINE_VERSION"]
+__all__ = ["ExactCover", "SearchStats", "ConflictingGivensError", "ENGINE_VERSION",
+           "check_memo_mb", "MEMO_MB_MAX"]
 
 #: Bumped whenever a change could alter what a search counts or how it is
 #: stored; stores of finished units record it.
@@ -33,7 +36,30 @@ ENGINE_VERSION = "dlx1-memo-3"
 
 _INT32_MAX = np.iinfo(np.int32).max
 _MEMO_AT = {"class": False, "all": True}
-_MEMO_MB_MAX = 2**20  # 1 TiB: beyond any machine this runs on
+
+
+def _physical_mib() -> int:
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**20
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
+        return 2**20
+
+
+#: Largest memo table accepted, in MiB: this machine's physical memory
+#: (a table that cannot fit would fail with MemoryError or swap forever).
+MEMO_MB_MAX = min(2**20, _physical_mib())
+
+
+def check_memo_mb(memo_mb) -> float:
+    """Validate a memo-table size in MiB: a finite number in ``(0, MEMO_MB_MAX]``.
+
+    Raises ``ValueError`` with a one-line message otherwise; returns it as float.
+    """
+    if isinstance(memo_mb, bool) or not isinstance(memo_mb, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(memo_mb) or not 0 < memo_mb <= MEMO_MB_MAX:
+        raise ValueError(f"memo size must be a number of MiB in (0, {MEMO_MB_MAX:,}] "
+                         f"(this machine's memory), got {memo_mb!r}")
+    return float(memo_mb)
 
 
 class ConflictingGivensError(ValueError):
@@ -489,10 +515,7 @@ class ExactCover:
         return result
 
     def _configure_memo(self, memo_mb: float) -> None:
-        if isinstance(memo_mb, bool) or not isinstance(memo_mb, (int, float)) \
-                or not 0 < memo_mb <= _MEMO_MB_MAX:
-            raise ValueError(f"memo_mb must be a number in (0, {_MEMO_MB_MAX}], "
-                             f"got {memo_mb!r}")
+        memo_mb = check_memo_mb(memo_mb)
         if memo_mb != self._memo_mb:
             self._engine.configure_memo(int(memo_mb * 2**20))
             self._memo_mb = memo_mb
