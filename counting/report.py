@@ -1,0 +1,401 @@
+"""A report of one store: the job, its units, its workers, as one page.
+
+``gridcount report STORE`` writes a self-contained HTML page (charts inline
+as SVG, no network needed to view it) or, with ``--format md``, Markdown
+with PNG files beside it (for ``results/``).  The content is the same:
+
+* **the job** — shape, reduction, factors, units done and remaining, the
+  total (or the partial state), engine versions, machines, and the
+  published value it is compared with (:mod:`counting.published`);
+* **units by class** — every unit's count at its class (the class weights
+  drawn beneath), unit seconds (distribution and by class), nodes and memo
+  hits per unit, and the slowest units;
+* **throughput** — units finished over time per worker and per host.
+
+Everything shown is read from the store and recomputed from it; nothing is
+typed in.  The charts need matplotlib, an optional extra
+(``pip install 'gridcount[report]'``): without it :func:`build_report`
+raises :class:`ReportUnavailable` with that instruction.
+
+Example
+-------
+>>> from counting.report import write_report        # doctest: +SKIP
+>>> write_report("results/2x3-rmoves.sqlite", "report.html")   # doctest: +SKIP
+"""
+from __future__ import annotations
+
+import html
+import io
+import statistics
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from counting import published
+from counting.job import Job, summarise
+from counting.store import Store
+from counting.units import UnitResult
+
+__all__ = ["Report", "ReportUnavailable", "build_report", "write_report", "FORMATS"]
+
+FORMATS = ("html", "md")  # output formats of write_report
+_SLOWEST = 10  # units listed in the "slowest units" table
+
+
+class ReportUnavailable(RuntimeError):
+    """matplotlib (the ``report`` extra) is not installed."""
+
+
+@dataclass
+class Figure:
+    """One chart: a title, a caption and the matplotlib figure."""
+
+    key: str       # file stem for --format md
+    title: str
+    caption: str
+    figure: object  # matplotlib.figure.Figure
+
+
+@dataclass
+class Report:
+    """Everything the page shows: tables as rows of strings, charts as figures."""
+
+    title: str
+    job_rows: list[tuple[str, str]]
+    class_rows: list[tuple[str, ...]]
+    class_header: tuple[str, ...]
+    slow_rows: list[tuple[str, ...]]
+    slow_header: tuple[str, ...]
+    worker_rows: list[tuple[str, ...]]
+    worker_header: tuple[str, ...]
+    figures: list[Figure] = field(default_factory=list)
+
+
+def _pyplot():
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ReportUnavailable(
+            "gridcount report draws its charts with matplotlib, which is not installed: "
+            "pip install 'gridcount[report]'") from None
+    return plt
+
+
+def _n(x: int | None) -> str:
+    return "—" if x is None else f"{x:,}"
+
+
+def _s(seconds: float) -> str:
+    return f"{seconds:,.3f} s" if seconds < 100 else f"{seconds:,.1f} s"
+
+
+def _worker(r: UnitResult) -> str:
+    """The worker that ran a unit: its id when the store records one, else its host."""
+    w = getattr(r, "worker", None)
+    return f"{r.host}/{w}" if w not in (None, "") else r.host
+
+
+def _when(r: UnitResult) -> datetime | None:
+    try:
+        return datetime.fromisoformat(r.finished_at)
+    except (TypeError, ValueError):
+        return None
+
+
+# ---------------------------------------------------------------------------
+# data
+
+def build_report(store: Store) -> Report:
+    """Read ``store`` and lay out its report (raises ReportUnavailable without matplotlib)."""
+    plt = _pyplot()
+    job = Job.for_store(store)
+    s = summarise(store, job)
+    results = sorted(store.results(), key=lambda r: r.unit_id)
+    weight = {c.class_id: c.weight for c in job.classes}
+    pub = published.lookup(job.shape)
+
+    total_text = _n(s.total) if s.complete else \
+        f"not yet: {job.n_units - s.done:,} of {job.n_units:,} units remain"
+    if pub is None:
+        match = "no published value"
+    elif not s.complete:
+        match = f"published {pub.total:,} ({pub.source}); the comparison needs every unit"
+    else:
+        match = ("matches" if s.total == pub.total else "DOES NOT MATCH") + \
+            f" the published {pub.total:,} ({pub.source})"
+    engines = sorted({r.engine_version for r in results}) or [s.engine_version]
+    job_rows = [
+        ("shape", f"{job.shape} ({_grid_side(job.shape)} grids)"),
+        ("reduction", job.reduction),
+        *[(label, f"{value:,}") for label, value in _factors(s)],
+        ("classes", f"{s.n_classes:,} ({s.classes_complete:,} complete)"),
+        ("units done", f"{s.done:,} of {job.n_units:,}"),
+        ("units remaining", f"{job.n_units - s.done:,}"),
+        ("grids", total_text),
+        ("published", match),
+        ("engine versions", ", ".join(engines)),
+        ("machines", ", ".join(s.hosts) or "—"),
+        ("CPU time in units", _s(s.cpu_seconds)),
+        ("nodes", f"{s.nodes:,}"),
+        ("memo hits", f"{s.memo_hits:,}"),
+    ]
+
+    by_class: dict[int, list[UnitResult]] = defaultdict(list)
+    for r in results:
+        by_class[r.class_id].append(r)
+    class_header = ("class", "weight", "units done", "Σ unit counts", "weight × Σ", "seconds")
+    class_rows = []
+    for cid in sorted(job.units_of_class):
+        done = by_class.get(cid, [])
+        members = job.units_of_class[cid]
+        ssum = sum(r.count for r in done)
+        complete = len(done) == len(members)
+        class_rows.append((str(cid), f"{weight[cid]:,}", f"{len(done):,} / {len(members):,}",
+                           "—" if not done else f"{ssum:,}" + ("" if complete else " (partial)"),
+                           f"{weight[cid] * ssum:,}" if complete else "—",
+                           _s(sum(r.seconds for r in done))))
+
+    slow = sorted(results, key=lambda r: (-r.seconds, r.unit_id))[:_SLOWEST]
+    slow_header = ("unit", "class", "count", "seconds", "nodes", "memo hits", "worker")
+    slow_rows = [(str(r.unit_id), str(r.class_id), f"{r.count:,}", _s(r.seconds),
+                  f"{r.nodes:,}", f"{r.memo_hits:,}", _worker(r)) for r in slow]
+
+    per_worker: dict[str, list[UnitResult]] = defaultdict(list)
+    for r in results:
+        per_worker[_worker(r)].append(r)
+    worker_header = ("worker", "units", "CPU time", "median unit", "unit solutions / CPU s")
+    worker_rows = []
+    for w in sorted(per_worker):
+        rs = per_worker[w]
+        cpu = sum(r.seconds for r in rs)
+        rate = sum(r.count for r in rs) / cpu if cpu > 0 else None
+        worker_rows.append((w, f"{len(rs):,}", _s(cpu), _s(statistics.median(r.seconds for r in rs)),
+                            "—" if rate is None else f"{rate:,.0f} sol/s"))
+
+    rep = Report(
+        title=f"gridcount report: {job.shape}, reduction {job.reduction}",
+        job_rows=job_rows, class_rows=class_rows, class_header=class_header,
+        slow_rows=slow_rows, slow_header=slow_header,
+        worker_rows=worker_rows, worker_header=worker_header)
+    if results:
+        rep.figures = _figures(plt, job, results, weight, per_worker)
+    return rep
+
+
+def _grid_side(shape: str) -> str:
+    r, c = (int(x) for x in shape.split("x"))
+    return f"{r * c}×{r * c}"
+
+
+def _factors(s) -> list[tuple[str, int]]:
+    factors = getattr(s, "factors", None)
+    if factors is not None:
+        return list(factors)
+    return [("relabel box 1 (N!)", s.relabel), ("reduce band 1", s.band),
+            ("reduce column 1", s.column)]
+
+
+# ---------------------------------------------------------------------------
+# charts
+
+def _figures(plt, job, results, weight, per_worker) -> list[Figure]:
+    figs = []
+    classes = sorted(job.units_of_class)
+    pos = {cid: i for i, cid in enumerate(classes)}
+
+    f, (top, bottom) = plt.subplots(2, 1, figsize=(10, 6), sharex=True,
+                                    gridspec_kw={"height_ratios": [3, 1]})
+    xs = [pos[r.class_id] for r in results]
+    top.scatter(xs, [max(r.count, 1) for r in results], s=12, alpha=0.7)
+    top.set_yscale("log")
+    top.set_ylabel("unit count (completions)")
+    _thousands(plt, top)
+    top.grid(True, alpha=0.3)
+    bottom.bar(range(len(classes)), [weight[c] for c in classes], color="tab:gray")
+    bottom.set_ylabel("class weight")
+    bottom.set_xlabel("class (by id)")
+    _class_ticks(bottom, classes)
+    f.tight_layout()
+    figs.append(Figure("unit-counts", "Unit counts by class",
+                       "Each dot is one unit's count (log scale), at its class; the bars "
+                       "beneath are the class weights (reduced bands per class).", f))
+
+    f, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
+    secs = [r.seconds for r in results]
+    left.hist(secs, bins=min(40, max(5, len(secs) // 5)), color="tab:blue")
+    left.set_xlabel("unit time (s)")
+    left.set_ylabel("units")
+    left.set_title("distribution")
+    per_class = defaultdict(float)
+    for r in results:
+        per_class[r.class_id] += r.seconds
+    right.bar(range(len(classes)), [per_class.get(c, 0.0) for c in classes], color="tab:orange")
+    right.set_xlabel("class (by id)")
+    right.set_ylabel("seconds in class")
+    right.set_title("by class")
+    _class_ticks(right, classes)
+    f.tight_layout()
+    figs.append(Figure("unit-seconds", "Unit times",
+                       "Wall-clock seconds of each unit's engine run: their distribution, "
+                       "and their sum per class.", f))
+
+    f, ax = plt.subplots(figsize=(10, 3.8))
+    ids = [r.unit_id for r in results]
+    ax.scatter(ids, [max(r.nodes, 1) for r in results], s=8, label="nodes")
+    ax.scatter(ids, [max(r.memo_hits, 1) for r in results], s=8, label="memo hits")
+    ax.set_yscale("log")
+    ax.set_xlabel("unit id")
+    ax.set_ylabel("per unit (log scale)")
+    _thousands(plt, ax)
+    ax.legend()
+    ax.grid(True, alpha=0.3)
+    f.tight_layout()
+    figs.append(Figure("nodes-memo", "Search nodes and memo hits per unit",
+                       "Nodes visited by the search and memo-table hits, per unit (log "
+                       "scale; a zero is drawn at 1).", f))
+
+    timed = [(t, r) for r in results if (t := _when(r)) is not None]
+    if timed:
+        t0 = min(t for t, _ in timed)
+        f, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
+        for w in sorted(per_worker):
+            pts = sorted((t - t0).total_seconds() for t, r in timed if _worker(r) == w)
+            left.step(pts, range(1, len(pts) + 1), where="post", label=w)
+        left.set_xlabel("time since the first unit finished (s)")
+        left.set_ylabel("units finished")
+        left.set_title("per worker")
+        _integer_y(left)
+        if len(per_worker) <= 12:
+            left.legend(fontsize="small")
+        hosts = sorted({r.host for _, r in timed})
+        for h in hosts:
+            pts = sorted((t - t0).total_seconds() for t, r in timed if r.host == h)
+            right.step(pts, range(1, len(pts) + 1), where="post", label=h)
+        right.set_xlabel("time since the first unit finished (s)")
+        right.set_ylabel("units finished")
+        right.set_title("per host")
+        _integer_y(right)
+        right.legend(fontsize="small")
+        f.tight_layout()
+        figs.append(Figure("throughput", "Throughput over time",
+                           "Units finished (cumulative) against the time they were stored, "
+                           "per worker and per host; timestamps have one-second resolution "
+                           "and runs on different days share one axis.", f))
+    return figs
+
+
+def _thousands(plt, ax) -> None:
+    """Plain integers with thousands separators on the y axis (no 1e6 notation)."""
+    from matplotlib.ticker import FuncFormatter
+    fmt = FuncFormatter(lambda y, _: f"{y:,.0f}")
+    ax.yaxis.set_major_formatter(fmt)
+    ax.yaxis.set_minor_formatter(FuncFormatter(lambda y, _: ""))
+
+
+def _integer_y(ax) -> None:
+    from matplotlib.ticker import MaxNLocator
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+
+
+def _class_ticks(ax, classes) -> None:
+    step = max(1, len(classes) // 20)
+    ax.set_xticks(range(0, len(classes), step))
+    ax.set_xticklabels([str(classes[i]) for i in range(0, len(classes), step)])
+
+
+# ---------------------------------------------------------------------------
+# output
+
+def write_report(store_path, out_path, fmt: str = "html") -> Path:
+    """Write the report of the store at ``store_path`` to ``out_path``.
+
+    ``fmt="md"`` writes PNG files into ``<out stem>-files/`` beside it.
+    Returns the path written.  Raises ``ValueError`` on an unknown format,
+    :class:`ReportUnavailable` without matplotlib, and the store's own
+    errors for a missing or damaged store.
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown report format {fmt!r}; use one of {', '.join(FORMATS)}")
+    _pyplot()  # fail before opening anything
+    with Store.open(store_path) as store:
+        rep = build_report(store)
+    out = Path(out_path)
+    try:
+        text = _html(rep) if fmt == "html" else _markdown(rep, out)
+        tmp = out.with_name(out.name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(out)
+    finally:
+        import matplotlib.pyplot as plt
+        for fig in rep.figures:
+            plt.close(fig.figure)
+    return out
+
+
+def _svg(fig) -> str:
+    buf = io.StringIO()
+    fig.figure.savefig(buf, format="svg")
+    text = buf.getvalue()
+    return text[text.index("<svg"):]
+
+
+def _numeric(header, right_from: int) -> list[bool]:
+    """Right-align the number columns: from ``right_from`` on, except a trailing "worker"."""
+    return [right_from <= i and h != "worker" for i, h in enumerate(header)]
+
+
+def _table_html(header, rows, right_from: int = 1) -> str:
+    num = _numeric(header, right_from)
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    body = "".join(
+        "<tr>" + "".join(f'<td class="{"num" if num[i] else ""}">{html.escape(c)}</td>'
+                         for i, c in enumerate(row)) + "</tr>" for row in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+_CSS = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;
+color:#222}table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{padding:.2em .8em;
+border-bottom:1px solid #ddd;text-align:left}td.num{text-align:right;
+font-variant-numeric:tabular-nums}th{background:#f4f4f4}figure{margin:1em 0 2em}
+figcaption{color:#555;font-size:.9em}svg{max-width:100%;height:auto}"""
+
+
+def _html(rep: Report) -> str:
+    parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(rep.title)}"
+             f"</title><style>{_CSS}</style></head><body><h1>{html.escape(rep.title)}</h1>",
+             "<h2>The job</h2>", _table_html(("item", "value"), rep.job_rows, right_from=2),
+             "<h2>Classes</h2>", _table_html(rep.class_header, rep.class_rows),
+             "<h2>Slowest units</h2>", _table_html(rep.slow_header, rep.slow_rows),
+             "<h2>Workers</h2>", _table_html(rep.worker_header, rep.worker_rows)]
+    for f in rep.figures:
+        parts.append(f"<h2>{html.escape(f.title)}</h2><figure>{_svg(f)}"
+                     f"<figcaption>{html.escape(f.caption)}</figcaption></figure>")
+    parts.append("</body></html>\n")
+    return "\n".join(parts)
+
+
+def _table_md(header, rows, right_from: int = 1) -> str:
+    align = ["---:" if num else "---" for num in _numeric(header, right_from)]
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(align) + "|"]
+    lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _markdown(rep: Report, out: Path) -> str:
+    files = out.with_name(out.stem + "-files")
+    files.mkdir(parents=True, exist_ok=True)
+    parts = [f"# {rep.title}", "", "## The job", "",
+             _table_md(("item", "value"), rep.job_rows, right_from=2), "",
+             "## Classes", "", _table_md(rep.class_header, rep.class_rows), "",
+             "## Slowest units", "", _table_md(rep.slow_header, rep.slow_rows), "",
+             "## Workers", "", _table_md(rep.worker_header, rep.worker_rows), ""]
+    for f in rep.figures:
+        png = files / f"{f.key}.png"
+        f.figure.savefig(png, format="png", dpi=100)
+        parts += [f"## {f.title}", "", f"![{f.title}]({files.name}/{png.name})", "",
+                  f.caption, ""]
+    return "\n".join(parts)
+
