@@ -209,9 +209,12 @@ def _figures(plt, job, results, weight, per_worker) -> list[Figure]:
     f, (top, bottom) = plt.subplots(2, 1, figsize=(10, 6), sharex=True,
                                     gridspec_kw={"height_ratios": [3, 1]})
     xs = [pos[r.class_id] for r in results]
-    top.scatter(xs, [max(r.count, 1) for r in results], s=12, alpha=0.7)
-    top.set_yscale("log")
-    top.set_ylabel("unit count (completions)")
+    ys = [max(r.count, 1) for r in results]
+    top.scatter(xs, ys, s=12, alpha=0.7)
+    log = max(ys) >= 10 * min(ys)  # a log axis only when the counts span a decade
+    if log:
+        top.set_yscale("log")
+    top.set_ylabel("unit count (completions)" + (", log scale" if log else ""))
     _thousands(plt, top)
     top.grid(True, alpha=0.3)
     bottom.bar(range(len(classes)), [weight[c] for c in classes], color="tab:gray")
@@ -220,7 +223,7 @@ def _figures(plt, job, results, weight, per_worker) -> list[Figure]:
     _class_ticks(bottom, classes)
     f.tight_layout()
     figs.append(Figure("unit-counts", "Unit counts by class",
-                       "Each dot is one unit's count (log scale), at its class; the bars "
+                       "Each dot is one unit's count, at its class; the bars "
                        "beneath are the class weights (reduced bands per class).", f))
 
     f, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
