@@ -343,6 +343,43 @@ class Store:
             conn.close()
             raise
 
+    @staticmethod
+    def delete(path: str | os.PathLike) -> list[Path]:
+        """Delete the store at ``path`` and its ``-wal`` and ``-shm`` files
+        (``gridcount count --fresh``).
+
+        Only a gridcount store is deleted (damaged or not), or what an
+        interrupted :meth:`create_or_open` leaves: an empty file or a blank
+        database.  A missing ``path`` is not an error; stray ``-wal`` and
+        ``-shm`` files beside it are still removed, since SQLite would
+        otherwise read them into a new database of that name.
+
+        Returns
+        -------
+        list of pathlib.Path
+            The files removed.
+
+        Raises
+        ------
+        ForeignStoreError
+            The file is not a gridcount store; nothing is deleted.
+        StoreError
+            ``path`` is a directory, or a file cannot be read or removed.
+        """
+        path = Path(path)
+        if path.exists():
+            _check_deletable(path)
+        removed = []
+        for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+            try:
+                p.unlink()
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                raise StoreError(f"cannot delete {p}: {exc.strerror or exc}") from exc
+            removed.append(p)
+        return removed
+
     # -- lifetime ----------------------------------------------------------
 
     def close(self) -> None:
@@ -610,6 +647,36 @@ def _check_file_header(path: Path, *, allow_empty: bool) -> None:
         raise ForeignStoreError(f"{path} is an empty file, not a gridcount store")
     if head != _SQLITE_MAGIC:
         raise ForeignStoreError(f"{path} is not a gridcount store (not an SQLite database)")
+
+
+def _check_deletable(path: Path) -> None:
+    """Refuse to delete anything but a gridcount store (see :meth:`Store.delete`)."""
+    _check_file_header(path, allow_empty=True)  # directories, non-SQLite files
+    with open(path, "rb") as f:
+        head = f.read(100)
+    if not head:
+        return
+    app_id, n_objects = int.from_bytes(head[68:72], "big"), None
+    if app_id == 0:
+        # A store killed before its first checkpoint has its header only in
+        # the -wal file, so ask SQLite (read-only; without a -wal the main
+        # file is everything, read as immutable so no -wal/-shm is created).
+        wal = Path(f"{path}-wal").exists()
+        uri = f"{path.absolute().as_uri()}?mode=ro" + ("" if wal else "&immutable=1")
+        try:
+            conn = sqlite3.connect(uri, uri=True)
+            try:
+                app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+                n_objects = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            finally:
+                conn.close()
+        except sqlite3.Error:
+            pass  # unreadable: the header's word stands
+    if app_id == APPLICATION_ID or (app_id == 0 and n_objects == 0):
+        return
+    raise ForeignStoreError(
+        f"refusing to delete {path}: it is not a gridcount store (application_id {app_id})"
+    )
 
 
 def _connect(path: Path, mode: str) -> sqlite3.Connection:
