@@ -110,6 +110,7 @@ def verify_shape(shape: str, *, workers: int = 1,
                  options: CountOptions = CountOptions()) -> VerifyRow:
     """Count ``shape`` from scratch (temporary store) and compare.
 
+    ``options`` chooses the counting method, as for :func:`run_count`.
     ``seconds`` is the wall time of the whole computation: the reduction
     (classes and units) and the counting of every unit.
     """

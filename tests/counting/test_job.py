@@ -84,6 +84,20 @@ def test_recount_finds_a_tampered_count(job, store, options):
     assert rep.mismatches == [(4, true + 1, true)]
 
 
+def test_recount_counts_with_the_options_given(job, store, monkeypatch):
+    from counting import job as jobs
+    run_count(job, store, options=CountOptions(), **_quiet())
+    seen = []
+    real = jobs.count_unit
+
+    def spy(spec, options, **kwargs):
+        seen.append((options, kwargs))
+        return real(spec, options, **kwargs)
+    monkeypatch.setattr(jobs, "count_unit", spy)
+    recount(store, 2, options=CountOptions(memo=False))
+    assert seen == [(CountOptions(memo=False), {"fresh_memo": True})] * 2
+
+
 def test_recount_needs_a_finished_unit_and_a_positive_sample(store):
     with pytest.raises(ValueError, match="no finished unit"):
         recount(store, 1)

@@ -423,6 +423,23 @@ def test_delete_of_a_store_left_by_kill_9_before_any_checkpoint(db, job):
     assert Store.delete(db) == [db, *_side_files(db)]
 
 
+def test_delete_refuses_a_foreign_database_whose_tables_are_still_in_its_wal(db):
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("CREATE TABLE people (name TEXT)")  # into the -wal file: the main
+    conn.execute("INSERT INTO people VALUES ('ada')")  # file still looks blank
+    conn.commit()
+    copies = {p: p.read_bytes() for p in [db, *_side_files(db)]}
+    conn.close()
+    for p, data in copies.items():
+        p.write_bytes(data)
+    with pytest.raises(ForeignStoreError, match="not a gridcount store"):
+        Store.delete(db)
+    # its data is untouched (the -shm file is only SQLite's shared-memory index)
+    assert db.read_bytes() == copies[db]
+    assert Path(f"{db}-wal").read_bytes() == copies[Path(f"{db}-wal")]
+
+
 def test_delete_accepts_a_damaged_store_and_what_a_killed_create_leaves(db, job):
     with Store.create_or_open(db, job) as s:
         for u in range(N_UNITS):
