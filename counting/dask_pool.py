@@ -25,8 +25,9 @@ What the client guarantees
 
 Workers need the same gridcount build as the client (one wheel, installed
 with the ``dask`` extra on every worker machine): a task is a reference to
-:func:`counting.pool.count_unit`, which each worker imports and runs with its
-own compiled engine.  Start workers with one thread each (``dask worker
+:func:`counting.unit_count.count_unit` with the run's
+:class:`~counting.options.CountOptions`, which each worker imports and runs
+with its own compiled engine.  Start workers with one thread each (``dask worker
 ADDRESS --nthreads 1 --nworkers N``): one engine searches one unit at a
 time, so extra threads in a worker process wait for a lock.
 
@@ -54,7 +55,9 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator, Mapping
 from urllib.parse import urlsplit
 
-from counting import pool
+from counting.options import CountOptions
+from counting.pool import default_workers
+from counting.unit_count import count_unit, longest_first
 from counting.units import UnitResult, UnitSpec
 from dlx import ENGINE_VERSION
 
@@ -74,7 +77,7 @@ _CLOSE_TIMEOUT = 10.0     # seconds allowed to close the client / a local cluste
 _IGNORE_SIGINT = "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\n"
 
 # One engine searches one unit at a time (dlx.api: "one object searches one
-# problem at a time"), and pool.count_unit keeps one engine per process, so
+# problem at a time"), and count_unit keeps one engine per process, so
 # tasks in the threads of one worker process take turns.
 _COUNT_LOCK = threading.Lock()
 
@@ -202,12 +205,11 @@ def _worker_versions() -> dict:
     return {"engine_version": ENGINE_VERSION, "gridcount": package}
 
 
-def _count_on_worker(spec: UnitSpec, memo: bool, memo_mb: float,
-                     tail: bool | None = None) -> tuple[UnitResult, str, str]:
+def _count_on_worker(spec: UnitSpec, options: CountOptions) -> tuple[UnitResult, str, str]:
     """Count one unit; return it with the worker's address and name."""
     from distributed import get_worker
     with _COUNT_LOCK:
-        result = pool.count_unit(spec, memo=memo, memo_mb=memo_mb, tail=tail)
+        result = count_unit(spec, options)
     try:
         worker = get_worker()
         address, name = worker.address, str(worker.name)
@@ -294,16 +296,16 @@ class DaskRun:
         workers with several threads).
     """
 
-    def __init__(self, ordered: list[UnitSpec], *, memo: bool, memo_mb: float,
-                 tail: bool | None = None, client=None, cluster=None, address: str = "",
-                 n_workers: int = 0, notes: list[str] | None = None):
+    def __init__(self, ordered: list[UnitSpec], *, options: CountOptions, client=None,
+                 cluster=None, address: str = "", n_workers: int = 0,
+                 notes: list[str] | None = None):
         self.address = address
         self.n_workers = n_workers
         self.notes = notes or []
         # The generator holds the connection, never this object: dropping
         # the run frees the generator at once, whose ``finally`` cleans up.
         self._conn = _Connection(client, cluster, address)
-        self._gen = _results(self._conn, ordered, memo, memo_mb, tail)
+        self._gen = _results(self._conn, ordered, options)
 
     @property
     def per_worker(self) -> dict[str, "WorkerStats"]:
@@ -359,8 +361,8 @@ class _Connection:
         _close_quietly(self.client, self.cluster)
 
 
-def _results(conn: _Connection, ordered: list[UnitSpec], memo: bool,
-             memo_mb: float, tail: bool | None = None) -> Iterator[UnitResult]:
+def _results(conn: _Connection, ordered: list[UnitSpec],
+             options: CountOptions) -> Iterator[UnitResult]:
     """Submit every unit, then yield results as they complete (the loop)."""
     if conn.client is None:
         return
@@ -371,7 +373,7 @@ def _results(conn: _Connection, ordered: list[UnitSpec], memo: bool,
         n = len(ordered)
         for rank, spec in enumerate(ordered):
             # higher priority runs first: longest estimate first
-            fut = client.submit(_count_on_worker, spec, memo, memo_mb, tail,
+            fut = client.submit(_count_on_worker, spec, options,
                                 key=f"gridcount-{spec.shape}-unit-{spec.unit_id}-{token}",
                                 priority=n - rank, pure=False)
             conn.pending[fut.key] = (fut, spec)
@@ -433,8 +435,7 @@ def _check_engine(result: UnitResult, worker: str) -> None:
 # ---------------------------------------------------------------------------
 # Connecting
 
-def run_units_dask(specs: Iterable[UnitSpec], *, scheduler: str, memo: bool = True,
-                   memo_mb: float = 16.0, tail: bool | None = None,
+def run_units_dask(specs: Iterable[UnitSpec], *, scheduler: str, options: CountOptions,
                    connect_timeout: float = CONNECT_TIMEOUT,
                    worker_timeout: float = WORKER_TIMEOUT) -> DaskRun:
     """Count ``specs`` on a Dask cluster (longest first); iterate for results.
@@ -448,8 +449,9 @@ def run_units_dask(specs: Iterable[UnitSpec], *, scheduler: str, memo: bool = Tr
         ``"tcp://HOST:PORT"`` of a running ``dask scheduler``, or
         ``"local"`` / ``"local:N"`` to start a ``LocalCluster`` of N worker
         processes (one thread each; N defaults to the number of cores).
-    memo, memo_mb, tail
-        As for :func:`counting.pool.run_units` (``memo_mb`` per worker).
+    options : CountOptions
+        How each unit is counted, as for :func:`counting.pool.run_units`
+        (``memo_mb`` per worker).
     connect_timeout : float
         Seconds to reach the scheduler.
     worker_timeout : float
@@ -479,10 +481,9 @@ def run_units_dask(specs: Iterable[UnitSpec], *, scheduler: str, memo: bool = Tr
     target = parse_scheduler(scheduler)
     _import_distributed()
     unique = {s.unit_id: s for s in specs}
-    ordered = sorted(unique.values(), key=lambda s: (-pool.estimate_cost(s), s.unit_id))
+    ordered = longest_first(unique.values())
     if not ordered:
-        return DaskRun([], memo=memo, memo_mb=memo_mb, tail=tail,
-                       address=target.address or target.kind)
+        return DaskRun([], options=options, address=target.address or target.kind)
     client, cluster = _connect(target, connect_timeout)
     try:
         workers = _wait_for_workers(client, worker_timeout)
@@ -490,7 +491,7 @@ def run_units_dask(specs: Iterable[UnitSpec], *, scheduler: str, memo: bool = Tr
     except BaseException:
         _close_quietly(client, cluster)
         raise
-    return DaskRun(ordered, memo=memo, memo_mb=memo_mb, tail=tail, client=client,
+    return DaskRun(ordered, options=options, client=client,
                    cluster=cluster, address=client.scheduler.address,
                    n_workers=len(workers), notes=notes)
 
@@ -498,7 +499,7 @@ def run_units_dask(specs: Iterable[UnitSpec], *, scheduler: str, memo: bool = Tr
 def _connect(target: Scheduler, timeout: float):
     from distributed import Client, LocalCluster
     if target.kind == "local":
-        n = target.n_workers or pool.default_workers()
+        n = target.n_workers or default_workers()
         # Loopback only, no dashboard: a cluster for trying things out.  (The
         # scheduler's small HTTP server always starts; a random port keeps it
         # from clashing with another cluster's 8787.)

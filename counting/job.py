@@ -26,12 +26,15 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from counting import pool, reducer
+from counting.options import CountOptions
 from counting.store import JobInfo, Store
+from counting.unit_count import count_unit
 from counting.units import UnitResult, UnitSpec
 from dlx import ENGINE_VERSION
 
-__all__ = ["Job", "default_db_path", "default_export_stem", "run_count", "summarise", "Summary",
-           "export", "recount", "merge", "parse_unit_list", "describe_machine"]
+__all__ = ["Job", "default_db_path", "default_export_stem", "default_export_paths", "run_count",
+           "RunReport", "summarise", "Summary", "export", "recount", "RecountReport", "merge",
+           "parse_unit_list", "format_unit_list", "describe_machine"]
 
 
 def default_db_path(shape: str, reduction: str) -> Path:
@@ -46,6 +49,13 @@ def default_export_stem(job: "Job") -> str:
     if job.reduction == reducer.default_reduction(job.shape):
         return job.shape
     return f"{job.shape}-r{job.reduction}"
+
+
+def default_export_paths(job: "Job") -> tuple[Path, Path]:
+    """``gridcount export``'s default outputs: the per-unit CSV and the JSON
+    summary under ``results/`` (:func:`default_export_stem`)."""
+    stem = default_export_stem(job)
+    return Path("results") / f"{stem}-units.csv", Path("results") / f"{stem}.json"
 
 
 @dataclass(frozen=True)
@@ -139,6 +149,28 @@ def parse_unit_list(text: str, n_units: int) -> list[int]:
     return sorted(ids)
 
 
+def format_unit_list(ids: Iterable[int]) -> str:
+    """Unit ids as :func:`parse_unit_list` reads them, runs as ranges.
+
+    Example
+    -------
+    >>> format_unit_list([0, 1, 2, 7, 9, 10])
+    '0-2,7,9-10'
+    """
+    out, start, prev = [], None, None
+    for i in ids:
+        if start is None:
+            start = prev = i
+        elif i == prev + 1:
+            prev = i
+        else:
+            out.append(f"{start}" if start == prev else f"{start}-{prev}")
+            start = prev = i
+    if start is not None:
+        out.append(f"{start}" if start == prev else f"{start}-{prev}")
+    return ",".join(out)
+
+
 def describe_machine() -> dict:
     """CPU model, cores, memory and software versions of this machine."""
     cpu = platform.processor() or platform.machine()
@@ -195,9 +227,9 @@ class RunReport:
 
 
 def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[int] | None = None,
-              memo: bool = True, memo_mb: float = 16.0, progress: bool | None = None,
+              options: CountOptions = CountOptions(), progress: bool | None = None,
               log: Callable[[str], None] | None = None,
-              scheduler: str | None = None, tail: bool | None = None) -> RunReport:
+              scheduler: str | None = None) -> RunReport:
     """Count the units of ``job`` that ``store`` does not hold yet.
 
     Each result is committed as it arrives.  When the last unit of a class
@@ -208,8 +240,8 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
     ``None`` only on a terminal.  ``scheduler`` (``tcp://HOST:PORT`` or
     ``local[:N]``) runs the units on a Dask cluster instead of the local
     process pool; this process stays the only writer of the store.
-    ``memo``, ``memo_mb`` and ``tail`` choose the counting method
-    (:func:`counting.pool.count_unit`); counts never depend on them.
+    ``options`` chooses the counting method
+    (:func:`counting.unit_count.count_unit`); counts never depend on it.
     """
     from tqdm import tqdm
 
@@ -228,13 +260,12 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
     if scheduler is not None and todo:
         from counting import dask_pool
         # connects now: a bad address or cluster fails before the bar opens
-        source = dask_pool.run_units_dask(todo, scheduler=scheduler, memo=memo,
-                                          memo_mb=memo_mb, tail=tail)
+        source = dask_pool.run_units_dask(todo, scheduler=scheduler, options=options)
         report.workers = source.n_workers
         for note in source.notes:
             say(note)
     else:
-        source = pool.run_units(todo, workers=workers, memo=memo, memo_mb=memo_mb, tail=tail)
+        source = pool.run_units(todo, workers=workers, options=options)
     t0 = time.perf_counter()
     bar = tqdm(total=len(wanted), initial=report.skipped, unit="unit",
                desc=f"{job.shape} r{job.reduction}",
@@ -392,10 +423,13 @@ class RecountReport:
         return [t for t in self.checked if t[1] != t[2]]
 
 
-def recount(store: Store, sample: int, *, seed: int | None = None, memo: bool = True,
-            job: Job | None = None) -> RecountReport:
+def recount(store: Store, sample: int, *, seed: int | None = None,
+            options: CountOptions = CountOptions(), job: Job | None = None) -> RecountReport:
     """Recount ``sample`` finished units chosen at random (each with an
-    empty memo table, so no cached state from the first count is reused)."""
+    empty memo table, so no cached state from the first count is reused).
+
+    ``options`` chooses the counting method (``CountOptions(memo=False)``:
+    plain dancing links, independent of the memo and the tail)."""
     job = job or Job.for_store(store)
     done = sorted(store.done_ids())
     if sample < 1:
@@ -406,7 +440,7 @@ def recount(store: Store, sample: int, *, seed: int | None = None, memo: bool = 
     chosen = sorted(rng.sample(done, min(sample, len(done))))
     checked = []
     for u in chosen:
-        again = pool.count_unit(job.units[u], memo=memo, fresh_memo=True)
+        again = count_unit(job.units[u], options, fresh_memo=True)
         checked.append((u, store.get(u).count, again.count))
     return RecountReport(checked)
 

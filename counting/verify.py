@@ -26,6 +26,7 @@ from typing import Callable, Iterable
 
 from counting import published, reducer
 from counting.job import Job, run_count
+from counting.options import CountOptions
 from counting.store import Store
 
 __all__ = ["QUICK_SHAPES", "LONG_SHAPES", "VerifyRow", "verify", "verify_shape",
@@ -105,9 +106,11 @@ class VerifyRow:
         }
 
 
-def verify_shape(shape: str, *, workers: int = 1, memo_mb: float = 16.0) -> VerifyRow:
+def verify_shape(shape: str, *, workers: int = 1,
+                 options: CountOptions = CountOptions()) -> VerifyRow:
     """Count ``shape`` from scratch (temporary store) and compare.
 
+    ``options`` chooses the counting method, as for :func:`run_count`.
     ``seconds`` is the wall time of the whole computation: the reduction
     (classes and units) and the counting of every unit.
     """
@@ -120,7 +123,7 @@ def verify_shape(shape: str, *, workers: int = 1, memo_mb: float = 16.0) -> Veri
         units, reduction = job.n_units, job.reduction
         with tempfile.TemporaryDirectory(prefix="gridcount-verify-") as tmp:
             with Store.create_or_open(Path(tmp) / f"{job.shape}.sqlite", job.info()) as store:
-                run_count(job, store, workers=workers, memo_mb=memo_mb, progress=False,
+                run_count(job, store, workers=workers, options=options, progress=False,
                           log=lambda msg: None)
                 counts = {r.unit_id: r.count for r in store.results()}
         computed = job.total(counts)
@@ -133,7 +136,7 @@ def verify_shape(shape: str, *, workers: int = 1, memo_mb: float = 16.0) -> Veri
     )
 
 
-def verify(shapes: Iterable[str], *, workers: int = 1, memo_mb: float = 16.0,
+def verify(shapes: Iterable[str], *, workers: int = 1, options: CountOptions = CountOptions(),
            on_start: Callable[[str], None] | None = None,
            on_row: Callable[[VerifyRow], None] | None = None) -> list[VerifyRow]:
     """Verify every shape in turn; ``on_start``/``on_row`` report progress.
@@ -146,7 +149,7 @@ def verify(shapes: Iterable[str], *, workers: int = 1, memo_mb: float = 16.0,
     for name in names:
         if on_start:
             on_start(name)
-        row = verify_shape(name, workers=workers, memo_mb=memo_mb)
+        row = verify_shape(name, workers=workers, options=options)
         rows.append(row)
         if on_row:
             on_row(row)

@@ -11,7 +11,8 @@ import argparse
 
 from counting import reducer
 from counting.job import describe_machine
-from counting.pool import count_unit
+from counting.options import CountOptions
+from counting.unit_count import count_unit
 from dlx.sudoku import Sudoku
 
 
@@ -39,8 +40,9 @@ def main() -> None:
           "| memo speed-up | memo+tail speed-up |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for u in (int(x) for x in args.units.split(",")):
-        plain = count_unit(specs[u], memo=False)
-        memo = count_unit(specs[u], memo=True, tail=False, memo_mb=16, fresh_memo=True)
+        plain = count_unit(specs[u], CountOptions(memo=False))
+        memo = count_unit(specs[u], CountOptions(memo=True, memo_mb=16, tail=False),
+                          fresh_memo=True)
         count, tail = _memo_tail(specs[u])
         assert plain.count == memo.count == count, (u, plain.count, memo.count, count)
         print(f"| {u} | {memo.count:,} | {plain.nodes:,} | {plain.seconds:.2f} | "

@@ -15,11 +15,20 @@ import pytest
 
 from counting import dask_pool, pool, reducer
 from counting.dask_pool import (DaskUnavailable, EngineMismatch, Scheduler, SchedulerUnreachable,
-                                parse_scheduler, run_units_dask)
+                                parse_scheduler)
 from counting.job import Job
+from counting.options import CountOptions
 from counting.store import Store
+from counting.unit_count import count_unit
 
 N_UNITS = 8  # 3x3 units counted through the clusters (about 0.5 s each)
+DEFAULT = CountOptions()
+
+
+def run_units_dask(specs, *, scheduler, options=DEFAULT, **kwargs):
+    """:func:`counting.dask_pool.run_units_dask`, with the default options
+    unless a test gives others."""
+    return dask_pool.run_units_dask(specs, scheduler=scheduler, options=options, **kwargs)
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +58,7 @@ def specs():
 @pytest.fixture(scope="module")
 def reference(specs):
     """The local pool's counts of ``specs`` (in this process)."""
-    return {r.unit_id: r.count for r in pool.run_units(specs, workers=1)}
+    return {r.unit_id: r.count for r in pool.run_units(specs, workers=1, options=DEFAULT)}
 
 
 # ---------------------------------------------------------------------------
@@ -91,7 +100,7 @@ def test_without_distributed_the_error_says_how_to_install(monkeypatch, specs):
 
 
 def test_a_result_from_another_engine_is_refused(specs):
-    res = pool.count_unit(specs[0])
+    res = count_unit(specs[0])
     dask_pool._check_engine(res, "tcp://127.0.0.1:1")                 # same engine: fine
     other = type(res)(**{**res.as_dict(), "engine_version": "some-other-engine"})
     with pytest.raises(EngineMismatch, match="same gridcount wheel"):
@@ -104,11 +113,13 @@ def test_a_result_from_another_engine_is_refused(specs):
 def test_3x3_units_on_a_cluster_match_the_local_pool(cluster, specs, reference):
     run = run_units_dask(specs, scheduler=cluster.scheduler_address)
     assert run.n_workers == 2 and run.notes == []
-    got = [(r.unit_id, r.count) for r in run]
+    results = list(run)
+    got = [(r.unit_id, r.count) for r in results]
     assert sorted(got) == sorted(reference.items())          # each unit once, same count
     assert sum(w.units for w in run.per_worker.values()) == len(specs)
     assert sum(w.unit_solutions for w in run.per_worker.values()) == sum(reference.values())
-    assert all(w.seconds > 0 for w in run.per_worker.values())
+    assert sum(w.seconds for w in run.per_worker.values()) == \
+        pytest.approx(sum(r.seconds for r in results))
     rows = run.per_worker_rows()
     assert len(rows) == len(run.per_worker) and all(k.startswith("worker ") for k, _ in rows)
 
@@ -118,10 +129,20 @@ def test_2x3_units_on_a_cluster_match_the_local_pool(cluster):
         specs = reducer.units(shape="2x3")              # the shape's default reduction
     except ValueError as e:
         pytest.skip(f"the reducer has no 2x3 units yet ({e})")
-    alone = {r.unit_id: r.count for r in pool.run_units(specs, workers=1)}
+    alone = {r.unit_id: r.count for r in pool.run_units(specs, workers=1, options=DEFAULT)}
     on_cluster = {r.unit_id: r.count for r in run_units_dask(
         specs, scheduler=cluster.scheduler_address)}
     assert on_cluster == alone
+
+
+def test_the_options_reach_the_workers(cluster):
+    specs = reducer.units("moves", "2x3")
+    memo = list(run_units_dask(specs, scheduler=cluster.scheduler_address))
+    plain = list(run_units_dask(specs, scheduler=cluster.scheduler_address,
+                                options=CountOptions(memo=False)))
+    assert sorted((r.unit_id, r.count) for r in memo) == sorted((r.unit_id, r.count) for r in plain)
+    assert all(r.memo_hits > 0 for r in memo)
+    assert all(r.memo_hits == 0 for r in plain)
 
 
 def test_local_scheduler_starts_and_closes_its_own_cluster(specs, reference, distributed):

@@ -1,80 +1,46 @@
-"""Counting units: in-process, through the process pool, against plain DLX."""
+"""Running units (counting/pool.py): in this process or in a process pool,
+longest first, with the options reaching every worker."""
 import pytest
 
 from counting import reducer
-from counting.pool import count_unit, estimate_cost, run_units
-from dlx import ENGINE_VERSION
+from counting.options import CountOptions
+from counting.pool import run_units
+from counting.units import UnitSpec
 from dlx.sudoku import Sudoku
 
-BENCH_BAND = ((1, 2, 3, 4, 5, 6, 7, 8, 9), (4, 5, 6, 7, 8, 9, 1, 2, 3),
-              (7, 8, 9, 1, 2, 3, 4, 5, 6))
-
-
-def _bench_unit():
-    """The unit of scripts/bench_engine.py: column 1 = 2,5,8,3,6,9."""
-    cls = next(c for c in reducer.classes("71") if c.representative == BENCH_BAND)
-    col = ((3, 0, 2), (4, 0, 5), (5, 0, 8), (6, 0, 3), (7, 0, 6), (8, 0, 9))
-    return next(u for u in reducer.units("71")
-                if u.class_id == cls.class_id and u.givens[27:] == col)
-
-
-def test_a_unit_result_carries_count_and_statistics():
-    res = count_unit(_bench_unit())
-    assert res.count == 6_696_000
-    assert res.nodes > 0 and res.memo_hits > 0 and res.seconds > 0
-    assert res.engine_version == ENGINE_VERSION and res.host
-
-
-def test_memo_and_plain_counts_agree_on_a_unit():
-    spec = _bench_unit()
-    assert count_unit(spec, memo=True, fresh_memo=True).count == \
-        count_unit(spec, memo=False).count
-
-
-def test_tail_is_on_with_memo_and_off_when_asked_or_plain():
-    spec = _bench_unit()
-    with_tail = count_unit(spec, memo=True, fresh_memo=True)
-    no_tail = count_unit(spec, memo=True, tail=False, fresh_memo=True)
-    plain = count_unit(spec, memo=False)
-    assert with_tail.count == no_tail.count == plain.count
-    # the tail takes over rows 6-9, so the search visits far fewer nodes
-    assert with_tail.nodes * 2 < no_tail.nodes < plain.nodes
-
-
-@pytest.mark.slow
-def test_units_against_an_independent_plain_mrv_count():
-    # Independent of the row-order priority and of memo: the plain
-    # minimum-remaining-values engine on the same givens.
-    sud = Sudoku(3, 3)
-    ec = sud.exact_cover()
-    for spec in (_bench_unit(), reducer.units("71")[0]):
-        given = [sud.row_index(*g) for g in spec.givens]
-        assert count_unit(spec).count == ec.count(given=given)
+DEFAULT = CountOptions()
 
 
 def test_pool_gives_the_same_counts_as_in_process():
     specs = reducer.units("71")[:6]
-    alone = {r.unit_id: r.count for r in run_units(specs, workers=1)}
-    pooled = {r.unit_id: r.count for r in run_units(specs, workers=2)}
+    alone = {r.unit_id: r.count for r in run_units(specs, workers=1, options=DEFAULT)}
+    pooled = {r.unit_id: r.count for r in run_units(specs, workers=2, options=DEFAULT)}
     assert alone == pooled and sorted(alone) == [s.unit_id for s in specs]
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_options_reach_every_worker(workers):
+    specs = reducer.units("moves", "2x3")
+    memo = list(run_units(specs, workers=workers, options=DEFAULT))
+    plain = list(run_units(specs, workers=workers, options=CountOptions(memo=False)))
+    assert sorted((r.unit_id, r.count) for r in memo) == sorted((r.unit_id, r.count) for r in plain)
+    assert all(r.memo_hits > 0 for r in memo)
+    assert all(r.memo_hits == 0 for r in plain)
+
+
 def test_units_are_handed_out_longest_estimate_first():
-    specs = reducer.units("71")[:20]
-    order = [r.unit_id for r in run_units(specs[:3], workers=1)]
-    by_cost = sorted(specs[:3], key=lambda s: (-estimate_cost(s), s.unit_id))
-    assert order == [s.unit_id for s in by_cost]
-    assert len({round(estimate_cost(s), 9) for s in specs}) > 1
+    # Three 4x4 units, known by construction: the fewer the givens, the
+    # larger the search; ids run the other way, so no tie-break hides it.
+    band = [(0, c, d) for c, d in enumerate((1, 2, 3, 4))]
+    column = [(1, 0, 3), (2, 0, 2), (3, 0, 4)]
+    specs = [UnitSpec("2x2", "moves", u, u, 0, 1, tuple(g))
+             for u, g in enumerate([band + column, band, []])]
+    got = [(r.unit_id, r.count) for r in run_units(specs, workers=1, options=DEFAULT)]
+    sud = Sudoku(2, 2)
+    assert got == [(2, sud.count("." * 16)), (1, sud.count("1234" + "." * 12)),
+                   (0, sud.count("1234" "3..." "2..." "4..."))]
 
 
-@pytest.mark.slow
-def test_full_9x9_count_reproduces_the_published_total(tmp_path):
-    # Published: Felgenhauer & Jarvis (2005), OEIS A107739.
-    from counting.job import Job, run_count
-    from counting.store import Store
-    job = Job.load("3x3", "71")
-    with Store.create_or_open(tmp_path / "full.sqlite", job.info()) as store:
-        run_count(job, store, workers=2, progress=False, log=lambda msg: None)
-        counts = {r.unit_id: r.count for r in store.results()}
-    assert len(counts) == 710
-    assert job.total(counts) == 6_670_903_752_021_072_936_960
+def test_no_units_count_nothing():
+    assert list(run_units([], workers=2, options=DEFAULT)) == []
+

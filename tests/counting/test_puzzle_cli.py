@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from counting.puzzle_cli import EXIT_MALFORMED, EXIT_NOT_UNIQUE, EXIT_OK, register
+from counting.cli.puzzles import EXIT_MALFORMED, EXIT_NOT_UNIQUE, EXIT_OK, register
 from dlx import puzzles as P
 
 from puzzle_samples import FIXTURES, TWO, WIKI, WIKI_SOLUTION

@@ -252,11 +252,24 @@ def _foreign_sqlite(path: Path) -> None:
     conn.close()
 
 
+OTHER_APPLICATION_ID = 0x46534C31  # an application_id that is not gridcount's
+
+
+def _other_application_empty_sqlite(path: Path) -> None:
+    """An SQLite database with no tables yet, already claimed by another
+    application through its header's application_id."""
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA application_id = {OTHER_APPLICATION_ID}")
+    conn.commit()
+    conn.close()
+
+
 FOREIGN_FILES = {
     "text file": lambda p: p.write_text("unit,count\n0,12\n"),
     "random bytes": lambda p: p.write_bytes(os.urandom(8192)),
     "sqlite magic then garbage": lambda p: p.write_bytes(b"SQLite format 3\x00" + os.urandom(8176)),
     "foreign sqlite database": _foreign_sqlite,
+    "empty sqlite database of another application": _other_application_empty_sqlite,
 }
 
 
@@ -276,6 +289,18 @@ def test_foreign_or_corrupt_files_are_refused_with_a_one_line_error_and_left_unt
     assert exc_info.value.__class__ is not StoreError
     assert db.read_bytes() == before
     assert not Path(f"{db}-wal").exists() or kind == "foreign sqlite database"
+
+
+def test_an_empty_database_of_another_application_is_not_written_into(db, job):
+    _other_application_empty_sqlite(db)
+    with pytest.raises(ForeignStoreError, match=f"application_id {OTHER_APPLICATION_ID}"):
+        Store.create_or_open(db, job)
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
+        assert conn.execute("PRAGMA application_id").fetchone()[0] == OTHER_APPLICATION_ID
+    finally:
+        conn.close()
 
 
 def test_empty_file_is_refused_by_open_but_initialised_by_create(db, job):
@@ -365,6 +390,99 @@ def test_a_directory_is_not_a_database(tmp_path, job):
 def test_every_store_exception_is_a_store_error():
     for cls in (ForeignStoreError, CorruptStoreError, ConflictError):
         assert issubclass(cls, StoreError)
+
+
+# ---------------------------------------------------------------------------
+# Deleting a store (count --fresh)
+
+
+def _side_files(db: Path) -> list[Path]:
+    return [Path(f"{db}-wal"), Path(f"{db}-shm")]
+
+
+def test_delete_removes_the_store_with_its_wal_and_shm_files(db, job):
+    with Store.create_or_open(db, job) as s:
+        s.record(make_result(0))
+        assert all(p.exists() for p in _side_files(db))  # open in WAL mode
+        assert Store.delete(db) == [db, *_side_files(db)]
+    assert not db.exists() and not any(p.exists() for p in _side_files(db))
+    with Store.create_or_open(db, job) as s:   # a new, empty store in its place
+        assert len(s) == 0
+
+
+def test_delete_of_a_store_left_by_kill_9_before_any_checkpoint(db, job):
+    # the store's header is still in the -wal file only: copy the three
+    # files while the store is open, as a killed process leaves them
+    with Store.create_or_open(db, job) as s:
+        s.record(make_result(0))
+        copies = {p: p.read_bytes() for p in [db, *_side_files(db)]}
+    for p, data in copies.items():
+        p.write_bytes(data)
+    with open(db, "rb") as f:
+        assert int.from_bytes(f.read(72)[68:72], "big") == 0  # not in the main file yet
+    assert Store.delete(db) == [db, *_side_files(db)]
+
+
+def test_delete_refuses_a_foreign_database_whose_tables_are_still_in_its_wal(db):
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("CREATE TABLE people (name TEXT)")  # into the -wal file: the main
+    conn.execute("INSERT INTO people VALUES ('ada')")  # file still looks blank
+    conn.commit()
+    copies = {p: p.read_bytes() for p in [db, *_side_files(db)]}
+    conn.close()
+    for p, data in copies.items():
+        p.write_bytes(data)
+    with pytest.raises(ForeignStoreError, match="not a gridcount store"):
+        Store.delete(db)
+    # its data is untouched (the -shm file is only SQLite's shared-memory index)
+    assert db.read_bytes() == copies[db]
+    assert Path(f"{db}-wal").read_bytes() == copies[Path(f"{db}-wal")]
+
+
+def test_delete_accepts_a_damaged_store_and_what_a_killed_create_leaves(db, job):
+    with Store.create_or_open(db, job) as s:
+        for u in range(N_UNITS):
+            s.record(make_result(u, host="h" * 500))
+    _damage(db, 2 * 4096, db.stat().st_size - 3 * 4096)
+    assert Store.delete(db) == [db]
+    db.touch()                                  # empty file
+    assert Store.delete(db) == [db]
+    conn = sqlite3.connect(db)                  # blank database
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.close()
+    assert Store.delete(db) == [db]
+
+
+def test_delete_of_a_missing_store_removes_only_stray_side_files(db):
+    assert Store.delete(db) == []
+    for p in _side_files(db):
+        p.write_bytes(b"stale")
+    assert Store.delete(db) == _side_files(db)
+
+
+def _foreign_sqlite_in_wal_mode(path: Path) -> None:
+    _foreign_sqlite(path)
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.close()
+
+
+@pytest.mark.parametrize("kind", [*FOREIGN_FILES, "foreign sqlite database in WAL mode"])
+def test_delete_refuses_a_file_that_is_not_a_gridcount_store(db, kind):
+    FOREIGN_FILES.get(kind, _foreign_sqlite_in_wal_mode)(db)
+    before = db.read_bytes()
+    with pytest.raises(ForeignStoreError, match="not a gridcount store") as exc_info:
+        Store.delete(db)
+    assert_one_line_naming(exc_info, db)
+    assert db.read_bytes() == before
+    assert not any(p.exists() for p in _side_files(db))      # nothing added beside it
+
+
+def test_delete_refuses_a_directory(tmp_path):
+    with pytest.raises(StoreError, match="directory"):
+        Store.delete(tmp_path)
+    assert tmp_path.is_dir()
 
 
 # ---------------------------------------------------------------------------

@@ -1,11 +1,10 @@
-"""The ``gridcount`` command line: a thin layer over :mod:`counting.job`.
+"""``gridcount count | classes | verify``: counting a shape's grids.
 
-Every command opens what it needs, calls the library and formats the
-result; errors become one line on stderr and a non-zero exit.
+Thin commands over :mod:`counting.job` and :mod:`counting.verify`: parse the
+options, call the library, format the result.
 """
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import signal
@@ -16,57 +15,24 @@ import click
 
 from counting import dask_pool
 from counting import job as jobs
-from counting.puzzle_cli import register as register_puzzle_commands
-from counting.store import StoreError, Store
+from counting.cli import Terminated, fail, print_table, sigterm_stops_like_ctrl_c
+from counting.options import CountOptions
+from counting.pool import default_workers
+from counting.store import Store, StoreError
 from dlx.sudoku import ALPHABET
 
-CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
+__all__ = ["count", "classes", "verify"]
+
 REDUCTIONS = ["moves", "patterns", "71", "44"]
 REDUCTION_HELP = ("Band-1 classes: 'moves' (the five moves; the default, '71' for 3x3) or "
                   "'patterns' (column-set patterns; '44' for 3x3).")
-
-
-def _fail(msg: str) -> None:
-    raise click.ClickException(msg)
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM during a count: stopped in the same orderly way as Ctrl-C."""
-
-
-def _raise_terminated(signum, frame) -> None:
-    raise Terminated()
-
-
-@contextlib.contextmanager
-def _sigterm_stops_like_ctrl_c():
-    """While counting, SIGTERM (a batch scheduler's or ``kill``'s stop) raises
-    :class:`Terminated`, so the pool is shut down and every finished unit
-    stays committed, instead of the process dying with its workers
-    orphaned.  Outside the main thread signals cannot be caught: no-op."""
-    try:
-        previous = signal.signal(signal.SIGTERM, _raise_terminated)
-    except ValueError:  # not the main thread
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _load_job(shape: str, reduction: str | None, force: bool = False) -> jobs.Job:
     try:
         return jobs.Job.load(shape, reduction, force=force)
     except ValueError as e:
-        _fail(str(e))
-
-
-def _open_store(path: str) -> Store:
-    try:
-        return Store.open(Path(path))
-    except StoreError as e:
-        _fail(str(e))
+        fail(str(e))
 
 
 def _row_text(row) -> str:
@@ -74,23 +40,7 @@ def _row_text(row) -> str:
     return "".join(ALPHABET[d - 1] for d in row)
 
 
-def _int(n: int | None) -> str:
-    return "—" if n is None else f"{n:,}"
-
-
-@click.group(context_settings=CONTEXT_SETTINGS)
-@click.version_option(package_name="gridcount")
-def cli() -> None:
-    """Count Sudoku grids exactly, by dancing links over equivalence classes.
-
-    \b
-    Example:
-        gridcount count 3x3            # all 9x9 grids, resumable
-        gridcount status results/3x3-r71.sqlite
-    """
-
-
-@cli.command()
+@click.command()
 @click.argument("shape")
 @click.option("--reduction", type=click.Choice(REDUCTIONS), default=None, help=REDUCTION_HELP)
 @click.option("--force", is_flag=True, help="Allow grids larger than 16x16.")
@@ -139,33 +89,34 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
             dask_pool.parse_scheduler(scheduler)
         except ValueError as e:
             raise click.BadParameter(str(e), param_hint="--scheduler")
+    try:  # checked before anything is deleted or opened
+        options = CountOptions(memo=not no_memo, memo_mb=memo_mb,
+                               tail=False if no_tail else None)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--memo-mb")
     job = _load_job(shape, reduction, force)
     path = Path(db) if db else jobs.default_db_path(job.shape, job.reduction)
-    workers = workers or jobs.pool.default_workers()
+    workers = workers or default_workers()
     try:
         ids = jobs.parse_unit_list(unit_list, job.n_units) if unit_list else None
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--units")
-    if fresh:
-        for suffix in ("", "-wal", "-shm"):
-            p = Path(str(path) + suffix)
-            if p.exists():
-                p.unlink()
     if not db:
         path.parent.mkdir(parents=True, exist_ok=True)
     try:
+        if fresh:
+            Store.delete(path)
         store = Store.create_or_open(path, job.info(), allow_mismatch=allow_mismatch)
     except StoreError as e:
-        _fail(str(e))
+        fail(str(e))
     log = (lambda msg: None) if (quiet or as_json) else None
     progress = False if (quiet or no_progress or as_json) else None
     with store:
         try:
-            with _sigterm_stops_like_ctrl_c():
+            with sigterm_stops_like_ctrl_c():
                 report = jobs.run_count(job, store, workers=workers, unit_ids=ids,
-                                        memo=not no_memo, memo_mb=memo_mb, progress=progress,
-                                        log=log, scheduler=scheduler,
-                                        tail=False if no_tail else None)
+                                        options=options, progress=progress, log=log,
+                                        scheduler=scheduler)
         except KeyboardInterrupt as e:
             n = len(store)
             how = "terminated" if isinstance(e, Terminated) else "interrupted"
@@ -174,7 +125,7 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
             # the shell's convention: 128 + the signal's number
             sys.exit(128 + (signal.SIGTERM if isinstance(e, Terminated) else signal.SIGINT))
         except (StoreError, dask_pool.DaskPoolError) as e:
-            _fail(str(e))
+            fail(str(e))
         summary = jobs.summarise(store, job)
     if as_json:
         doc = summary.as_json()
@@ -213,14 +164,7 @@ def _print_run(report: jobs.RunReport) -> None:
          f"{sols / cpu:,.0f} sol/s" if cpu > 0 else "—"),
         ("workers", f"{report.workers}"),
     ]
-    _table(rows + dask_pool.per_worker_rows(report.per_worker))
-
-
-def _table(rows) -> None:
-    width = max(len(k) for k, _ in rows)
-    vwidth = max(len(v) for _, v in rows)
-    for k, v in rows:
-        click.echo(f"{k:<{width}}  {v:>{vwidth}}")
+    print_table(rows + dask_pool.per_worker_rows(report.per_worker))
 
 
 def _print_summary(s: jobs.Summary, path, quiet: bool = False) -> None:
@@ -229,7 +173,7 @@ def _print_summary(s: jobs.Summary, path, quiet: bool = False) -> None:
             click.echo(f"{s.total:,}")
             return
         click.echo("")
-        _table([
+        print_table([
             ("relabel box 1 (N!)", f"{s.relabel:,}"),
             ("reduce band 1", f"{s.band:,}"),
             ("reduce column 1", f"{s.column:,}"),
@@ -241,7 +185,7 @@ def _print_summary(s: jobs.Summary, path, quiet: bool = False) -> None:
                    f"{s.n_classes} classes complete) in {path}; the total needs every unit.")
 
 
-@cli.command()
+@click.command()
 @click.argument("shape")
 @click.option("--reduction", type=click.Choice(REDUCTIONS), default=None, help=REDUCTION_HELP)
 @click.option("--force", is_flag=True, help="Allow grids larger than 16x16.")
@@ -273,135 +217,7 @@ def classes(shape, reduction, force, as_json):
     click.echo(f"{len(cls)} classes, weights sum to {sum(c.weight for c in cls):,} reduced bands")
 
 
-@cli.command()
-@click.argument("db", type=click.Path())
-@click.option("--json", "as_json", is_flag=True, help="JSON on stdout.")
-def status(db, as_json):
-    """Show what a store holds and what remains.
-
-    \b
-    Example:
-        gridcount status results/3x3-r71.sqlite
-    """
-    with _open_store(db) as store:
-        try:
-            job = jobs.Job.for_store(store)
-        except ValueError as e:
-            _fail(f"{db}: {e}")
-        s = jobs.summarise(store, job)
-        remaining = store.remaining_ids()
-    if as_json:
-        doc = s.as_json()
-        doc["remaining"] = remaining
-        click.echo(json.dumps(doc, indent=2))
-        return
-    _table([
-        ("store", str(db)),
-        ("shape / reduction", f"{s.shape} / {s.reduction} classes"),
-        ("engine version", s.engine_version),
-        ("units done", f"{s.done:,} of {s.n_units:,}"),
-        ("classes complete", f"{s.classes_complete} of {s.n_classes}"),
-        ("unit solutions so far", f"{s.unit_solutions:,}"),
-        ("CPU time so far", f"{s.cpu_seconds:,.1f} s"),
-        ("hosts", ", ".join(s.hosts) or "—"),
-        ("total", _int(s.total)),
-    ])
-    if remaining:
-        click.echo(f"remaining units: {_ranges(remaining)}")
-
-
-def _ranges(ids: list[int]) -> str:
-    out, start, prev = [], None, None
-    for i in ids:
-        if start is None:
-            start = prev = i
-        elif i == prev + 1:
-            prev = i
-        else:
-            out.append(f"{start}" if start == prev else f"{start}-{prev}")
-            start = prev = i
-    if start is not None:
-        out.append(f"{start}" if start == prev else f"{start}-{prev}")
-    return ",".join(out)
-
-
-@cli.command()
-@click.argument("db", type=click.Path())
-@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None,
-              help="Per-unit counts [default: results/SHAPE-units.csv; SHAPE-rREDUCTION-units.csv "
-                   "for a non-default reduction].")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None,
-              help="Summary [default: results/SHAPE.json; SHAPE-rREDUCTION.json for a "
-                   "non-default reduction].")
-def export(db, csv_path, json_path):
-    """Write a store's per-unit counts (CSV) and summary (JSON).
-
-    \b
-    Example:
-        gridcount export results/3x3-r71.sqlite
-        gridcount export part.sqlite --csv part.csv --json part.json
-    """
-    with _open_store(db) as store:
-        job = jobs.Job.for_store(store)
-        stem = jobs.default_export_stem(job)
-        csv_path = Path(csv_path) if csv_path else Path("results") / f"{stem}-units.csv"
-        json_path = Path(json_path) if json_path else Path("results") / f"{stem}.json"
-        for p in (csv_path, json_path):
-            if not p.parent.exists():
-                _fail(f"directory {p.parent} does not exist")
-        s = jobs.export(store, csv_path, json_path, job)
-    click.echo(f"wrote {csv_path} ({s.done:,} units) and {json_path} "
-               f"(total {_int(s.total)})")
-
-
-@cli.command()
-@click.argument("target", type=click.Path(dir_okay=False))
-@click.argument("sources", nargs=-1, required=True, type=click.Path(dir_okay=False))
-def merge(target, sources):
-    """Merge the stores SOURCES into TARGET (created if missing).
-
-    A unit whose counts disagree between stores is reported and nothing of
-    that source is written.
-
-    \b
-    Example:
-        gridcount merge all.sqlite machine1.sqlite machine2.sqlite
-    """
-    try:
-        rows = jobs.merge(Path(target), [Path(s) for s in sources])
-    except StoreError as e:
-        _fail(str(e))
-    for path, added, same in rows:
-        click.echo(f"{path}: {added:,} units added, {same:,} already present with equal counts")
-
-
-@cli.command()
-@click.argument("db", type=click.Path())
-@click.option("--sample", "-k", type=click.IntRange(min=1), default=10, show_default=True,
-              help="How many finished units to recount.")
-@click.option("--seed", type=int, default=None, help="Seed for choosing the sample.")
-@click.option("--no-memo", is_flag=True, help="Recount with plain dancing links (slow, independent).")
-def recount(db, sample, seed, no_memo):
-    """Recount a random sample of finished units; fail on any mismatch.
-
-    \b
-    Example:
-        gridcount recount results/3x3-r71.sqlite --sample 20 --seed 1
-    """
-    with _open_store(db) as store:
-        try:
-            rep = jobs.recount(store, sample, seed=seed, memo=not no_memo)
-        except ValueError as e:
-            _fail(str(e))
-    for u, stored, again in rep.checked:
-        mark = "ok" if stored == again else "MISMATCH"
-        click.echo(f"unit {u:>4}: stored {stored:>12,}  recounted {again:>12,}  {mark}")
-    if rep.mismatches:
-        _fail(f"{len(rep.mismatches)} of {len(rep.checked)} recounted units disagree with the store")
-    click.echo(f"all {len(rep.checked)} recounted units agree")
-
-
-@cli.command()
+@click.command()
 @click.option("--all", "all_shapes", is_flag=True,
               help="Add the long shapes: 2x4, 4x2 and 3x3 (minutes).")
 @click.option("--shapes", default=None, help="Only these shapes, e.g. 2x3,3x2.")
@@ -432,8 +248,8 @@ def verify(all_shapes, shapes, workers, as_json, report):
     if not chosen:
         raise click.BadParameter("no shape given", param_hint="--shapes")
     if report and not Path(report).parent.exists():
-        _fail(f"directory {Path(report).parent} does not exist")
-    workers = workers or jobs.pool.default_workers()
+        fail(f"directory {Path(report).parent} does not exist")
+    workers = workers or default_workers()
     say = (lambda msg: None) if as_json else (lambda msg: click.echo(msg, err=True))
     machine = jobs.describe_machine()
     if hasattr(os, "getloadavg"):  # other work on the machine slows the timings
@@ -443,7 +259,7 @@ def verify(all_shapes, shapes, workers, as_json, report):
             chosen, workers=workers, on_start=lambda sh: say(f"counting {sh} ..."),
             on_row=lambda r: say(f"  {r.shape}: {r.status} ({r.seconds:,.2f} s)"))
     except ValueError as e:
-        _fail(str(e))
+        fail(str(e))
     if hasattr(os, "getloadavg"):
         machine["load_average_at_end"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
     if as_json:
@@ -458,17 +274,5 @@ def verify(all_shapes, shapes, workers, as_json, report):
         verifying.write_markdown(Path(report), rows, machine, command)
     bad = [r for r in rows if r.failed]
     if bad:
-        _fail(f"{len(bad)} of {len(rows)} shapes failed or disagree with the published totals: "
-              f"{', '.join(r.shape for r in bad)}")
-
-
-register_puzzle_commands(cli)
-
-
-def main() -> None:
-    """Console-script entry point."""
-    cli(prog_name="gridcount")
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()
+        fail(f"{len(bad)} of {len(rows)} shapes failed or disagree with the published totals: "
+             f"{', '.join(r.shape for r in bad)}")

@@ -1,0 +1,88 @@
+"""The ``gridcount`` command line: a thin layer over the counting library.
+
+Every command opens what it needs, calls the library (:mod:`counting.job`,
+:mod:`counting.store`, :mod:`counting.verify`, :mod:`dlx.puzzles`) and
+formats the result; errors become one line on stderr and a non-zero exit.
+
+The commands live in three modules: :mod:`counting.cli.count` (``count``,
+``classes``, ``verify``), :mod:`counting.cli.store` (``status``,
+``export``, ``merge``, ``recount``) and :mod:`counting.cli.puzzles`
+(``solve``, ``check``, ``count-solutions``, ``generate``, ``explain``).
+This module holds the group, :func:`main` and what the commands share.
+"""
+from __future__ import annotations
+
+import contextlib
+import signal
+from typing import NoReturn
+
+import click
+
+__all__ = ["cli", "main", "fail", "print_table", "Terminated", "sigterm_stops_like_ctrl_c",
+           "CONTEXT_SETTINGS"]
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
+
+
+def fail(msg: str) -> NoReturn:
+    """End the command with ``Error: msg`` on stderr and exit code 1."""
+    raise click.ClickException(msg)
+
+
+def print_table(rows) -> None:
+    """``(label, value)`` rows: labels left-aligned, values right-aligned."""
+    width = max(len(k) for k, _ in rows)
+    vwidth = max(len(v) for _, v in rows)
+    for k, v in rows:
+        click.echo(f"{k:<{width}}  {v:>{vwidth}}")
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM during a count: stopped in the same orderly way as Ctrl-C."""
+
+
+def _raise_terminated(signum, frame) -> None:
+    raise Terminated()
+
+
+@contextlib.contextmanager
+def sigterm_stops_like_ctrl_c():
+    """While counting, SIGTERM (a batch scheduler's or ``kill``'s stop) raises
+    :class:`Terminated`, so the pool is shut down and every finished unit
+    stays committed, instead of the process dying with its workers
+    orphaned.  Outside the main thread signals cannot be caught: no-op."""
+    try:
+        previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+@click.group(context_settings=CONTEXT_SETTINGS)
+@click.version_option(package_name="gridcount")
+def cli() -> None:
+    """Count Sudoku grids exactly, by dancing links over equivalence classes.
+
+    \b
+    Example:
+        gridcount count 3x3            # all 9x9 grids, resumable
+        gridcount status results/3x3-r71.sqlite
+    """
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli(prog_name="gridcount")
+
+
+# The commands (imported last: their modules use the helpers above).
+from counting.cli import count, puzzles, store  # noqa: E402
+
+for _command in (count.count, count.classes, count.verify,
+                 store.status, store.export, store.merge, store.recount):
+    cli.add_command(_command)
+puzzles.register(cli)

@@ -1,0 +1,384 @@
+"""The on-disk format of a gridcount store, and the checks that recognise one.
+
+:mod:`counting.store` is the library to use (:class:`~counting.store.Store`);
+this module is its lower half: the schema and header markers, the typed
+exceptions, the job a store belongs to (:class:`JobInfo`), and the steps
+that look at a file before anything trusts it, let alone writes to it
+(``check_file_header``, ``is_blank``, ``read_job``, ``check_job``,
+``check_deletable``) or that create a store (``initialise``).
+
+Schema (format version 1)
+-------------------------
+``meta(key TEXT PRIMARY KEY, value TEXT)`` holds ``format = "gridcount-store"``,
+``format_version``, and the :class:`JobInfo` fields ``shape``, ``reduction``,
+``engine_version`` and ``n_units``.  The database header also carries
+``PRAGMA application_id = APPLICATION_ID`` and ``PRAGMA user_version =
+FORMAT_VERSION``, so a foreign SQLite file is recognised before anything is
+read from it, let alone written to it.
+
+``units`` holds one row per finished unit::
+
+    unit_id        INTEGER PRIMARY KEY   0 <= unit_id < n_units
+    class_id       INTEGER
+    form_id        INTEGER
+    count          TEXT    exact decimal integer (may exceed 2**64)
+    nodes          TEXT    exact decimal integer (see below)
+    dead_ends      TEXT    exact decimal integer
+    memo_hits      TEXT    exact decimal integer
+    seconds        REAL    wall-clock time of the engine run
+    host           TEXT    machine that ran it
+    engine_version TEXT    engine that produced it (may differ from the job's
+                           when the store was opened with allow_mismatch)
+    finished_at    TEXT    timestamp written by the worker
+
+All columns are ``NOT NULL``.  [The three statistics are stored as TEXT like the
+count: the engine keeps them as uint64, whose upper half does not fit SQLite's
+signed 64-bit INTEGER, and a long unit of a larger shape can pass 2**63 nodes.
+One representation for all four exact counters keeps the reading code simple.]
+CHECK constraints make every exact counter a canonical non-negative decimal
+(digits only, no leading zero), so equal numbers are equal strings.  Reading
+converts them back to Python ints exactly.
+"""
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+from counting.units import UnitResult
+
+__all__ = [
+    "APPLICATION_ID", "FORMAT", "FORMAT_VERSION", "SQLITE_MAGIC", "BUSY_TIMEOUT", "SCHEMA",
+    "COLUMNS", "EXACT", "META_KEYS",
+    "StoreError", "ForeignStoreError", "CorruptStoreError", "ConflictError", "JobInfo",
+    "reason", "is_corruption", "open_error", "check_file_header", "check_deletable", "connect",
+    "set_pragmas", "is_blank", "initialise", "read_job", "check_job",
+]
+
+APPLICATION_ID = 0x67726964  # "grid" in ASCII: PRAGMA application_id of every gridcount store
+FORMAT = "gridcount-store"  # value of meta key "format"
+FORMAT_VERSION = 1  # schema version written by this module (meta "format_version", user_version)
+
+SQLITE_MAGIC = b"SQLite format 3\x00"  # first 16 bytes of every SQLite 3 database file
+BUSY_TIMEOUT = 30.0  # seconds a writer waits for another process's write transaction
+
+# An exact counter column: non-empty, digits only, no leading zero.
+_DECIMAL = "{0} <> '' AND {0} NOT GLOB '*[^0-9]*' AND ({0} = '0' OR {0} NOT GLOB '0*')"
+
+SCHEMA = f"""
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY NOT NULL,
+    value TEXT NOT NULL
+);
+CREATE TABLE units (
+    unit_id        INTEGER PRIMARY KEY NOT NULL CHECK (unit_id >= 0),
+    class_id       INTEGER NOT NULL CHECK (typeof(class_id) = 'integer'),
+    form_id        INTEGER NOT NULL CHECK (typeof(form_id) = 'integer'),
+    count          TEXT NOT NULL CHECK ({_DECIMAL.format("count")}),
+    nodes          TEXT NOT NULL CHECK ({_DECIMAL.format("nodes")}),
+    dead_ends      TEXT NOT NULL CHECK ({_DECIMAL.format("dead_ends")}),
+    memo_hits      TEXT NOT NULL CHECK ({_DECIMAL.format("memo_hits")}),
+    seconds        REAL NOT NULL,
+    host           TEXT NOT NULL,
+    engine_version TEXT NOT NULL,
+    finished_at    TEXT NOT NULL
+);
+"""
+
+COLUMNS = tuple(f.name for f in fields(UnitResult))  # units columns, in UnitResult order
+EXACT = ("count", "nodes", "dead_ends", "memo_hits")  # columns stored as decimal TEXT
+META_KEYS = ("format", "format_version", "shape", "reduction", "engine_version", "n_units")
+
+
+# ---------------------------------------------------------------------------
+# Exceptions: one line each, always naming the file.
+
+
+class StoreError(Exception):
+    """Base class of every error a store raises (here and in :mod:`counting.store`)."""
+
+
+class ForeignStoreError(StoreError):
+    """The file is not a gridcount store, or belongs to another job."""
+
+
+class CorruptStoreError(StoreError):
+    """The file claims to be a SQLite database / gridcount store but is damaged."""
+
+
+class ConflictError(StoreError):
+    """A unit was counted twice with different results.
+
+    Attributes
+    ----------
+    conflicts : list of (unit_id, stored_count, new_count)
+        Every disagreeing unit, sorted by unit id.
+    """
+
+    def __init__(self, message: str, conflicts: list[tuple[int, int, int]]):
+        super().__init__(message)
+        self.conflicts = conflicts
+
+
+# ---------------------------------------------------------------------------
+# The job a store belongs to.
+
+
+@dataclass(frozen=True)
+class JobInfo:
+    """What a store belongs to.
+
+    Attributes
+    ----------
+    shape : str
+        Box shape ``"RxC"`` (``"3x3"`` for 9×9 Sudoku).
+    reduction : str
+        Name of the reduction (``"71"`` or ``"44"``).
+    engine_version : str
+        Version of the engine that counts the units.
+    n_units : int
+        Number of work units of the job; unit ids are ``range(n_units)``.
+    """
+
+    shape: str
+    reduction: str
+    engine_version: str
+    n_units: int
+
+    def __post_init__(self):
+        for name in ("shape", "reduction", "engine_version"):
+            value = getattr(self, name)
+            if not isinstance(value, str) or not value:
+                raise ValueError(f"JobInfo.{name} must be a non-empty str, got {value!r}")
+        if isinstance(self.n_units, bool) or not isinstance(self.n_units, int) or self.n_units < 1:
+            raise ValueError(f"JobInfo.n_units must be a positive int, got {self.n_units!r}")
+
+
+# ---------------------------------------------------------------------------
+# SQLite errors in a few words.
+
+
+def reason(exc: sqlite3.Error) -> str:
+    """A short human reason for a SQLite error."""
+    name = getattr(exc, "sqlite_errorname", "")  # Python >= 3.11
+    text = str(exc)
+    if name == "SQLITE_FULL" or "disk is full" in text:
+        return "disk full"
+    if name.startswith("SQLITE_READONLY") or "readonly database" in text:
+        return "read-only database or file"
+    if name.startswith("SQLITE_BUSY") or "database is locked" in text:
+        return f"database is locked by another process (waited {BUSY_TIMEOUT:g} s)"
+    if name.startswith("SQLITE_IOERR") or "disk I/O error" in text:
+        return "disk I/O error"
+    if name.startswith("SQLITE_CANTOPEN") or "unable to open" in text:
+        return "unable to open the database file"
+    return text
+
+
+def is_corruption(exc: sqlite3.Error) -> bool:
+    name = getattr(exc, "sqlite_errorname", "")
+    text = str(exc)
+    return (
+        name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
+        or "malformed" in text
+        or "not a database" in text
+    )
+
+
+# ---------------------------------------------------------------------------
+# Opening, step by step.  Nothing is written to a file before it is known to
+# be a gridcount store (or a brand-new / empty database).
+
+
+def check_file_header(path: Path, *, allow_empty: bool) -> None:
+    """Refuse directories and non-SQLite files before SQLite touches them."""
+    if not path.exists():
+        return
+    if path.is_dir():
+        raise StoreError(f"{path} is a directory, not a database file")
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(SQLITE_MAGIC))
+    except OSError as exc:
+        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    if not head:
+        if allow_empty:
+            return
+        raise ForeignStoreError(f"{path} is an empty file, not a gridcount store")
+    if head != SQLITE_MAGIC:
+        raise ForeignStoreError(f"{path} is not a gridcount store (not an SQLite database)")
+
+
+def check_deletable(path: Path) -> None:
+    """Refuse to delete anything but a gridcount store (see :meth:`Store.delete`)."""
+    check_file_header(path, allow_empty=True)  # directories, non-SQLite files
+    with open(path, "rb") as f:
+        head = f.read(100)
+    if not head:
+        return
+    app_id, n_objects = int.from_bytes(head[68:72], "big"), None
+    if app_id == 0:
+        # A store killed before its first checkpoint has its header only in
+        # the -wal file, so ask SQLite (read-only; without a -wal the main
+        # file is everything, read as immutable so no -wal/-shm is created).
+        wal = Path(f"{path}-wal").exists()
+        uri = f"{path.absolute().as_uri()}?mode=ro" + ("" if wal else "&immutable=1")
+        try:
+            conn = sqlite3.connect(uri, uri=True)
+            try:
+                app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+                n_objects = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            finally:
+                conn.close()
+        except sqlite3.Error:
+            pass  # unreadable: the header's word stands
+    if app_id == APPLICATION_ID or (app_id == 0 and n_objects == 0):
+        return
+    raise ForeignStoreError(
+        f"refusing to delete {path}: it is not a gridcount store (application_id {app_id})"
+    )
+
+
+def connect(path: Path, mode: str) -> sqlite3.Connection:
+    """Connect in autocommit mode (transactions are explicit, see Store.atomic)."""
+    uri = f"{path.absolute().as_uri()}?mode={mode}"
+    try:
+        return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open {path}: {reason(exc)}") from exc
+
+
+def set_pragmas(conn: sqlite3.Connection) -> None:
+    # Durability.  WAL: a commit appends to the -wal file and readers (status)
+    # never block the writer.  In WAL mode a transaction is durable against a
+    # crash of the *process* (kill -9) as soon as COMMIT returns, whatever the
+    # synchronous setting, because the frames are already in the OS page cache.
+    # synchronous=FULL adds an fsync of the WAL per commit, so units also
+    # survive a power cut or kernel panic; that costs well under a millisecond
+    # per unit on a local disk, negligible next to a unit's search time, and a
+    # lost unit costs the whole search time again.  (NORMAL would survive
+    # kill -9 too but could lose the last units on power loss.)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = FULL")
+
+
+def is_blank(conn: sqlite3.Connection, path: Path) -> bool:
+    """True for a database with no schema at all (new, or killed while being created)."""
+    try:
+        n_objects = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    except sqlite3.Error as exc:
+        raise open_error(path, exc) from exc
+    return n_objects == 0 and app_id == 0
+
+
+def initialise(conn: sqlite3.Connection, path: Path, job: JobInfo) -> bool:
+    """Create schema and meta in one transaction; False if another process beat us to it."""
+    try:
+        set_pragmas(conn)
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                conn.execute("ROLLBACK")
+                return False
+            # Both pragmas write the database header and are part of the transaction.
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version = {FORMAT_VERSION}")
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.executemany(
+                "INSERT INTO meta (key, value) VALUES (?, ?)",
+                [
+                    ("format", FORMAT),
+                    ("format_version", str(FORMAT_VERSION)),
+                    ("shape", job.shape),
+                    ("reduction", job.reduction),
+                    ("engine_version", job.engine_version),
+                    ("n_units", str(job.n_units)),
+                ],
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    except sqlite3.Error as exc:
+        if is_corruption(exc):
+            raise CorruptStoreError(f"{path} is damaged: {exc}") from exc
+        raise StoreError(f"cannot create database {path}: {reason(exc)}") from exc
+    return True
+
+
+def open_error(path: Path, exc: sqlite3.Error) -> StoreError:
+    if is_corruption(exc):
+        return CorruptStoreError(f"{path} is a damaged SQLite database ({exc})")
+    return StoreError(f"cannot open {path}: {reason(exc)}")
+
+
+def read_job(conn: sqlite3.Connection, path: Path) -> JobInfo:
+    """Check the markers and integrity of an existing store and return its job."""
+    try:
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if app_id != APPLICATION_ID or "meta" not in tables:
+            raise ForeignStoreError(
+                f"{path} is an SQLite database but not a gridcount store "
+                f"(application_id {app_id}, tables: {', '.join(sorted(tables)) or 'none'})"
+            )
+        meta = dict(conn.execute("SELECT key, value FROM meta"))
+        if meta.get("format") != FORMAT:
+            raise ForeignStoreError(
+                f"{path} is not a gridcount store (meta format is {meta.get('format')!r})"
+            )
+        try:
+            version = int(meta.get("format_version", ""))
+        except ValueError:
+            raise CorruptStoreError(f"{path} has an unreadable format_version {meta.get('format_version')!r}") from None
+        if version > FORMAT_VERSION:
+            raise StoreError(
+                f"{path} has store format {version}, newer than this gridcount supports "
+                f"({FORMAT_VERSION}); upgrade gridcount"
+            )
+        missing = [key for key in META_KEYS if key not in meta]
+        if missing or "units" not in tables:
+            what = ", ".join([f"meta key {k!r}" for k in missing] + ([] if "units" in tables else ["table 'units'"]))
+            raise CorruptStoreError(f"{path} is a damaged gridcount store (missing {what})")
+        # Cheap structural check (O(size), no index cross-checks): catches torn
+        # or overwritten pages before we trust or extend the file.
+        problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
+        if problems != ["ok"]:
+            raise CorruptStoreError(f"{path} is a damaged SQLite database (quick_check: {problems[0]})")
+        set_pragmas(conn)
+    except sqlite3.Error as exc:
+        raise open_error(path, exc) from exc
+    try:
+        return JobInfo(
+            shape=meta["shape"],
+            reduction=meta["reduction"],
+            engine_version=meta["engine_version"],
+            n_units=int(meta["n_units"]),
+        )
+    except ValueError as exc:
+        raise CorruptStoreError(f"{path} has unreadable job metadata ({exc})") from None
+
+
+def check_job(path: Path, stored: JobInfo, wanted: JobInfo, *, allow_mismatch: bool) -> None:
+    fixed = [n for n in ("shape", "reduction", "n_units") if getattr(stored, n) != getattr(wanted, n)]
+    engine = stored.engine_version != wanted.engine_version
+    if not fixed and (not engine or allow_mismatch):
+        return
+    names = fixed + (["engine_version"] if engine else [])
+    detail = "; ".join(
+        f"{n} is {getattr(stored, n)!r} in the database but {getattr(wanted, n)!r} was asked for"
+        for n in names
+    )
+    if fixed:
+        advice = (
+            "use another --db for this job (shape, reduction and n_units mismatches are never allowed)"
+        )
+    else:
+        advice = (
+            "use another --db, or pass --allow-mismatch to add units counted by this engine version"
+        )
+    raise ForeignStoreError(f"{path} belongs to another job ({detail}); {advice}")

@@ -1,0 +1,121 @@
+"""Count one work unit: the function every pool runs, and its engine cache.
+
+The local process pool (:mod:`counting.pool`), the Dask workers
+(:mod:`counting.dask_pool`) and ``recount`` (:func:`counting.job.recount`)
+all count a unit with :func:`count_unit`, so a unit is counted the same way
+wherever it runs; only the :class:`~counting.options.CountOptions` value
+chooses the method, and counts never depend on it.
+
+Each process keeps one engine per shape (the *engine cache*): the memo table
+survives from one unit to the next, which is always correct because its keys
+are exact states of the same matrix.  ``fresh_memo=True`` empties it first,
+for recounts that must not reuse anything from the first count.
+
+:func:`estimate_cost` is the cheap guess by which both pools hand out units,
+longest first (:func:`longest_first`).
+
+Example
+-------
+>>> from counting.reducer import units
+>>> count_unit(units("moves", "2x2")[0]).count
+2
+"""
+from __future__ import annotations
+
+import functools
+import math
+import socket
+from datetime import datetime, timezone
+from typing import Iterable
+
+import numpy as np
+
+from counting.options import CountOptions
+from counting.units import UnitResult, UnitSpec
+from dlx import ENGINE_VERSION, ExactCover
+from dlx.shape import Shape, as_shape
+from dlx.sudoku import Sudoku
+
+__all__ = ["count_unit", "estimate_cost", "longest_first"]
+
+# The engine cache: one ExactCover per (shape, priority) in this process.
+_ENGINES: dict[tuple[str, str | None], ExactCover] = {}
+
+
+def _exact_cover(shape: str, priority: str | None) -> ExactCover:
+    key = (shape, priority)
+    ec = _ENGINES.get(key)
+    if ec is None:
+        ec = _ENGINES[key] = Sudoku.from_shape(shape).exact_cover(priority=priority)
+    return ec
+
+
+def count_unit(spec: UnitSpec, options: CountOptions = CountOptions(), *,
+               fresh_memo: bool = False) -> UnitResult:
+    """Count one unit with the engine (band 1 and column 1 given).
+
+    Memo counting fills the grid row by row (``Sudoku.row_priority``) and
+    memoizes at row ends; plain counting uses the same order, which is also
+    the fastest plain order measured (``results/bench_engine.md``).  The
+    tail (``options.tail_enabled``) counts the last band in closed form
+    (``Sudoku.tail_rows``) where the shape has one.  ``fresh_memo`` empties
+    this process's memo table first (independent recounts).
+    """
+    sud = Sudoku.from_shape(spec.shape)
+    ec = _exact_cover(spec.shape, "rows")
+    if fresh_memo:
+        ec.clear_memo()
+    given = [sud.row_index(r, c, d) for r, c, d in spec.givens]
+    count = ec.count(given=given, memo=options.memo, memo_mb=options.memo_mb,
+                     tail=options.tail_enabled and ec.has_tail)
+    st = ec.stats
+    return UnitResult(
+        unit_id=spec.unit_id, class_id=spec.class_id, form_id=spec.form_id,
+        count=count, nodes=st.nodes, dead_ends=st.dead_ends, memo_hits=st.memo_hits,
+        seconds=round(st.seconds, 6), host=socket.gethostname(),
+        engine_version=ENGINE_VERSION,
+        finished_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    )
+
+
+def estimate_cost(spec: UnitSpec) -> float:
+    """A cheap, computed guess of a unit's search cost (for ordering only).
+
+    The log of the product of candidate counts over the blank cells after
+    the givens (a blank cell's candidates: the digits none of its peers
+    holds): more freedom means a larger tree.  It decides only the order in
+    which units are handed out (longest first); counts never depend on it.
+
+    Example
+    -------
+    >>> from counting.units import UnitSpec
+    >>> empty = UnitSpec("2x2", "moves", 0, 0, 0, 1, ())
+    >>> round(estimate_cost(empty) / math.log(4), 9)    # 16 cells, 4 digits each
+    16.0
+    """
+    shape = as_shape(spec.shape)
+    grid = np.zeros(shape.n_cells, dtype=np.int64)
+    for r, c, d in spec.givens:
+        grid[r * shape.n + c] = d
+    # held[k, d]: some peer of cell k holds digit d (column 0: blank peers)
+    held = np.zeros((shape.n_cells, shape.n + 1), dtype=bool)
+    peers = _peer_matrix(shape)
+    held[np.arange(shape.n_cells)[:, None], grid[peers]] = True
+    free = shape.n - held[:, 1:].sum(axis=1)
+    cost = 0.0
+    for k in np.flatnonzero(grid == 0):  # in cell order, one term at a time
+        cost += math.log(max(int(free[k]), 1))
+    return cost
+
+
+@functools.lru_cache(maxsize=None)
+def _peer_matrix(shape: Shape) -> np.ndarray:
+    """``(N², P)`` array: row ``k`` lists the ``P`` peers of cell ``k``
+    (:attr:`Shape.peers`; every cell of a shape has as many)."""
+    return np.stack(shape.peers)
+
+
+def longest_first(specs: Iterable[UnitSpec]) -> list[UnitSpec]:
+    """``specs`` in the order units are handed out: largest
+    :func:`estimate_cost` first, ties by unit id."""
+    return sorted(specs, key=lambda s: (-estimate_cost(s), s.unit_id))

@@ -1,0 +1,161 @@
+"""The job library (counting/job.py): running the missing units into a
+store, recounting a sample, unit lists and default file names."""
+import sqlite3
+
+import pytest
+
+from counting.job import (Job, default_db_path, default_export_paths, default_export_stem,
+                          format_unit_list, parse_unit_list, recount, run_count)
+from counting.options import CountOptions
+from counting.store import Store
+
+
+def _quiet(**kw):
+    return dict(progress=False, log=lambda msg: None, **kw)
+
+
+@pytest.fixture
+def job():
+    return Job.load("2x3")          # 9 units, each a few milliseconds
+
+
+@pytest.fixture
+def store(tmp_path, job):
+    with Store.create_or_open(tmp_path / "j.sqlite", job.info()) as st:
+        yield st
+
+
+def _tamper(path, unit_id, count):
+    """Overwrite one stored count behind the store's back."""
+    con = sqlite3.connect(path)
+    with con:
+        con.execute("UPDATE units SET count = ? WHERE unit_id = ?", (str(count), unit_id))
+    con.close()
+
+
+# ---------------------------------------------------------------------------
+# run_count
+
+def test_run_count_counts_only_what_the_store_lacks(job, store):
+    first = run_count(job, store, unit_ids=[0, 1, 2], options=CountOptions(), **_quiet())
+    assert sorted(r.unit_id for r in first.counted) == [0, 1, 2] and first.skipped == 0
+    rest = run_count(job, store, options=CountOptions(), **_quiet())
+    assert sorted(r.unit_id for r in rest.counted) == list(range(3, job.n_units))
+    assert rest.skipped == 3
+    counts = {r.unit_id: r.count for r in store.results()}
+    assert sorted(counts) == list(range(job.n_units))
+    assert rest.unit_solutions == sum(counts[u] for u in range(3, job.n_units))
+
+
+def test_run_count_passes_the_options_to_every_unit(job, store):
+    report = run_count(job, store, workers=2, options=CountOptions(memo=False), **_quiet())
+    assert len(report.counted) == job.n_units
+    assert [r.memo_hits for r in store.results()] == [0] * job.n_units
+
+
+def test_a_class_total_is_logged_when_its_last_unit_arrives(job, store):
+    said = []
+    run_count(job, store, options=CountOptions(), progress=False, log=said.append)
+    complete = [m for m in said if m.startswith("class")]
+    assert len(complete) == len(job.classes)
+    counts = {r.unit_id: r.count for r in store.results()}
+    for cid, members in job.units_of_class.items():
+        total = sum(counts[u] for u in members)
+        assert any(m.startswith(f"class {cid:>3} complete: Σ over {len(members)} forms = "
+                                f"{total:,} completions") for m in complete)
+
+
+# ---------------------------------------------------------------------------
+# recount
+
+def test_recount_agrees_with_an_untouched_store(job, store):
+    run_count(job, store, options=CountOptions(), **_quiet())
+    rep = recount(store, job.n_units, seed=1)
+    assert [u for u, _, _ in rep.checked] == list(range(job.n_units))
+    assert rep.mismatches == []
+
+
+@pytest.mark.parametrize("options", [CountOptions(), CountOptions(memo=False)])
+def test_recount_finds_a_tampered_count(job, store, options):
+    run_count(job, store, options=CountOptions(), **_quiet())
+    true = store.get(4).count
+    _tamper(store.path, 4, true + 1)
+    rep = recount(store, job.n_units, seed=1, options=options)
+    assert rep.mismatches == [(4, true + 1, true)]
+
+
+def test_recount_counts_with_the_options_given(job, store, monkeypatch):
+    from counting import job as jobs
+    run_count(job, store, options=CountOptions(), **_quiet())
+    seen = []
+    real = jobs.count_unit
+
+    def spy(spec, options, **kwargs):
+        seen.append((options, kwargs))
+        return real(spec, options, **kwargs)
+    monkeypatch.setattr(jobs, "count_unit", spy)
+    recount(store, 2, options=CountOptions(memo=False))
+    assert seen == [(CountOptions(memo=False), {"fresh_memo": True})] * 2
+
+
+def test_recount_needs_a_finished_unit_and_a_positive_sample(store):
+    with pytest.raises(ValueError, match="no finished unit"):
+        recount(store, 1)
+    with pytest.raises(ValueError, match="--sample must be >= 1"):
+        recount(store, 0)
+
+
+# ---------------------------------------------------------------------------
+# unit lists and file names
+
+def test_unit_lists_read_ranges_and_print_them_back():
+    ids = parse_unit_list("7, 0-2,9-10,2", 11)
+    assert ids == [0, 1, 2, 7, 9, 10]
+    assert format_unit_list(ids) == "0-2,7,9-10"
+    assert format_unit_list([]) == ""
+    assert parse_unit_list(format_unit_list([3, 5, 6, 7]), 8) == [3, 5, 6, 7]
+
+
+@pytest.mark.parametrize("text, match", [
+    ("x", "bad unit list item 'x'"), ("5-2", "start after end"),
+    ("0-11", r"out of range 0\.\.10"), (",", "empty unit list"),
+])
+def test_bad_unit_lists_are_refused_in_one_line(text, match):
+    with pytest.raises(ValueError, match=match):
+        parse_unit_list(text, 11)
+
+
+def test_default_store_and_export_names_use_the_default_reduction():
+    assert default_export_stem(Job.load("2x4")) == "2x4"
+    assert default_export_stem(Job.load("2x4", "patterns")) == "2x4-rpatterns"
+    assert default_export_stem(Job.load("3x3")) == "3x3"
+    assert default_export_stem(Job.load("3x3", "44")) == "3x3-r44"
+    assert str(default_db_path("2x4", "moves")) == "results/2x4-rmoves.sqlite"
+    assert [str(p) for p in default_export_paths(Job.load("3x3", "44"))] == \
+        ["results/3x3-r44-units.csv", "results/3x3-r44.json"]
+
+
+# ---------------------------------------------------------------------------
+# whole counts (slow)
+
+@pytest.mark.slow
+def test_full_9x9_count_reproduces_the_published_total(tmp_path):
+    # Published: Felgenhauer & Jarvis (2005), OEIS A107739.
+    job = Job.load("3x3", "71")
+    with Store.create_or_open(tmp_path / "full.sqlite", job.info()) as st:
+        run_count(job, st, workers=2, options=CountOptions(), **_quiet())
+        counts = {r.unit_id: r.count for r in st.results()}
+    assert len(counts) == 710
+    assert job.total(counts) == 6_670_903_752_021_072_936_960
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("reduction", ["moves", "patterns"])
+def test_8x8_both_ways_and_both_reductions(tmp_path, reduction):
+    totals = {}
+    for shape in ("2x4", "4x2"):
+        job = Job.load(shape, reduction)
+        with Store.create_or_open(tmp_path / f"{shape}-{reduction}.sqlite", job.info()) as st:
+            run_count(job, st, workers=2, options=CountOptions(), **_quiet())
+            totals[shape] = job.total({r.unit_id: r.count for r in st.results()})
+    assert totals == {"2x4": 29_136_487_207_403_520, "4x2": 29_136_487_207_403_520}
