@@ -18,6 +18,7 @@ import json
 import os
 import platform
 import random
+import sys
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -28,7 +29,8 @@ from typing import Callable, Iterable
 from counting import pool, reducer
 from counting.options import CountOptions
 from counting.store import JobInfo, Store
-from counting.unit_count import count_unit
+from counting.progress import Progress
+from counting.unit_count import count_unit, estimate_work
 from counting.units import UnitResult, UnitSpec
 from dlx import ENGINE_VERSION
 
@@ -226,6 +228,10 @@ class RunReport:
         return sum(r.seconds for r in self.counted)
 
 
+def _stderr_line(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
 def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[int] | None = None,
               options: CountOptions = CountOptions(), progress: bool | None = None,
               log: Callable[[str], None] | None = None,
@@ -243,20 +249,13 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
     ``options`` chooses the counting method
     (:func:`counting.unit_count.count_unit`); counts never depend on it.
     """
-    from tqdm import tqdm
-
     wanted = list(range(job.n_units) if unit_ids is None else unit_ids)
     done = store.done_ids()
     todo = [job.units[u] for u in wanted if u not in done]
     report = RunReport(skipped=len(wanted) - len(todo), workers=workers)
     results = {r.unit_id: r.count for r in store.results()}
-    factor = job.factorisation.product
     weight = {c.class_id: c.weight for c in job.classes}
-    # Σ weight · count over the store (total so far) and over this run
-    # (grids per second), kept as running sums as units arrive
-    weighted_all = job.partial_sum(results)
-    weighted_now = 0
-    say = log or (lambda msg: tqdm.write(msg))
+    say = log or _stderr_line
     if scheduler is not None and todo:
         from counting import dask_pool
         # connects now: a bad address or cluster fails before the bar opens
@@ -266,23 +265,17 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
             say(note)
     else:
         source = pool.run_units(todo, workers=workers, options=options)
-    t0 = time.perf_counter()
-    bar = tqdm(total=len(wanted), initial=report.skipped, unit="unit",
-               desc=f"{job.shape} r{job.reduction}",
-               disable=(None if progress is None else not progress), dynamic_ncols=True,
-               smoothing=0.1)
+    bar = Progress(f"{job.shape} r{job.reduction}", estimate_work(job.units[u] for u in wanted),
+                   done, progress)
+    say = log or bar.write
     with bar:
+        t0 = time.perf_counter()
         try:
             for res in source:
                 store.record(res)
                 report.counted.append(res)
                 results[res.unit_id] = res.count
-                bar.update(1)
-                elapsed = time.perf_counter() - t0
-                weighted_all += weight[res.class_id] * res.count
-                weighted_now += weight[res.class_id] * res.count
-                bar.set_postfix_str(f"{factor * weighted_now / max(elapsed, 1e-9):.3e} grids/s, "
-                                    f"total so far {factor * weighted_all:.6e}", refresh=False)
+                bar.advance(res.unit_id)
                 members = job.units_of_class[res.class_id]
                 if all(u in results for u in members):
                     s = sum(results[u] for u in members)
