@@ -8,9 +8,9 @@ committed and the units in flight are simply not recorded.
 
 Example
 -------
->>> from counting.reducer import units
+>>> from counting.reduction import get_reduction
 >>> from counting.pool import count_unit
->>> count_unit(units("71")[0]).count > 0
+>>> count_unit(get_reduction("3x3", "71").units()[0]).count > 0
 True
 """
 from __future__ import annotations

@@ -11,7 +11,7 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from counting import reducer
+from counting.reduction import get_reduction
 from counting.cli import cli
 from counting.store import Store
 from counting.units import UnitResult
@@ -190,7 +190,7 @@ def test_store_resumes_after_kill_9_with_no_unit_counted_twice(tmp_path):
     assert sorted(final) == list(range(12))
     with Store.open(db) as st:
         from counting.pool import count_unit
-        spec = reducer.units("71")
+        spec = get_reduction("3x3", "71").units()
         for u in (kept[0], final[-1]):
             assert st.get(u).count == count_unit(spec[u], fresh_memo=True).count
 

@@ -1,8 +1,8 @@
 """Counting units: in-process, through the process pool, against plain DLX."""
 import pytest
 
-from counting import reducer
 from counting.pool import count_unit, estimate_cost, run_units
+from counting.reduction import get_reduction
 from dlx import ENGINE_VERSION
 from dlx.sudoku import Sudoku
 
@@ -12,9 +12,9 @@ BENCH_BAND = ((1, 2, 3, 4, 5, 6, 7, 8, 9), (4, 5, 6, 7, 8, 9, 1, 2, 3),
 
 def _bench_unit():
     """The unit of scripts/bench_engine.py: column 1 = 2,5,8,3,6,9."""
-    cls = next(c for c in reducer.classes("71") if c.representative == BENCH_BAND)
+    cls = next(c for c in get_reduction("3x3", "71").classes() if c.representative == BENCH_BAND)
     col = ((3, 0, 2), (4, 0, 5), (5, 0, 8), (6, 0, 3), (7, 0, 6), (8, 0, 9))
-    return next(u for u in reducer.units("71")
+    return next(u for u in get_reduction("3x3", "71").units()
                 if u.class_id == cls.class_id and u.givens[27:] == col)
 
 
@@ -47,20 +47,20 @@ def test_units_against_an_independent_plain_mrv_count():
     # minimum-remaining-values engine on the same givens.
     sud = Sudoku(3, 3)
     ec = sud.exact_cover()
-    for spec in (_bench_unit(), reducer.units("71")[0]):
+    for spec in (_bench_unit(), get_reduction("3x3", "71").units()[0]):
         given = [sud.row_index(*g) for g in spec.givens]
         assert count_unit(spec).count == ec.count(given=given)
 
 
 def test_pool_gives_the_same_counts_as_in_process():
-    specs = reducer.units("71")[:6]
+    specs = get_reduction("3x3", "71").units()[:6]
     alone = {r.unit_id: r.count for r in run_units(specs, workers=1)}
     pooled = {r.unit_id: r.count for r in run_units(specs, workers=2)}
     assert alone == pooled and sorted(alone) == [s.unit_id for s in specs]
 
 
 def test_units_are_handed_out_longest_estimate_first():
-    specs = reducer.units("71")[:20]
+    specs = get_reduction("3x3", "71").units()[:20]
     order = [r.unit_id for r in run_units(specs[:3], workers=1)]
     by_cost = sorted(specs[:3], key=lambda s: (-estimate_cost(s), s.unit_id))
     assert order == [s.unit_id for s in by_cost]
