@@ -26,8 +26,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import Callable, Iterable
 
-from counting import pool, reducer
+from counting import pool
 from counting.options import CountOptions
+from counting.reduction import (BandClass, Factorisation, check_shape, default_reduction,
+                                factorisation, get_reduction, reduction_name)
 from counting.store import JobInfo, Store
 from counting.progress import Progress
 from counting.unit_count import count_unit, estimate_work
@@ -48,7 +50,7 @@ def default_export_stem(job: "Job") -> str:
     """File stem of ``gridcount export``'s default outputs: the shape for
     the shape's default reduction (``results/2x4-units.csv``), else
     ``SHAPE-rREDUCTION``."""
-    if job.reduction == reducer.default_reduction(job.shape):
+    if job.reduction == default_reduction(job.shape):
         return job.shape
     return f"{job.shape}-r{job.reduction}"
 
@@ -73,12 +75,12 @@ class Job:
 
         The shape is checked (``N <= 16`` unless ``force``) and spelled
         ``"RxC"``; the reduction defaults to the shape's default and is
-        stored under its stable name (:func:`reducer.reduction_name`:
+        stored under its stable name (:func:`~counting.reduction.reduction_name`:
         ``"71"``/``"44"`` for 3x3, ``"moves"``/``"patterns"`` otherwise).
         Raises ``ValueError`` with a one-line message on bad input.
         """
-        name = reducer.check_shape(shape, force=force).name
-        job = cls(name, reducer.reduction_name(None if reduction is None else str(reduction), name))
+        name = check_shape(shape, force=force).name
+        job = cls(name, reduction_name(None if reduction is None else str(reduction), name))
         job.units  # computes (and validates) the reduction now
         return job
 
@@ -88,15 +90,15 @@ class Job:
 
     @cached_property
     def units(self) -> list[UnitSpec]:
-        return reducer.units(self.reduction, self.shape)
+        return get_reduction(self.shape, self.reduction).units()
 
     @cached_property
-    def classes(self) -> list[reducer.BandClass]:
-        return reducer.classes(self.reduction, shape=self.shape)
+    def classes(self) -> list[BandClass]:
+        return get_reduction(self.shape, self.reduction).classes()
 
     @cached_property
-    def factorisation(self) -> reducer.Factorisation:
-        return reducer.factorisation(self.shape)
+    def factorisation(self) -> Factorisation:
+        return factorisation(self.shape)
 
     @property
     def n_units(self) -> int:
@@ -114,7 +116,7 @@ class Job:
 
     def total(self, counts: dict[int, int]) -> int:
         """The grid total from every unit's count (exact)."""
-        return reducer.total_from_unit_counts(counts, self.reduction, self.shape)
+        return get_reduction(self.shape, self.reduction).total(counts)
 
     def partial_sum(self, counts: dict[int, int]) -> int:
         """Σ weight · count over the units present (the total's last factor)."""

@@ -1,7 +1,7 @@
 """Published grid totals, each with its source: what ``gridcount verify`` compares against.
 
 This module is the only place outside the tests where a grid total is written
-down.  Nothing that *computes* a count imports it: the reducer, the pool and
+down.  Nothing that *computes* a count imports it: the reductions, the pool and
 the job library never read it, and :mod:`counting.verify` only puts these
 values beside the computed ones (a test checks that the counting modules do
 not import this one).

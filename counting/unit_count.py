@@ -16,8 +16,8 @@ longest first (:func:`longest_first`).
 
 Example
 -------
->>> from counting.reducer import units
->>> count_unit(units("moves", "2x2")[0]).count
+>>> from counting.reduction import get_reduction
+>>> count_unit(get_reduction("2x2", "moves").units()[0]).count
 2
 """
 from __future__ import annotations
