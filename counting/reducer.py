@@ -75,7 +75,7 @@ from functools import lru_cache
 import numpy as np
 
 from counting.units import UnitSpec
-from dlx.sudoku import parse_shape as _sudoku_parse_shape
+from dlx.shape import Shape
 
 __all__ = [
     "MAX_N",
@@ -169,7 +169,7 @@ class BoxShape:
 def parse_shape(shape: str) -> BoxShape:
     """Parse ``"RxC"`` (R, C >= 1) into a :class:`BoxShape`.
 
-    The text is read by :func:`dlx.sudoku.parse_shape`, the project's one
+    The text is read by :meth:`dlx.shape.Shape.parse`, the project's one
     shape parser; this adds the type check and the dataclass.  No size limit
     applies here (see :func:`check_shape`).
 
@@ -187,7 +187,8 @@ def parse_shape(shape: str) -> BoxShape:
     """
     if not isinstance(shape, str):
         raise ValueError(f"bad box shape {shape!r}: expected a string RxC, e.g. 3x3 or 2x3")
-    return BoxShape(*_sudoku_parse_shape(shape))
+    parsed = Shape.parse(shape.strip().lower())     # as before: ' 4X2 ' is 4x2
+    return BoxShape(parsed.box_rows, parsed.box_cols)
 
 
 def check_shape(shape: str, force: bool = False) -> BoxShape:
