@@ -33,6 +33,7 @@ import numpy as np
 from tqdm import tqdm
 
 from dlx import puzzles as P
+from dlx.shape import Shape
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 EXIT_OK, EXIT_NOT_UNIQUE, EXIT_MALFORMED = 0, 1, 2
@@ -44,13 +45,22 @@ _EXIT_HELP = ("Exit codes: 0 every puzzle has exactly one solution; 1 some have 
 # ----------------------------------------------------------------------
 # shared options and helpers
 
+def _parse_shape(ctx, param, value) -> Shape | None:
+    if value is None:
+        return None
+    try:
+        return Shape.parse(value)
+    except ValueError as e:
+        raise click.BadParameter(str(e), ctx=ctx, param_hint="--shape")
+
+
 def _shape_option(f):
-    return click.option("--shape", default=None, metavar="RxC",
+    return click.option("--shape", default=None, metavar="RxC", callback=_parse_shape,
                         help="Box shape, e.g. 2x3 for 6x6 grids  [default: 3x3].")(f)
 
 
 def _input_options(f):
-    f = click.option("--format", "fmt", type=click.Choice(["auto", "line", "hints"]),
+    f = click.option("--format", "fmt", type=click.Choice(P.FORMATS),
                      default="auto", show_default=True,
                      help="Input format: one puzzle a line, or hint lists "
                           "(count, then 'row column digit' lines).")(f)
@@ -68,11 +78,7 @@ def _run_options(f):
 
 
 def _read(file, shape, fmt) -> P.PuzzleFile:
-    try:
-        s = P.get_sudoku(shape)
-    except ValueError as e:
-        raise click.BadParameter(str(e), param_hint="--shape")
-    pf = P.parse_puzzles(file.read().decode("utf-8", errors="replace"), shape=s, format=fmt)
+    pf = P.parse_puzzles(file.read().decode("utf-8", errors="replace"), shape=shape, format=fmt)
     for e in pf.errors:
         click.echo(f"line {e.line}: {e.error}", err=True)
     return pf
@@ -97,14 +103,14 @@ def _solve_file(pf: P.PuzzleFile, limit: int, workers: int, no_progress: bool) -
             counts.append(r.counts)
             sols.append(r.solutions)
             bar.update(len(r))
-    n = P.get_sudoku(pf.shape).n
+    n = pf.shape.n
     if not counts:
         return P.BatchResult(np.zeros(0, np.int64), np.zeros((0, n, n), np.int64), limit)
     return P.BatchResult(np.concatenate(counts), np.concatenate(sols), limit)
 
 
 def _conflict_reason(pf: P.PuzzleFile, index: int) -> str | None:
-    return P._conflict(pf.grids[index], P.get_sudoku(pf.shape))
+    return P.unit_conflict(pf.grids[index], pf.shape)
 
 
 def _summary(statuses: dict, seconds: float | None = None) -> str:
@@ -210,7 +216,7 @@ def solve(file, shape, fmt, all_solutions, limit, first, as_json, workers, no_pr
         results.append(doc)
     seconds = time.perf_counter() - t0
     if as_json:
-        click.echo(json.dumps({"shape": pf.shape, "format": pf.format, "results": results,
+        click.echo(json.dumps({"shape": pf.shape.name, "format": pf.format, "results": results,
                                "summary": tally}, indent=1))
     else:
         for doc in results:
@@ -270,20 +276,16 @@ def count_solutions(file, shape, fmt, limit, no_limit, as_json, workers, no_prog
     """
     pf = _read(file, shape, fmt)
     m = pf.grids.shape[0]
-    if no_limit:
-        counts = []
-        with _bar(m, no_progress) as bar:
-            for g in pf.grids:
-                counts.append(P.count_solutions(g, None, shape=pf.shape))
-                bar.update(1)
-        capped = [False] * m
-    else:
-        if limit <= P._BATCH_LIMIT_MAX:
-            batch = _solve_file(pf, limit, workers, no_progress)
-            counts = [int(c) for c in batch.n_solutions]
-        else:
-            counts = [P.count_solutions(g, limit, shape=pf.shape) for g in pf.grids]
-        capped = [c >= limit for c in counts]
+    counts = []
+    # exact counts may take long each: the bar moves puzzle by puzzle
+    step = 1 if no_limit else _CHUNK * workers
+    with _bar(m, no_progress) as bar:
+        for lo in range(0, m, step):
+            chunk = pf.grids[lo:lo + step]
+            counts += P.count_batch(chunk, shape=pf.shape, limit=None if no_limit else limit,
+                                    workers=workers).tolist()
+            bar.update(len(chunk))
+    capped = [not no_limit and c >= limit for c in counts]
     rows = []
     for e in pf.entries:
         if not e.ok:
@@ -293,7 +295,7 @@ def count_solutions(file, shape, fmt, limit, no_limit, as_json, workers, no_prog
                          "solutions": counts[e.index], "at_least": capped[e.index]})
     malformed = sum(1 for r in rows if r.get("status") == "malformed")
     if as_json:
-        click.echo(json.dumps({"shape": pf.shape, "limit": None if no_limit else limit,
+        click.echo(json.dumps({"shape": pf.shape.name, "limit": None if no_limit else limit,
                                "results": rows}, indent=1))
     else:
         texts = [("malformed" if r.get("status") else
@@ -350,7 +352,8 @@ def check(file, shape, fmt, quiet, as_json, workers, no_progress):
         rows.append(row)
     seconds = time.perf_counter() - t0
     if as_json:
-        click.echo(json.dumps({"shape": pf.shape, "results": rows, "summary": tally}, indent=1))
+        click.echo(json.dumps({"shape": pf.shape.name, "results": rows, "summary": tally},
+                              indent=1))
     elif not quiet:
         w = max([4] + [len(str(r["line"])) for r in rows])
         click.echo(f"{'line':>{w}}  {'clues':>5}  status")
@@ -405,10 +408,7 @@ def generate(clues, count, seed, symmetric, minimal, max_seconds, out_fmt, shape
     """
     if clues is None and not minimal:
         raise click.UsageError("give --clues N, or --minimal")
-    try:
-        s = P.get_sudoku(shape)
-    except ValueError as e:
-        raise click.BadParameter(str(e), param_hint="--shape")
+    s = P.get_sudoku(shape)
     if clues is not None and clues > s.n * s.n:
         raise click.BadParameter(f"a {s.n}x{s.n} grid has {s.n * s.n} cells", param_hint="--clues")
     if seed is None:
@@ -435,7 +435,7 @@ def generate(clues, count, seed, symmetric, minimal, max_seconds, out_fmt, shape
     seconds = time.perf_counter() - t0
     if as_json:
         click.echo(json.dumps({
-            "seed": seed, "shape": s.shape, "clues": clues, "symmetric": symmetric,
+            "seed": seed, "shape": s.shape.name, "clues": clues, "symmetric": symmetric,
             "minimal": minimal, "failed": failed, "seconds": round(seconds, 4),
             "puzzles": [{"index": i, "puzzle": P.format_line(g.puzzle) if g.ok else None,
                          "solution": P.format_line(g.solution) if g.ok else None,
@@ -467,7 +467,7 @@ def _grid_block(arr: np.ndarray, s) -> str:
 
 
 def _explain_json(e: P.Explanation, unique: str) -> dict:
-    n = P.get_sudoku(e.shape).n
+    n = e.shape.n
     return {"puzzle": P.format_line(e.puzzle),
             "solution": P.format_line(e.solution) if e.solved else None,
             "solutions": unique, "reason": e.reason,
@@ -484,7 +484,7 @@ def _explain_json(e: P.Explanation, unique: str) -> dict:
 @click.option("--stats", is_flag=True,
               help="Only the table of rule counts (summed over every puzzle of a file).")
 @_shape_option
-@click.option("--format", "fmt", type=click.Choice(["auto", "line", "hints"]), default="auto",
+@click.option("--format", "fmt", type=click.Choice(P.FORMATS), default="auto",
               show_default=True, help="Input format when PUZZLE is a file.")
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes for --stats on a file (the rules run in Python).")
@@ -518,18 +518,11 @@ def explain(puzzle, stats, shape, fmt, workers, as_json, no_progress):
             pf = _read(f, shape, fmt)
     else:
         try:
-            s = P.get_sudoku(shape, None if shape else P._n_cells_of(puzzle))
-        except ValueError as e:
-            if shape:
-                raise click.BadParameter(str(e), param_hint="--shape")
-            s = P.get_sudoku(None)      # 3x3; the error below names the size
-        try:
-            grid = P.to_array(puzzle, s)
+            pf = P.parse_puzzle(puzzle, shape=shape)
         except ValueError as e:
             hint = "" if shape else " (--shape RxC for other box shapes)"
             click.echo(f"PUZZLE: {e}{hint}", err=True)
             sys.exit(EXIT_MALFORMED)
-        pf = P.PuzzleFile([P.Entry(1, 0)], grid[None, :], s.shape, "line")
     malformed = len(pf.errors)
     if stats:
         with _bar(pf.grids.shape[0], no_progress) as bar:
@@ -541,7 +534,7 @@ def explain(puzzle, stats, shape, fmt, workers, as_json, no_progress):
         code = EXIT_MALFORMED if malformed else (EXIT_NOT_UNIQUE if st.solved < st.puzzles
                                                  else EXIT_OK)
         sys.exit(code)
-    s = P.get_sudoku(pf.shape)
+    s = pf.shape
     docs, unsolved = [], 0
     for i, e in enumerate(pf.entries):
         if not e.ok:
