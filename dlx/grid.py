@@ -16,6 +16,10 @@ Arrays
 ``N²`` or ``N × N`` integers, 0 for blank; a batch is ``(m, N²)`` or
 ``(m, N, N)``.
 
+Text has symbols for 35 digits: grids of more (``6x6`` boxes and up) are
+refused in text (:func:`text_shape`), though arrays of them are fine.
+Everything read is ASCII: no other Unicode digits or letters.
+
 Reading checks symbols, sizes and ranges, not the rules: a digit repeated in
 a row, column or box is a puzzle without solution, which
 :func:`unit_conflict` names.
@@ -46,13 +50,14 @@ import numpy as np
 from dlx.shape import Shape, as_shape
 
 __all__ = [
-    "ALPHABET", "BLANKS", "PuzzleError", "grid_shape", "shape_of", "n_cells_of", "cell_name",
-    "symbol_table", "symbol_error", "parse_symbols", "to_array", "as_batch",
-    "unit_conflict", "check_units", "format_line", "format_hints", "hint_digit",
+    "ALPHABET", "BLANKS", "PuzzleError", "grid_shape", "shape_of", "text_shape", "n_cells_of",
+    "cell_name", "symbol_table", "symbol_error", "parse_symbols", "to_array", "as_batch",
+    "unit_conflict", "check_units", "format_line", "format_hints", "decimal", "hint_digit",
     "solve_grids",
 ]
 
-#: Digit symbols in text grids: value v (1-based) is ALPHABET[v - 1].
+#: Digit symbols in text grids: value v (1-based) is ALPHABET[v - 1], so
+#: text holds grids of at most len(ALPHABET) = 35 digits.
 ALPHABET = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 #: Symbols of an empty cell.
 BLANKS = ".0"
@@ -97,6 +102,21 @@ def grid_shape(shape=None, n_cells: int | None = None) -> Shape:
         return Shape(k, k)
     raise PuzzleError(f"a grid of {n_cells} cells has no square box shape; "
                       f"pass the shape, e.g. shape='2x3'")
+
+
+def text_shape(shape=None, n_cells: int | None = None) -> Shape:
+    """:func:`grid_shape`, refusing shapes whose digits text cannot write (N > 35).
+
+    Example
+    -------
+    >>> text_shape("5x7").n
+    35
+    """
+    s = grid_shape(shape, n_cells)
+    if s.n > len(ALPHABET):
+        raise PuzzleError(f"box shape {s}: {s.n}x{s.n} grids have digits 1..{s.n}, but text has "
+                          f"symbols for at most {len(ALPHABET)} (1-9, A-Z)")
+    return s
 
 
 def n_cells_of(grid) -> int:
@@ -148,7 +168,7 @@ def parse_symbols(text: str, shape) -> np.ndarray:
         Wrong number of symbols, or a symbol that is not a digit of the
         grid or a blank (the message names the cell).
     """
-    n = grid_shape(shape).n
+    n = text_shape(shape).n
     symbols = [ch for ch in text if not ch.isspace()]
     if len(symbols) != n * n:
         raise PuzzleError(f"a {n}x{n} grid needs {n * n} symbols, got {len(symbols)}")
@@ -231,16 +251,21 @@ def as_batch(grids, shape=None) -> np.ndarray:
     return out
 
 
+def decimal(token: str) -> int | None:
+    """``token`` as a number if it is ASCII decimal digits only (no sign, no
+    space, no other Unicode digits), else ``None``."""
+    if token and token.isascii() and token.isdigit():
+        return int(token)
+    return None
+
+
 def hint_digit(token: str, n: int) -> int | None:
     """A digit of a hint line (a decimal number or a letter of :data:`ALPHABET`),
     or ``None`` when it is not a digit 1..N."""
-    if token.isdigit():
-        v = int(token)
-    elif len(token) == 1 and token.upper() in ALPHABET:
+    v = decimal(token)
+    if v is None and len(token) == 1 and token.isascii() and token.upper() in ALPHABET:
         v = ALPHABET.index(token.upper()) + 1
-    else:
-        return None
-    return v if 1 <= v <= n else None
+    return v if v is not None and 1 <= v <= n else None
 
 
 # ----------------------------------------------------------------------
@@ -279,8 +304,14 @@ def check_units(grid, shape=None) -> None:
 # writing
 
 def format_line(grid, shape=None, blank: str = ".") -> str:
-    """A grid as one line of ``N²`` symbols (``blank`` for empty cells)."""
+    """A grid as one line of ``N²`` symbols (``blank`` for empty cells).
+
+    Raises :class:`PuzzleError` for a digit past 35, which text cannot write.
+    """
     arr = np.asarray(grid).reshape(-1)
+    if arr.size and arr.max() > len(ALPHABET):
+        raise PuzzleError(f"digit {int(arr.max())} has no symbol: text has symbols for at "
+                          f"most {len(ALPHABET)} digits (1-9, A-Z)")
     return "".join(blank if v == 0 else ALPHABET[int(v) - 1] for v in arr)
 
 

@@ -209,6 +209,30 @@ class Sudoku:
         lead = (lead_row * n + k, nn + lead_row * n + k, box_symbol, k // self.box_cols)
         return lead_row, cell, row_symbol, column_symbol, lead
 
+    def check_matrix(self, ec: ExactCover) -> None:
+        """Raise ``ValueError`` unless ``ec`` is this shape's matrix (in any column order).
+
+        Checked: the numbers of rows and columns, and that among digit 1 in
+        every cell and every digit in ``r1c1``, the candidates sharing a
+        column with digit 1 in ``r1c1`` are digit 1 in its peers
+        (:attr:`dlx.shape.Shape.peers`) and the other digits of ``r1c1``;
+        that tells a box shape from its transpose.
+        """
+        n = self.n
+        if (ec.n_rows, ec.n_columns) != (self.n_rows, self.n_columns):
+            raise ValueError(f"not the matrix of {self.shape} grids: it has {ec.n_rows} rows and "
+                             f"{ec.n_columns} columns, {self.shape} grids need {self.n_rows} "
+                             f"and {self.n_columns} (use Sudoku.exact_cover)")
+        first = set(ec.row(0))                      # digit 1 in r1c1
+        nearby = set(range(0, self.n_rows, n)) | set(range(1, n))   # digit 1 anywhere; r1c1
+        clash = {i for i in nearby if first.intersection(ec.row(i))} - {0}
+        want = {self.row_index(0, 0, d) for d in range(2, n + 1)}
+        want |= {int(k) * n for k in self.shape.peers[0]}
+        if clash != want:
+            raise ValueError(f"not the matrix of {self.shape} grids: digit 1 in r1c1 conflicts "
+                             f"with other candidates than in {self.shape} grids "
+                             f"(use Sudoku.exact_cover)")
+
     @cached_property
     def _ec(self) -> ExactCover:
         return self.exact_cover()
@@ -284,7 +308,8 @@ class Sudoku:
         default 2: 0 none, 1 unique, 2 several), or ``-1`` if its givens
         repeat a digit in a unit; ``solutions[k]`` is the first completion
         as an ``(N, N)`` array (all zeros when there is none).  Pass ``ec``
-        (from :meth:`exact_cover`) to reuse one matrix, one per thread.
+        (from :meth:`exact_cover`) to reuse one matrix, one per thread; a
+        matrix of another shape raises ``ValueError`` (:meth:`check_matrix`).
 
         Example
         -------
@@ -293,6 +318,8 @@ class Sudoku:
         [1, -1]
         """
         arr = self.parse_batch(grids)
+        if ec is not None:
+            self.check_matrix(ec)
         counts, sols = solve_grids(ec or self._ec, arr, self.n, limit)
         return counts, sols.reshape(-1, self.n, self.n)
 

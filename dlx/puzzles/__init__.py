@@ -14,7 +14,7 @@ public names are all importable from ``dlx.puzzles``:
   ``solutions``, ``count_solutions``, ``classify``, ``is_unique`` and the
   ``*_batch`` forms);
 * generation — :mod:`dlx.puzzles.generation` (``generate``,
-  ``generate_many``, ``random_grid``);
+  ``generate_many``, ``random_grid``, ``min_clues``);
 * explanation — :mod:`dlx.puzzles.explanation` (``explain``,
   ``explain_stats``) over the rule solver of :mod:`dlx.puzzles.rules`.
 
@@ -51,7 +51,8 @@ from dlx.grid import PuzzleError, as_batch, format_hints, format_line, to_array,
 from dlx.puzzles.explanation import Explanation, RuleStats, explain, explain_stats
 from dlx.puzzles.files import (FORMATS, Entry, PuzzleFile, parse_puzzle, parse_puzzles,
                                read_puzzles, write_puzzles)
-from dlx.puzzles.generation import Generated, generate, generate_many, random_grid
+from dlx.puzzles.generation import (Generated, check_generate_args, generate, generate_many,
+                                    min_clues, random_grid)
 from dlx.puzzles.rules import RULES, Step
 from dlx.puzzles.solving import (STATUSES, BatchResult, MultipleSolutionsError, NoSolutionError,
                                  classify, classify_batch, count_batch, count_solutions,
@@ -64,6 +65,6 @@ __all__ = [
     "write_puzzles",
     "STATUSES", "solve", "solutions", "count_solutions", "is_unique", "classify",
     "BatchResult", "solve_batch", "count_batch", "classify_batch",
-    "random_grid", "Generated", "generate", "generate_many",
+    "random_grid", "Generated", "generate", "generate_many", "min_clues", "check_generate_args",
     "RULES", "Step", "Explanation", "RuleStats", "explain", "explain_stats",
 ]

@@ -24,7 +24,8 @@ from typing import Iterator
 import numpy as np
 
 from dlx.grid import (ALPHABET, PuzzleError, as_batch, format_hints, format_line, grid_shape,
-                      hint_digit, n_cells_of, symbol_error, symbol_table, to_array)
+                      decimal, hint_digit, n_cells_of, symbol_error, symbol_table, text_shape,
+                      to_array)
 from dlx.shape import Shape
 
 __all__ = ["Entry", "PuzzleFile", "parse_puzzles", "read_puzzles", "write_puzzles",
@@ -103,7 +104,7 @@ def _content_lines(text: str) -> Iterator[tuple[int, str]]:
 
 def _looks_like_hints(text: str, nn: int) -> bool:
     for _, s in _content_lines(text):
-        return len(s) != nn and s.isdigit()
+        return len(s) != nn and decimal(s) is not None
     return False
 
 
@@ -154,7 +155,7 @@ def _parse_hint_format(text: str, s: Shape) -> tuple[list[Entry], np.ndarray]:
         start, head = lines[pos]
         pos += 1
         toks = head.split()
-        if len(toks) != 1 or not toks[0].isdigit():
+        if len(toks) != 1 or decimal(toks[0]) is None:
             what = "a hint line" if len(toks) == 3 else repr(head[:40])
             entries.append(Entry(start, None, f"expected the number of hints of a puzzle, "
                                               f"got {what}"))
@@ -176,7 +177,7 @@ def _parse_hint_format(text: str, s: Shape) -> tuple[list[Entry], np.ndarray]:
                 break
             i, line = lines[pos]
             parts = line.split()
-            if len(parts) == 1 and parts[0].isdigit():
+            if len(parts) == 1 and decimal(parts[0]) is not None:
                 # the next puzzle starts early: this one is short
                 if error is None:
                     error, err_line = f"{want} hints promised, only {got} before line {i}", start
@@ -190,7 +191,8 @@ def _parse_hint_format(text: str, s: Shape) -> tuple[list[Entry], np.ndarray]:
                 error = f"expected 'row column digit', got {line[:40]!r}"
                 continue
             r, c, d = parts
-            if not (r.isdigit() and int(r) < n and c.isdigit() and int(c) < n):
+            if not (decimal(r) is not None and decimal(r) < n
+                    and decimal(c) is not None and decimal(c) < n):
                 error = f"row and column must be 0..{n - 1}, got {r} {c}"
                 continue
             v = hint_digit(d, n)
@@ -233,7 +235,7 @@ def parse_puzzles(text: str, *, shape=None, format: str = "auto") -> PuzzleFile:
     >>> [(e.line, e.error) for e in pf.entries]
     [(2, None), (3, 'a 4x4 puzzle needs 16 symbols, got 4')]
     """
-    s = grid_shape(shape)
+    s = text_shape(shape)
     if text.startswith("\ufeff"):
         text = text[1:]         # a UTF-8 byte-order mark
     if format not in FORMATS:
@@ -261,7 +263,9 @@ def read_puzzles(source, *, shape=None, format: str = "auto") -> PuzzleFile:
 
 def write_puzzles(grids, *, format: str = "line", shape=None) -> str:
     """Text of many puzzles in ``line`` or ``hints`` format (reads back with
-    :func:`read_puzzles`)."""
+    :func:`read_puzzles`); shapes of more than 35 digits have no text."""
+    if shape is not None:
+        text_shape(shape)
     if isinstance(grids, np.ndarray) and grids.ndim == 2 and shape is None:
         arr = grids         # rows of N² values: the writers need no shape
     else:
@@ -271,7 +275,6 @@ def write_puzzles(grids, *, format: str = "line", shape=None) -> str:
     if format == "hints":
         return "".join(format_hints(g) for g in arr)
     raise ValueError(f"format must be 'line' or 'hints', got {format!r}")
-
 
 
 def parse_puzzle(text: str, *, shape=None) -> PuzzleFile:

@@ -381,7 +381,8 @@ class RuleSolver:
                 bit = 1 << (v - 1)
                 for p in g.peers[k]:
                     if self.value[p] == v:
-                        self.reason = f"{self._name(p)} and {self._name(k)} both hold {self._sym(v)}"
+                        self.reason = (f"{self._name(p)} and {self._name(k)} both hold "
+                                       f"{self._sym(v)}")
                         return False
                     self.cand[p] &= ~bit
         self.reason = None

@@ -167,3 +167,40 @@ def test_solve_grids_counts_and_lays_out_the_first_solution():
     assert not sols[2].any()
     counts_only, none = G.solve_grids(s.exact_cover(), grids, 4, limit=2, solutions=False)
     assert none is None and counts_only.tolist() == counts.tolist()
+
+
+# ----------------------------------------------------------------------
+# what text can hold
+
+@pytest.mark.parametrize("shape", ["6x6", "1x36", "5x8"])
+def test_text_grids_stop_at_35_digits(shape):
+    with pytest.raises(G.PuzzleError, match=r"grids have digits .* at most 35 .*1-9, A-Z"):
+        G.text_shape(shape)
+    with pytest.raises(G.PuzzleError, match="at most 35"):
+        G.to_array("." * Shape.parse(shape).n_cells, shape)
+    assert G.text_shape("5x7").n == 35
+
+
+def test_arrays_of_grids_past_35_digits_are_fine_but_have_no_text():
+    n = 36
+    grid = np.zeros(n * n, dtype=np.int64)
+    grid[0] = 36
+    assert G.to_array(grid, "6x6")[0] == 36
+    with pytest.raises(G.PuzzleError, match="at most 35"):
+        G.format_line(grid)
+
+
+@pytest.mark.parametrize("symbol", ["１", "٣", "³", "ı", "ａ"])
+def test_text_grids_take_ascii_symbols_only(symbol):
+    # "ı".upper() is "I", digit 18 of a 25x25 grid: it must still be refused
+    with pytest.raises(G.PuzzleError, match=f"r1c1: symbol '{symbol}' is not a digit"):
+        G.to_array(symbol + "." * 624, "5x5")
+
+
+@pytest.mark.parametrize("token", ["٣", "+3", "³", "3.0", " 3", "0x3", "-3"])
+def test_hint_numbers_are_ascii_decimal_only(token):
+    assert G.hint_digit(token, 9) is None
+    assert G.decimal(token) is None
+    assert G.decimal("12") == 12
+    # "ı".upper() is "I": a letter digit must be ASCII too
+    assert G.hint_digit("ı", 25) is None and G.hint_digit("i", 25) == 18

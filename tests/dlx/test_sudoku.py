@@ -191,3 +191,15 @@ def test_memo_count_of_all_6x6_grids_equals_the_plain_count():
     # the plain full enumeration is the slow test above
     assert Sudoku(2, 3).exact_cover(priority="rows").count(memo=True) == 28_200_960
     assert Sudoku(3, 2).exact_cover(priority="rows").count(memo=True, memo_mb=1) == 28_200_960
+
+
+@pytest.mark.parametrize("shape, other", [((2, 3), (3, 2)), ((3, 3), (2, 2)), ((2, 2), (3, 3)),
+                                          ((2, 2), (1, 4))])
+def test_solve_batch_refuses_a_matrix_of_another_shape(shape, other):
+    s = Sudoku(*shape)
+    grid = s.solve("." * s.n ** 2).ravel()
+    grid[::2] = 0
+    with pytest.raises(ValueError, match=f"not the matrix of {s.shape} grids"):
+        s.solve_batch([grid], ec=Sudoku(*other).exact_cover())
+    assert s.solve_batch([grid], ec=s.exact_cover(priority="rows"))[0].tolist() == \
+        s.solve_batch([grid])[0].tolist()

@@ -6,6 +6,7 @@ from dlx import puzzles as P
 
 from puzzle_samples import TWO, WIKI, WIKI_SOLUTION, completes, is_valid_grid, lines
 
+
 def test_explain_names_the_rules_and_finds_the_solution():
     e = P.explain(WIKI)
     assert P.format_line(e.solution) == WIKI_SOLUTION

@@ -8,6 +8,7 @@ from dlx import puzzles as P
 
 from puzzle_samples import FIXTURES, WIKI
 
+
 def test_line_format_with_comments_blanks_zeros_and_crlf():
     text = "# comment\r\n\r\n" + WIKI.replace(".", "0") + "\r\n  " + WIKI + "  \n"
     pf = P.parse_puzzles(text)
@@ -116,3 +117,24 @@ def test_unreadable_bytes_are_reported_not_skipped(tmp_path):
     pf = P.read_puzzles(path)
     assert [e.line for e in pf.entries] == [1, 2]
     assert pf.entries[1].error.startswith("r9c9: symbol '\ufffd'")
+
+
+@pytest.mark.parametrize("text, line, error", [
+    ("1\n0 0 ٣\n", 2, "digit must be 1..9, got '٣'"),
+    ("1\n٠ 0 3\n", 2, "row and column must be 0..8, got ٠ 0"),
+    ("1\n0 ² 3\n", 2, "row and column must be 0..8, got 0 ²"),
+    ("1\n0 0 +3\n", 2, "digit must be 1..9, got '+3'"),
+    ("٢\n0 0 3\n0 1 4\n", 1, "expected the number of hints of a puzzle, got '٢'"),
+    ("+1\n0 0 3\n", 1, "expected the number of hints of a puzzle, got '+1'"),
+])
+def test_hint_lists_take_ascii_decimal_numbers_only(text, line, error):
+    pf = P.parse_puzzles(text, format="hints")
+    assert pf.entries[0].line == line and pf.entries[0].error.startswith(error)
+    assert len(pf.grids) == 0
+
+
+def test_files_of_grids_past_35_digits_are_refused():
+    with pytest.raises(P.PuzzleError, match="at most 35"):
+        P.parse_puzzles("1\n0 0 1\n", shape="6x6")
+    with pytest.raises(P.PuzzleError, match="at most 35"):
+        P.write_puzzles(np.zeros((1, 36 * 36), dtype=np.int64), shape="6x6")

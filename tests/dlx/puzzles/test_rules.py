@@ -6,6 +6,7 @@ from dlx import puzzles as P
 
 from puzzle_samples import lines
 
+
 @pytest.mark.parametrize("name", ["17clue_20", "top1465_20", "kaggle_5"])
 def test_rules_never_place_or_remove_a_wrong_digit(name):
     totals = dict.fromkeys(P.RULES, 0)

@@ -6,6 +6,7 @@ from dlx import puzzles as P
 
 from puzzle_samples import TWO, UNSOLVABLE, WIKI, WIKI_SOLUTION, completes, is_valid_grid, lines
 
+
 def test_wikipedia_puzzle():
     assert P.format_line(P.solve(WIKI)) == WIKI_SOLUTION
     assert P.classify(WIKI) == "unique" and P.is_unique(WIKI)
