@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dlx.sudoku import parse_shape
+from dlx.shape import Shape
 
 __all__ = ["Published", "PUBLISHED", "lookup"]
 
@@ -95,7 +95,8 @@ def lookup(shape: str) -> Published | None:
     True
     """
     try:
-        r, c = sorted(parse_shape(shape))
+        s = Shape.parse(shape)
     except ValueError:
         return None
+    r, c = sorted((s.box_rows, s.box_cols))
     return PUBLISHED.get(f"{r}x{c}")

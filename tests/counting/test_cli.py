@@ -2,7 +2,7 @@
 (counting/cli/__init__.py, counting/cli/count.py: count, classes, verify).
 
 CliRunner in-process; subprocesses for signals and ``python -m counting``.
-Store commands: test_cli_store.py; puzzle commands: test_puzzle_cli.py.
+Store commands: test_cli_store.py; puzzle commands: test_cli_puzzles.py.
 """
 import csv
 import json
