@@ -143,6 +143,7 @@ cdef class Engine:
     cdef link_t _choose(self) noexcept nogil
     cdef link_t _choose_flat(self) noexcept nogil
     cdef int _run(self, bint stop_at_solution) except -1 nogil
+    cdef void _reset_stats(self) noexcept nogil
     cdef bint _apply_givens(self) noexcept nogil
     cdef void _unwind(self) noexcept nogil
     cdef void _copy_links(self, bint save) noexcept nogil

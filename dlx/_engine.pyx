@@ -570,11 +570,8 @@ cdef class Engine:
             raise RuntimeError("tail not configured")
         if given_rows.shape[0] > self.n_rows:
             raise ValueError("more given rows than the matrix has")
-        self.nodes = self.dead_ends = self.updates = 0
-        self.memo.lookups = self.memo.hits = self.memo.stores = 0
-        self.tail_calls = self.tail_steps = 0
+        self._reset_stats()
         self.tail_on = tail
-        self.solutions = 0
         self.limit = 0 if limit is None else _int_to_count(limit)
         self.memo_on = memo
         self.memo_all = memo_all
@@ -586,6 +583,14 @@ cdef class Engine:
             self.givens[k] = given_rows[k]
         if not self._apply_givens():
             raise ValueError("given rows share a column")
+
+    cdef void _reset_stats(self) noexcept nogil:
+        """Zero the statistics of a run (nodes, solutions, memo traffic,
+        tail calls) before a new search or batch."""
+        self.nodes = self.dead_ends = self.updates = 0
+        self.solutions = 0
+        self.memo.lookups = self.memo.hits = self.memo.stores = 0
+        self.tail_calls = self.tail_steps = 0
 
     cdef bint _apply_givens(self) noexcept nogil:
         """Cover the rows self.givens[0:n_givens] and arm the search.
@@ -631,6 +636,7 @@ cdef class Engine:
         cdef Py_ssize_t width = out_rows.shape[1]
         cdef Py_ssize_t pb, k, j
         cdef link_t found
+        cdef count_t total = 0
         cdef int rc
         for pb in range(n_prob):
             # distinct given rows (api checked) fit in self.givens
@@ -642,7 +648,7 @@ cdef class Engine:
         self.memo_on = False
         self.tail_on = False
         self.limit = 0
-        self.nodes = self.dead_ends = self.updates = 0
+        self._reset_stats()
         try:
             with nogil:
                 for pb in range(n_prob):
@@ -672,6 +678,7 @@ cdef class Engine:
                                     out_rows[pb, j] = self.orow[self.choice[k]]
                                 j += 1
                     out_count[pb] = found
+                    total += found
                     if self.n_primary - self.n_live_primary >= self.restore_covers:
                         self._restore()
                     else:
@@ -679,6 +686,8 @@ cdef class Engine:
         except BaseException:
             self._unwind()
             raise
+        finally:
+            self.solutions = total      # the stats: the batch's solutions
 
     def run(self, bint stop_at_solution):
         """Continue the armed search; returns an RC_* code."""
