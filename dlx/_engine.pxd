@@ -133,7 +133,10 @@ cdef class Engine:
     cdef word_t tail_calls          # rectangles counted in this run
     cdef word_t tail_steps          # their enumeration steps
 
-    # --- inline routines (DLX1 §23-§29); all noexcept nogil
+    # --- cover / uncover (DLX1 §23-§29) and the branching rule (§30);
+    #     all noexcept nogil.  (The node-entry shortcuts are module-level
+    #     inline functions in _engine.pyx, _memo.pxi and _tail.pxi: a
+    #     method declared here is never compiled inline.)
     cdef void _cover(self, link_t i) noexcept nogil
     cdef void _uncover(self, link_t i) noexcept nogil
     cdef void _hide(self, link_t p) noexcept nogil
@@ -142,6 +145,8 @@ cdef class Engine:
     cdef void _uncover_row_rest(self, link_t p) noexcept nogil
     cdef link_t _choose(self) noexcept nogil
     cdef link_t _choose_flat(self) noexcept nogil
+
+    # --- the search, its givens and its undoing
     cdef int _run(self, bint stop_at_solution) except -1 nogil
     cdef void _reset_stats(self) noexcept nogil
     cdef bint _apply_givens(self) noexcept nogil
