@@ -27,6 +27,28 @@
 
 from dlx._typedefs cimport link_t, word_t, count_t
 
+# The memo table (dlx/_memo.pxi): subproblem counts keyed on the live-item
+# bitset.  Layout of a bucket (bucket_words words, the table 64-byte aligned):
+#   words 0..3      hash of slot 0..3 (the full Zobrist hash of its key)
+#   words 4..5      uint32 work of slot 0..3: subtree nodes, saturated;
+#                   0 = empty slot
+#   words 6..7      uint32 generation (count call) that stored slot 0..3
+#   then slot s at 8 + s * (key_words + 2): key_words key words, then the
+#   128-bit count as two words (low, high).
+# Invariant: a slot with work != 0 holds the exact count of the subproblem
+# whose uncovered items are its key, whatever the hash (keys are compared
+# in full, so the hash only picks the bucket and the candidate slots).
+cdef struct MemoTable:
+    word_t *words                   # buckets * bucket_words words (NULL: none)
+    word_t buckets                  # a power of two (0: no table)
+    link_t bucket_words             # 8 header words + BUCKET * (key_words + 2)
+    link_t key_words                # words of a key (the engine's n_words)
+    word_t gen                      # generation of the current count call
+    word_t lookups                  # lookups in the current count call
+    word_t hits                     # ... of which found their key
+    word_t stores                   # entries written in the current call
+    word_t used                     # slots holding an entry
+
 cdef class Engine:
     # --- problem size
     cdef link_t n_items             # columns, primary + secondary
@@ -63,7 +85,7 @@ cdef class Engine:
     cdef link_t n_live_primary      # primary items not yet covered
     cdef bint running               # a search holds covered items
     cdef link_t *givens             # rows covered before the search
-    cdef link_t n_givens
+    cdef link_t n_givens            # <= n_rows (givens has n_rows + 1 entries)
     cdef link_t *pristine           # solve_batch: copies of ll, rl, length,
                                     # ul, dl, live of the pristine matrix
                                     # (NULL until first needed)
@@ -87,24 +109,16 @@ cdef class Engine:
     cdef count_t *sol_at_entry      # solutions when a memo point was entered
     cdef word_t *nodes_at_entry     # nodes when a memo point was entered
     cdef char *memo_pending         # level is a memo point awaiting its store
-    cdef word_t *mtab               # memo_buckets buckets of bucket_words words
-                                    # (layout beside _memo_lookup), 64-aligned
-    cdef word_t memo_buckets        # a power of two (0: no table)
-    cdef link_t bucket_words        # 8 header words + BUCKET * (n_words + 2)
-    cdef word_t memo_gen            # generation of the current count call
-    cdef word_t memo_lookups
-    cdef word_t memo_hits
-    cdef word_t memo_stores
-    cdef word_t memo_used           # slots holding an entry
+    cdef MemoTable memo             # the table (dlx/_memo.pxi)
 
-    # --- closed-form tail (see _engine.pyx: a Latin rectangle is left once
+    # --- closed-form tail (dlx/_tail.pxi: a Latin rectangle is left once
     #     the class tail_prio is entered).  Every group of tail items is
     #     N consecutive items, so a group is its first item (1-based) and
     #     its live set is one shifted window of the live bitset.
     cdef bint tail_on               # use the tail in this run
     cdef link_t tail_prio           # first class of the tail (-1: none)
-    cdef link_t tail_rows           # R rows, tail_syms columns and symbols
-    cdef link_t tail_syms
+    cdef link_t tail_rows           # R: rows of the rectangle
+    cdef link_t tail_syms           # N: its columns, and its symbols
     cdef link_t *tail_cell          # R: first item "cell (r, c) is filled"
     cdef link_t *tail_rowsym        # R: first item "row r holds symbol s"
     cdef link_t *tail_colsym        # N: first item "column c holds symbol s"
@@ -116,10 +130,13 @@ cdef class Engine:
     cdef link_t *lead_stack         #   first item "box s holds symbol d")
     cdef word_t *lead_stackcols     # S: the columns of each stack
     cdef word_t *tail_key           # n_words: a live set after the lead row
-    cdef word_t tail_calls
-    cdef word_t tail_steps
+    cdef word_t tail_calls          # rectangles counted in this run
+    cdef word_t tail_steps          # their enumeration steps
 
-    # --- inline routines (DLX1 §23-§29); all noexcept nogil
+    # --- cover / uncover (DLX1 §23-§29) and the branching rule (§30);
+    #     all noexcept nogil.  (The node-entry shortcuts are module-level
+    #     inline functions in _engine.pyx, _memo.pxi and _tail.pxi: a
+    #     method declared here is never compiled inline.)
     cdef void _cover(self, link_t i) noexcept nogil
     cdef void _uncover(self, link_t i) noexcept nogil
     cdef void _hide(self, link_t p) noexcept nogil
@@ -128,18 +145,10 @@ cdef class Engine:
     cdef void _uncover_row_rest(self, link_t p) noexcept nogil
     cdef link_t _choose(self) noexcept nogil
     cdef link_t _choose_flat(self) noexcept nogil
-    cdef word_t *_memo_bucket(self, word_t h) noexcept nogil
-    cdef bint _memo_lookup(self, const word_t *key, word_t h, count_t *out) noexcept nogil
-    cdef void _memo_store(self, const word_t *key, word_t h, count_t value,
-                          word_t work) noexcept nogil
-    cdef word_t _live_bits(self, link_t first, link_t n) noexcept nogil
-    cdef word_t _clear_group(self, word_t *key, link_t first, link_t n) noexcept nogil
-    cdef bint _tail_count(self, count_t *out, word_t *work) noexcept nogil
-    cdef count_t _tail_lead(self, word_t cols, word_t avail, const word_t *boxneed,
-                            word_t *key, word_t h, int nrows, const word_t *need,
-                            const word_t *empty, word_t *colmask,
-                            word_t *steps) noexcept nogil
+
+    # --- the search, its givens and its undoing
     cdef int _run(self, bint stop_at_solution) except -1 nogil
+    cdef void _reset_stats(self) noexcept nogil
     cdef bint _apply_givens(self) noexcept nogil
     cdef void _unwind(self) noexcept nogil
     cdef void _copy_links(self, bint save) noexcept nogil

@@ -17,7 +17,6 @@ Example
 from __future__ import annotations
 
 import math
-import operator
 import os
 import time
 from dataclasses import asdict, dataclass
@@ -26,16 +25,25 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from dlx import _engine
+from dlx._guard import ThreadGuard
+from dlx._inputs import (INT32_MAX, as_index, check_indptr, check_limit, column_counts,
+                         first_repeat, int_array, lead_arrays)
 
 __all__ = ["ExactCover", "SearchStats", "ConflictingGivensError", "ENGINE_VERSION",
-           "check_memo_mb", "MEMO_MB_MAX"]
+           "check_memo_mb", "MEMO_MB_MAX", "COUNT_LIMIT_MAX", "BATCH_LIMIT_MAX"]
 
 #: Bumped whenever a change could alter what a search counts or how it is
 #: stored; stores of finished units record it.
 ENGINE_VERSION = "dlx1-memo-3"
 
-_INT32_MAX = np.iinfo(np.int32).max
 _MEMO_AT = {"class": False, "all": True}
+
+#: Largest ``limit`` of :meth:`ExactCover.count`: the engine's counters are
+#: 128-bit.
+COUNT_LIMIT_MAX = 2**128 - 1
+#: Largest ``limit`` of :meth:`ExactCover.solve_batch`: its per-problem
+#: counts are 32-bit in the engine.
+BATCH_LIMIT_MAX = 2**31 - 1
 
 
 def _physical_mib() -> int:
@@ -76,7 +84,8 @@ class SearchStats:
         Search-tree nodes entered (a found solution counts as a node; options
         counted from column lengths at the last level do not).
     solutions : int
-        Solutions found (with memo: counted, including cached subtrees).
+        Solutions found (with memo: counted, including cached subtrees;
+        after :meth:`ExactCover.solve_batch`: summed over the batch).
     dead_ends : int
         Nodes whose branching column had no rows left.
     updates : int
@@ -109,40 +118,11 @@ class SearchStats:
         return asdict(self)
 
 
-def _as_index(value, what: str) -> int:
-    if isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{what} must be an integer, got {value!r}")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise ValueError(f"{what} must be an integer, got {value!r}") from None
-
-
-def _column_counts(n_primary, n_secondary) -> tuple[int, int]:
-    n_primary = _as_index(n_primary, "n_primary")
-    n_secondary = _as_index(n_secondary, "n_secondary")
-    if n_primary < 0 or n_secondary < 0:
-        raise ValueError(f"column counts must be >= 0, got n_primary={n_primary}, "
-                         f"n_secondary={n_secondary}")
-    return n_primary, n_secondary
-
-
-def _int_array(values, what: str) -> np.ndarray:
-    try:
-        arr = np.asarray(values)
-    except (OverflowError, ValueError) as e:
-        raise ValueError(f"{what} must hold integers that fit in 64 bits ({e})") from None
-    if arr.size == 0:
-        return np.zeros(0, dtype=np.int64)
-    if arr.dtype == object and all(isinstance(v, int) and not isinstance(v, bool)
-                                   for v in arr.ravel()):
-        raise ValueError(f"{what} must hold integers that fit in 64 bits")
-    if arr.dtype.kind not in "iu":
-        raise ValueError(f"{what} must hold integers, got dtype {arr.dtype}")
-    if arr.dtype == np.uint64 and arr.max() > np.iinfo(np.int64).max:
-        raise ValueError(f"{what} must hold integers that fit in 64 bits, "
-                         f"got {int(arr.max())}")
-    return arr.astype(np.int64, copy=False)
+def _search_stats(engine, t0: float) -> SearchStats:
+    """The engine's statistics of its last search, timed from ``t0``."""
+    return SearchStats(seconds=time.perf_counter() - t0,
+                       **{k: v for k, v in engine.stats().items()
+                          if k in SearchStats.__dataclass_fields__})
 
 
 class ExactCover:
@@ -182,14 +162,14 @@ class ExactCover:
                  n_secondary: int = 0, *, priority: Sequence[int] | None = None):
         if isinstance(rows, (str, bytes)):
             raise ValueError("rows must be a sequence of rows of column indices")
-        n_cols = sum(_column_counts(n_primary, n_secondary))
+        n_cols = sum(column_counts(n_primary, n_secondary))
         indptr = [0]
         indices: list[int] = []
         for r, row in enumerate(rows):
             if isinstance(row, (str, bytes)) or not hasattr(row, "__iter__"):
                 raise ValueError(f"row {r} must be a sequence of column indices, got {row!r}")
             for v in row:
-                v = _as_index(v, f"row {r}: column index")
+                v = as_index(v, f"row {r}: column index")
                 if not 0 <= v < n_cols:
                     raise ValueError(f"row {r}: column {v} is out of range 0..{n_cols - 1}")
                 indices.append(v)
@@ -210,18 +190,15 @@ class ExactCover:
         2
         """
         self = cls.__new__(cls)
-        self._setup(_int_array(indptr, "indptr"), _int_array(indices, "indices"),
+        self._setup(int_array(indptr, "indptr"), int_array(indices, "indices"),
                     n_primary, n_secondary, priority)
         return self
 
     def _setup(self, indptr: np.ndarray, indices: np.ndarray, n_primary,
                n_secondary, priority) -> None:
-        n_primary, n_secondary = _column_counts(n_primary, n_secondary)
+        n_primary, n_secondary = column_counts(n_primary, n_secondary)
         n_cols = n_primary + n_secondary
-        if indptr.ndim != 1 or indptr.size < 1 or indptr[0] != 0:
-            raise ValueError("indptr must be a 1-d array starting at 0")
-        if np.any(np.diff(indptr) < 0) or indptr[-1] != indices.size or indices.ndim != 1:
-            raise ValueError("indptr must be non-decreasing and end at len(indices)")
+        check_indptr(indptr, indices)
         n_rows = indptr.size - 1
         lengths = np.diff(indptr)
         if n_rows and lengths.min() == 0:
@@ -232,28 +209,24 @@ class ExactCover:
             r = int(np.searchsorted(indptr, k, side="right") - 1)
             raise ValueError(f"row {r}: column {int(indices[k])} is out of range "
                              f"0..{n_cols - 1}")
-        row_of = np.repeat(np.arange(n_rows), lengths)
-        order = np.lexsort((indices, row_of))
-        dup = (row_of[order][1:] == row_of[order][:-1]) & \
-              (indices[order][1:] == indices[order][:-1])
-        if dup.any():
-            k = order[int(np.flatnonzero(dup)[0])]
-            raise ValueError(f"row {int(row_of[k])}: column {int(indices[k])} is repeated")
-        if n_cols + indices.size + n_rows + 4 > _INT32_MAX:
+        repeat = first_repeat(indptr, indices)
+        if repeat is not None:
+            raise ValueError(f"row {repeat[0]}: column {repeat[1]} is repeated")
+        if n_cols + indices.size + n_rows + 4 > INT32_MAX:
             raise ValueError("matrix too large for 32-bit links")
         if priority is None:
             prio = np.zeros(n_cols, dtype=np.int32)
         else:
             if isinstance(priority, (str, bytes)):
                 raise ValueError("priority must be a sequence of integers")
-            values = [_as_index(p, "priority") for p in priority]
-            if any(abs(v) > _INT32_MAX for v in values):
+            values = [as_index(p, "priority") for p in priority]
+            if any(abs(v) > INT32_MAX for v in values):
                 raise ValueError("priority values must fit in 32 bits")
-            prio = _int_array(values, "priority")
+            prio = int_array(values, "priority")
             if prio.size != n_cols:
                 raise ValueError(f"priority must have one entry per column "
                                  f"({n_cols}), got {prio.size}")
-            if prio.size and (prio.min() < -_INT32_MAX or prio.max() > _INT32_MAX):
+            if prio.size and (prio.min() < -INT32_MAX or prio.max() > INT32_MAX):
                 raise ValueError("priority values must fit in 32 bits")
             prio = prio.astype(np.int32)
         self._n_rows = n_rows
@@ -267,6 +240,7 @@ class ExactCover:
         self._epoch = 0
         self._memo_mb = None
         self._tail = None
+        self._guard = ThreadGuard()
         self.stats = SearchStats()
 
     # ------------------------------------------------------------------
@@ -292,7 +266,7 @@ class ExactCover:
 
     # ------------------------------------------------------------------
     def _check_given(self, given) -> np.ndarray:
-        rows = [_as_index(g, "given row") for g in given]
+        rows = [as_index(g, "given row") for g in given]
         for g in rows:
             if not 0 <= g < self._n_rows:
                 raise ValueError(f"given row {g} is out of range 0..{self._n_rows - 1}")
@@ -316,7 +290,7 @@ class ExactCover:
                                  f"values, got {memo_at!r}")
             return _MEMO_AT[memo_at], np.ones(n, dtype=np.int8)
         try:
-            wanted = {_as_index(v, "memo_at priority") for v in memo_at}
+            wanted = {as_index(v, "memo_at priority") for v in memo_at}
         except TypeError:
             raise ValueError(f"memo_at must be 'class', 'all' or a set of priority "
                              f"values, got {memo_at!r}") from None
@@ -383,8 +357,8 @@ class ExactCover:
         >>> ec.count(tail=True), ec.count()
         (288, 288)
         """
-        priority = _as_index(priority, "tail priority")
-        arrays = [_int_array(a, name) for a, name in
+        priority = as_index(priority, "tail priority")
+        arrays = [int_array(a, name) for a, name in
                   ((cell, "cell"), (row_symbol, "row_symbol"),
                    (column_symbol, "column_symbol"))]
         cell_a, row_a, col_a = arrays
@@ -395,17 +369,17 @@ class ExactCover:
         if row_a.shape != (r, n) or col_a.shape != (n, n):
             raise ValueError(f"row_symbol must be {r} x {n} and column_symbol "
                              f"{n} x {n}, got {row_a.shape} and {col_a.shape}")
-        lead_arrays = self._lead_arrays(lead, n)
+        lead_a = lead_arrays(lead, n)
         # the column groups: rows of the rectangle's arrays, then the lead
         # row's cell, row-symbol and box-symbol groups
-        groups = [a.reshape(-1, n) for a in (*arrays, *lead_arrays[:3])]
+        groups = [a.reshape(-1, n) for a in (*arrays, *lead_a[:3])]
         every = np.concatenate(groups).ravel()
         if every.min() < 0 or every.max() >= self._n_primary:
             raise ValueError("tail columns must be primary columns "
                              f"0..{self._n_primary - 1}")
         if np.unique(every).size != every.size:
             raise ValueError("tail columns must be distinct")
-        cells = np.concatenate([cell_a.ravel(), *lead_arrays[:1]])
+        cells = np.concatenate([cell_a.ravel(), *lead_a[:1]])
         if np.any(self._priority[cells] < priority):
             raise ValueError("the tail's cell columns must have priority >= "
                              f"{priority}")
@@ -414,37 +388,16 @@ class ExactCover:
                              "consecutive columns (c, c+1, ..., c+N-1)")
         firsts = [np.ascontiguousarray(g[:, 0], dtype=np.int32) for g in groups]
         lead_first = []
-        if lead_arrays:
+        if lead_a:
             lead_first = [int(firsts[3][0]), int(firsts[4][0]), firsts[5],
-                          lead_arrays[3].astype(np.int32)]
-        self._engine.configure_tail(priority, *firsts[:3], *lead_first)
+                          lead_a[3].astype(np.int32)]
+        with self._guard.held():
+            self._engine.configure_tail(priority, *firsts[:3], *lead_first)
         self._tail = priority
-
-    @staticmethod
-    def _lead_arrays(lead, n: int) -> list:
-        """``lead`` of :meth:`set_tail` as four int arrays of the right
-        shapes (or []); its columns are checked with the rectangle's."""
-        if lead is None:
-            return []
-        if isinstance(lead, (str, bytes)) or len(lead) != 4:
-            raise ValueError("lead must be (cell, row_symbol, box_symbol, stack)")
-        cell, row_symbol, box_symbol, stack = (
-            _int_array(a, f"lead {name}") for a, name in
-            zip(lead, ("cell", "row_symbol", "box_symbol", "stack")))
-        if cell.shape != (n,) or row_symbol.shape != (n,) or stack.shape != (n,):
-            raise ValueError(f"lead cell, row_symbol and stack must have length {n}")
-        if box_symbol.ndim != 2 or box_symbol.shape[1] != n or not 1 <= box_symbol.shape[0] <= n:
-            raise ValueError(f"lead box_symbol must be S x {n} with 1 <= S <= {n}, "
-                             f"got shape {box_symbol.shape}")
-        if stack.min() < 0 or stack.max() >= box_symbol.shape[0]:
-            raise ValueError(f"lead stack values must be in 0..{box_symbol.shape[0] - 1}")
-        return [cell, row_symbol, box_symbol, stack]
 
     def _finish(self, t0: float) -> None:
         self._engine.finish()
-        self.stats = SearchStats(seconds=time.perf_counter() - t0,
-                                 **{k: v for k, v in self._engine.stats().items()
-                                    if k in SearchStats.__dataclass_fields__})
+        self.stats = _search_stats(self._engine, t0)
 
     def count(self, *, given: Sequence[int] = (), limit: int | None = None,
               memo: bool = False, memo_mb: float = 16, memo_at="class",
@@ -457,7 +410,8 @@ class ExactCover:
             Rows selected up front; they must not share a column.
         limit : int, optional
             Stop once ``limit`` solutions are found and return ``limit``
-            ("0, 1 or 2+" uniqueness checks use ``limit=2``).
+            ("0, 1 or 2+" uniqueness checks use ``limit=2``); at most
+            :data:`COUNT_LIMIT_MAX` (2**128 - 1).
         memo : bool
             Memoize subproblem counts keyed on the set of uncovered columns.
             The table persists between calls on this object (keys are exact
@@ -482,6 +436,8 @@ class ExactCover:
         OverflowError
             If the count reaches 2**128 (the engine's counters are 128-bit
             and every addition is checked, so a count is never wrapped).
+        RuntimeError
+            If another thread is using this object (one object per thread).
 
         Example
         -------
@@ -489,9 +445,7 @@ class ExactCover:
         2
         """
         if limit is not None:
-            limit = _as_index(limit, "limit")
-            if limit < 1:
-                raise ValueError(f"limit must be >= 1, got {limit}")
+            limit = check_limit(limit, COUNT_LIMIT_MAX, "2**128 - 1")
             if memo:
                 raise ValueError("memo counting cannot stop at a limit; use memo=False")
             if tail:
@@ -499,15 +453,16 @@ class ExactCover:
         if tail and self._tail is None:
             raise ValueError("no tail declared for this matrix: call set_tail first")
         self._memo_points(memo_at)  # validates
-        if memo:
-            self._configure_memo(memo_mb)
-        t0 = time.perf_counter()
-        self._start(given, limit, memo, memo_at, tail)
-        try:
-            rc = self._engine.run(False)
-            result = self._engine.stats()["solutions"]
-        finally:
-            self._finish(t0)
+        with self._guard.held():
+            if memo:
+                self._configure_memo(memo_mb)
+            t0 = time.perf_counter()
+            self._start(given, limit, memo, memo_at, tail)
+            try:
+                rc = self._engine.run(False)
+                result = self._engine.stats()["solutions"]
+            finally:
+                self._finish(t0)
         if rc == _engine.RC_OVERFLOW:
             raise OverflowError("solution count exceeds 2**128")
         if limit is not None:
@@ -522,14 +477,19 @@ class ExactCover:
 
     def clear_memo(self) -> None:
         """Forget every memoized subproblem count."""
-        self._engine.clear_memo()
+        with self._guard.held():
+            self._engine.clear_memo()
 
     def solutions(self, *, given: Sequence[int] = (),
                   limit: int | None = None) -> Iterator[list[int]]:
         """Yield solutions as sorted lists of row indices (givens included).
 
         Any other search on this object ends the iteration early with a
-        ``RuntimeError``; closing the iterator restores the matrix.
+        ``RuntimeError``; closing the iterator restores the matrix.  While
+        an iteration is under way (started and not exhausted or closed),
+        the object belongs to the thread that started it: any call from
+        another thread, ``next`` included, raises ``RuntimeError`` and
+        leaves the iteration as it was.
 
         Example
         -------
@@ -537,47 +497,24 @@ class ExactCover:
         [[0, 1], [2]]
         """
         if limit is not None:
-            limit = _as_index(limit, "limit")
+            limit = as_index(limit, "limit")
             if limit < 0:
                 raise ValueError(f"limit must be >= 0, got {limit}")
-        given_arr = self._check_given(given)
-        return self._iterate(given_arr, limit)
-
-    def _iterate(self, given_arr: np.ndarray, limit: int | None) -> Iterator[list[int]]:
-        if limit == 0:
-            return
-        t0 = time.perf_counter()
-        self._start(given_arr, None, False, "class")
-        epoch = self._epoch
-        found = 0
-        try:
-            while True:
-                if self._epoch != epoch:
-                    raise RuntimeError("another search started on this ExactCover; "
-                                       "this solutions() iterator is no longer valid")
-                rc = self._engine.run(True)
-                if rc != _engine.RC_SOLUTION:
-                    break
-                rows = sorted(self._engine.solution_rows())
-                found += 1
-                yield rows
-                if limit is not None and found >= limit:
-                    break
-        finally:
-            if self._epoch == epoch:
-                self._finish(t0)
+        return _Solutions(self, self._check_given(given), limit)
 
     def first(self, *, given: Sequence[int] = ()) -> list[int] | None:
         """The first solution found, or ``None`` if there is none.
 
         Example
         -------
-        >>> ExactCover([[0, 1], [0]], n_primary=2).first() is None
+        >>> ExactCover([[0], [0, 1]], n_primary=3).first() is None   # column 2: no row
         True
         """
-        for rows in self.solutions(given=given, limit=1):
-            return rows
-        return None
+        iteration = self.solutions(given=given, limit=1)
+        try:
+            return next(iteration, None)
+        finally:
+            iteration.close()
 
     def solve_batch(self, given, *, limit: int = 2,
                     width: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -589,7 +526,7 @@ class ExactCover:
             The given rows of each problem.
         limit : int
             Stop each problem after this many solutions (2 answers "none,
-            unique or several").
+            unique or several"); at most :data:`BATCH_LIMIT_MAX`.
         width : int, optional
             Columns of the returned row array (default: ``n_primary``, enough
             for any solution whose rows each cover a primary column).
@@ -598,7 +535,9 @@ class ExactCover:
         -------
         counts : ndarray of int64, shape (n,)
             Solutions found per problem, at most ``limit``; ``-1`` where the
-            given rows conflict (share a column).
+            given rows conflict (two distinct rows share a column).  A row
+            listed twice in one problem is a ``ValueError`` naming the
+            problem, as in :meth:`count`.
         rows : ndarray of int32, shape (n, width)
             The first solution's rows (givens first), ``-1`` padded; all
             ``-1`` where there is none.
@@ -614,46 +553,150 @@ class ExactCover:
         >>> counts.tolist()
         [2, 1, -1]
         """
-        limit = _as_index(limit, "limit")
-        if limit < 1:
-            raise ValueError(f"limit must be >= 1, got {limit}")
+        limit = check_limit(limit, BATCH_LIMIT_MAX, f"{BATCH_LIMIT_MAX:,}")
+        indptr, indices = self._batch_givens(given)
+        most = max(self._n_rows, self._n_primary)
+        width = self._n_primary if width is None else as_index(width, "width")
+        if not 0 <= width <= most:
+            raise ValueError(f"width must be in 0..{most}, got {width}")
+        n = indptr.size - 1
+        counts = np.zeros(n, dtype=np.int64)
+        rows = np.full((n, width), -1, dtype=np.int32)
+        with self._guard.held():
+            self._epoch += 1
+            t0 = time.perf_counter()
+            self._engine.solve_batch(indptr.astype(np.int32), indices.astype(np.int32),
+                                     limit, counts, rows)
+            self.stats = _search_stats(self._engine, t0)
+        return counts, rows
+
+    def _batch_givens(self, given) -> tuple[np.ndarray, np.ndarray]:
+        """``given`` of :meth:`solve_batch` as checked CSR arrays: every
+        problem's rows in range and distinct (a repeated row is a
+        ValueError naming the problem, as :meth:`count` refuses it)."""
         if isinstance(given, tuple) and len(given) == 2 and not isinstance(given[0], (list, tuple)):
-            indptr = _int_array(given[0], "indptr")
-            indices = _int_array(given[1], "indices")
-            if indptr.ndim != 1 or indptr.size < 1 or indptr[0] != 0 or \
-                    np.any(np.diff(indptr) < 0) or indptr[-1] != indices.size:
-                raise ValueError("indptr must start at 0, be non-decreasing and end at len(indices)")
+            indptr = int_array(given[0], "indptr")
+            indices = int_array(given[1], "indices")
+            check_indptr(indptr, indices)
         else:
-            lists = [[_as_index(g, "given row") for g in problem] for problem in given]
+            if isinstance(given, (str, bytes)) or not hasattr(given, "__iter__"):
+                raise ValueError("given must be a sequence of problems, each a "
+                                 "sequence of row indices, or (indptr, indices)")
+            lists = []
+            for k, problem in enumerate(given):
+                if isinstance(problem, (str, bytes)) or not hasattr(problem, "__iter__"):
+                    raise ValueError(f"problem {k} must be a sequence of row indices, "
+                                     f"got {problem!r}")
+                rows = [as_index(g, f"problem {k}: given row") for g in problem]
+                for g in rows:
+                    if not 0 <= g < self._n_rows:
+                        raise ValueError(f"problem {k}: given row {g} is out of range "
+                                         f"0..{self._n_rows - 1}")
+                lists.append(rows)
             indptr = np.cumsum([0] + [len(x) for x in lists], dtype=np.int64)
             indices = np.asarray([g for x in lists for g in x], dtype=np.int64)
+        if indices.size > INT32_MAX:
+            raise ValueError(f"a batch holds at most {INT32_MAX:,} given rows in all; "
+                             "split it")
         if indices.size and (indices.min() < 0 or indices.max() >= self._n_rows):
             k = int(np.flatnonzero((indices < 0) | (indices >= self._n_rows))[0])
             pb = int(np.searchsorted(indptr, k, side="right") - 1)
             raise ValueError(f"problem {pb}: given row {int(indices[k])} is out of range "
                              f"0..{self._n_rows - 1}")
-        width = self._n_primary if width is None else _as_index(width, "width")
-        n = indptr.size - 1
-        counts = np.zeros(n, dtype=np.int64)
-        rows = np.full((n, max(width, 0)), -1, dtype=np.int32)
-        self._epoch += 1
-        t0 = time.perf_counter()
-        self._engine.solve_batch(indptr.astype(np.int32), indices.astype(np.int32),
-                                 limit, counts, rows)
-        self.stats = SearchStats(seconds=time.perf_counter() - t0,
-                                 **{k: v for k, v in self._engine.stats().items()
-                                    if k in SearchStats.__dataclass_fields__})
-        return counts, rows
+        repeat = first_repeat(indptr, indices)
+        if repeat is not None:
+            raise ValueError(f"problem {repeat[0]}: given row {repeat[1]} is listed twice")
+        return indptr, indices
 
     # ------------------------------------------------------------------
     def _check_invariants(self) -> None:
         """Walk every link list; raise AssertionError on any inconsistency."""
-        self._engine.check_invariants()
+        with self._guard.held():
+            self._engine.check_invariants()
 
     def _links_snapshot(self) -> tuple:
         """Copies of the link arrays (equal before and after any search)."""
-        return self._engine.snapshot()
+        with self._guard.held():
+            return self._engine.snapshot()
+
+    def _collide_hashes(self) -> None:
+        """For tests: every memo key of this object gets hash 0 from now
+        on, so all share one bucket and only the full key comparison tells
+        states apart (counts must not change)."""
+        with self._guard.held():
+            self._engine.collide_hashes()
 
     def __repr__(self) -> str:
         return (f"ExactCover(n_rows={self._n_rows}, n_primary={self._n_primary}, "
                 f"n_secondary={self._n_secondary})")
+
+
+class _Solutions:
+    """The iterator :meth:`ExactCover.solutions` returns.
+
+    From its first step until it is exhausted, closed or collected it holds
+    its ExactCover for the thread that took that step (so another thread's
+    call, even ``next`` on it, is refused and leaves it as it was) and the
+    engine holds its suspended search."""
+
+    def __init__(self, ec: ExactCover, given: np.ndarray, limit: int | None):
+        self._ec, self._given, self._limit = ec, given, limit
+        self._found = 0
+        self._epoch = -1            # the ExactCover's epoch of this search
+        self._t0 = 0.0
+        self._open = False          # started, not ended: holds the object
+        self._done = limit == 0
+
+    def __iter__(self) -> "_Solutions":
+        return self
+
+    def __next__(self) -> list[int]:
+        ec = self._ec
+        with ec._guard.held():
+            if self._done:
+                raise StopIteration
+            if not self._open:
+                ec._guard.acquire()             # released by _end
+                self._open, self._t0 = True, time.perf_counter()
+            try:
+                if self._epoch < 0:
+                    ec._start(self._given, None, False, "class")
+                    self._epoch = ec._epoch
+                if ec._epoch != self._epoch:
+                    raise RuntimeError("another search started on this ExactCover; "
+                                       "this solutions() iterator is no longer valid")
+                if ec._engine.run(True) != _engine.RC_SOLUTION:
+                    raise StopIteration
+            except BaseException:
+                self._end()
+                raise
+            rows = sorted(ec._engine.solution_rows())
+            self._found += 1
+            if self._limit is not None and self._found >= self._limit:
+                self._end()
+            return rows
+
+    def close(self) -> None:
+        """End the iteration and restore the matrix (idempotent)."""
+        if self._open:
+            with self._ec._guard.held():
+                self._end()
+
+    def _end(self) -> None:
+        # The caller holds the object.  A newer search owns the matrix (and
+        # unwound this one when it started): leave it alone then.
+        self._done = True
+        if self._open:
+            self._open = False
+            if self._ec._epoch == self._epoch:
+                self._ec._finish(self._t0)
+            self._ec._guard.release()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except RuntimeError:
+            # collected in another thread while the owner uses the object:
+            # only give up the hold (the next search unwinds the matrix)
+            self._open, self._done = False, True
+            self._ec._guard.release()

@@ -7,18 +7,45 @@ Counts, single core:
   * all 6×6 grids (2×3 boxes), plain and memoized.
 Prints solutions/s, nodes/s and seconds per run, and the machine.
 
-    python scripts/bench_engine.py [--repeat 3] [--json]
+``--instructions`` instead runs a fixed small workload once, for an
+instruction count that is repeatable on a shared machine (where wall
+clocks are not):
+
+    valgrind --tool=callgrind python scripts/bench_engine.py --instructions
+
+    python scripts/bench_engine.py [--repeat 3] [--json] [--instructions]
 """
 from __future__ import annotations
 
 import argparse
 import json
 import time
+from pathlib import Path
 
 from counting.job import describe_machine
 from dlx.sudoku import Sudoku
 
 UNIT = "123456789456789123789123456" + "".join(d + "." * 8 for d in "258369")
+PUZZLES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "puzzles" / "top1465_20.txt"
+
+
+def fixed_workload() -> None:
+    """Once each: memo + tail counts of three 9×9 units (band 1 as in UNIT,
+    column 1 rows 4–9 = 258369, 235689, 893652; fresh 16 MiB table), plain
+    counts of the 6×6 grids with row 1 = 123456 (minimum remaining values,
+    then row order), and solve_batch(limit=2) over 20 hard 9×9 puzzles."""
+    s9, s6 = Sudoku(3, 3), Sudoku(2, 3)
+    for column in ("258369", "235689", "893652"):
+        ec = s9.exact_cover("rows")
+        grid = UNIT[:27] + "".join(d + "." * 8 for d in column)
+        n = ec.count(given=s9.givens(grid), memo=True, memo_mb=16, tail=True)
+        print(f"9x9 unit {column}: {n:,} ({ec.stats.nodes:,} nodes)")
+    for order in (None, "rows"):
+        ec = s6.exact_cover(order)
+        n = ec.count(given=s6.givens("123456" + "." * 30))
+        print(f"6x6 row 1 given, {order or 'MRV'}: {n:,} ({ec.stats.nodes:,} nodes)")
+    counts, _ = s9.solve_batch(PUZZLES.read_text().split(), limit=2)
+    print(f"20 puzzles, solutions found: {counts.tolist()}")
 
 
 def bench(label: str, ec, given, memo: bool, repeat: int) -> dict:
@@ -41,7 +68,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3, help="runs per case; the best is kept")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--instructions", action="store_true",
+                    help="run the fixed workload once (for valgrind --tool=callgrind)")
     args = ap.parse_args()
+    if args.instructions:
+        fixed_workload()
+        return
     s9, s6 = Sudoku(3, 3), Sudoku(2, 3)
     given = s9.givens(UNIT)
     rows = [

@@ -20,7 +20,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from dlx.api import ConflictingGivensError, ExactCover
+from dlx.api import BATCH_LIMIT_MAX, ConflictingGivensError, ExactCover
 from dlx.grid import PuzzleError, as_batch, grid_shape, shape_of, solve_grids, to_array, \
     unit_conflict
 from dlx.shape import Shape
@@ -34,8 +34,6 @@ __all__ = [
 
 #: Classification of a puzzle by its number of solutions.
 STATUSES = ("none", "unique", "multiple")
-#: ``solve_batch`` limits are 32-bit in the engine.
-_BATCH_LIMIT_MAX = 2**31 - 1
 #: Exact counts try plain search up to this many solutions before memo.
 _PLAIN_COUNT_MAX = 100_000
 
@@ -173,8 +171,8 @@ def solve_batch(grids, *, shape=None, limit: int = 2, workers: int = 1,
     ([1, 2, -1], ['unique', 'multiple', 'none'])
     """
     limit = int(limit)
-    if not 1 <= limit <= _BATCH_LIMIT_MAX:
-        raise ValueError(f"limit must be in 1..{_BATCH_LIMIT_MAX}, got {limit}")
+    if not 1 <= limit <= BATCH_LIMIT_MAX:
+        raise ValueError(f"limit must be in 1..{BATCH_LIMIT_MAX}, got {limit}")
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
     arr = as_batch(grids, shape)
@@ -211,7 +209,7 @@ def count_batch(grids, *, shape=None, limit: int | None = 1_000_000,
     >>> count_batch(["1234341221434321", "1" + "." * 15], limit=None).tolist()
     [1, 72]
     """
-    if limit is not None and int(limit) <= _BATCH_LIMIT_MAX:
+    if limit is not None and int(limit) <= BATCH_LIMIT_MAX:
         return solve_batch(grids, shape=shape, limit=limit, workers=workers).n_solutions
     arr = as_batch(grids, shape)
     s = get_sudoku(shape, arr.shape[1])
@@ -296,7 +294,7 @@ def count_solutions(grid, limit: int | None = None, *, shape=None) -> int:
         limit = int(limit)
         if limit < 1:
             raise ValueError(f"limit must be >= 1 (or None for an exact count), got {limit}")
-        if limit <= _BATCH_LIMIT_MAX:
+        if limit <= BATCH_LIMIT_MAX:
             return int(max(_run_batch(s, arr[None, :], limit)[0][0], 0))
     given = _given_rows(arr, s.n)
     try:

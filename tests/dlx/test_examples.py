@@ -16,7 +16,7 @@ from problems import (
     queen_row,
 )
 
-from dlx import ConflictingGivensError, ExactCover, SearchStats
+from dlx import ConflictingGivensError, ExactCover
 
 # --------------------------------------------------------------------------
 # Helpers and fixtures
@@ -305,7 +305,13 @@ def test_queens_memo(queens8_problem, memo_at):
     ec = ExactCover(rows, n_primary, n_secondary, priority=priority)
     assert ec.count() == 92
     assert ec.count(memo=True, memo_at=memo_at) == 92
-    assert ec.stats.memo_lookups >= ec.stats.memo_hits >= 0
+    st = ec.stats
+    if memo_at == "class":
+        # a queen covers its rank and its file, so the files' class is
+        # never entered before the end: the root is the only memo point
+        assert (st.memo_lookups, st.memo_stores) == (1, 1)
+    else:
+        assert 0 < st.memo_hits < st.memo_lookups == st.nodes
     ec._check_invariants()
 
 
@@ -341,32 +347,6 @@ def test_memo_count_never_wraps(memo_at):
         assert n == 3**130
     ec._check_invariants()
     assert ec.count(memo=True, memo_at=memo_at, given=list(range(0, 3 * 130, 3))) == 1
-
-
-# --------------------------------------------------------------------------
-# Stats
-# --------------------------------------------------------------------------
-
-
-def test_stats_after_count(queens8):
-    queens8.count()
-    st = queens8.stats
-    assert isinstance(st, SearchStats)
-    assert st.solutions == 92
-    assert st.nodes > 92
-    assert st.dead_ends >= 0
-    assert st.seconds >= 0.0
-    for name in ("nodes", "solutions", "dead_ends", "memo_lookups", "memo_hits", "memo_entries"):
-        value = getattr(st, name)
-        assert int(value) == value and value >= 0, name
-    assert st.memo_lookups == st.memo_hits == 0
-
-
-def test_stats_describe_the_latest_run(knuth):
-    knuth.count()
-    assert knuth.stats.solutions == 1
-    knuth.count(given=[0])
-    assert knuth.stats.solutions == 0
 
 
 # --------------------------------------------------------------------------

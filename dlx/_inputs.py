@@ -1,0 +1,107 @@
+"""Checks of the raw input of :class:`dlx.ExactCover` (private).
+
+Plain, validating conversions of what users pass (DLX1 §14: in the input
+phase "brute force is the rule"): each raises ``ValueError`` with a one-line
+message naming what is wrong, and returns values of the exact type the
+engine needs.
+"""
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+#: Largest int32: the engine's links, row numbers and batch offsets.
+INT32_MAX = int(np.iinfo(np.int32).max)
+
+
+def as_index(value, what: str) -> int:
+    """``value`` as a Python int (any integer type but bool)."""
+    if isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{what} must be an integer, got {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise ValueError(f"{what} must be an integer, got {value!r}") from None
+
+
+def column_counts(n_primary, n_secondary) -> tuple[int, int]:
+    """The numbers of primary and secondary columns, checked (>= 0)."""
+    n_primary = as_index(n_primary, "n_primary")
+    n_secondary = as_index(n_secondary, "n_secondary")
+    if n_primary < 0 or n_secondary < 0:
+        raise ValueError(f"column counts must be >= 0, got n_primary={n_primary}, "
+                         f"n_secondary={n_secondary}")
+    return n_primary, n_secondary
+
+
+def check_indptr(indptr: np.ndarray, indices: np.ndarray) -> None:
+    """CSR offsets (as :func:`int_array` returns them): ``indptr`` 1-d,
+    starting at 0, non-decreasing and ending at ``len(indices)``; ``indices``
+    1-d.  Raises ValueError otherwise."""
+    if indptr.ndim != 1 or indptr.size < 1 or indptr[0] != 0:
+        raise ValueError("indptr must be a 1-d array starting at 0")
+    if indices.ndim != 1:
+        raise ValueError(f"indices must be a 1-d array, got shape {indices.shape}")
+    if np.any(np.diff(indptr) < 0) or indptr[-1] != indices.size:
+        raise ValueError("indptr must be non-decreasing and end at len(indices)")
+
+
+def first_repeat(indptr: np.ndarray, values: np.ndarray) -> tuple[int, int] | None:
+    """``(group, value)`` of a value listed twice in one group
+    ``values[indptr[g]:indptr[g+1]]`` (the smallest such group and value),
+    or None."""
+    group = np.repeat(np.arange(indptr.size - 1), np.diff(indptr))
+    order = np.lexsort((values, group))
+    g, v = group[order], values[order]
+    dup = np.flatnonzero((g[1:] == g[:-1]) & (v[1:] == v[:-1]))
+    if dup.size == 0:
+        return None
+    return int(g[dup[0]]), int(v[dup[0]])
+
+
+def int_array(values, what: str) -> np.ndarray:
+    """``values`` as an int64 array; integers only, each fitting in 64 bits."""
+    try:
+        arr = np.asarray(values)
+    except (OverflowError, ValueError) as e:
+        raise ValueError(f"{what} must hold integers that fit in 64 bits ({e})") from None
+    if arr.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    if arr.dtype == object and all(isinstance(v, int) and not isinstance(v, bool)
+                                   for v in arr.ravel()):
+        raise ValueError(f"{what} must hold integers that fit in 64 bits")
+    if arr.dtype.kind not in "iu":
+        raise ValueError(f"{what} must hold integers, got dtype {arr.dtype}")
+    if arr.dtype == np.uint64 and arr.max() > np.iinfo(np.int64).max:
+        raise ValueError(f"{what} must hold integers that fit in 64 bits, "
+                         f"got {int(arr.max())}")
+    return arr.astype(np.int64, copy=False)
+
+
+def check_limit(limit, maximum: int, shown: str) -> int:
+    """A search limit: an integer in ``1..maximum`` (``shown`` in messages)."""
+    limit = as_index(limit, "limit")
+    if not 1 <= limit <= maximum:
+        raise ValueError(f"limit must be in 1..{shown}, got {limit}")
+    return limit
+
+
+def lead_arrays(lead, n: int) -> list:
+    """``lead`` of :meth:`ExactCover.set_tail` as four int arrays of the right
+    shapes (or []); its columns are checked with the rectangle's."""
+    if lead is None:
+        return []
+    if isinstance(lead, (str, bytes)) or len(lead) != 4:
+        raise ValueError("lead must be (cell, row_symbol, box_symbol, stack)")
+    cell, row_symbol, box_symbol, stack = (
+        int_array(a, f"lead {name}") for a, name in
+        zip(lead, ("cell", "row_symbol", "box_symbol", "stack")))
+    if cell.shape != (n,) or row_symbol.shape != (n,) or stack.shape != (n,):
+        raise ValueError(f"lead cell, row_symbol and stack must have length {n}")
+    if box_symbol.ndim != 2 or box_symbol.shape[1] != n or not 1 <= box_symbol.shape[0] <= n:
+        raise ValueError(f"lead box_symbol must be S x {n} with 1 <= S <= {n}, "
+                         f"got shape {box_symbol.shape}")
+    if stack.min() < 0 or stack.max() >= box_symbol.shape[0]:
+        raise ValueError(f"lead stack values must be in 0..{box_symbol.shape[0] - 1}")
+    return [cell, row_symbol, box_symbol, stack]
