@@ -302,9 +302,22 @@ def connect_read_only(path: Path) -> sqlite3.Connection:
     wal = Path(f"{path}-wal").is_file()
     uri = f"{path.absolute().as_uri()}?mode=ro" + ("" if wal else "&immutable=1")
     try:
-        return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT)
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT)
     except sqlite3.Error as exc:
         raise StoreError(f"cannot open {path}: {reason(exc)}") from exc
+    if wal:
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.Error as exc:
+            conn.close()
+            if is_corruption(exc) or not reason(exc).startswith("unable to open"):
+                raise open_error(path, exc) from exc
+            raise StoreError(
+                f"cannot read {path}: its -wal file holds units not yet in the main file, and "
+                f"reading them needs {path.name}-shm beside it, which cannot be created there "
+                f"(read-only media?); copy the store with its -wal file to a writable directory"
+            ) from exc
+    return conn
 
 
 def set_pragmas(conn: sqlite3.Connection) -> None:

@@ -16,7 +16,7 @@ import click
 from counting import job as jobs
 from counting.cli import fail, print_table
 from counting.options import CountOptions
-from counting.store import Store, StoreError
+from counting.store import FORMAT_VERSION, Store, StoreError
 
 __all__ = ["status", "export", "merge", "recount"]
 
@@ -62,9 +62,11 @@ def status(db, as_json):
         job = _job_of(store, db)
         s = jobs.summarise(store, job)
         remaining = store.remaining_ids()
+        version = store.format_version
     if as_json:
         doc = s.as_json()
         doc["remaining"] = remaining
+        doc["store_format"] = version
         click.echo(json.dumps(doc, indent=2))
         return
     print_table([
@@ -80,6 +82,10 @@ def status(db, as_json):
     ])
     if remaining:
         click.echo(f"remaining units: {jobs.format_unit_list(remaining)}")
+    if version < FORMAT_VERSION:
+        click.echo(f"store format {version}: its rows carry no checksum, so they were read "
+                   f"unchecked; the next count or merge into it upgrades it to format "
+                   f"{FORMAT_VERSION}")
 
 
 @click.command()

@@ -21,7 +21,7 @@ from counting.pool import default_workers
 from counting.store import Store, StoreError
 from counting.units import UnitResult
 
-from store_samples import store_wrong_count
+from store_samples import store_wrong_count, write_format_1_store
 
 COUNTED = [0, 1, 2, 10]  # 3x3 units in the shared store
 
@@ -59,6 +59,26 @@ def test_status_says_what_is_done_and_what_remains(counted):
     doc = json.loads(invoke("status", counted, "--json").output)
     assert doc["units_done"] == 4 and doc["total"] is None
     assert doc["remaining"] == [u for u in range(710) if u not in COUNTED]
+
+
+def test_a_store_of_format_1_is_read_and_upgraded_by_the_next_count(tmp_path):
+    db = tmp_path / "old.sqlite"
+    job = Job.load("2x3")
+    assert invoke("count", "2x3", "--db", tmp_path / "new.sqlite", "--units", "0-2", "-q",
+                  "-w", "1").exit_code == 0
+    with Store.open(tmp_path / "new.sqlite") as st:
+        write_format_1_store(db, job.info(), st.results())
+    res = invoke("status", db)
+    assert res.exit_code == 0 and "3 of 9" in res.output
+    assert res.output.splitlines()[-1] == (
+        "store format 1: its rows carry no checksum, so they were read unchecked; the next "
+        "count or merge into it upgrades it to format 2")
+    assert json.loads(invoke("status", db, "--json").output)["store_format"] == 1
+    assert invoke("count", "2x3", "--db", db, "-q", "-w", "1").exit_code == 0
+    res = invoke("status", db, "--json")
+    doc = json.loads(res.output)
+    assert doc["store_format"] == 2 and doc["total_int"] == published.lookup("2x3").total
+    assert "store format" not in invoke("status", db).output
 
 
 @pytest.mark.parametrize("content", [b"hello, not a database\n", os.urandom(4096)])
@@ -372,6 +392,30 @@ def test_a_store_on_a_read_only_mount_can_be_read(counted, tmp_path):
     assert "4 of 710" in res.stdout and "all 1 recounted units agree" in res.stdout
     assert _listing(out) == ["3x3-units.csv", "3x3.json"]
     assert _listing(media) == ["s.sqlite"]
+
+
+@needs_mounts
+def test_a_store_with_a_wal_file_on_a_read_only_mount_says_what_to_do(tmp_path):
+    media = tmp_path / "media"
+    media.mkdir()
+    db = media / "s.sqlite"
+    with Store.create_or_open(db, Job.load("3x3", "71").info()) as st:  # as kill -9 leaves it:
+        st.record(UnitResult(0, 0, 0, 7, 1, 0, 0, 0.1, "h", "v", "t"))   # the unit in the -wal
+        copies = {p: p.read_bytes() for p in (db, Path(f"{db}-wal"))}
+    for p, data in copies.items():
+        p.write_bytes(data)
+    res = _in_mount_namespace(f"""
+        mount --bind {media} {media}
+        mount -o remount,ro,bind {media} {media}
+        {sys.executable} -m counting status {db}
+    """)
+    assert res.returncode == 1
+    assert res.stderr == (f"Error: cannot read {db}: its -wal file holds units not yet in the main "
+                          f"file, and reading them needs s.sqlite-shm beside it, which cannot be "
+                          f"created there (read-only media?); copy the store with its -wal file "
+                          f"to a writable directory\n")
+    res = invoke("status", db)          # where it can be created, the unit is there
+    assert res.exit_code == 0 and "1 of 710" in res.output
 
 
 # ---------------------------------------------------------------------------

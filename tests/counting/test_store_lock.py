@@ -1,6 +1,7 @@
 """Tests for counting/store_lock.py: one counting run per store."""
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import signal
@@ -39,15 +40,31 @@ def test_the_lock_file_names_its_holder(db):
     assert info["pid"] == os.getpid() and info["host"] == socket.gethostname()
 
 
-def test_release_is_idempotent_and_leaves_another_holders_file_alone(db):
+def test_release_is_idempotent(db):
     lock = StoreLock.acquire(db)
     lock.release()
-    other = StoreLock.acquire(db)          # a new lock file in the same place
     lock.release()
-    assert other.path.exists()
+    assert not lock.held and not lock.path.exists()
+
+
+def test_a_lock_file_removed_while_it_is_being_locked_is_not_trusted(db, monkeypatch):
+    first = StoreLock.acquire(db)
+    real, calls = fcntl.flock, []
+
+    def holder_ends_meanwhile(fd, operation):
+        # the first holder releases (and removes the file) between our
+        # open() of the file and our flock() of it
+        if not calls:
+            first.release()
+        calls.append(fd)
+        return real(fd, operation)
+    monkeypatch.setattr(fcntl, "flock", holder_ends_meanwhile)
+    second = StoreLock.acquire(db)
+    monkeypatch.undo()
+    assert len(calls) == 2        # the removed file was locked, then left for a new one
     with pytest.raises(StoreLockedError):
-        StoreLock.acquire(db)
-    other.release()
+        StoreLock.acquire(db)      # so nobody else can lock a third file meanwhile
+    second.release()
 
 
 _HOLDER = textwrap.dedent("""
