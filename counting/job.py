@@ -19,6 +19,7 @@ import os
 import platform
 import random
 import re
+import sys
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -26,10 +27,13 @@ from functools import cached_property
 from pathlib import Path
 from typing import Callable, Iterable
 
-from counting import pool, reducer
+from counting import pool
 from counting.options import CountOptions
+from counting.reduction import (BandClass, Factorisation, check_shape, default_reduction,
+                                factorisation, get_reduction, reduction_name)
 from counting.store import JobInfo, Store
-from counting.unit_count import count_unit
+from counting.progress import Progress
+from counting.unit_count import count_unit, estimate_work
 from counting.units import UnitResult, UnitSpec
 from dlx import ENGINE_VERSION
 
@@ -47,7 +51,7 @@ def default_export_stem(job: "Job") -> str:
     """File stem of ``gridcount export``'s default outputs: the shape for
     the shape's default reduction (``results/2x4-units.csv``), else
     ``SHAPE-rREDUCTION``."""
-    if job.reduction == reducer.default_reduction(job.shape):
+    if job.reduction == default_reduction(job.shape):
         return job.shape
     return f"{job.shape}-r{job.reduction}"
 
@@ -73,12 +77,12 @@ class Job:
 
         The shape is checked (``N <= 16`` unless ``force``) and spelled
         ``"RxC"``; the reduction defaults to the shape's default and is
-        stored under its stable name (:func:`reducer.reduction_name`:
+        stored under its stable name (:func:`~counting.reduction.reduction_name`:
         ``"71"``/``"44"`` for 3x3, ``"moves"``/``"patterns"`` otherwise).
         Raises ``ValueError`` with a one-line message on bad input.
         """
-        name = reducer.check_shape(shape, force=force).name
-        job = cls(name, reducer.reduction_name(None if reduction is None else str(reduction), name))
+        name = check_shape(shape, force=force).name
+        job = cls(name, reduction_name(None if reduction is None else str(reduction), name))
         job.units  # computes (and validates) the reduction now
         return job
 
@@ -88,15 +92,15 @@ class Job:
 
     @cached_property
     def units(self) -> list[UnitSpec]:
-        return reducer.units(self.reduction, self.shape)
+        return get_reduction(self.shape, self.reduction).units()
 
     @cached_property
-    def classes(self) -> list[reducer.BandClass]:
-        return reducer.classes(self.reduction, shape=self.shape)
+    def classes(self) -> list[BandClass]:
+        return get_reduction(self.shape, self.reduction).classes()
 
     @cached_property
-    def factorisation(self) -> reducer.Factorisation:
-        return reducer.factorisation(self.shape)
+    def factorisation(self) -> Factorisation:
+        return factorisation(self.shape)
 
     @property
     def n_units(self) -> int:
@@ -114,7 +118,7 @@ class Job:
 
     def total(self, counts: dict[int, int]) -> int:
         """The grid total from every unit's count (exact)."""
-        return reducer.total_from_unit_counts(counts, self.reduction, self.shape)
+        return get_reduction(self.shape, self.reduction).total(counts)
 
     def partial_sum(self, counts: dict[int, int]) -> int:
         """Σ weight · count over the units present (the total's last factor)."""
@@ -234,6 +238,10 @@ class RunReport:
         return sum(r.seconds for r in self.counted)
 
 
+def _stderr_line(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
 def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[int] | None = None,
               options: CountOptions = CountOptions(), progress: bool | None = None,
               log: Callable[[str], None] | None = None,
@@ -251,20 +259,13 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
     ``options`` chooses the counting method
     (:func:`counting.unit_count.count_unit`); counts never depend on it.
     """
-    from tqdm import tqdm
-
     wanted = list(range(job.n_units) if unit_ids is None else unit_ids)
     done = store.done_ids()
     todo = [job.units[u] for u in wanted if u not in done]
     report = RunReport(skipped=len(wanted) - len(todo), workers=workers)
     results = {r.unit_id: r.count for r in store.results()}
-    factor = job.factorisation.product
     weight = {c.class_id: c.weight for c in job.classes}
-    # Σ weight · count over the store (total so far) and over this run
-    # (grids per second), kept as running sums as units arrive
-    weighted_all = job.partial_sum(results)
-    weighted_now = 0
-    say = log or (lambda msg: tqdm.write(msg))
+    say = log or _stderr_line
     if scheduler is not None and todo:
         from counting import dask_pool
         # connects now: a bad address or cluster fails before the bar opens
@@ -274,23 +275,17 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
             say(note)
     else:
         source = pool.run_units(todo, workers=workers, options=options)
-    t0 = time.perf_counter()
-    bar = tqdm(total=len(wanted), initial=report.skipped, unit="unit",
-               desc=f"{job.shape} r{job.reduction}",
-               disable=(None if progress is None else not progress), dynamic_ncols=True,
-               smoothing=0.1)
+    bar = Progress(f"{job.shape} r{job.reduction}", estimate_work(job.units[u] for u in wanted),
+                   done, progress)
+    say = log or bar.write
     with bar:
+        t0 = time.perf_counter()
         try:
             for res in source:
                 store.record(res)
                 report.counted.append(res)
                 results[res.unit_id] = res.count
-                bar.update(1)
-                elapsed = time.perf_counter() - t0
-                weighted_all += weight[res.class_id] * res.count
-                weighted_now += weight[res.class_id] * res.count
-                bar.set_postfix_str(f"{factor * weighted_now / max(elapsed, 1e-9):.3e} grids/s, "
-                                    f"total so far {factor * weighted_all:.6e}", refresh=False)
+                bar.advance(res.unit_id)
                 members = job.units_of_class[res.class_id]
                 if all(u in results for u in members):
                     s = sum(results[u] for u in members)

@@ -12,8 +12,8 @@ worker holds no options of its own.
 
 Example
 -------
->>> from counting.reducer import units
->>> [r.count for r in run_units(units("moves", "2x2"), options=CountOptions())]
+>>> from counting.reduction import get_reduction
+>>> [r.count for r in run_units(get_reduction("2x2").units(), options=CountOptions())]
 [2, 1]
 """
 from __future__ import annotations

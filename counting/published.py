@@ -1,7 +1,7 @@
 """Published grid totals, each with its source: what ``gridcount verify`` compares against.
 
 This module is the only place outside the tests where a grid total is written
-down.  Nothing that *computes* a count imports it: the reducer, the pool and
+down.  Nothing that *computes* a count imports it: the reductions, the pool and
 the job library never read it, and :mod:`counting.verify` only puts these
 values beside the computed ones (a test checks that the counting modules do
 not import this one).
@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dlx.sudoku import parse_shape
+from dlx.shape import Shape
 
 __all__ = ["Published", "PUBLISHED", "lookup"]
 
@@ -95,7 +95,8 @@ def lookup(shape: str) -> Published | None:
     True
     """
     try:
-        r, c = sorted(parse_shape(shape))
+        s = Shape.parse(shape)
     except ValueError:
         return None
+    r, c = sorted((s.box_rows, s.box_cols))
     return PUBLISHED.get(f"{r}x{c}")

@@ -76,6 +76,7 @@ def _pyplot():
     try:
         import matplotlib
         matplotlib.use("Agg")
+        matplotlib.rcParams["svg.hashsalt"] = "gridcount"  # same ids on every run
         import matplotlib.pyplot as plt
     except ImportError:
         raise ReportUnavailable(
@@ -340,7 +341,7 @@ def write_report(store_path, out_path, fmt: str = "html") -> Path:
 
 def _svg(fig) -> str:
     buf = io.StringIO()
-    fig.figure.savefig(buf, format="svg")
+    fig.figure.savefig(buf, format="svg", metadata={"Date": None})
     text = buf.getvalue()
     return text[text.index("<svg"):]
 
@@ -397,7 +398,7 @@ def _markdown(rep: Report, out: Path) -> str:
              "## Workers", "", _table_md(rep.worker_header, rep.worker_rows), ""]
     for f in rep.figures:
         png = files / f"{f.key}.png"
-        f.figure.savefig(png, format="png", dpi=100)
+        f.figure.savefig(png, format="png", dpi=100, metadata={"Software": None})
         parts += [f"## {f.title}", "", f"![{f.title}]({files.name}/{png.name})", "",
                   f.caption, ""]
     return "\n".join(parts)

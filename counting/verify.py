@@ -24,10 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
-from counting import published, reducer
+from counting import published
 from counting.job import Job, run_count
 from counting.options import CountOptions
+from counting.reduction import check_shape
 from counting.store import Store
+from dlx.shape import as_shape
 
 __all__ = ["QUICK_SHAPES", "LONG_SHAPES", "VerifyRow", "verify", "verify_shape",
            "default_shapes", "format_table", "format_markdown", "write_markdown"]
@@ -114,7 +116,7 @@ def verify_shape(shape: str, *, workers: int = 1,
     ``seconds`` is the wall time of the whole computation: the reduction
     (classes and units) and the counting of every unit.
     """
-    name = reducer.parse_shape(shape).name
+    name = as_shape(shape).name
     ref = published.lookup(name)
     t0 = time.perf_counter()
     computed = units = reduction = error = None
@@ -130,7 +132,7 @@ def verify_shape(shape: str, *, workers: int = 1,
     except Exception as e:  # reported in the table, never a crash (Ctrl-C still stops)
         error = str(e) or type(e).__name__
     return VerifyRow(
-        shape=name, n=reducer.parse_shape(name).n, computed=computed,
+        shape=name, n=as_shape(name).n, computed=computed,
         published=None if ref is None else ref.total, source=None if ref is None else ref.source,
         seconds=time.perf_counter() - t0, units=units, reduction=reduction, error=error,
     )
@@ -144,7 +146,7 @@ def verify(shapes: Iterable[str], *, workers: int = 1, options: CountOptions = C
     Every shape is checked (``N <= 16``) before anything is counted, so a
     bad shape fails at once with a ``ValueError``.
     """
-    names = [reducer.check_shape(s).name for s in shapes]
+    names = [check_shape(s).name for s in shapes]
     rows = []
     for name in names:
         if on_start:

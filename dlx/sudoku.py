@@ -9,8 +9,9 @@ A grid with boxes of ``R`` rows × ``C`` columns has ``N = R·C`` digits and is
 * digit ``d`` appears in column ``c``          — ``N²`` columns, ``2N² + c·N + d-1``
 * digit ``d`` appears in box ``b``             — ``N²`` columns, ``3N² + b·N + d-1``
 
-so ``4N²`` columns (324 for the 9×9 Sudoku).  Boxes are numbered row-major:
-``b = (r // R)·R + c // C`` (a band of ``R`` rows holds ``N / C = R`` boxes).
+so ``4N²`` columns (324 for the 9×9 Sudoku).  Boxes are numbered as
+:class:`dlx.shape.Shape` numbers them (row-major), and all box geometry comes
+from the :class:`~dlx.shape.Shape` a ``Sudoku`` holds.
 
 Latin squares of order ``n`` are the shapes ``1×n`` and ``n×1``: a box is
 then a whole row or column, its constraint repeats one already present, and
@@ -20,13 +21,11 @@ Matrix row ``(r·N + c)·N + (d-1)`` places digit ``d`` (1..N) in cell
 ``(r, c)`` (0-based); :meth:`Sudoku.row_index` and :meth:`Sudoku.decode`
 convert both ways.
 
-Grids as text
--------------
-``N²`` symbols, row-major; whitespace is ignored.  Blanks are ``.`` or
-``0``.  Digits are ``1``–``9`` and then, for ``N > 9``, the letters
-``A``–``Z`` for 10–35 (case-insensitive): a 16×16 grid uses ``1``–``9``,
-``A``–``G``.  Grids as arrays: an ``N × N`` (or length ``N²``) integer
-array, 0 for blank.
+Grids
+-----
+Text (``N²`` symbols, ``.`` or ``0`` blank, digits ``1``–``9`` then ``A``–``Z``)
+and arrays (``N × N`` or ``N²`` integers, 0 blank) are read and written by
+:mod:`dlx.grid`, the one grid parser and formatter.
 
 Example
 -------
@@ -43,29 +42,11 @@ from functools import cached_property
 import numpy as np
 
 from dlx.api import ExactCover
+from dlx.grid import ALPHABET, as_batch, check_units, format_line, parse_symbols, solve_grids, \
+    to_array
+from dlx.shape import Shape, as_shape
 
-__all__ = ["Sudoku", "ALPHABET", "parse_shape"]
-
-#: Digit symbols in text grids: value v (1-based) is ALPHABET[v - 1].
-ALPHABET = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_BLANKS = ".0"
-
-
-def parse_shape(text: str) -> tuple[int, int]:
-    """Parse a box shape ``"RxC"`` into ``(R, C)``.
-
-    Example
-    -------
-    >>> parse_shape("2x3")
-    (2, 3)
-    """
-    parts = str(text).strip().lower().split("x")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
-        raise ValueError(f"bad box shape {text!r}: expected RxC, e.g. 3x3 or 2x3")
-    r, c = int(parts[0]), int(parts[1])
-    if r < 1 or c < 1:
-        raise ValueError(f"bad box shape {text!r}: box rows and columns must be >= 1")
-    return r, c
+__all__ = ["Sudoku", "ALPHABET"]
 
 
 class Sudoku:
@@ -76,30 +57,43 @@ class Sudoku:
     box_rows, box_cols : int
         Box shape; ``N = box_rows * box_cols``.
 
+    Attributes
+    ----------
+    shape : Shape
+        The box shape (``str(s.shape)`` is ``"RxC"``); all box geometry
+        comes from it.
+
     Example
     -------
-    >>> Sudoku(2, 3).n, Sudoku(3, 3).n_columns
-    (6, 324)
+    >>> Sudoku(2, 3).n, Sudoku(3, 3).n_columns, str(Sudoku(2, 3).shape)
+    (6, 324, '2x3')
     """
 
     def __init__(self, box_rows: int, box_cols: int):
-        for name, v in (("box_rows", box_rows), ("box_cols", box_cols)):
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
-                raise ValueError(f"bad box shape: {name} must be an integer >= 1, got {v!r}")
-        self.box_rows = int(box_rows)
-        self.box_cols = int(box_cols)
-        self.n = self.box_rows * self.box_cols
-        self.latin = self.box_rows == 1 or self.box_cols == 1
-        self.n_kinds = 3 if self.latin else 4
+        self.shape = Shape(box_rows, box_cols)
+        self.n_kinds = 3 if self.shape.latin else 4
 
     @classmethod
-    def from_shape(cls, shape: str) -> "Sudoku":
-        """``Sudoku.from_shape("2x3")``."""
-        return cls(*parse_shape(shape))
+    def from_shape(cls, shape) -> "Sudoku":
+        """``Sudoku.from_shape("2x3")``, or from a :class:`~dlx.shape.Shape`."""
+        s = as_shape(shape)
+        return cls(s.box_rows, s.box_cols)
 
     @property
-    def shape(self) -> str:
-        return f"{self.box_rows}x{self.box_cols}"
+    def box_rows(self) -> int:
+        return self.shape.box_rows
+
+    @property
+    def box_cols(self) -> int:
+        return self.shape.box_cols
+
+    @property
+    def n(self) -> int:
+        return self.shape.n
+
+    @property
+    def latin(self) -> bool:
+        return self.shape.latin
 
     @property
     def n_rows(self) -> int:
@@ -112,7 +106,7 @@ class Sudoku:
     # ------------------------------------------------------------------
     def box_of(self, r: int, c: int) -> int:
         """Box number of cell (r, c), row-major."""
-        return (r // self.box_rows) * self.box_rows + c // self.box_cols
+        return self.shape.box_of(r, c)
 
     def row_index(self, r: int, c: int, d: int) -> int:
         """Matrix row placing digit ``d`` (1..N) in cell ``(r, c)`` (0-based)."""
@@ -145,7 +139,7 @@ class Sudoku:
         r, c, d = r.ravel(), c.ravel(), d.ravel()
         cols = [r * n + c, nn + r * n + d, 2 * nn + c * n + d]
         if not self.latin:
-            b = (r // self.box_rows) * self.box_rows + c // self.box_cols
+            b = self.shape.box_index[r, c]
             cols.append(3 * nn + b * n + d)
         indices = np.stack(cols, axis=1).ravel()
         indptr = np.arange(0, indices.size + 1, self.n_kinds)
@@ -210,12 +204,34 @@ class Sudoku:
         if self.latin or first < self.box_rows:
             return first, cell, row_symbol, column_symbol, None
         lead_row = first - 1
-        band = lead_row // self.box_rows
-        n_stacks = n // self.box_cols
-        boxes = band * self.box_rows + np.arange(n_stacks)
+        boxes = self.shape.box_index[lead_row, ::self.box_cols]    # one per stack
         box_symbol = 3 * nn + boxes[:, None] * n + k[None, :]
         lead = (lead_row * n + k, nn + lead_row * n + k, box_symbol, k // self.box_cols)
         return lead_row, cell, row_symbol, column_symbol, lead
+
+    def check_matrix(self, ec: ExactCover) -> None:
+        """Raise ``ValueError`` unless ``ec`` is this shape's matrix (in any column order).
+
+        Checked: the numbers of rows and columns, and that among digit 1 in
+        every cell and every digit in ``r1c1``, the candidates sharing a
+        column with digit 1 in ``r1c1`` are digit 1 in its peers
+        (:attr:`dlx.shape.Shape.peers`) and the other digits of ``r1c1``;
+        that tells a box shape from its transpose.
+        """
+        n = self.n
+        if (ec.n_rows, ec.n_columns) != (self.n_rows, self.n_columns):
+            raise ValueError(f"not the matrix of {self.shape} grids: it has {ec.n_rows} rows and "
+                             f"{ec.n_columns} columns, {self.shape} grids need {self.n_rows} "
+                             f"and {self.n_columns} (use Sudoku.exact_cover)")
+        first = set(ec.row(0))                      # digit 1 in r1c1
+        nearby = set(range(0, self.n_rows, n)) | set(range(1, n))   # digit 1 anywhere; r1c1
+        clash = {i for i in nearby if first.intersection(ec.row(i))} - {0}
+        want = {self.row_index(0, 0, d) for d in range(2, n + 1)}
+        want |= {int(k) * n for k in self.shape.peers[0]}
+        if clash != want:
+            raise ValueError(f"not the matrix of {self.shape} grids: digit 1 in r1c1 conflicts "
+                             f"with other candidates than in {self.shape} grids "
+                             f"(use Sudoku.exact_cover)")
 
     @cached_property
     def _ec(self) -> ExactCover:
@@ -228,47 +244,9 @@ class Sudoku:
         Raises ``ValueError`` naming the cell on a bad symbol, a digit out of
         range, or a digit repeated in a row, column or box.
         """
-        n = self.n
-        if isinstance(grid, (str, bytes)):
-            text = grid.decode() if isinstance(grid, bytes) else grid
-            arr = np.asarray(self.parse_symbols(text), dtype=np.int64).reshape(n, n)
-        else:
-            arr = np.asarray(grid)
-            if arr.dtype.kind not in "iu":
-                raise ValueError(f"grid array must hold integers, got dtype {arr.dtype}")
-            if arr.shape not in ((n, n), (n * n,)):
-                raise ValueError(f"grid array must have shape ({n}, {n}) or ({n * n},), "
-                                 f"got {arr.shape}")
-            arr = arr.reshape(n, n).astype(np.int64)
-            bad = np.argwhere((arr < 0) | (arr > n))
-            if bad.size:
-                r, c = bad[0]
-                raise ValueError(f"r{r + 1}c{c + 1}: digit {arr[r, c]} out of range 1..{n} "
-                                 f"(0 for blank)")
-        self._check_units(arr)
-        return arr
-
-    def _check_units(self, arr: np.ndarray) -> None:
-        n = self.n
-        units = [(f"row {r + 1}", [(r, c) for c in range(n)]) for r in range(n)]
-        units += [(f"column {c + 1}", [(r, c) for r in range(n)]) for c in range(n)]
-        if not self.latin:
-            for b in range(n):
-                r0 = (b // self.box_rows) * self.box_rows
-                c0 = (b % self.box_rows) * self.box_cols
-                units.append((f"box {b + 1}", [(r0 + i, c0 + j) for i in range(self.box_rows)
-                                               for j in range(self.box_cols)]))
-        for name, cells in units:
-            seen: dict[int, tuple[int, int]] = {}
-            for r, c in cells:
-                v = int(arr[r, c])
-                if v == 0:
-                    continue
-                if v in seen:
-                    r0, c0 = seen[v]
-                    raise ValueError(f"{name} has digit {ALPHABET[v - 1]} twice: "
-                                     f"r{r0 + 1}c{c0 + 1} and r{r + 1}c{c + 1}")
-                seen[v] = (r, c)
+        arr = to_array(grid, self.shape)
+        check_units(arr, self.shape)
+        return arr.reshape(self.n, self.n)
 
     def givens(self, grid) -> list[int]:
         """The matrix rows of a (partial) grid's filled cells."""
@@ -288,8 +266,7 @@ class Sudoku:
 
     def format(self, grid) -> str:
         """A grid as one line of text (``.`` for blanks)."""
-        arr = np.asarray(grid).reshape(-1)
-        return "".join("." if v == 0 else ALPHABET[int(v) - 1] for v in arr)
+        return format_line(grid)
 
     # ------------------------------------------------------------------
     def count(self, grid=None, *, limit: int | None = None, memo: bool = False) -> int:
@@ -312,54 +289,15 @@ class Sudoku:
         """Many grids as an ``(n, N²)`` int array, 0 for blank.
 
         Accepts an ``(n, N²)`` or ``(n, N, N)`` integer array, or a sequence
-        of text grids.  Digits out of range raise ``ValueError`` naming the
-        grid and cell; repeated digits are left to the engine (reported as
-        conflicting givens).
+        of grids (text or arrays).  Digits out of range raise ``ValueError``
+        naming the grid and cell; repeated digits are left to the engine
+        (reported as conflicting givens).
         """
-        n = self.n
-        if isinstance(grids, np.ndarray):
-            arr = grids
-        else:
-            arr = np.asarray([self._text_values(g, k) for k, g in enumerate(grids)],
-                             dtype=np.int64).reshape(-1, n * n)
-        if arr.dtype.kind not in "iu":
-            raise ValueError(f"grid array must hold integers, got dtype {arr.dtype}")
-        if arr.ndim == 3 and arr.shape[1:] == (n, n):
-            arr = arr.reshape(arr.shape[0], n * n)
-        if arr.ndim != 2 or arr.shape[1] != n * n:
-            raise ValueError(f"grid batch must have shape (k, {n * n}) or (k, {n}, {n}), "
-                             f"got {arr.shape}")
-        bad = np.argwhere((arr < 0) | (arr > n))
-        if bad.size:
-            k, cell = bad[0]
-            raise ValueError(f"grid {k}: r{cell // n + 1}c{cell % n + 1}: digit {arr[k, cell]} "
-                             f"out of range 1..{n} (0 for blank)")
-        return arr.astype(np.int64, copy=False)
-
-    def _text_values(self, text: str, k: int) -> list[int]:
-        try:
-            return self.parse_symbols(text)
-        except ValueError as e:
-            raise ValueError(f"grid {k}: {e}") from None
+        return as_batch(grids, self.shape)
 
     def parse_symbols(self, text: str) -> list[int]:
         """Text grid to a flat list of values (0 blank), without unit checks."""
-        n = self.n
-        symbols = [ch for ch in text if not ch.isspace()]
-        if len(symbols) != n * n:
-            raise ValueError(f"a {n}x{n} grid needs {n * n} symbols, got {len(symbols)}")
-        out = []
-        for k, ch in enumerate(symbols):
-            if ch in _BLANKS:
-                out.append(0)
-                continue
-            v = ALPHABET.find(ch.upper()) + 1
-            if v == 0 or v > n:
-                r, c = divmod(k, n)
-                raise ValueError(f"r{r + 1}c{c + 1}: symbol {ch!r} is not a digit "
-                                 f"1..{ALPHABET[n - 1]} or a blank (. or 0)")
-            out.append(v)
-        return out
+        return parse_symbols(text, self.shape).tolist()
 
     def solve_batch(self, grids, *, limit: int = 2,
                     ec: ExactCover | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -370,7 +308,8 @@ class Sudoku:
         default 2: 0 none, 1 unique, 2 several), or ``-1`` if its givens
         repeat a digit in a unit; ``solutions[k]`` is the first completion
         as an ``(N, N)`` array (all zeros when there is none).  Pass ``ec``
-        (from :meth:`exact_cover`) to reuse one matrix, one per thread.
+        (from :meth:`exact_cover`) to reuse one matrix, one per thread; a
+        matrix of another shape raises ``ValueError`` (:meth:`check_matrix`).
 
         Example
         -------
@@ -379,19 +318,10 @@ class Sudoku:
         [1, -1]
         """
         arr = self.parse_batch(grids)
-        n = self.n
-        k_idx, cell = np.nonzero(arr)
-        given = cell * n + arr[k_idx, cell] - 1
-        indptr = np.zeros(arr.shape[0] + 1, dtype=np.int64)
-        np.cumsum(np.bincount(k_idx, minlength=arr.shape[0]), out=indptr[1:])
-        ec = ec or self._ec
-        counts, rows = ec.solve_batch((indptr, given), limit=limit, width=n * n)
-        sols = np.zeros((arr.shape[0], n * n), dtype=np.int64)
-        ok = rows >= 0
-        r_k, r_j = np.nonzero(ok)
-        vals = rows[r_k, r_j]
-        sols[r_k, vals // n] = vals % n + 1
-        return counts, sols.reshape(-1, n, n)
+        if ec is not None:
+            self.check_matrix(ec)
+        counts, sols = solve_grids(ec or self._ec, arr, self.n, limit)
+        return counts, sols.reshape(-1, self.n, self.n)
 
     def __repr__(self) -> str:
         return f"Sudoku({self.box_rows}, {self.box_cols})"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from counting import reducer
+from counting.reduction import get_reduction
 from counting.job import describe_machine
 from counting.options import CountOptions
 from counting.unit_count import count_unit
@@ -31,7 +31,7 @@ def main() -> None:
     ap.add_argument("--units", default="0,5,13,355,709")
     ap.add_argument("--reduction", default="71")
     args = ap.parse_args()
-    specs = reducer.units(args.reduction)
+    specs = get_reduction("3x3", args.reduction).units()
     m = describe_machine()
     print(f"machine: {m['cpu']}, {m['cores']} cores, {m['memory_gib']} GiB, "
           f"Python {m['python']}, engine {m['engine_version']}; one core, 16 MiB memo\n")

@@ -2,6 +2,8 @@
 the command line (``tests/`` is on ``sys.path`` through its conftest)."""
 from pathlib import Path
 
+import numpy as np
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "puzzles"
 
 # Wikipedia's example puzzle and its solution
@@ -13,3 +15,29 @@ WIKI_SOLUTION = ("534678912672195348198342567859761423426853791713924856"
 TWO = ".39...12....9.7...8..4.1..6.42...79...........91...54.5..1.9..3...8.5....14...87."
 # an unsolvable square, no repeated given (Sudopedia)
 UNSOLVABLE = "....41....6.....2...2......32.6.........5..417.......2......23..48......5.1..2..."
+
+
+def lines(name: str) -> list[str]:
+    """The whitespace-separated words (puzzles) of a fixture file."""
+    return (FIXTURES / name).read_text().split()
+
+
+def is_valid_grid(grid, shape) -> bool:
+    """Every row, column and box of a full grid holds 1..N once (computed here,
+    not by the code under test)."""
+    if isinstance(shape, str):
+        r_, c_ = (int(x) for x in shape.split("x"))
+    else:
+        r_, c_ = shape.box_rows, shape.box_cols     # a Shape or a Sudoku
+    n = r_ * c_
+    g = np.asarray(grid).reshape(n, n)
+    full = set(range(1, n + 1))
+    boxes = [g[r:r + r_, c:c + c_].ravel() for r in range(0, n, r_) for c in range(0, n, c_)]
+    return all(set(u.tolist()) == full for u in [*g, *g.T, *boxes])
+
+
+def completes(puzzle, grid) -> bool:
+    """``grid`` keeps every given of ``puzzle``."""
+    p = np.asarray(puzzle).ravel()
+    g = np.asarray(grid).ravel()
+    return bool(np.all((p == 0) | (p == g)))

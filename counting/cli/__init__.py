@@ -4,10 +4,11 @@ Every command opens what it needs, calls the library (:mod:`counting.job`,
 :mod:`counting.store`, :mod:`counting.verify`, :mod:`dlx.puzzles`) and
 formats the result; errors become one line on stderr and a non-zero exit.
 
-The commands live in three modules: :mod:`counting.cli.count` (``count``,
+The commands live in four modules: :mod:`counting.cli.count` (``count``,
 ``classes``, ``verify``), :mod:`counting.cli.store` (``status``,
-``export``, ``merge``, ``recount``) and :mod:`counting.cli.puzzles`
-(``solve``, ``check``, ``count-solutions``, ``generate``, ``explain``).
+``export``, ``merge``, ``recount``), :mod:`counting.cli.report`
+(``report``) and :mod:`counting.cli.puzzles` (``solve``, ``check``,
+``count-solutions``, ``generate``, ``explain``).
 This module holds the group, :func:`main` and what the commands share.
 """
 from __future__ import annotations
@@ -80,9 +81,9 @@ def main() -> None:
 
 
 # The commands (imported last: their modules use the helpers above).
-from counting.cli import count, puzzles, store  # noqa: E402
+from counting.cli import count, puzzles, report, store  # noqa: E402
 
 for _command in (count.count, count.classes, count.verify,
-                 store.status, store.export, store.merge, store.recount):
+                 store.status, store.export, store.merge, store.recount, report.report):
     cli.add_command(_command)
 puzzles.register(cli)

@@ -10,8 +10,10 @@ Conventions shared by the commands
   ``N²`` symbols, ``.`` or ``0`` blank, ``#`` comments and blank lines
   skipped) or the hint-list format (a hint count, then ``row column digit``
   lines, rows and columns from 0), detected from the first line or forced
-  with ``--format``.  ``--shape RxC`` for other box shapes; digits past 9 are
-  ``A``-``Z`` (10-35) in grids.
+  with ``--format``; or one PUZZLE written out on the command line (an
+  argument that is no file).  ``--shape RxC`` for other box shapes; digits
+  past 9 are ``A``-``Z`` (10-35) in grids, so shapes of more than 35
+  digits are refused.
 * Every malformed puzzle is reported on stderr as ``line N: problem``, and
   in the output in its place; the rest of the file is still processed.
 * Results go to stdout in input order, for people (aligned, thousands
@@ -33,8 +35,11 @@ import numpy as np
 from tqdm import tqdm
 
 from dlx import puzzles as P
+from dlx.grid import text_shape
+from dlx.shape import Shape
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
+_SOURCE = "FILE|PUZZLE"
 EXIT_OK, EXIT_NOT_UNIQUE, EXIT_MALFORMED = 0, 1, 2
 _CHUNK = 2048
 _EXIT_HELP = ("Exit codes: 0 every puzzle has exactly one solution; 1 some have none or "
@@ -44,18 +49,27 @@ _EXIT_HELP = ("Exit codes: 0 every puzzle has exactly one solution; 1 some have 
 # ----------------------------------------------------------------------
 # shared options and helpers
 
+def _parse_shape(ctx, param, value) -> Shape | None:
+    if value is None:
+        return None
+    try:
+        return text_shape(Shape.parse(value))
+    except ValueError as e:
+        raise click.BadParameter(str(e), ctx=ctx, param_hint="--shape")
+
+
 def _shape_option(f):
-    return click.option("--shape", default=None, metavar="RxC",
+    return click.option("--shape", default=None, metavar="RxC", callback=_parse_shape,
                         help="Box shape, e.g. 2x3 for 6x6 grids  [default: 3x3].")(f)
 
 
 def _input_options(f):
-    f = click.option("--format", "fmt", type=click.Choice(["auto", "line", "hints"]),
+    f = click.option("--format", "fmt", type=click.Choice(P.FORMATS),
                      default="auto", show_default=True,
                      help="Input format: one puzzle a line, or hint lists "
                           "(count, then 'row column digit' lines).")(f)
     f = _shape_option(f)
-    f = click.argument("file", type=click.File("rb"))(f)
+    f = click.argument("source", metavar=_SOURCE)(f)
     return f
 
 
@@ -67,15 +81,30 @@ def _run_options(f):
     return f
 
 
-def _read(file, shape, fmt) -> P.PuzzleFile:
+def _read(source: str, shape: Shape | None, fmt: str) -> tuple[P.PuzzleFile, bool]:
+    """The puzzles of SOURCE and whether they came from a file.
+
+    SOURCE is ``-`` (stdin), an existing file, or else one puzzle written
+    out; anything else is one error line naming both readings.
+    """
+    if source == "-" or os.path.exists(source):
+        try:
+            with click.open_file(source, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            raise click.BadParameter(f"cannot read {source!r}: {(e.strerror or str(e)).lower()}",
+                                     param_hint=_SOURCE)
+        pf = P.parse_puzzles(data.decode("utf-8", errors="replace"), shape=shape, format=fmt)
+        for e in pf.errors:
+            click.echo(f"line {e.line}: {e.error}", err=True)
+        return pf, True
     try:
-        s = P.get_sudoku(shape)
+        return P.parse_puzzle(source, shape=shape), False
     except ValueError as e:
-        raise click.BadParameter(str(e), param_hint="--shape")
-    pf = P.parse_puzzles(file.read().decode("utf-8", errors="replace"), shape=s, format=fmt)
-    for e in pf.errors:
-        click.echo(f"line {e.line}: {e.error}", err=True)
-    return pf
+        shown = source if len(source) <= 100 else f"{source[:40]}...{source[-40:]}"
+        hint = "" if shape else "; --shape RxC for other box shapes"
+        raise click.BadParameter(f"{shown!r} is neither a file nor a puzzle ({e}{hint})",
+                                 param_hint=_SOURCE)
 
 
 def _bar(total: int, no_progress: bool, unit: str = "puzzle"):
@@ -97,14 +126,14 @@ def _solve_file(pf: P.PuzzleFile, limit: int, workers: int, no_progress: bool) -
             counts.append(r.counts)
             sols.append(r.solutions)
             bar.update(len(r))
-    n = P.get_sudoku(pf.shape).n
+    n = pf.shape.n
     if not counts:
         return P.BatchResult(np.zeros(0, np.int64), np.zeros((0, n, n), np.int64), limit)
     return P.BatchResult(np.concatenate(counts), np.concatenate(sols), limit)
 
 
 def _conflict_reason(pf: P.PuzzleFile, index: int) -> str | None:
-    return P._conflict(pf.grids[index], P.get_sudoku(pf.shape))
+    return P.unit_conflict(pf.grids[index], pf.shape)
 
 
 def _summary(statuses: dict, seconds: float | None = None) -> str:
@@ -148,8 +177,8 @@ def _clues(grid: np.ndarray) -> int:
               help="Print the first solution found without checking uniqueness "
                    "(faster; exit code 1 then means only 'no solution').")
 @_run_options
-def solve(file, shape, fmt, all_solutions, limit, first, as_json, workers, no_progress):
-    """Solve every puzzle in FILE ('-' for stdin), one solution a line.
+def solve(source, shape, fmt, all_solutions, limit, first, as_json, workers, no_progress):
+    """Solve every puzzle in FILE ('-' for stdin), or one PUZZLE, one solution a line.
 
     Output has one line per puzzle, in input order: its solution when it has
     exactly one, otherwise a comment line saying so ('# line 7: no
@@ -162,8 +191,9 @@ def solve(file, shape, fmt, all_solutions, limit, first, as_json, workers, no_pr
     16x16 grid uses 1-9 and A-G; '#' comments and blank lines skipped), or
     hint lists: a line with the number of hints, then one 'row column digit'
     line per hint (rows and columns from 0, digits 1..N as numbers or the
-    letters above); puzzles may follow one another.  The other commands read
-    the same formats.
+    letters above); puzzles may follow one another.  An argument that is no
+    file is read as one PUZZLE written out.  The other commands read the
+    same formats.
 
     \b
     Exit codes: 0 every puzzle has exactly one solution; 1 some have none
@@ -177,10 +207,10 @@ def solve(file, shape, fmt, all_solutions, limit, first, as_json, workers, no_pr
     """
     if first and all_solutions:
         raise click.UsageError("use just one of --first and --all")
-    pf = _read(file, shape, fmt)
+    pf, _ = _read(source, shape, fmt)
     t0 = time.perf_counter()
     batch = _solve_file(pf, 1 if first else 2, workers, no_progress)
-    tally = _tally(["solved"] if first else ["unique", "none", "multiple"])
+    tally = _tally(["solved", "none"] if first else ["unique", "none", "multiple"])
     tally["malformed"] = 0
     results = []
     for e in pf.entries:
@@ -210,7 +240,7 @@ def solve(file, shape, fmt, all_solutions, limit, first, as_json, workers, no_pr
         results.append(doc)
     seconds = time.perf_counter() - t0
     if as_json:
-        click.echo(json.dumps({"shape": pf.shape, "format": pf.format, "results": results,
+        click.echo(json.dumps({"shape": pf.shape.name, "format": pf.format, "results": results,
                                "summary": tally}, indent=1))
     else:
         for doc in results:
@@ -249,8 +279,8 @@ def _print_solve(doc: dict, all_solutions: bool, limit: int) -> None:
               help="Count exactly (memoized search, exact integers). A near-empty 9x9 grid "
                    "is then the full grid count and takes hours.")
 @_run_options
-def count_solutions(file, shape, fmt, limit, no_limit, as_json, workers, no_progress):
-    """Print the number of solutions of each puzzle in FILE ('-' for stdin).
+def count_solutions(source, shape, fmt, limit, no_limit, as_json, workers, no_progress):
+    """Print the number of solutions of each puzzle in FILE ('-' for stdin), or of one PUZZLE.
 
     Counts are exact below --limit (default 1,000,000); a puzzle that reaches
     it is printed as '≥1,000,000'.  The empty 9x9 grid has
@@ -268,22 +298,18 @@ def count_solutions(file, shape, fmt, limit, no_limit, as_json, workers, no_prog
         gridcount count-solutions --limit 100 --json puzzles.txt
         gridcount count-solutions --no-limit --shape 2x3 six.txt
     """
-    pf = _read(file, shape, fmt)
+    pf, _ = _read(source, shape, fmt)
     m = pf.grids.shape[0]
-    if no_limit:
-        counts = []
-        with _bar(m, no_progress) as bar:
-            for g in pf.grids:
-                counts.append(P.count_solutions(g, None, shape=pf.shape))
-                bar.update(1)
-        capped = [False] * m
-    else:
-        if limit <= P._BATCH_LIMIT_MAX:
-            batch = _solve_file(pf, limit, workers, no_progress)
-            counts = [int(c) for c in batch.n_solutions]
-        else:
-            counts = [P.count_solutions(g, limit, shape=pf.shape) for g in pf.grids]
-        capped = [c >= limit for c in counts]
+    counts = []
+    # exact counts may take long each: the bar moves puzzle by puzzle
+    step = 1 if no_limit else _CHUNK * workers
+    with _bar(m, no_progress) as bar:
+        for lo in range(0, m, step):
+            chunk = pf.grids[lo:lo + step]
+            counts += P.count_batch(chunk, shape=pf.shape, limit=None if no_limit else limit,
+                                    workers=workers).tolist()
+            bar.update(len(chunk))
+    capped = [not no_limit and c >= limit for c in counts]
     rows = []
     for e in pf.entries:
         if not e.ok:
@@ -293,7 +319,7 @@ def count_solutions(file, shape, fmt, limit, no_limit, as_json, workers, no_prog
                          "solutions": counts[e.index], "at_least": capped[e.index]})
     malformed = sum(1 for r in rows if r.get("status") == "malformed")
     if as_json:
-        click.echo(json.dumps({"shape": pf.shape, "limit": None if no_limit else limit,
+        click.echo(json.dumps({"shape": pf.shape.name, "limit": None if no_limit else limit,
                                "results": rows}, indent=1))
     else:
         texts = [("malformed" if r.get("status") else
@@ -314,8 +340,8 @@ def count_solutions(file, shape, fmt, limit, no_limit, as_json, workers, no_prog
 @_input_options
 @click.option("--quiet", "-q", is_flag=True, help="Only the summary line (and the exit code).")
 @_run_options
-def check(file, shape, fmt, quiet, as_json, workers, no_progress):
-    """Classify each puzzle in FILE ('-' for stdin): none, unique or multiple.
+def check(source, shape, fmt, quiet, as_json, workers, no_progress):
+    """Classify each puzzle in FILE ('-' for stdin), or one PUZZLE: none, unique or multiple.
 
     Prints 'line  clues  status' per puzzle (status none, unique, multiple
     or malformed) and a summary on stderr.
@@ -332,7 +358,7 @@ def check(file, shape, fmt, quiet, as_json, workers, no_progress):
         gridcount check -q puzzles.txt && echo all unique
         gridcount check --json puzzles.txt
     """
-    pf = _read(file, shape, fmt)
+    pf, _ = _read(source, shape, fmt)
     t0 = time.perf_counter()
     batch = _solve_file(pf, 2, workers, no_progress)
     status = batch.status if len(batch) else np.zeros(0, dtype=object)
@@ -350,7 +376,8 @@ def check(file, shape, fmt, quiet, as_json, workers, no_progress):
         rows.append(row)
     seconds = time.perf_counter() - t0
     if as_json:
-        click.echo(json.dumps({"shape": pf.shape, "results": rows, "summary": tally}, indent=1))
+        click.echo(json.dumps({"shape": pf.shape.name, "results": rows, "summary": tally},
+                              indent=1))
     elif not quiet:
         w = max([4] + [len(str(r["line"])) for r in rows])
         click.echo(f"{'line':>{w}}  {'clues':>5}  status")
@@ -377,7 +404,7 @@ def check(file, shape, fmt, quiet, as_json, workers, no_progress):
 @click.option("--symmetric", is_flag=True, help="Clues symmetric under a 180° rotation.")
 @click.option("--minimal", is_flag=True,
               help="Remove clues until none can go (with --clues: minimal puzzles of that size).")
-@click.option("--max-seconds", type=click.FloatRange(min=0), default=30.0, show_default=True,
+@click.option("--max-seconds", type=float, default=30.0, show_default=True,
               help="Give up on a puzzle after this long.")
 @click.option("--output-format", "out_fmt", type=click.Choice(["line", "hints"]), default="line",
               show_default=True, help="Write puzzles one a line, or as hint lists.")
@@ -406,11 +433,13 @@ def generate(clues, count, seed, symmetric, minimal, max_seconds, out_fmt, shape
     if clues is None and not minimal:
         raise click.UsageError("give --clues N, or --minimal")
     try:
-        s = P.get_sudoku(shape)
+        P.check_generate_args(None, minimal=True, max_seconds=max_seconds)
     except ValueError as e:
-        raise click.BadParameter(str(e), param_hint="--shape")
-    if clues is not None and clues > s.n * s.n:
-        raise click.BadParameter(f"a {s.n}x{s.n} grid has {s.n * s.n} cells", param_hint="--clues")
+        raise click.BadParameter(str(e), param_hint="--max-seconds")
+    try:
+        s = P.check_generate_args(clues, minimal=minimal, shape=shape)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--clues")
     if seed is None:
         seed = secrets.randbits(63)
         if not as_json:
@@ -435,7 +464,7 @@ def generate(clues, count, seed, symmetric, minimal, max_seconds, out_fmt, shape
     seconds = time.perf_counter() - t0
     if as_json:
         click.echo(json.dumps({
-            "seed": seed, "shape": s.shape, "clues": clues, "symmetric": symmetric,
+            "seed": seed, "shape": s.name, "clues": clues, "symmetric": symmetric,
             "minimal": minimal, "failed": failed, "seconds": round(seconds, 4),
             "puzzles": [{"index": i, "puzzle": P.format_line(g.puzzle) if g.ok else None,
                          "solution": P.format_line(g.solution) if g.ok else None,
@@ -467,7 +496,7 @@ def _grid_block(arr: np.ndarray, s) -> str:
 
 
 def _explain_json(e: P.Explanation, unique: str) -> dict:
-    n = P.get_sudoku(e.shape).n
+    n = e.shape.n
     return {"puzzle": P.format_line(e.puzzle),
             "solution": P.format_line(e.solution) if e.solved else None,
             "solutions": unique, "reason": e.reason,
@@ -480,21 +509,21 @@ def _explain_json(e: P.Explanation, unique: str) -> dict:
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
-@click.argument("puzzle")
+@click.argument("source", metavar=_SOURCE)
 @click.option("--stats", is_flag=True,
               help="Only the table of rule counts (summed over every puzzle of a file).")
 @_shape_option
-@click.option("--format", "fmt", type=click.Choice(["auto", "line", "hints"]), default="auto",
-              show_default=True, help="Input format when PUZZLE is a file.")
+@click.option("--format", "fmt", type=click.Choice(P.FORMATS), default="auto",
+              show_default=True, help="Input format of a FILE.")
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes for --stats on a file (the rules run in Python).")
 @click.option("--json", "as_json", is_flag=True, help="JSON on stdout.")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
-def explain(puzzle, stats, shape, fmt, workers, as_json, no_progress):
-    """Solve PUZZLE step by step with human-style rules.
+def explain(source, stats, shape, fmt, workers, as_json, no_progress):
+    """Solve a PUZZLE step by step with human-style rules.
 
-    PUZZLE is a grid on the command line, or a file ('-' for stdin) whose
-    puzzles are explained one after another.  Rules, simplest first:
+    The PUZZLE is a grid on the command line, or the argument is a FILE
+    ('-' for stdin) whose puzzles are explained one after another.  Rules, simplest first:
     naked single, hidden single (row, column, box), pointing and claiming
     (locked candidates), naked and hidden pairs and triples; only when
     they all stall does the solver branch (try a candidate, undo it on a
@@ -512,24 +541,7 @@ def explain(puzzle, stats, shape, fmt, workers, as_json, no_progress):
         gridcount explain 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79
         gridcount explain --stats puzzles.txt
     """
-    is_file = puzzle == "-" or os.path.isfile(puzzle)
-    if is_file:
-        with click.open_file(puzzle, "rb") as f:
-            pf = _read(f, shape, fmt)
-    else:
-        try:
-            s = P.get_sudoku(shape, None if shape else P._n_cells_of(puzzle))
-        except ValueError as e:
-            if shape:
-                raise click.BadParameter(str(e), param_hint="--shape")
-            s = P.get_sudoku(None)      # 3x3; the error below names the size
-        try:
-            grid = P.to_array(puzzle, s)
-        except ValueError as e:
-            hint = "" if shape else " (--shape RxC for other box shapes)"
-            click.echo(f"PUZZLE: {e}{hint}", err=True)
-            sys.exit(EXIT_MALFORMED)
-        pf = P.PuzzleFile([P.Entry(1, 0)], grid[None, :], s.shape, "line")
+    pf, is_file = _read(source, shape, fmt)
     malformed = len(pf.errors)
     if stats:
         with _bar(pf.grids.shape[0], no_progress) as bar:
@@ -541,7 +553,7 @@ def explain(puzzle, stats, shape, fmt, workers, as_json, no_progress):
         code = EXIT_MALFORMED if malformed else (EXIT_NOT_UNIQUE if st.solved < st.puzzles
                                                  else EXIT_OK)
         sys.exit(code)
-    s = P.get_sudoku(pf.shape)
+    s = pf.shape
     docs, unsolved = [], 0
     for i, e in enumerate(pf.entries):
         if not e.ok:

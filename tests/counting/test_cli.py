@@ -2,7 +2,7 @@
 (counting/cli/__init__.py, counting/cli/count.py: count, classes, verify).
 
 CliRunner in-process; subprocesses for signals and ``python -m counting``.
-Store commands: test_cli_store.py; puzzle commands: test_puzzle_cli.py.
+Store commands: test_cli_store.py; puzzle commands: test_cli_puzzles.py.
 """
 import csv
 import json
@@ -18,7 +18,8 @@ import pytest
 from click.testing import CliRunner
 
 from counting import job as jobs
-from counting import published, reducer
+from counting import published
+from counting.reduction import get_reduction
 from counting.cli import cli
 from counting.job import Job
 from counting.options import CountOptions
@@ -329,7 +330,7 @@ def test_store_resumes_after_kill_9_with_no_unit_counted_twice(tmp_path):
     final = _units_in(db)
     assert sorted(final) == list(range(12))
     with Store.open(db) as st:
-        spec = reducer.units("71")
+        spec = get_reduction("3x3", "71").units()
         for u in (kept[0], final[-1]):
             assert st.get(u).count == count_unit(spec[u], CountOptions(), fresh_memo=True).count
 

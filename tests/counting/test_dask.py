@@ -13,7 +13,8 @@ import time
 
 import pytest
 
-from counting import dask_pool, pool, reducer
+from counting import dask_pool, pool
+from counting.reduction import get_reduction
 from counting.dask_pool import (DaskUnavailable, EngineMismatch, Scheduler, SchedulerUnreachable,
                                 parse_scheduler)
 from counting.job import Job
@@ -52,7 +53,7 @@ def cluster(distributed):
 
 @pytest.fixture(scope="module")
 def specs():
-    return reducer.units("71", "3x3")[:N_UNITS]
+    return get_reduction("3x3", "71").units()[:N_UNITS]
 
 
 @pytest.fixture(scope="module")
@@ -126,9 +127,9 @@ def test_3x3_units_on_a_cluster_match_the_local_pool(cluster, specs, reference):
 
 def test_2x3_units_on_a_cluster_match_the_local_pool(cluster):
     try:
-        specs = reducer.units(shape="2x3")              # the shape's default reduction
+        specs = get_reduction("2x3").units()            # the shape's default reduction
     except ValueError as e:
-        pytest.skip(f"the reducer has no 2x3 units yet ({e})")
+        pytest.skip(f"no 2x3 units yet ({e})")
     alone = {r.unit_id: r.count for r in pool.run_units(specs, workers=1, options=DEFAULT)}
     on_cluster = {r.unit_id: r.count for r in run_units_dask(
         specs, scheduler=cluster.scheduler_address)}
@@ -136,7 +137,7 @@ def test_2x3_units_on_a_cluster_match_the_local_pool(cluster):
 
 
 def test_the_options_reach_the_workers(cluster):
-    specs = reducer.units("moves", "2x3")
+    specs = get_reduction("2x3", "moves").units()
     memo = list(run_units_dask(specs, scheduler=cluster.scheduler_address))
     plain = list(run_units_dask(specs, scheduler=cluster.scheduler_address,
                                 options=CountOptions(memo=False)))

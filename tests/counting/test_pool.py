@@ -2,7 +2,7 @@
 longest first, with the options reaching every worker."""
 import pytest
 
-from counting import reducer
+from counting.reduction import get_reduction
 from counting.options import CountOptions
 from counting.pool import run_units
 from counting.units import UnitSpec
@@ -12,7 +12,7 @@ DEFAULT = CountOptions()
 
 
 def test_pool_gives_the_same_counts_as_in_process():
-    specs = reducer.units("71")[:6]
+    specs = get_reduction("3x3", "71").units()[:6]
     alone = {r.unit_id: r.count for r in run_units(specs, workers=1, options=DEFAULT)}
     pooled = {r.unit_id: r.count for r in run_units(specs, workers=2, options=DEFAULT)}
     assert alone == pooled and sorted(alone) == [s.unit_id for s in specs]
@@ -20,7 +20,7 @@ def test_pool_gives_the_same_counts_as_in_process():
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_the_options_reach_every_worker(workers):
-    specs = reducer.units("moves", "2x3")
+    specs = get_reduction("2x3", "moves").units()
     memo = list(run_units(specs, workers=workers, options=DEFAULT))
     plain = list(run_units(specs, workers=workers, options=CountOptions(memo=False)))
     assert sorted((r.unit_id, r.count) for r in memo) == sorted((r.unit_id, r.count) for r in plain)

@@ -5,7 +5,7 @@ import socket
 
 import pytest
 
-from counting import reducer
+from counting.reduction import get_reduction
 from counting.options import CountOptions
 from counting.unit_count import count_unit, estimate_cost, longest_first
 from counting.units import UnitSpec
@@ -19,9 +19,9 @@ BENCH_COUNT = 6_696_000  # completions of the bench unit (scripts/bench_engine.p
 
 def _bench_unit():
     """The unit of scripts/bench_engine.py: column 1 = 2,5,8,3,6,9."""
-    cls = next(c for c in reducer.classes("71") if c.representative == BENCH_BAND)
+    cls = next(c for c in get_reduction("3x3", "71").classes() if c.representative == BENCH_BAND)
     col = ((3, 0, 2), (4, 0, 5), (5, 0, 8), (6, 0, 3), (7, 0, 6), (8, 0, 9))
-    return next(u for u in reducer.units("71")
+    return next(u for u in get_reduction("3x3", "71").units()
                 if u.class_id == cls.class_id and u.givens[27:] == col)
 
 
@@ -75,7 +75,7 @@ def test_units_against_an_independent_plain_mrv_count():
     # minimum-remaining-values engine on the same givens.
     sud = Sudoku(3, 3)
     ec = sud.exact_cover()
-    for spec in (_bench_unit(), reducer.units("71")[0]):
+    for spec in (_bench_unit(), get_reduction("3x3", "71").units()[0]):
         given = [sud.row_index(*g) for g in spec.givens]
         assert count_unit(spec).count == ec.count(given=given)
 

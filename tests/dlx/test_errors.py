@@ -281,6 +281,6 @@ def test_out_of_range_numbers_are_value_errors_with_clear_messages():
         ExactCover.from_csr(np.array([0, 1], dtype=np.uint64),
                             np.array([2**63 + 5], dtype=np.uint64), 3)
     ec = ExactCover([[0]], 1)
-    with pytest.raises(ValueError, match="memo_mb"):
+    with pytest.raises(ValueError, match="memo size"):
         ec.count(memo=True, memo_mb=2**70)
     assert ec.count() == 1

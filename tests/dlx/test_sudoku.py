@@ -4,7 +4,8 @@ import math
 import numpy as np
 import pytest
 
-from dlx.sudoku import Sudoku, parse_shape
+from dlx.shape import Shape
+from dlx.sudoku import Sudoku
 
 
 def test_9x9_matrix_is_729_by_324():
@@ -127,7 +128,15 @@ def test_bad_grid_arrays_are_rejected():
 @pytest.mark.parametrize("text", ["3x", "0x3", "abc", "3x3x3", "-1x2", ""])
 def test_bad_shape_strings_are_rejected(text):
     with pytest.raises(ValueError, match="box shape"):
-        parse_shape(text)
+        Sudoku.from_shape(text)
+
+
+@pytest.mark.parametrize("shape", ["2x3", Shape(2, 3), (2, 3)])
+def test_a_sudoku_holds_its_shape(shape):
+    s = Sudoku.from_shape(shape)
+    assert s.shape == Shape(2, 3) and str(s.shape) == "2x3"
+    assert (s.box_rows, s.box_cols, s.n, s.latin) == (2, 3, 6, False)
+    assert Sudoku(1, 4).latin and Sudoku(1, 4).shape == Shape.parse("1x4")
 
 
 def test_bad_box_sizes_are_rejected():
@@ -182,3 +191,15 @@ def test_memo_count_of_all_6x6_grids_equals_the_plain_count():
     # the plain full enumeration is the slow test above
     assert Sudoku(2, 3).exact_cover(priority="rows").count(memo=True) == 28_200_960
     assert Sudoku(3, 2).exact_cover(priority="rows").count(memo=True, memo_mb=1) == 28_200_960
+
+
+@pytest.mark.parametrize("shape, other", [((2, 3), (3, 2)), ((3, 3), (2, 2)), ((2, 2), (3, 3)),
+                                          ((2, 2), (1, 4))])
+def test_solve_batch_refuses_a_matrix_of_another_shape(shape, other):
+    s = Sudoku(*shape)
+    grid = s.solve("." * s.n ** 2).ravel()
+    grid[::2] = 0
+    with pytest.raises(ValueError, match=f"not the matrix of {s.shape} grids"):
+        s.solve_batch([grid], ec=Sudoku(*other).exact_cover())
+    assert s.solve_batch([grid], ec=s.exact_cover(priority="rows"))[0].tolist() == \
+        s.solve_batch([grid])[0].tolist()

@@ -71,10 +71,10 @@ def test_tail_agrees_with_plain_search_on_random_partial_grids(shape):
 
 
 def test_9x9_units_with_tail_equal_plain_memo_counts():
-    from counting import reducer
+    from counting.reduction import get_reduction
     sud = Sudoku(3, 3)
     ec = sud.exact_cover(priority="rows")
-    specs = reducer.units("71")
+    specs = get_reduction("3x3", "71").units()
     for u in (0, 355, 709):
         given = [sud.row_index(r, c, d) for r, c, d in specs[u].givens]
         without = ec.count(given=given, memo=True)

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from counting.cli.puzzles import EXIT_MALFORMED, EXIT_NOT_UNIQUE, EXIT_OK, register
 from dlx import puzzles as P
 
-from puzzle_samples import FIXTURES, TWO, WIKI, WIKI_SOLUTION
+from puzzle_samples import FIXTURES, TWO, UNSOLVABLE, WIKI, WIKI_SOLUTION
 
 
 @pytest.fixture(scope="module")
@@ -230,9 +230,9 @@ def test_generate_json_symmetric_and_hints(run):
 def test_generate_prints_a_random_seed_and_reports_failure(run):
     res = run("generate", "--minimal", "--shape", "2x2")
     assert res.exit_code == 0 and res.stderr.startswith("seed ")
-    res = run("generate", "--clues", "12", "--seed", "1", "--max-seconds", "0.2")
+    res = run("generate", "--clues", "17", "--seed", "1", "--max-seconds", "0.2")
     assert res.exit_code == 1 and res.stdout == ""
-    assert "puzzle 1: no unique 12-clue puzzle found" in res.stderr
+    assert "puzzle 1: no unique 17-clue puzzle found" in res.stderr
     assert run("generate").exit_code == 2
     assert run("generate", "--clues", "90").exit_code == 2
 
@@ -299,3 +299,82 @@ def test_files_from_shared_data_if_present(run, shared_dir):
     res = run("check", "-q", "-", input=head)
     assert res.exit_code == EXIT_OK and "200 puzzles: 200 unique" in res.stderr
     assert np.all(P.classify_batch(P.parse_puzzles(head).grids) == "unique")
+
+
+# ----------------------------------------------------------------------
+# bad input gives one error line, never a traceback
+
+def error_line(res) -> str:
+    """The one 'Error: ...' line of a refused command (and no traceback)."""
+    assert "Traceback" not in res.output
+    errors = [ln for ln in res.stderr.splitlines() if ln.startswith("Error: ")]
+    assert len(errors) == 1, res.stderr
+    return errors[0]
+
+
+@pytest.mark.parametrize("clues", ["0", "5", "16"])
+def test_generate_refuses_too_few_clues_at_once(run, clues):
+    res = run("generate", "--clues", clues, "--seed", "1", "--max-seconds", "5")
+    assert res.exit_code == 2 and res.stdout == ""
+    assert "no 9x9 puzzle with fewer than 17 clues has a unique solution" in error_line(res)
+    res = run("generate", "--clues", "4", "--shape", "2x3", "--max-seconds", "5")
+    assert res.exit_code == 2 and "fewer than 5 clues" in error_line(res)
+
+
+@pytest.mark.parametrize("seconds", ["inf", "nan", "0", "-1"])
+def test_generate_refuses_time_limits_that_are_not_positive_and_finite(run, seconds):
+    res = run("generate", "--clues", "25", "--seed", "1", "--max-seconds", seconds)
+    assert res.exit_code == 2 and res.stdout == ""
+    assert "--max-seconds" in error_line(res)
+
+
+def test_generate_with_a_seed_gives_the_library_puzzle_of_that_seed(run):
+    res = run("generate", "--clues", "25", "--seed", "1")
+    assert res.stdout.split() == [P.format_line(P.generate(25, seed=1).puzzle)]
+    res = run("generate", "--clues", "24", "--count", "3", "--seed", "5", "--shape", "2x3")
+    assert res.stdout.split() == [P.format_line(g.puzzle)
+                                  for g in P.generate_many(3, 24, seed=5, shape="2x3")]
+
+
+def test_solve_first_reports_a_puzzle_without_solution(run):
+    res = run("solve", "--first", "-", input=f"{UNSOLVABLE}\n{WIKI}\n{'11' + '.' * 79}\n")
+    assert res.exit_code == EXIT_NOT_UNIQUE
+    assert res.stdout.splitlines() == [
+        "# line 1: no solution", WIKI_SOLUTION,
+        "# line 3: no solution (row 1 has digit 1 twice: r1c1 and r1c2)"]
+    assert "3 puzzles: 1 solved, 2 none, 0 malformed" in res.stderr
+    doc = json.loads(run("solve", "--first", "--json", "-", input=UNSOLVABLE).stdout)
+    assert doc["summary"] == {"solved": 0, "none": 1, "malformed": 0}
+
+
+@pytest.mark.parametrize("cmd", ["solve", "check", "count-solutions", "explain", "generate"])
+def test_shapes_past_35_digits_are_refused_by_every_command(run, cmd):
+    args = ["--clues", "100"] if cmd == "generate" else ["-"]
+    res = run(cmd, "--shape", "6x6", *args, input="." * 1296)
+    assert res.exit_code == 2
+    assert "box shape 6x6: 36x36 grids" in error_line(res) and "at most 35" in error_line(res)
+
+
+@pytest.mark.parametrize("cmd", ["solve", "check", "count-solutions", "explain"])
+def test_every_puzzle_command_takes_a_file_stdin_or_a_puzzle(run, cmd, tmp_path):
+    path = tmp_path / "one.txt"
+    path.write_text(WIKI + "\n")
+    outs = [run(cmd, path), run(cmd, "-", input=WIKI + "\n"), run(cmd, WIKI)]
+    assert [r.exit_code for r in outs] == [EXIT_OK] * 3
+    assert outs[0].stdout == outs[1].stdout
+    # a puzzle on the command line has no file lines to name, only in explain
+    if cmd != "explain":
+        assert outs[2].stdout == outs[0].stdout
+    assert WIKI_SOLUTION in outs[2].stdout or cmd in ("check", "count-solutions")
+
+
+@pytest.mark.parametrize("cmd", ["solve", "check", "count-solutions", "explain"])
+def test_an_argument_that_is_neither_a_file_nor_a_puzzle_is_one_error(run, cmd, tmp_path):
+    res = run(cmd, tmp_path / "missing.txt")
+    assert res.exit_code == 2 and res.stdout == ""
+    line = error_line(res)
+    assert "missing.txt' is neither a file nor a puzzle" in line
+    res = run(cmd, "12345")
+    assert res.exit_code == 2 and "a 9x9 grid needs 81 symbols, got 5" in error_line(res)
+    res = run(cmd, tmp_path)
+    assert res.exit_code == 2 and "is a directory" in error_line(res)

@@ -1,0 +1,45 @@
+"""``gridcount report``: a page of charts and tables for one store.
+
+A thin command over :func:`counting.report.write_report`.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from counting.cli import fail
+from counting.report import FORMATS, ReportUnavailable, write_report
+from counting.store import StoreError
+
+__all__ = ["report"]
+
+
+@click.command()
+@click.argument("db", type=click.Path())
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False),
+              help="File to write [default: the store's name with .html or .md, beside it].")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="html", show_default=True,
+              help="html: one self-contained page (charts inline); md: Markdown with PNG "
+                   "files in OUTPUT-files/ beside it.")
+def report(db, out, fmt):
+    """Write a report of a store: the job, its units, its workers, as charts and tables.
+
+    Needs matplotlib (pip install 'gridcount[report]').
+
+    \b
+    Example:
+        gridcount report results/3x3-r71.sqlite -o report.html
+        gridcount report results/3x3-r71.sqlite --format md -o results/3x3-report.md
+    """
+    path = Path(db)
+    if not path.is_file():
+        fail(f"{db}: no such store")
+    target = Path(out) if out else path.with_suffix("." + fmt)
+    try:
+        written = write_report(path, target, fmt)
+    except (ReportUnavailable, StoreError, ValueError) as e:
+        fail(str(e))
+    except OSError as e:
+        fail(f"cannot write {target}: {e.strerror or e}")
+    click.echo(f"wrote {written}")

@@ -1,0 +1,180 @@
+"""The interface a reduction offers the job, the store and the pool.
+
+A reduction of the grids of one shape is an exact identity
+
+    grids = factor · Σ_unit weight(unit) · count(unit)
+
+where ``factor`` is a product of exact symmetry factors, each *work unit*
+is a partial grid whose completions the engine counts, and a unit's
+weight is the size of the class it stands for.  :class:`Reduction` states
+what every reduction provides; :class:`BandClass` is the class record
+``gridcount classes`` lists.  The generic parts (one unit by id, per-class
+sums, the total) are written here once, from :meth:`Reduction.units`.
+"""
+from __future__ import annotations
+
+import abc
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from counting.units import UnitSpec
+from dlx.shape import Shape
+
+__all__ = ["Reduction", "BandClass", "checked_counts"]
+
+
+@dataclass(frozen=True)
+class BandClass:
+    """One class of partial grids with equal completion counts.
+
+    For the band reductions the members are reduced bands (band 1).
+
+    Attributes
+    ----------
+    class_id : int
+        Position of the class in the order of representatives.
+    representative : tuple of tuple of int
+        The lexicographically smallest member, as row tuples (the R rows
+        of band 1 for the band reductions: three for 3×3).
+    weight : int
+        Number of members of the class.
+    """
+
+    class_id: int
+    representative: tuple[tuple[int, ...], ...]
+    weight: int
+
+    def array(self) -> np.ndarray:
+        """The representative as a new uint8 array, one row per row tuple."""
+        return np.array(self.representative, dtype=np.uint8)
+
+
+class Reduction(abc.ABC):
+    """One reduction of the grids of one shape: factors, classes, units.
+
+    Subclasses set :attr:`kind` (and :attr:`name_3x3` if 3×3 stores it
+    under another name), hold :attr:`shape`, and implement
+    :attr:`factors`, :meth:`classes` and :meth:`units`.  Objects are
+    immutable and cheap to make; the heavy results behind them are cached
+    per shape.
+
+    Attributes
+    ----------
+    kind : str
+        The reduction's name in the registry (``"moves"``, ``"patterns"``).
+    name_3x3 : str or None
+        The stored name for 3×3, if it differs (``"71"``, ``"44"``).
+    shape : Shape
+        The box shape of the grids.
+    """
+
+    kind: str = ""
+    name_3x3: str | None = None
+    shape: Shape
+
+    @classmethod
+    def applies_to(cls, shape: Shape) -> bool:
+        """Whether the reduction is defined for ``shape`` (default: every shape)."""
+        return True
+
+    @property
+    def name(self) -> str:
+        """Stable stored name: what units, stores and file names carry."""
+        if self.name_3x3 is not None and self.shape == Shape(3, 3):
+            return self.name_3x3
+        return self.kind
+
+    @property
+    @abc.abstractmethod
+    def factors(self) -> tuple[tuple[str, int], ...]:
+        """Exact factors, in order, as ``(label, factor)`` pairs."""
+
+    @property
+    def factor(self) -> int:
+        """The product of :attr:`factors`: the multiplier of Σ weight · count."""
+        return math.prod(value for _, value in self.factors)
+
+    @abc.abstractmethod
+    def classes(self) -> list[BandClass]:
+        """The classes, ``class_id`` = position (a new list each call)."""
+
+    @abc.abstractmethod
+    def units(self) -> list[UnitSpec]:
+        """Every work unit, ``unit_id`` = position 0..n-1, stable from one
+        run (and one release) to the next; a new list each call."""
+
+    def n_units(self) -> int:
+        """Number of work units."""
+        return len(self.units())
+
+    def unit(self, unit_id: int) -> UnitSpec:
+        """One work unit by id.
+
+        Raises
+        ------
+        ValueError
+            If ``unit_id`` is not an int in ``0 .. n_units - 1``.
+        """
+        all_units = self.units()
+        if isinstance(unit_id, bool) or not isinstance(unit_id, (int, np.integer)):
+            raise ValueError(f"unit id must be an int, got {unit_id!r}")
+        if not 0 <= unit_id < len(all_units):
+            raise ValueError(
+                f"unit id {unit_id} out of range for reduction {self.name!r}: "
+                f"valid ids are 0..{len(all_units) - 1}"
+            )
+        return all_units[int(unit_id)]
+
+    def class_totals(self, counts: Mapping[int, int]) -> dict[int, int]:
+        """Σ of the unit counts per class: ``class_id -> Σ count`` (exact).
+
+        ``counts`` must hold every unit id (see :func:`checked_counts`).
+        """
+        all_units = self.units()
+        clean = checked_counts(counts, len(all_units))
+        totals: dict[int, int] = {}
+        for u in all_units:
+            totals[u.class_id] = totals.get(u.class_id, 0) + clean[u.unit_id]
+        return totals
+
+    def total(self, counts: Mapping[int, int]) -> int:
+        """Number of grids: ``factor · Σ_unit weight · count``, exact.
+
+        Parameters
+        ----------
+        counts : mapping of int to int
+            Count of every unit id (all must be present).
+
+        Raises
+        ------
+        ValueError
+            Naming missing or unknown unit ids, or bad counts.
+        """
+        all_units = self.units()
+        clean = checked_counts(counts, len(all_units))
+        return self.factor * sum(u.weight * clean[u.unit_id] for u in all_units)
+
+
+def checked_counts(counts: Mapping[int, int], n: int) -> dict[int, int]:
+    """Exact int counts for unit ids 0..n-1; ValueError naming any gap.
+
+    Examples
+    --------
+    >>> checked_counts({1: 5, 0: 2}, 2)
+    {1: 5, 0: 2}
+    """
+    clean = {}
+    for key, value in counts.items():
+        if isinstance(key, bool) or not isinstance(key, (int, np.integer)) or not 0 <= key < n:
+            raise ValueError(f"unknown unit id {key!r}: valid ids are 0..{n - 1}")
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+            raise ValueError(f"count of unit {key} must be a non-negative int, got {value!r}")
+        clean[int(key)] = int(value)
+    missing = [i for i in range(n) if i not in clean]
+    if missing:
+        shown = ", ".join(map(str, missing[:20])) + (", …" if len(missing) > 20 else "")
+        raise ValueError(f"{len(missing)} unit id(s) missing: {shown}")
+    return clean

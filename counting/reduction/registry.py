@@ -1,0 +1,171 @@
+"""Which reductions exist, for which shapes, under which names.
+
+A reduction is chosen by its *kind* (``"moves"``, ``"patterns"``), the key
+of :data:`REDUCTIONS`' table; units and stores carry its stable *name*,
+which is the kind except for 3×3, whose reductions keep their historical
+names ``"71"`` and ``"44"`` (:data:`ALIASES_3X3`).  :func:`get_reduction`
+gives the reduction object of a (shape, name or kind) pair; ``None``
+chooses the shape's default, the first kind in the table that applies.
+
+A new reduction is a :class:`~counting.reduction.base.Reduction` subclass
+in its own module, added to ``_TABLE`` below; its ``applies_to`` says for
+which shapes it is defined.
+
+:func:`check_shape` is the size rule of the command line (``N <= 16``
+unless forced), separate from the reductions themselves, which accept any
+shape they can enumerate.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from counting.reduction.base import Reduction
+from counting.reduction.moves import MovesReduction
+from counting.reduction.patterns import PatternsReduction
+from dlx.shape import Shape, as_shape
+
+__all__ = ["MAX_N", "REDUCTIONS", "ALIASES_3X3", "check_shape", "reduction_kind",
+           "reduction_name", "default_reduction", "reduction_names", "get_reduction"]
+
+MAX_N = 16  # largest grid side accepted without force (check_shape)
+
+# kind -> reduction class; the first that applies to a shape is its default
+_TABLE: dict[str, type[Reduction]] = {
+    cls.kind: cls for cls in (MovesReduction, PatternsReduction)
+}
+REDUCTIONS = tuple(_TABLE)  # reduction kinds, the default first
+ALIASES_3X3 = {cls.name_3x3: kind for kind, cls in _TABLE.items()
+               if cls.name_3x3 is not None}  # 3x3's historical (stored) names
+
+
+def check_shape(shape: Shape | str, force: bool = False) -> Shape:
+    """The shape, checked against the size rule ``N = R·C <= 16`` unless ``force``.
+
+    Raises
+    ------
+    ValueError
+        For text that is not ``"RxC"`` (R, C >= 1), or a grid larger than
+        16×16 without ``force``.
+
+    Examples
+    --------
+    >>> check_shape("4x4").n
+    16
+    >>> check_shape("5x4", force=True).name
+    '5x4'
+    """
+    s = as_shape(shape)
+    if s.n > MAX_N and not force:
+        text = shape if isinstance(shape, str) else s.name
+        raise ValueError(
+            f"box shape {text!r} makes {s.n}x{s.n} grids; grids larger than "
+            f"{MAX_N}x{MAX_N} need --force"
+        )
+    return s
+
+
+def reduction_kind(reduction: str | None, shape: Shape | str) -> str:
+    """The kind (``"moves"`` or ``"patterns"``) a reduction name stands for.
+
+    ``None`` means the shape's default, ``"moves"``.  ``"71"`` and ``"44"``
+    are accepted for ``3x3`` only, where they name the 71 and 44 classes.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name, ``"71"``/``"44"`` with another shape, or a
+        reduction that does not apply to the shape.
+
+    Examples
+    --------
+    >>> reduction_kind("44", "3x3"), reduction_kind(None, "2x4")
+    ('patterns', 'moves')
+    """
+    s = as_shape(shape)
+    if reduction is None:
+        for kind, cls in _TABLE.items():
+            if cls.applies_to(s):
+                return kind
+        raise ValueError(f"no reduction applies to box shape {s.name}")
+    if reduction in ALIASES_3X3:
+        if s != Shape(3, 3):
+            raise ValueError(
+                f"reduction {reduction!r} names the {reduction} classes of 3x3; for {s.name} "
+                f"use {ALIASES_3X3[reduction]!r}"
+            )
+        return ALIASES_3X3[reduction]
+    if reduction not in _TABLE:
+        raise ValueError(
+            f"unknown reduction {reduction!r}; valid reductions are "
+            f"{', '.join(map(repr, REDUCTIONS))} (for 3x3 also {', '.join(map(repr, ALIASES_3X3))})"
+        )
+    if not _TABLE[reduction].applies_to(s):
+        raise ValueError(f"reduction {reduction!r} does not apply to box shape {s.name}")
+    return reduction
+
+
+def reduction_name(reduction: str | None, shape: Shape | str) -> str:
+    """The stable name of a reduction for one shape, as units and stores carry it.
+
+    For ``3x3`` the historical names: ``"71"`` (five moves) and ``"44"``
+    (column-set patterns); for every other shape ``"moves"`` and
+    ``"patterns"``.  ``None`` gives the default (:func:`default_reduction`).
+
+    Examples
+    --------
+    >>> reduction_name("moves", "3x3"), reduction_name(None, "2x3")
+    ('71', 'moves')
+    """
+    return get_reduction(shape, reduction).name
+
+
+def default_reduction(shape: Shape | str) -> str:
+    """The default reduction's name: the five-move classes (``"71"`` for 3x3).
+
+    Examples
+    --------
+    >>> default_reduction("3x3"), default_reduction("1x4")
+    ('71', 'moves')
+    """
+    return reduction_name(None, shape)
+
+
+def reduction_names(shape: Shape | str) -> tuple[str, ...]:
+    """Stable names of every reduction that applies to ``shape``, the default first.
+
+    Examples
+    --------
+    >>> reduction_names("3x3"), reduction_names("2x3")
+    (('71', '44'), ('moves', 'patterns'))
+    """
+    s = as_shape(shape)
+    return tuple(_make(kind, s).name for kind, cls in _TABLE.items() if cls.applies_to(s))
+
+
+def get_reduction(shape: Shape | str, name: str | None = None) -> Reduction:
+    """The reduction ``name`` (a kind or a stable name) of ``shape``.
+
+    ``None`` chooses the shape's default.  Nothing is computed yet: classes
+    and units are computed on first use and cached per shape.
+
+    Raises
+    ------
+    ValueError
+        For a bad shape or a name that is unknown or does not apply to it
+        (:func:`reduction_kind`).
+
+    Examples
+    --------
+    >>> r = get_reduction("3x3", "44")
+    >>> r.name, r.kind, r.shape.name
+    ('44', 'patterns', '3x3')
+    >>> get_reduction("3x3", "patterns") is r
+    True
+    """
+    s = as_shape(shape)
+    return _make(reduction_kind(name, s), s)
+
+
+@lru_cache(maxsize=None)
+def _make(kind: str, s: Shape) -> Reduction:
+    return _TABLE[kind](s)

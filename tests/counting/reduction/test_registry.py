@@ -1,0 +1,100 @@
+"""Specification of counting/reduction/registry.py: reduction names, the
+registry of reductions, and the size rule of the command line."""
+from __future__ import annotations
+
+import pytest
+from reduction_oracles import SUDOKU
+
+from counting.reduction import (
+    ALIASES_3X3,
+    REDUCTIONS,
+    check_shape,
+    default_reduction,
+    get_reduction,
+    reduction_kind,
+    reduction_name,
+    reduction_names,
+)
+from counting.reduction import registry
+from counting.reduction.moves import MovesReduction
+from counting.reduction.patterns import PatternsReduction
+from dlx.shape import Shape
+
+
+def test_shapes_are_checked_and_the_size_rule_needs_force():
+    assert check_shape("2x4") == Shape(2, 4)
+    assert check_shape(Shape(4, 4)).n == 16
+    assert check_shape("1x16").n == 16
+    for big in ("20x20", "17x1", "3x6"):
+        with pytest.raises(ValueError, match=f"box shape '{big}' makes .* need --force"):
+            check_shape(big)
+    assert check_shape("20x20", force=True).n == 400
+
+
+@pytest.mark.parametrize("shape", ["3", "axb", "3x3x3", 33, "3x", "0x3", "abc", "x3", "-1x3",
+                                   " 4X2 "])
+def test_malformed_shapes_are_rejected(shape):
+    with pytest.raises(ValueError, match="bad box shape"):
+        check_shape(shape)
+    with pytest.raises(ValueError, match="bad box shape"):
+        get_reduction(shape)
+
+
+def test_71_and_44_are_the_3x3_names_of_moves_and_patterns():
+    assert REDUCTIONS == ("moves", "patterns") and ALIASES_3X3 == {"71": "moves", "44": "patterns"}
+    assert reduction_name("moves", SUDOKU) == default_reduction("3x3") == "71"
+    assert reduction_name("patterns", "3x3") == "44"
+    assert reduction_kind("44", "3x3") == "patterns" and reduction_kind(None, "3x3") == "moves"
+    assert get_reduction(SUDOKU, "moves") is get_reduction("3x3", "71") is get_reduction("3x3")
+    assert get_reduction(SUDOKU, "patterns") is get_reduction("3x3", "44")
+    assert {u.reduction for u in get_reduction("3x3", "moves").units()} == {"71"}
+    assert {u.reduction for u in get_reduction("3x3", "patterns").units()} == {"44"}
+
+
+def test_other_shapes_use_the_kinds_as_names():
+    assert reduction_names("3x3") == ("71", "44")
+    for name in ("2x3", "1x5", "5x1", "4x4"):
+        assert reduction_names(name) == ("moves", "patterns")
+        assert default_reduction(name) == reduction_name(None, name) == "moves"
+        assert get_reduction(name, "patterns").name == "patterns"
+
+
+def test_the_registry_gives_each_kind_its_class():
+    assert type(get_reduction("2x3", "moves")) is MovesReduction
+    assert type(get_reduction("2x3", "patterns")) is PatternsReduction
+    r = get_reduction("2x3", "patterns")
+    assert (r.kind, r.shape) == ("patterns", Shape(2, 3))
+
+
+@pytest.mark.parametrize("alias", ["71", "44"])
+def test_71_and_44_are_refused_for_other_shapes(alias):
+    with pytest.raises(ValueError, match=f"names the {alias} classes of 3x3"):
+        get_reduction("2x3", alias)
+    with pytest.raises(ValueError, match="use 'moves'|use 'patterns'"):
+        reduction_name(alias, "2x4")
+
+
+def test_unknown_reduction_names_are_rejected():
+    with pytest.raises(ValueError, match="'moves', 'patterns'.*'71', '44'"):
+        get_reduction("3x3", "72")
+    with pytest.raises(ValueError, match="unknown reduction 'none'"):
+        reduction_kind("none", "2x3")
+
+
+class _LatinOnly(MovesReduction):
+    """A stand-in for a reduction defined for Latin squares only."""
+
+    kind = "rows"
+
+    @classmethod
+    def applies_to(cls, shape):
+        return shape.latin
+
+
+def test_a_reduction_is_offered_only_for_the_shapes_it_applies_to(monkeypatch):
+    monkeypatch.setitem(registry._TABLE, "rows", _LatinOnly)
+    assert reduction_names("1x4") == ("moves", "patterns", "rows")
+    assert reduction_names("2x3") == ("moves", "patterns")
+    assert type(get_reduction("1x4", "rows")) is _LatinOnly
+    with pytest.raises(ValueError, match="reduction 'rows' does not apply to box shape 2x3"):
+        get_reduction("2x3", "rows")

@@ -1,0 +1,160 @@
+"""The store report (counting/report.py, ``gridcount report``): what the
+page says is read back from the HTML and the Markdown and compared with the
+store, not looked at as a picture."""
+import re
+import sys
+from html.parser import HTMLParser
+
+import pytest
+from click.testing import CliRunner
+
+from counting.cli import cli
+from counting.job import Job, run_count
+from counting.options import CountOptions
+from counting.store import Store
+
+
+class _Tables(HTMLParser):
+    """Every <table> of a page as a list of rows of cell texts."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self._row, self._cell = [], None, None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr":
+            self._row = []
+        elif tag in ("td", "th"):
+            self._cell = ""
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._row is not None:
+            self._row.append(self._cell)
+            self._cell = None
+        elif tag == "tr":
+            self.tables[-1].append(self._row)
+            self._row = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell += data
+
+
+def _html_tables(text):
+    p = _Tables()
+    p.feed(text)
+    return p.tables
+
+
+def _md_tables(text):
+    tables, cur = [], None
+    for line in text.splitlines():
+        if line.startswith("|"):
+            cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+            if cur is None:
+                cur = []
+                tables.append(cur)
+            if not re.fullmatch(r"\|(-+:?\|)+", line.replace(" ", "")):
+                cur.append(cells)
+        else:
+            cur = None
+    return tables
+
+
+def _int(text):
+    return int(text.split()[0].replace(",", ""))
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    """A complete 2x3 store (9 units, about a second)."""
+    path = tmp_path_factory.mktemp("report") / "2x3.sqlite"
+    job = Job.load("2x3")
+    with Store.create_or_open(path, job.info()) as st:
+        run_count(job, st, options=CountOptions(), progress=False, log=lambda m: None)
+        results = {r.unit_id: r.count for r in st.results()}
+    return path, job, results
+
+
+def _check_page(tables, job, results, complete=True):
+    facts = {row[0]: row[1] for row in tables[0][1:]}
+    assert facts["units done"] == f"{len(results):,} of {job.n_units:,}"
+    assert facts["units remaining"] == f"{job.n_units - len(results):,}"
+    if complete:
+        assert _int(facts["grids"]) == job.total(results)
+        assert facts["published"].startswith("matches")
+    else:
+        assert facts["grids"].startswith(f"not yet: {job.n_units - len(results):,} of")
+    classes = {row[0]: row for row in tables[1][1:]}
+    assert len(classes) == len(job.classes)
+    weight = {c.class_id: c.weight for c in job.classes}
+    for cid, members in job.units_of_class.items():
+        row = classes[str(cid)]
+        done = [u for u in members if u in results]
+        assert _int(row[1]) == weight[cid]
+        assert row[2] == f"{len(done):,} / {len(members):,}"
+        if done:
+            assert _int(row[3]) == sum(results[u] for u in done)
+        if len(done) == len(members):
+            assert _int(row[4]) == weight[cid] * sum(results[u] for u in members)
+
+
+def test_the_html_report_shows_the_total_the_units_and_the_class_sums(finished, tmp_path):
+    pytest.importorskip("matplotlib")
+    path, job, results = finished
+    out = tmp_path / "r.html"
+    res = CliRunner().invoke(cli, ["report", str(path), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    text = out.read_text()
+    _check_page(_html_tables(text), job, results)
+    assert text.count("<svg") == 4                       # every chart inline
+    # nothing to fetch: no stylesheet, script or image from elsewhere
+    assert not re.search(r"<(link|script|img|iframe)\b|(src|href)=[\"']?https?:|url\((?!#)", text)
+
+
+def test_the_markdown_report_says_the_same_with_png_files_beside_it(finished, tmp_path):
+    pytest.importorskip("matplotlib")
+    path, job, results = finished
+    out = tmp_path / "r.md"
+    res = CliRunner().invoke(cli, ["report", str(path), "--format", "md", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    text = out.read_text()
+    _check_page(_md_tables(text), job, results)
+    pngs = re.findall(r"!\[[^]]*\]\(([^)]+)\)", text)
+    assert len(pngs) == 4
+    for rel in pngs:
+        assert (tmp_path / rel).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_store_in_progress_reports_what_remains(tmp_path):
+    pytest.importorskip("matplotlib")
+    job = Job.load("2x3")
+    path = tmp_path / "part.sqlite"
+    with Store.create_or_open(path, job.info()) as st:
+        run_count(job, st, unit_ids=[0, 1, 4], options=CountOptions(), progress=False,
+                  log=lambda m: None)
+        results = {r.unit_id: r.count for r in st.results()}
+    out = tmp_path / "part.html"
+    res = CliRunner().invoke(cli, ["report", str(path), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    _check_page(_html_tables(out.read_text()), job, results, complete=False)
+
+
+def test_without_matplotlib_the_report_says_how_to_install_it(finished, tmp_path, monkeypatch):
+    path, _, _ = finished
+    monkeypatch.setitem(sys.modules, "matplotlib", None)   # import matplotlib fails
+    out = tmp_path / "r.html"
+    res = CliRunner().invoke(cli, ["report", str(path), "-o", str(out)])
+    assert res.exit_code == 1
+    assert res.output.strip().splitlines() == [
+        "Error: gridcount report draws its charts with matplotlib, which is not installed: "
+        "pip install 'gridcount[report]'"]
+    assert not out.exists()
+
+
+def test_a_missing_store_is_one_line(tmp_path):
+    res = CliRunner().invoke(cli, ["report", str(tmp_path / "nope.sqlite")])
+    assert res.exit_code == 1
+    assert res.output.strip() == f"Error: {tmp_path / 'nope.sqlite'}: no such store"
