@@ -18,6 +18,7 @@ import json
 import os
 import platform
 import random
+import re
 import sys
 import time
 from collections import defaultdict
@@ -55,11 +56,12 @@ def default_export_stem(job: "Job") -> str:
     return f"{job.shape}-r{job.reduction}"
 
 
-def default_export_paths(job: "Job") -> tuple[Path, Path]:
-    """``gridcount export``'s default outputs: the per-unit CSV and the JSON
-    summary under ``results/`` (:func:`default_export_stem`)."""
+def default_export_paths(job: "Job", directory: str | os.PathLike) -> tuple[Path, Path]:
+    """``gridcount export``'s default outputs in ``directory`` (the store's
+    own, unless ``--output-dir`` says otherwise): the per-unit CSV and the
+    JSON summary, named by :func:`default_export_stem`."""
     stem = default_export_stem(job)
-    return Path("results") / f"{stem}-units.csv", Path("results") / f"{stem}.json"
+    return Path(directory) / f"{stem}-units.csv", Path(directory) / f"{stem}.json"
 
 
 @dataclass(frozen=True)
@@ -124,8 +126,15 @@ class Job:
         return sum(weight[self.units[u].class_id] * n for u, n in counts.items())
 
 
+_UNIT_ITEM = re.compile(r"([0-9]+)(?:-([0-9]+))?")  # ASCII digits only: not '٣', '+3', '1_0'
+
+
 def parse_unit_list(text: str, n_units: int) -> list[int]:
     """Parse ``"0-9,15,700-709"`` into unit ids, checking the range.
+
+    Ids are ASCII decimal digits; spaces around an item are allowed, empty
+    items between commas are skipped, but a list with no id at all (``""``,
+    ``","``) is refused.
 
     Example
     -------
@@ -137,19 +146,18 @@ def parse_unit_list(text: str, n_units: int) -> list[int]:
         part = part.strip()
         if not part:
             continue
-        lo, sep, hi = part.partition("-")
-        try:
-            a = int(lo)
-            b = int(hi) if sep else a
-        except ValueError:
-            raise ValueError(f"bad unit list item {part!r}: use ids and ranges like 0-9,15") from None
+        match = _UNIT_ITEM.fullmatch(part)
+        if match is None:
+            raise ValueError(f"bad unit list item {part!r}: use ids and ranges like 0-9,15")
+        a = int(match[1])
+        b = a if match[2] is None else int(match[2])
         if a > b:
             raise ValueError(f"bad unit range {part!r}: start after end")
         if a < 0 or b >= n_units:
             raise ValueError(f"unit ids {part!r} out of range 0..{n_units - 1}")
         ids.update(range(a, b + 1))
     if not ids:
-        raise ValueError("empty unit list")
+        raise ValueError("empty unit list: give ids and ranges like 0-9,15")
     return sorted(ids)
 
 
@@ -369,7 +377,7 @@ def summarise(store: Store, job: Job | None = None) -> Summary:
 
 
 CSV_FIELDS = ["unit_id", "class_id", "form_id", "weight", "count", "nodes", "dead_ends",
-              "memo_hits", "seconds", "host", "engine_version", "finished_at"]
+              "memo_hits", "seconds", "host", "engine_version", "finished_at", "worker"]
 
 
 def units_csv(store: Store, job: Job | None = None) -> str:
@@ -382,28 +390,62 @@ def units_csv(store: Store, job: Job | None = None) -> str:
     for r in store.results():
         w.writerow([r.unit_id, r.class_id, r.form_id, weight[r.class_id], r.count, r.nodes,
                     r.dead_ends, r.memo_hits, f"{r.seconds:.6f}", r.host, r.engine_version,
-                    r.finished_at])
+                    r.finished_at, r.worker])
     return buf.getvalue()
 
 
 def export(store: Store, csv_path: Path | None, json_path: Path | None,
            job: Job | None = None, machine: dict | None = None) -> Summary:
-    """Write the per-unit CSV and the JSON summary (either may be None)."""
+    """Write the per-unit CSV and the JSON summary (either may be None).
+
+    Both files are written to temporaries first and renamed into place only
+    when both are complete, so a failure (full disk, unwritable directory)
+    leaves the old files, if any, and no temporary.
+
+    Raises
+    ------
+    OSError
+        A file cannot be written; ``filename`` is the file meant, not its
+        temporary.
+    StoreError
+        The store cannot be read (a damaged row, ...).
+    """
     job = job or Job.for_store(store)
     summary = summarise(store, job)
+    files = {}
     if csv_path is not None:
-        _write_atomic(Path(csv_path), units_csv(store, job))
+        files[Path(csv_path)] = units_csv(store, job)
     if json_path is not None:
         doc = summary.as_json()
         doc["machine"] = machine if machine is not None else describe_machine()
-        _write_atomic(Path(json_path), json.dumps(doc, indent=2) + "\n")
+        files[Path(json_path)] = json.dumps(doc, indent=2) + "\n"
+    _write_atomic(files)
     return summary
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
+def _write_atomic(files: dict[Path, str]) -> None:
+    """Write every file through a temporary beside it, then rename them all."""
+    written: dict[Path, Path] = {}
+    try:
+        for path, text in files.items():
+            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+            written[path] = tmp
+            try:
+                tmp.write_text(text, encoding="utf-8")
+            except OSError as exc:
+                raise OSError(exc.errno, exc.strerror, str(path)) from exc
+        for path, tmp in written.items():
+            try:
+                os.replace(tmp, path)
+            except OSError as exc:
+                raise OSError(exc.errno, exc.strerror, str(path)) from exc
+    except BaseException:
+        for tmp in written.values():
+            try:
+                tmp.unlink()
+            except OSError:
+                pass  # never created, or renamed already
+        raise
 
 
 # ---------------------------------------------------------------------------
@@ -426,9 +468,10 @@ def recount(store: Store, sample: int, *, seed: int | None = None,
     ``options`` chooses the counting method (``CountOptions(memo=False)``:
     plain dancing links, independent of the memo and the tail)."""
     job = job or Job.for_store(store)
-    done = sorted(store.done_ids())
     if sample < 1:
         raise ValueError("--sample must be >= 1")
+    stored = {r.unit_id: r.count for r in store.results()}  # read (and checked) at once
+    done = sorted(stored)
     if not done:
         raise ValueError("the store holds no finished unit to recount")
     rng = random.Random(seed)
@@ -436,26 +479,36 @@ def recount(store: Store, sample: int, *, seed: int | None = None,
     checked = []
     for u in chosen:
         again = count_unit(job.units[u], options, fresh_memo=True)
-        checked.append((u, store.get(u).count, again.count))
+        checked.append((u, stored[u], again.count))
     return RecountReport(checked)
 
 
 def merge(target: Path, sources: Iterable[Path]) -> list[tuple[Path, int, int]]:
     """Merge ``sources`` into ``target`` (created from the first source's
-    job if missing).  Returns (source, added, identical) per source; a
-    conflicting count raises ``ConflictError`` and writes nothing for that
-    source."""
+    job if missing): every source or none.
+
+    Returns (source, added, identical) per source.  A source that cannot be
+    opened, belongs to another job, holds a damaged row or disagrees on a
+    count raises ``StoreError`` (a subclass) naming it, and nothing is
+    written: a target this call created is removed again.
+    """
     sources = [Path(s) for s in sources]
-    opened = [Store.open(s) for s in sources]
+    target = Path(target)
+    opened: list[Store] = []
     try:
-        tgt = Store.open(target) if Path(target).exists() else \
-            Store.create_or_open(target, opened[0].job)
-        with tgt:
-            out = []
-            for path, src in zip(sources, opened):
-                rep = tgt.merge_from(src)
-                out.append((path, rep.added, rep.identical))
-            return out
+        for s in sources:
+            opened.append(Store.open(s))
+        created = not target.exists()
+        tgt = Store.create_or_open(target, opened[0].job) if created else \
+            Store.open(target, writable=True)
+        try:
+            with tgt:
+                reports = tgt.merge_all(opened)
+        except BaseException:
+            if created:
+                Store.delete(target)
+            raise
+        return [(path, rep.added, rep.identical) for path, rep in zip(sources, reports)]
     finally:
         for s in opened:
             s.close()

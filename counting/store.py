@@ -11,9 +11,15 @@ The library comes first and the CLI is a thin layer over it (STYLE.md §3.1):
 :class:`Store` does all the work, raises only the typed exceptions below
 (§3.4), and groups writes with :meth:`Store.atomic` (§3.5).
 
-The file format (schema, header markers) and the checks made on a file
-before it is trusted live in :mod:`counting.store_format`; the exceptions
-and :class:`JobInfo` are defined there and exported here.
+The file format (schema, header markers, row checksums) and the checks made
+on a file before it is trusted live in :mod:`counting.store_format`; the
+exceptions and :class:`JobInfo` are defined there and exported here.
+
+Every row read is checked (:func:`~counting.store_format.row_checksum`, and
+its unit id against the job), so a damaged or hand-edited row stops the
+command that reads it with a :class:`CorruptStoreError` naming the unit,
+instead of giving a wrong total.  :class:`StoreLock` keeps a second
+``gridcount count`` off a store that is being counted.
 """
 from __future__ import annotations
 
@@ -23,7 +29,8 @@ import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Sequence
+
 
 from counting import store_format as fmt
 from counting.store_format import (
@@ -36,6 +43,7 @@ from counting.store_format import (
     JobInfo,
     StoreError,
 )
+from counting.store_lock import StoreLock, StoreLockedError
 from counting.units import UnitResult
 
 __all__ = [
@@ -49,6 +57,8 @@ __all__ = [
     "MergeReport",
     "Store",
     "StoreError",
+    "StoreLock",
+    "StoreLockedError",
 ]
 
 
@@ -85,11 +95,6 @@ def _to_exact(value, what: str) -> int:
     return number
 
 
-def _row_to_result(row: tuple) -> UnitResult:
-    values = dict(zip(fmt.COLUMNS, row))
-    for name in fmt.EXACT:
-        values[name] = int(values[name])
-    return UnitResult(**values)
 
 
 # ---------------------------------------------------------------------------
@@ -113,12 +118,22 @@ class Store:
         The job as stored in the database.  With ``allow_mismatch=True`` its
         ``engine_version`` may differ from the one asked for; each unit row
         carries the engine version that produced it.
+    format_version : int
+        The store's format: :data:`FORMAT_VERSION` once opened for writing
+        (older stores are migrated then); a read-only store keeps the one it
+        has (rows of format 1 carry no checksum and are read unchecked).
+    read_only : bool
+        Opened by :meth:`open` without ``writable``: every write raises
+        :class:`StoreError`.
     """
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, job: JobInfo):
+    def __init__(self, conn: sqlite3.Connection, path: Path, job: JobInfo, *,
+                 format_version: int = FORMAT_VERSION, read_only: bool = False):
         self._conn: sqlite3.Connection | None = conn
         self.path = path
         self.job = job
+        self.format_version = format_version
+        self.read_only = read_only
 
     # -- opening -----------------------------------------------------------
 
@@ -151,6 +166,9 @@ class Store:
             The file is a damaged database.
         StoreError
             The directory does not exist or the file cannot be created.
+
+        A store of an older format is migrated to :data:`FORMAT_VERSION`
+        first (:func:`counting.store_format.migrate`).
         """
         if not isinstance(job, JobInfo):
             raise TypeError(f"job must be a JobInfo, got {type(job).__name__}")
@@ -166,18 +184,25 @@ class Store:
                 created = fmt.initialise(conn, path, job)
                 if created:
                     return cls(conn, path, job)
-            stored = fmt.read_job(conn, path)
+            stored, version = fmt.read_job(conn, path)
             fmt.check_job(path, stored, job, allow_mismatch=allow_mismatch)
+            if version < FORMAT_VERSION:
+                fmt.migrate(conn, path, stored)
             return cls(conn, path, stored)
         except BaseException:
             conn.close()
             raise
 
     @classmethod
-    def open(cls, path: str | os.PathLike) -> "Store":
-        """Open an existing store (for ``status``, ``export``, ``merge``...).
+    def open(cls, path: str | os.PathLike, *, writable: bool = False) -> "Store":
+        """Open an existing store; the job is read from the database.
 
-        The job is read from the database.
+        Read-only by default (``status``, ``export``, ``recount``, the
+        sources of ``merge``): nothing is written, and nothing is created
+        beside the file, so a store on read-only media can be read (see
+        :func:`counting.store_format.connect_read_only`).  ``writable=True``
+        (the target of ``merge``) opens it for writing and migrates an older
+        format, like :meth:`create_or_open`.
 
         Raises
         ------
@@ -192,11 +217,15 @@ class Store:
         if not path.exists():
             raise StoreError(f"no such database: {path}")
         fmt.check_file_header(path, allow_empty=False)
-        conn = fmt.connect(path, "rw")
+        conn = fmt.connect(path, "rw") if writable else fmt.connect_read_only(path)
         try:
             if fmt.is_blank(conn, path):
                 raise ForeignStoreError(f"{path} is an empty SQLite database, not a gridcount store")
-            return cls(conn, path, fmt.read_job(conn, path))
+            job, version = fmt.read_job(conn, path, writable=writable)
+            if writable and version < FORMAT_VERSION:
+                fmt.migrate(conn, path, job)
+                version = FORMAT_VERSION
+            return cls(conn, path, job, format_version=version, read_only=not writable)
         except BaseException:
             conn.close()
             raise
@@ -210,7 +239,8 @@ class Store:
         interrupted :meth:`create_or_open` leaves: an empty file or a blank
         database.  A missing ``path`` is not an error; stray ``-wal`` and
         ``-shm`` files beside it are still removed, since SQLite would
-        otherwise read them into a new database of that name.
+        otherwise read them into a new database of that name.  The
+        :class:`StoreLock` file is left alone (the caller holds it).
 
         Returns
         -------
@@ -278,6 +308,8 @@ class Store:
         waiting for the busy timeout.]
         """
         conn = self._db
+        if self.read_only:
+            raise StoreError(f"cannot write to {self.path}: it was opened read-only")
         nested = conn.in_transaction
         try:
             conn.execute("SAVEPOINT gridcount" if nested else "BEGIN IMMEDIATE")
@@ -342,81 +374,100 @@ class Store:
             is negative.
         ConflictError
             The unit is already stored with a different count.
+        CorruptStoreError
+            The unit is already stored, in a damaged row.
         StoreError
             The database cannot be written (disk full, read-only...).
         """
         row = self._validated_row(result)
         with self.atomic():
-            stored = self._db.execute(
-                "SELECT count FROM units WHERE unit_id = ?", (row[0],)
-            ).fetchone()
-            if stored is not None:
-                if stored[0] == row[3]:
+            stored = self._read_rows("WHERE unit_id = ?", (row[0],))
+            if stored:
+                if stored[0].count == int(row[3]):
                     return False
                 raise ConflictError(
-                    f"unit {row[0]} in {self.path} is already recorded with count {stored[0]}, "
+                    f"unit {row[0]} in {self.path} is already recorded with count {stored[0].count}, "
                     f"but the new result has count {row[3]}; recount it to find out which is right",
-                    [(row[0], int(stored[0]), int(row[3]))],
+                    [(row[0], stored[0].count, int(row[3]))],
                 )
             self._insert(row)
         return True
 
     def merge_from(self, other: "Store") -> MergeReport:
-        """Copy into this store every unit of ``other`` it lacks, in one transaction.
+        """Copy into this store every unit of ``other`` it lacks, in one
+        transaction (:meth:`merge_all` of one store)."""
+        return self.merge_all([other])[0]
+
+    def merge_all(self, others: Sequence["Store"]) -> list[MergeReport]:
+        """Copy into this store every unit of ``others`` it lacks: all of
+        them in one transaction, or nothing.
 
         The stores must belong to the same job in shape, reduction and
         ``n_units``; engine versions may differ (each row keeps its own).
+        Every source is read and checked (row checksums) before anything is
+        written; a unit present in several sources is taken from the first.
+
+        Returns
+        -------
+        list of MergeReport
+            One per store of ``others``, in order.
 
         Raises
         ------
         ForeignStoreError
-            The jobs differ.
+            A source belongs to another job.
+        CorruptStoreError
+            A source (or this store) holds a damaged row.
         ConflictError
-            Some units have different counts in the two stores; the error
-            lists all of them and nothing is written.
+            Some unit has different counts here and in a source, or in two
+            sources; the error names the source and lists its disagreeing
+            units.
         """
-        if not isinstance(other, Store):
-            raise TypeError(f"can only merge a Store, got {type(other).__name__}")
-        differing = [
-            f"{name} is {getattr(other.job, name)!r} there but {getattr(self.job, name)!r} here"
-            for name in ("shape", "reduction", "n_units")
-            if getattr(other.job, name) != getattr(self.job, name)
-        ]
-        if differing:
-            raise ForeignStoreError(
-                f"cannot merge {other.path} into {self.path}: they belong to different jobs ("
-                + "; ".join(differing) + ")"
-            )
-        incoming = other.results()
-        added = identical = 0
-        with self.atomic():
-            ours = {
-                unit_id: count
-                for unit_id, count in self._db.execute("SELECT unit_id, count FROM units")
-            }
-            conflicts = [
-                (r.unit_id, int(ours[r.unit_id]), r.count)
-                for r in incoming
-                if r.unit_id in ours and ours[r.unit_id] != str(r.count)
+        for other in others:
+            if not isinstance(other, Store):
+                raise TypeError(f"can only merge a Store, got {type(other).__name__}")
+            differing = [
+                f"{name} is {getattr(other.job, name)!r} there but {getattr(self.job, name)!r} here"
+                for name in ("shape", "reduction", "n_units")
+                if getattr(other.job, name) != getattr(self.job, name)
             ]
-            if conflicts:
-                listing = ", ".join(
-                    f"unit {u}: {mine} here vs {theirs} there" for u, mine, theirs in conflicts
+            if differing:
+                raise ForeignStoreError(
+                    f"cannot merge {other.path} into {self.path}: they belong to different jobs ("
+                    + "; ".join(differing) + "); nothing was merged"
                 )
-                raise ConflictError(
-                    f"cannot merge {other.path} into {self.path}: {len(conflicts)} unit(s) "
-                    f"disagree ({listing}); nothing was merged",
-                    conflicts,
-                )
-            for r in incoming:
-                if r.unit_id in ours:
-                    identical += 1
-                else:
-                    self._insert(self._validated_row(r))
-                    added += 1
-        return MergeReport(added=added, identical=identical)
+        incoming = [(other, other.results()) for other in others]
+        reports = []
+        with self.atomic():
+            # unit id -> (count, where it comes from: None for this store)
+            have: dict[int, tuple[int, Path | None]] = {
+                r.unit_id: (r.count, None) for r in self.results()}
+            for other, results in incoming:
+                conflicts = [(r.unit_id, have[r.unit_id], r.count) for r in results
+                             if r.unit_id in have and have[r.unit_id][0] != r.count]
+                if conflicts:
+                    listing = ", ".join(
+                        f"unit {u}: {mine} {'here' if where is None else f'in {where}'} vs "
+                        f"{theirs} there" for u, (mine, where), theirs in conflicts
+                    )
+                    raise ConflictError(
+                        f"cannot merge {other.path} into {self.path}: {len(conflicts)} unit(s) "
+                        f"disagree ({listing}); nothing was merged",
+                        [(u, mine, theirs) for u, (mine, _), theirs in conflicts],
+                    )
+                added = identical = 0
+                for r in results:
+                    if r.unit_id in have:
+                        identical += 1
+                    else:
+                        self._insert(self._validated_row(r))
+                        have[r.unit_id] = (r.count, other.path)
+                        added += 1
+                reports.append(MergeReport(added=added, identical=identical))
+        return reports
 
     def _validated_row(self, result: UnitResult) -> tuple:
+        """``result`` as the values of ``fmt.COLUMNS``, checked."""
         if not isinstance(result, UnitResult):
             raise TypeError(f"expected a UnitResult, got {type(result).__name__}")
         if isinstance(result.unit_id, bool):
@@ -448,9 +499,9 @@ class Store:
 
     def _insert(self, row: tuple) -> None:
         self._db.execute(
-            f"INSERT INTO units ({', '.join(fmt.COLUMNS)}) "
-            f"VALUES ({', '.join('?' * len(fmt.COLUMNS))})",
-            row,
+            f"INSERT INTO units ({', '.join(fmt.COLUMNS)}, checksum) "
+            f"VALUES ({', '.join('?' * (len(fmt.COLUMNS) + 1))})",
+            (*row, fmt.row_checksum(self.job, row)),
         )
 
     # -- reading -----------------------------------------------------------
@@ -460,9 +511,16 @@ class Store:
             return conn.execute("SELECT count(*) FROM units").fetchone()[0]
 
     def done_ids(self) -> set[int]:
-        """Ids of the stored units."""
+        """Ids of the stored units.
+
+        Raises :class:`CorruptStoreError` if one is outside the job's range
+        (the rows themselves are checked when they are read).
+        """
         with self._reading() as conn:
-            return {row[0] for row in conn.execute("SELECT unit_id FROM units")}
+            ids = {row[0] for row in conn.execute("SELECT unit_id FROM units")}
+        for unit_id in sorted(ids):
+            self._check_unit_id(unit_id)
+        return ids
 
     def remaining_ids(self) -> list[int]:
         """Ids in ``range(job.n_units)`` not stored yet, ascending."""
@@ -470,17 +528,53 @@ class Store:
         return [u for u in range(self.job.n_units) if u not in done]
 
     def get(self, unit_id: int) -> UnitResult | None:
-        """The stored result of one unit, or None."""
-        with self._reading() as conn:
-            row = conn.execute(
-                f"SELECT {', '.join(fmt.COLUMNS)} FROM units WHERE unit_id = ?", (unit_id,)
-            ).fetchone()
-        return None if row is None else _row_to_result(row)
+        """The stored result of one unit, or None (the row is checked)."""
+        rows = self._read_rows("WHERE unit_id = ?", (unit_id,))
+        return rows[0] if rows else None
 
     def results(self) -> list[UnitResult]:
-        """Every stored result, sorted by unit id, counters as exact ints."""
+        """Every stored result, sorted by unit id, counters as exact ints.
+
+        Raises :class:`CorruptStoreError`, naming the unit, at the first
+        row whose checksum does not match its fields or whose unit id is
+        outside the job.
+        """
+        return self._read_rows("ORDER BY unit_id")
+
+    def _read_rows(self, where: str, args: tuple = ()) -> list[UnitResult]:
         with self._reading() as conn:
             rows = conn.execute(
-                f"SELECT {', '.join(fmt.COLUMNS)} FROM units ORDER BY unit_id"
+                f"SELECT {', '.join(fmt.columns_of(self.format_version))} FROM units {where}", args
             ).fetchall()
-        return [_row_to_result(row) for row in rows]
+        return [self._checked(row) for row in rows]
+
+    def _check_unit_id(self, unit_id) -> None:
+        if not (isinstance(unit_id, int) and 0 <= unit_id < self.job.n_units):
+            raise CorruptStoreError(
+                f"{self.path} holds a row for unit {unit_id!r}, outside range({self.job.n_units}) "
+                f"of its {self.job.shape}/{self.job.reduction} job; {_REPAIR.format(self.path, unit_id)}"
+            )
+
+    def _checked(self, row: tuple) -> UnitResult:
+        """The result in ``row`` (``fmt.columns_of`` order), once checked."""
+        *values, checksum = row
+        unit_id = values[0]
+        self._check_unit_id(unit_id)
+        if self.format_version >= 2 and checksum != fmt.row_checksum(self.job, values):
+            raise CorruptStoreError(
+                f"unit {unit_id} in {self.path} is damaged or was edited (its checksum does not "
+                f"match its fields), so it is not used; {_REPAIR.format(self.path, unit_id)}"
+            )
+        fields = dict(zip(fmt.COLUMNS, values))
+        try:
+            for name in fmt.EXACT:
+                fields[name] = int(fields[name])
+        except (TypeError, ValueError):
+            raise CorruptStoreError(f"unit {unit_id} in {self.path} has an unreadable "
+                                    f"{name} {fields[name]!r}") from None
+        return UnitResult(**fields)
+
+
+# How to get rid of a bad row: there is deliberately no command for it.
+_REPAIR = ("to count it again, delete the row (sqlite3 {0} \"DELETE FROM units WHERE "
+           "unit_id = {1}\") and run the count again")

@@ -5,9 +5,11 @@ this module is its lower half: the schema and header markers, the typed
 exceptions, the job a store belongs to (:class:`JobInfo`), and the steps
 that look at a file before anything trusts it, let alone writes to it
 (``check_file_header``, ``is_blank``, ``read_job``, ``check_job``,
-``check_deletable``) or that create a store (``initialise``).
+``check_deletable``), that create a store (``initialise``) or bring an
+older one up to date (``migrate``), and the checksum every unit row carries
+(``row_checksum``).
 
-Schema (format version 1)
+Schema (format version 2)
 -------------------------
 ``meta(key TEXT PRIMARY KEY, value TEXT)`` holds ``format = "gridcount-store"``,
 ``format_version``, and the :class:`JobInfo` fields ``shape``, ``reduction``,
@@ -30,6 +32,8 @@ read from it, let alone written to it.
     engine_version TEXT    engine that produced it (may differ from the job's
                            when the store was opened with allow_mismatch)
     finished_at    TEXT    timestamp written by the worker
+    worker         TEXT    worker process that counted it ('' if unknown)
+    checksum       TEXT    row_checksum of the row within its job (16 hex digits)
 
 All columns are ``NOT NULL``.  [The three statistics are stored as TEXT like the
 count: the engine keeps them as uint64, whose upper half does not fit SQLite's
@@ -38,9 +42,33 @@ One representation for all four exact counters keeps the reading code simple.]
 CHECK constraints make every exact counter a canonical non-negative decimal
 (digits only, no leading zero), so equal numbers are equal strings.  Reading
 converts them back to Python ints exactly.
+
+The checksum
+------------
+``checksum`` is the first 64 bits (16 hex digits) of the SHA-256 of every
+other column of the row together with the job's ``shape``, ``reduction`` and
+``n_units`` (:func:`row_checksum`).  Every read checks it, so a row that was
+damaged on disk, or edited by hand (one digit of a count), is refused with a
+message naming its unit instead of silently giving a wrong total.  It guards
+against accidents, not against an adversary: anyone who can edit the file
+can recompute the checksum (it is not keyed).  A row copied into another
+store of the same job (``merge``) keeps a valid checksum; a row moved into a
+store of another job does not.
+
+Format history
+--------------
+1. The columns above up to ``finished_at``.
+2. Adds ``worker`` and ``checksum``.  :func:`migrate` upgrades a version-1
+   store when it is opened for writing, in one transaction, by computing the
+   checksums of its rows as they are: the migration vouches for the rows it
+   finds (the CHECK constraints were their only guard until then), it cannot
+   tell whether one was edited earlier.  Read-only opening leaves a
+   version-1 store as it is and reads its rows unchecked.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import sqlite3
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -49,15 +77,16 @@ from counting.units import UnitResult
 
 __all__ = [
     "APPLICATION_ID", "FORMAT", "FORMAT_VERSION", "SQLITE_MAGIC", "BUSY_TIMEOUT", "SCHEMA",
-    "COLUMNS", "EXACT", "META_KEYS",
+    "COLUMNS", "EXACT", "META_KEYS", "CHECKSUM_DIGITS",
     "StoreError", "ForeignStoreError", "CorruptStoreError", "ConflictError", "JobInfo",
     "reason", "is_corruption", "open_error", "check_file_header", "check_deletable", "connect",
-    "set_pragmas", "is_blank", "initialise", "read_job", "check_job",
+    "connect_read_only", "set_pragmas", "is_blank", "initialise", "read_job", "check_job",
+    "row_checksum", "columns_of", "migrate",
 ]
 
 APPLICATION_ID = 0x67726964  # "grid" in ASCII: PRAGMA application_id of every gridcount store
 FORMAT = "gridcount-store"  # value of meta key "format"
-FORMAT_VERSION = 1  # schema version written by this module (meta "format_version", user_version)
+FORMAT_VERSION = 2  # schema version written by this module (meta "format_version", user_version)
 
 SQLITE_MAGIC = b"SQLite format 3\x00"  # first 16 bytes of every SQLite 3 database file
 BUSY_TIMEOUT = 30.0  # seconds a writer waits for another process's write transaction
@@ -65,11 +94,15 @@ BUSY_TIMEOUT = 30.0  # seconds a writer waits for another process's write transa
 # An exact counter column: non-empty, digits only, no leading zero.
 _DECIMAL = "{0} <> '' AND {0} NOT GLOB '*[^0-9]*' AND ({0} = '0' OR {0} NOT GLOB '0*')"
 
-SCHEMA = f"""
+CHECKSUM_DIGITS = 16  # hex digits of SHA-256 kept in the checksum column (64 bits)
+
+META_TABLE = """
 CREATE TABLE meta (
     key   TEXT PRIMARY KEY NOT NULL,
     value TEXT NOT NULL
-);
+)"""
+
+UNITS_TABLE = f"""
 CREATE TABLE units (
     unit_id        INTEGER PRIMARY KEY NOT NULL CHECK (unit_id >= 0),
     class_id       INTEGER NOT NULL CHECK (typeof(class_id) = 'integer'),
@@ -81,11 +114,15 @@ CREATE TABLE units (
     seconds        REAL NOT NULL,
     host           TEXT NOT NULL,
     engine_version TEXT NOT NULL,
-    finished_at    TEXT NOT NULL
-);
-"""
+    finished_at    TEXT NOT NULL,
+    worker         TEXT NOT NULL DEFAULT '',
+    checksum       TEXT NOT NULL CHECK (length(checksum) = {CHECKSUM_DIGITS}
+                                        AND checksum NOT GLOB '*[^0-9a-f]*')
+)"""
 
-COLUMNS = tuple(f.name for f in fields(UnitResult))  # units columns, in UnitResult order
+SCHEMA = f"{META_TABLE};\n{UNITS_TABLE};\n"
+
+COLUMNS = tuple(f.name for f in fields(UnitResult))  # units columns but checksum, in UnitResult order
 EXACT = ("count", "nodes", "dead_ends", "memo_hits")  # columns stored as decimal TEXT
 META_KEYS = ("format", "format_version", "shape", "reduction", "engine_version", "n_units")
 
@@ -221,16 +258,14 @@ def check_deletable(path: Path) -> None:
         # A store killed before its first checkpoint has its header only in
         # the -wal file, so ask SQLite (read-only; without a -wal the main
         # file is everything, read as immutable so no -wal/-shm is created).
-        wal = Path(f"{path}-wal").exists()
-        uri = f"{path.absolute().as_uri()}?mode=ro" + ("" if wal else "&immutable=1")
         try:
-            conn = sqlite3.connect(uri, uri=True)
+            conn = connect_read_only(path)
             try:
                 app_id = conn.execute("PRAGMA application_id").fetchone()[0]
                 n_objects = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
             finally:
                 conn.close()
-        except sqlite3.Error:
+        except (sqlite3.Error, StoreError):
             pass  # unreadable: the header's word stands
     if app_id == APPLICATION_ID or (app_id == 0 and n_objects == 0):
         return
@@ -246,6 +281,43 @@ def connect(path: Path, mode: str) -> sqlite3.Connection:
         return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT)
     except sqlite3.Error as exc:
         raise StoreError(f"cannot open {path}: {reason(exc)}") from exc
+
+
+def connect_read_only(path: Path) -> sqlite3.Connection:
+    """Connect for reading only, creating nothing beside the file.
+
+    Without a ``-wal`` file no connection is writing the store (SQLite
+    removes it when the last one closes, and a crash leaves it), so the
+    main file is the whole store: it is opened ``immutable``, which needs
+    neither a ``-shm`` file nor a writable directory, so stores on read-only
+    media can be read.  With a ``-wal`` file (a count running, or one killed)
+    the units in it are read through SQLite's shared-memory index, which
+    needs the ``-shm`` file to exist or to be creatable.
+
+    [immutable means "without locks": a writer that starts while this
+    connection reads could checkpoint under it.  The read commands read
+    everything they need at once, in milliseconds; a torn read shows up as a
+    damaged page or a checksum mismatch, never as a silently wrong count.]
+    """
+    wal = Path(f"{path}-wal").is_file()
+    uri = f"{path.absolute().as_uri()}?mode=ro" + ("" if wal else "&immutable=1")
+    try:
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open {path}: {reason(exc)}") from exc
+    if wal:
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.Error as exc:
+            conn.close()
+            if is_corruption(exc) or not reason(exc).startswith("unable to open"):
+                raise open_error(path, exc) from exc
+            raise StoreError(
+                f"cannot read {path}: its -wal file holds units not yet in the main file, and "
+                f"reading them needs {path.name}-shm beside it, which cannot be created there "
+                f"(read-only media?); copy the store with its -wal file to a writable directory"
+            ) from exc
+    return conn
 
 
 def set_pragmas(conn: sqlite3.Connection) -> None:
@@ -284,9 +356,8 @@ def initialise(conn: sqlite3.Connection, path: Path, job: JobInfo) -> bool:
             # Both pragmas write the database header and are part of the transaction.
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             conn.execute(f"PRAGMA user_version = {FORMAT_VERSION}")
-            for statement in SCHEMA.split(";"):
-                if statement.strip():
-                    conn.execute(statement)
+            conn.execute(META_TABLE)
+            conn.execute(UNITS_TABLE)
             conn.executemany(
                 "INSERT INTO meta (key, value) VALUES (?, ?)",
                 [
@@ -316,8 +387,10 @@ def open_error(path: Path, exc: sqlite3.Error) -> StoreError:
     return StoreError(f"cannot open {path}: {reason(exc)}")
 
 
-def read_job(conn: sqlite3.Connection, path: Path) -> JobInfo:
-    """Check the markers and integrity of an existing store and return its job."""
+def read_job(conn: sqlite3.Connection, path: Path, *, writable: bool = True) -> tuple[JobInfo, int]:
+    """Check the markers and integrity of an existing store; return its job
+    and its format version.  ``writable=False`` changes nothing in the file
+    (a read-only connection)."""
     try:
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -335,6 +408,8 @@ def read_job(conn: sqlite3.Connection, path: Path) -> JobInfo:
             version = int(meta.get("format_version", ""))
         except ValueError:
             raise CorruptStoreError(f"{path} has an unreadable format_version {meta.get('format_version')!r}") from None
+        if version < 1:
+            raise CorruptStoreError(f"{path} has an unreadable format_version {version}")
         if version > FORMAT_VERSION:
             raise StoreError(
                 f"{path} has store format {version}, newer than this gridcount supports "
@@ -349,16 +424,18 @@ def read_job(conn: sqlite3.Connection, path: Path) -> JobInfo:
         problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
         if problems != ["ok"]:
             raise CorruptStoreError(f"{path} is a damaged SQLite database (quick_check: {problems[0]})")
-        set_pragmas(conn)
+        if writable:
+            set_pragmas(conn)
     except sqlite3.Error as exc:
         raise open_error(path, exc) from exc
     try:
-        return JobInfo(
+        job = JobInfo(
             shape=meta["shape"],
             reduction=meta["reduction"],
             engine_version=meta["engine_version"],
             n_units=int(meta["n_units"]),
         )
+        return job, version
     except ValueError as exc:
         raise CorruptStoreError(f"{path} has unreadable job metadata ({exc})") from None
 
@@ -382,3 +459,84 @@ def check_job(path: Path, stored: JobInfo, wanted: JobInfo, *, allow_mismatch: b
             "use another --db, or pass --allow-mismatch to add units counted by this engine version"
         )
     raise ForeignStoreError(f"{path} belongs to another job ({detail}); {advice}")
+
+
+# ---------------------------------------------------------------------------
+# Row checksums and the migration from format 1.
+
+
+def row_checksum(job: JobInfo, row) -> str:
+    """The checksum of one ``units`` row of a store of ``job``.
+
+    ``row`` holds the values of :data:`COLUMNS` in that order, as stored:
+    ``unit_id``, ``class_id``, ``form_id`` as ints, the :data:`EXACT`
+    counters as decimal strings, ``seconds`` as a float, the rest as strings.
+    The job's ``shape``, ``reduction`` and ``n_units`` are hashed with them
+    (not its ``engine_version``: each row names its own, and stores of one
+    job with different engines can be merged).  The encoding is a JSON
+    array, which separates the fields unambiguously and writes a float so
+    that it reads back exactly.  SHA-256 cut to :data:`CHECKSUM_DIGITS` hex
+    digits: it detects damage and hand edits, it is no defence against
+    someone who edits the row and recomputes this function.
+
+    Example
+    -------
+    >>> job = JobInfo("2x2", "moves", "v", 2)
+    >>> row = (0, 0, 0, "2", "9", "1", "0", 0.5, "host", "v", "2026-01-01T00:00:00+00:00", "")
+    >>> len(row_checksum(job, row)), row_checksum(job, row) == row_checksum(job, list(row))
+    (16, True)
+    """
+    text = json.dumps(["gridcount-unit", job.shape, job.reduction, job.n_units, *row],
+                      ensure_ascii=False, separators=(",", ":"), allow_nan=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:CHECKSUM_DIGITS]
+
+
+def columns_of(version: int) -> tuple[str, ...]:
+    """SELECT expressions giving :data:`COLUMNS` then the checksum, for a
+    store of format ``version`` (version 1 has no worker and no checksum:
+    they read as ``''`` and NULL)."""
+    if version >= 2:
+        return (*COLUMNS, "checksum")
+    return tuple("'' AS worker" if c == "worker" else c for c in COLUMNS) + ("NULL AS checksum",)
+
+
+def migrate(conn: sqlite3.Connection, path: Path, job: JobInfo) -> int:
+    """Bring the store on ``conn`` up to :data:`FORMAT_VERSION`, in one
+    transaction; return the version it had.
+
+    Format 1 to 2: the units table is rebuilt with the ``worker`` column
+    (``''``: version 1 did not record it) and the ``checksum`` of every row
+    computed from the row as it is, so the migration vouches for rows it
+    cannot check (see the module docstring).  Another process may have
+    migrated the store meanwhile: the version is read again inside the
+    transaction.
+    """
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            version = int(conn.execute(
+                "SELECT value FROM meta WHERE key = 'format_version'").fetchone()[0])
+            if version == 1:
+                rows = conn.execute(
+                    f"SELECT {', '.join(columns_of(1)[:-1])} FROM units ORDER BY unit_id").fetchall()
+                conn.execute("ALTER TABLE units RENAME TO units_format_1")
+                conn.execute(UNITS_TABLE)
+                conn.executemany(
+                    f"INSERT INTO units ({', '.join(COLUMNS)}, checksum) "
+                    f"VALUES ({', '.join('?' * (len(COLUMNS) + 1))})",
+                    [(*row, row_checksum(job, row)) for row in rows])
+                conn.execute("DROP TABLE units_format_1")
+                conn.execute("UPDATE meta SET value = ? WHERE key = 'format_version'",
+                             (str(FORMAT_VERSION),))
+                conn.execute(f"PRAGMA user_version = {FORMAT_VERSION}")
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    except sqlite3.Error as exc:
+        if is_corruption(exc):
+            raise CorruptStoreError(f"{path} is damaged: {exc}") from exc
+        raise StoreError(
+            f"cannot upgrade {path} from store format 1 to {FORMAT_VERSION}: {reason(exc)}") from exc
+    return version

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import functools
 import math
+import multiprocessing
+import os
 import socket
 from datetime import datetime, timezone
 from typing import Iterable
@@ -36,7 +38,7 @@ from dlx import ENGINE_VERSION, ExactCover
 from dlx.shape import Shape, as_shape
 from dlx.sudoku import Sudoku
 
-__all__ = ["count_unit", "estimate_cost", "estimate_work", "longest_first"]
+__all__ = ["count_unit", "worker_name", "estimate_cost", "estimate_work", "longest_first"]
 
 # The engine cache: one ExactCover per (shape, priority) in this process.
 _ENGINES: dict[tuple[str, str | None], ExactCover] = {}
@@ -75,7 +77,14 @@ def count_unit(spec: UnitSpec, options: CountOptions = CountOptions(), *,
         seconds=round(st.seconds, 6), host=socket.gethostname(),
         engine_version=ENGINE_VERSION,
         finished_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        worker=worker_name(),
     )
+
+
+def worker_name() -> str:
+    """This process as a worker: ``"NAME:PID"`` (``"SpawnPoolWorker-2:4711"``,
+    ``"MainProcess:4700"`` when the unit is counted in the calling process)."""
+    return f"{multiprocessing.current_process().name}:{os.getpid()}"
 
 
 def estimate_cost(spec: UnitSpec) -> float:

@@ -46,7 +46,10 @@ class UnitResult:
     """The outcome of one counted unit, as stored in the database.
 
     ``count`` is an exact Python int.  The statistics are those of the
-    engine run that produced it.
+    engine run that produced it.  ``worker`` names the worker process that
+    counted it on ``host`` (``count_unit`` writes ``"NAME:PID"`` of the
+    process; a pool may write something more telling, such as a cluster
+    worker's address); ``""`` when unknown (stores of format 1).
     """
 
     unit_id: int
@@ -60,6 +63,7 @@ class UnitResult:
     host: str
     engine_version: str
     finished_at: str
+    worker: str = ""
 
     def as_dict(self) -> dict:
         return asdict(self)

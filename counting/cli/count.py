@@ -18,7 +18,7 @@ from counting import job as jobs
 from counting.cli import Terminated, fail, print_table, sigterm_stops_like_ctrl_c
 from counting.options import CountOptions
 from counting.pool import default_workers
-from counting.store import Store, StoreError
+from counting.store import Store, StoreError, StoreLock
 from dlx.sudoku import ALPHABET
 
 __all__ = ["count", "classes", "verify"]
@@ -98,12 +98,15 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
     path = Path(db) if db else jobs.default_db_path(job.shape, job.reduction)
     workers = workers or default_workers()
     try:
-        ids = jobs.parse_unit_list(unit_list, job.n_units) if unit_list else None
+        ids = None if unit_list is None else jobs.parse_unit_list(unit_list, job.n_units)
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--units")
     if not db:
         path.parent.mkdir(parents=True, exist_ok=True)
     try:
+        # one run per store, held until the command ends (before --fresh deletes anything)
+        lock = StoreLock.acquire(path)
+        click.get_current_context().call_on_close(lock.release)
         if fresh:
             Store.delete(path)
         store = Store.create_or_open(path, job.info(), allow_mismatch=allow_mismatch)

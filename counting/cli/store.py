@@ -1,10 +1,13 @@
 """``gridcount status | export | merge | recount``: what a store holds.
 
 Thin commands over :mod:`counting.job` and :mod:`counting.store`: open the
-store, call the library, format the result.
+store, call the library, format the result.  ``status``, ``export`` and
+``recount`` open the store read-only: they write nothing, create nothing
+beside it, and run while a ``count`` holds the store.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -13,7 +16,7 @@ import click
 from counting import job as jobs
 from counting.cli import fail, print_table
 from counting.options import CountOptions
-from counting.store import Store, StoreError
+from counting.store import FORMAT_VERSION, Store, StoreError
 
 __all__ = ["status", "export", "merge", "recount"]
 
@@ -21,6 +24,15 @@ __all__ = ["status", "export", "merge", "recount"]
 def _open_store(path: str) -> Store:
     try:
         return Store.open(Path(path))
+    except StoreError as e:
+        fail(str(e))
+
+
+@contextlib.contextmanager
+def _store_errors():
+    """A store error met while reading (a damaged row...) as one line."""
+    try:
+        yield
     except StoreError as e:
         fail(str(e))
 
@@ -46,13 +58,15 @@ def status(db, as_json):
     Example:
         gridcount status results/3x3-r71.sqlite
     """
-    with _open_store(db) as store:
+    with _open_store(db) as store, _store_errors():
         job = _job_of(store, db)
         s = jobs.summarise(store, job)
         remaining = store.remaining_ids()
+        version = store.format_version
     if as_json:
         doc = s.as_json()
         doc["remaining"] = remaining
+        doc["store_format"] = version
         click.echo(json.dumps(doc, indent=2))
         return
     print_table([
@@ -68,34 +82,58 @@ def status(db, as_json):
     ])
     if remaining:
         click.echo(f"remaining units: {jobs.format_unit_list(remaining)}")
+    if version < FORMAT_VERSION:
+        click.echo(f"store format {version}: its rows carry no checksum, so they were read "
+                   f"unchecked; the next count or merge into it upgrades it to format "
+                   f"{FORMAT_VERSION}")
 
 
 @click.command()
 @click.argument("db", type=click.Path())
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None,
-              help="Per-unit counts [default: results/SHAPE-units.csv; SHAPE-rREDUCTION-units.csv "
-                   "for a non-default reduction].")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None,
-              help="Summary [default: results/SHAPE.json; SHAPE-rREDUCTION.json for a "
+              help="Per-unit counts [default: SHAPE-units.csv beside the store; "
+                   "SHAPE-rREDUCTION-units.csv for a non-default reduction].")
+@click.option("--summary", "summary_path", type=click.Path(dir_okay=False), default=None,
+              help="Summary [default: SHAPE.json beside the store; SHAPE-rREDUCTION.json for a "
                    "non-default reduction].")
-def export(db, csv_path, json_path):
+@click.option("--output-dir", "-o", type=click.Path(file_okay=False), default=None,
+              help="Directory of the default file names instead of the store's (created if "
+                   "missing).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the summary (and the files written) as JSON on stdout.")
+def export(db, csv_path, summary_path, output_dir, as_json):
     """Write a store's per-unit counts (CSV) and summary (JSON).
 
     \b
     Example:
-        gridcount export results/3x3-r71.sqlite
-        gridcount export part.sqlite --csv part.csv --json part.json
+        gridcount export results/3x3-r71.sqlite    # results/3x3-units.csv, results/3x3.json
+        gridcount export part.sqlite --csv part.csv --summary part.json
+        gridcount export /tmp/p.sqlite -o results --json
     """
-    with _open_store(db) as store:
+    with _open_store(db) as store, _store_errors():
         job = _job_of(store, db)
-        default_csv, default_json = jobs.default_export_paths(job)
+        directory = Path(output_dir) if output_dir else Path(db).parent
+        if output_dir:
+            try:
+                directory.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                fail(f"cannot create directory {directory}: {e.strerror or e}")
+        default_csv, default_summary = jobs.default_export_paths(job, directory)
         csv_path = Path(csv_path) if csv_path else default_csv
-        json_path = Path(json_path) if json_path else default_json
-        for p in (csv_path, json_path):
+        summary_path = Path(summary_path) if summary_path else default_summary
+        for p in (csv_path, summary_path):
             if not p.parent.exists():
                 fail(f"directory {p.parent} does not exist")
-        s = jobs.export(store, csv_path, json_path, job)
-    click.echo(f"wrote {csv_path} ({s.done:,} units) and {json_path} "
+        try:
+            s = jobs.export(store, csv_path, summary_path, job)
+        except OSError as e:
+            fail(f"cannot write {e.filename}: {e.strerror or e}")
+    if as_json:
+        doc = s.as_json()
+        doc["files"] = {"csv": str(csv_path), "summary": str(summary_path)}
+        click.echo(json.dumps(doc, indent=2))
+        return
+    click.echo(f"wrote {csv_path} ({s.done:,} units) and {summary_path} "
                f"(total {_int(s.total)})")
 
 
@@ -105,8 +143,10 @@ def export(db, csv_path, json_path):
 def merge(target, sources):
     """Merge the stores SOURCES into TARGET (created if missing).
 
-    A unit whose counts disagree between stores is reported and nothing of
-    that source is written.
+    All or nothing: every source is read and checked first, then all are
+    merged in one transaction.  A source that is damaged, of another job, or
+    disagrees on a unit's count is named with the reason, and nothing is
+    written.
 
     \b
     Example:
@@ -133,7 +173,7 @@ def recount(db, sample, seed, no_memo):
     Example:
         gridcount recount results/3x3-r71.sqlite --sample 20 --seed 1
     """
-    with _open_store(db) as store:
+    with _open_store(db) as store, _store_errors():
         try:
             rep = jobs.recount(store, sample, seed=seed, options=CountOptions(memo=not no_memo))
         except ValueError as e:

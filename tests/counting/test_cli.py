@@ -257,6 +257,15 @@ def test_bad_arguments_give_one_clear_line(args, match):
     assert "Traceback" not in res.output
 
 
+@pytest.mark.parametrize("units", ["", ",", " ", "+3", "1_0", "\u0663"])
+def test_an_empty_or_non_ascii_unit_list_is_refused_before_the_store_is_touched(tmp_path, units):
+    db = tmp_path / "j.sqlite"
+    res = invoke("count", "2x3", "--units", units, "--db", db, "-q", "-w", "1")
+    assert res.exit_code == 2 and "Invalid value for --units" in res.output
+    assert ("empty unit list" if units.strip(" ,") == "" else "bad unit list item") in res.output
+    assert not db.exists()
+
+
 def test_a_bad_memo_size_is_refused_before_the_store_is_touched(tmp_path):
     db = tmp_path / "j.sqlite"
     assert invoke("count", "2x3", "--db", db, "--units", "0", "-q", "-w", "1").exit_code == 0

@@ -1,8 +1,15 @@
 """The store commands (counting/cli/store.py): status, export, merge,
-recount."""
+recount; and how every command treats a damaged store, a store on read-only
+media, and a store that a running ``count`` holds."""
 import json
 import os
+import shutil
+import signal
 import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -11,8 +18,10 @@ from counting import published
 from counting.cli import cli
 from counting.job import Job
 from counting.pool import default_workers
-from counting.store import Store
+from counting.store import Store, StoreError
 from counting.units import UnitResult
+
+from store_samples import store_wrong_count, write_format_1_store
 
 COUNTED = [0, 1, 2, 10]  # 3x3 units in the shared store
 
@@ -28,14 +37,6 @@ def counted(tmp_path_factory):
     res = invoke("count", "3x3", "--units", "0-2,10", "--db", db, "--workers", "1", "--quiet")
     assert res.exit_code == 0 and "4 of 710 units done" in res.output
     return db
-
-
-def _tamper(path, unit_id, count):
-    """Overwrite one stored count behind the store's back."""
-    con = sqlite3.connect(path)
-    with con:
-        con.execute("UPDATE units SET count = ? WHERE unit_id = ?", (str(count), unit_id))
-    con.close()
 
 
 def _fake_store(path, counts):
@@ -60,6 +61,26 @@ def test_status_says_what_is_done_and_what_remains(counted):
     assert doc["remaining"] == [u for u in range(710) if u not in COUNTED]
 
 
+def test_a_store_of_format_1_is_read_and_upgraded_by_the_next_count(tmp_path):
+    db = tmp_path / "old.sqlite"
+    job = Job.load("2x3")
+    assert invoke("count", "2x3", "--db", tmp_path / "new.sqlite", "--units", "0-2", "-q",
+                  "-w", "1").exit_code == 0
+    with Store.open(tmp_path / "new.sqlite") as st:
+        write_format_1_store(db, job.info(), st.results())
+    res = invoke("status", db)
+    assert res.exit_code == 0 and "3 of 9" in res.output
+    assert res.output.splitlines()[-1] == (
+        "store format 1: its rows carry no checksum, so they were read unchecked; the next "
+        "count or merge into it upgrades it to format 2")
+    assert json.loads(invoke("status", db, "--json").output)["store_format"] == 1
+    assert invoke("count", "2x3", "--db", db, "-q", "-w", "1").exit_code == 0
+    res = invoke("status", db, "--json")
+    doc = json.loads(res.output)
+    assert doc["store_format"] == 2 and doc["total_int"] == published.lookup("2x3").total
+    assert "store format" not in invoke("status", db).output
+
+
 @pytest.mark.parametrize("content", [b"hello, not a database\n", os.urandom(4096)])
 def test_a_foreign_or_corrupt_store_is_refused_in_one_line(tmp_path, content):
     p = tmp_path / "x.sqlite"
@@ -80,7 +101,7 @@ def test_status_of_a_missing_store_is_one_line():
 
 def test_export_writes_a_deterministic_csv_and_a_summary(counted, tmp_path):
     csv_path, json_path = tmp_path / "u.csv", tmp_path / "s.json"
-    res = invoke("export", counted, "--csv", csv_path, "--json", json_path)
+    res = invoke("export", counted, "--csv", csv_path, "--summary", json_path)
     assert res.exit_code == 0
     assert res.output.strip() == f"wrote {csv_path} (4 units) and {json_path} (total —)"
     lines = csv_path.read_text().splitlines()
@@ -90,7 +111,7 @@ def test_export_writes_a_deterministic_csv_and_a_summary(counted, tmp_path):
     assert summary["total"] is None and summary["units_done"] == 4
     assert summary["machine"]["cores"] == default_workers()
     before = csv_path.read_bytes()
-    invoke("export", counted, "--csv", csv_path, "--json", json_path)
+    invoke("export", counted, "--csv", csv_path, "--summary", json_path)
     assert csv_path.read_bytes() == before
 
 
@@ -99,11 +120,89 @@ def test_export_into_a_missing_directory_is_one_line(counted, tmp_path):
     assert res.exit_code == 1 and f"directory {tmp_path / 'no'} does not exist" in res.output
 
 
+def test_export_writes_beside_the_store_from_any_directory(counted, tmp_path, monkeypatch):
+    store = tmp_path / "elsewhere" / "p.sqlite"
+    store.parent.mkdir()
+    shutil.copy(counted, store)
+    monkeypatch.chdir(tmp_path)            # no results/ here
+    res = invoke("export", store)
+    assert res.exit_code == 0, res.output
+    assert sorted(p.name for p in store.parent.iterdir()) == ["3x3-units.csv", "3x3.json",
+                                                                "p.sqlite"]
+    assert not (tmp_path / "results").exists()
+
+
+def test_export_json_is_a_flag_that_prints_the_summary(counted, tmp_path):
+    out = tmp_path / "new" / "dir"
+    res = invoke("export", counted, "-o", out, "--json")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output)
+    assert doc["units_done"] == 4 and doc["total"] is None
+    assert doc["files"] == {"csv": str(out / "3x3-units.csv"), "summary": str(out / "3x3.json")}
+    assert json.loads((out / "3x3.json").read_text())["units_done"] == 4
+    assert "Usage" in invoke("export", counted, "--json", tmp_path / "s.json").output
+
+
+def _listing(path):
+    return sorted(p.name for p in path.iterdir())
+
+
+def test_export_into_a_place_that_cannot_hold_a_file_is_one_line(counted, tmp_path):
+    # root may write anywhere, but not below a regular file
+    (tmp_path / "file.txt").write_text("a file, not a directory")
+    for args in (["--csv", tmp_path / "file.txt" / "u.csv", "--summary", tmp_path / "s.json"],
+                 ["--csv", tmp_path / "u.csv", "--summary", tmp_path / "file.txt" / "s.json"]):
+        res = invoke("export", counted, *args)
+        assert res.exit_code == 1 and "Traceback" not in res.output
+        assert res.output.startswith("Error: cannot write ") and "Not a directory" in res.output
+        assert len(res.output.strip().splitlines()) == 1
+        assert _listing(tmp_path) == ["file.txt"]      # no temporary, no half of the pair
+
+
+def _unshare_mount_works():
+    try:
+        return subprocess.run(["unshare", "--mount", "sh", "-c",
+                               "mount -t tmpfs -o size=4k tmpfs /mnt"],
+                              capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+needs_mounts = pytest.mark.skipif(not _unshare_mount_works(),
+                                  reason="needs unshare --mount and mount (root or user namespaces)")
+
+
+def _in_mount_namespace(script, **kw):
+    """Run a shell script in a private mount namespace: its mounts vanish with it."""
+    return subprocess.run(["unshare", "--mount", "sh", "-ec", script], capture_output=True,
+                          text=True, timeout=120, **kw)
+
+
+@needs_mounts
+def test_export_to_a_full_disk_is_one_line_and_leaves_no_temporary(counted, tmp_path):
+    full = tmp_path / "full"
+    full.mkdir()
+    res = _in_mount_namespace(f"""
+        mount -t tmpfs -o size=8k tmpfs {full}
+        head -c 65536 /dev/zero > {full}/filler 2>/dev/null || true
+        set +e
+        {sys.executable} -m counting export {counted} -o {full}
+        echo "exit $?"
+        ls {full}
+    """)
+    lines = res.stdout.splitlines()
+    assert "exit 1" in lines, res
+    assert lines[lines.index("exit 1") + 1:] == ["filler"]
+    assert res.stderr.startswith(f"Error: cannot write {full / '3x3-units.csv'}: "
+                                 f"No space left on device"), res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1
+
+
 @pytest.mark.parametrize("shape", ["1x1", "2x2", "2x3", "3x2", "1x6"])
 def test_export_of_a_complete_store_has_the_total(tmp_path, shape):
     db = tmp_path / f"{shape}.sqlite"
     assert invoke("count", shape, "--db", db, "--workers", "1", "--quiet").exit_code == 0
-    res = invoke("export", db, "--csv", tmp_path / "u.csv", "--json", tmp_path / "s.json")
+    res = invoke("export", db, "--csv", tmp_path / "u.csv", "--summary", tmp_path / "s.json")
     assert res.exit_code == 0
     doc = json.loads((tmp_path / "s.json").read_text())
     assert doc["shape"] == shape and doc["reduction"] == "moves"
@@ -132,6 +231,27 @@ def test_merge_combines_stores_and_rejects_disagreeing_counts(tmp_path):
         assert st.get(2).count == 7
 
 
+@pytest.mark.parametrize("target_exists", [False, True])
+def test_a_failed_merge_writes_nothing_and_names_the_source(tmp_path, target_exists):
+    a, b, both = tmp_path / "2x2.sqlite", tmp_path / "2x3.sqlite", tmp_path / "all.sqlite"
+    for shape, db in (("2x2", a), ("2x3", b)):
+        assert invoke("count", shape, "--db", db, "-q", "-w", "1").exit_code == 0
+    if target_exists:
+        assert invoke("count", "2x2", "--db", both, "--units", "0", "-q", "-w", "1").exit_code == 0
+        with Store.open(both) as st:
+            before = {r.unit_id for r in st.results()}
+    res = invoke("merge", both, a, b)
+    assert res.exit_code == 1 and len(res.output.strip().splitlines()) == 1
+    assert res.output.startswith(f"Error: cannot merge {b} into {both}: they belong to different "
+                                 f"jobs (shape is '2x3' there but '2x2' here")
+    assert "nothing was merged" in res.output
+    if target_exists:
+        with Store.open(both) as st:
+            assert {r.unit_id for r in st.results()} == before
+    else:
+        assert not both.exists() and _listing(tmp_path) == ["2x2.sqlite", "2x3.sqlite"]
+
+
 def test_count_resumes_and_merges_for_another_shape(tmp_path):
     a, b, both = tmp_path / "a.sqlite", tmp_path / "b.sqlite", tmp_path / "all.sqlite"
     total = published.lookup("2x3").total
@@ -158,12 +278,12 @@ def test_recount_of_an_untouched_store_agrees(counted):
 
 
 @pytest.mark.parametrize("flags", [(), ("--no-memo",)])
-def test_recount_fails_on_a_tampered_count_and_names_the_unit(tmp_path, flags):
+def test_recount_fails_on_a_wrong_count_and_names_the_unit(tmp_path, flags):
     db = tmp_path / "2x3.sqlite"       # every unit, a few milliseconds each
     assert invoke("count", "2x3", "--db", db, "-q", "-w", "1").exit_code == 0
     with Store.open(db) as st:
         n, true = len(st), st.get(4).count
-    _tamper(db, 4, true + 1)
+    store_wrong_count(db, 4, true + 1)
     res = invoke("recount", db, "--sample", n, *flags)
     assert res.exit_code == 1
     assert f"unit    4: stored {true + 1:>12,}  recounted {true:>12,}  MISMATCH" in res.output
@@ -177,3 +297,174 @@ def test_recount_of_an_empty_store_is_one_line(tmp_path):
     _fake_store(db, {})
     res = invoke("recount", db)
     assert res.exit_code == 1 and "no finished unit to recount" in res.output
+
+
+# ---------------------------------------------------------------------------
+# A damaged or hand-edited store is refused by every command
+
+def _edit_one_digit(path, count):
+    """Change the last digit of ``count`` where it is written in the file,
+    as a damaged disk or a hand edit would; return the count it now reads."""
+    data = path.read_bytes()
+    digits = str(count).encode()
+    assert data.count(digits) == 1 and not Path(f"{path}-wal").exists()
+    i = data.index(digits) + len(digits) - 1
+    new = b"0" if data[i:i + 1] != b"0" else b"1"
+    path.write_bytes(data[:i] + new + data[i + 1:])
+    return int(digits[:-1] + new)
+
+
+@pytest.fixture
+def edited(tmp_path):
+    """A 3x3 store whose unit 3 reads a count one digit off."""
+    db = tmp_path / "edited.sqlite"
+    _fake_store(db, {0: 11_111_111, 3: 987_654_321, 5: 22_222_222})
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT count FROM units WHERE unit_id = 3").fetchone()[0] == "987654321"
+    con.close()
+    wrong = _edit_one_digit(db, 987_654_321)
+    con = sqlite3.connect(db)   # SQLite itself sees a healthy file with another number
+    assert con.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+    assert con.execute("SELECT count FROM units WHERE unit_id = 3").fetchone()[0] == str(wrong)
+    con.close()
+    return db
+
+
+@pytest.mark.parametrize("command", [
+    ["status"], ["status", "--json"], ["export", "-o", "{tmp}/out"], ["recount", "--sample", "1"],
+    ["merge", "{tmp}/all.sqlite"], ["count", "3x3", "--units", "0", "-q", "-w", "1", "--db"],
+])
+def test_a_byte_edited_count_is_refused_naming_the_unit(edited, tmp_path, command):
+    args = [a.format(tmp=tmp_path) for a in command]
+    args = [args[0], *args[1:], edited] if command[0] != "merge" else [*args, edited]
+    res = invoke(*args)
+    assert res.exit_code == 1, res.output
+    assert res.output.startswith(f"Error: unit 3 in {edited} is damaged or was edited")
+    assert len(res.output.strip().splitlines()) == 1
+    assert not (tmp_path / "all.sqlite").exists()
+    assert not (tmp_path / "out").exists() or _listing(tmp_path / "out") == []
+
+
+def test_a_row_outside_the_job_is_refused_not_a_crash(tmp_path):
+    db = tmp_path / "odd.sqlite"
+    _fake_store(db, {0: 5})
+    con = sqlite3.connect(db)
+    with con:
+        con.execute("UPDATE units SET unit_id = 710")   # 3x3/71 has units 0..709
+    con.close()
+    for args in (["count", "3x3", "--units", "0", "-q", "-w", "1", "--db", db], ["status", db]):
+        res = invoke(*args)
+        assert res.exit_code == 1 and "Traceback" not in res.output, res.output
+        assert f"{db} holds a row for unit 710, outside range(710)" in res.output
+
+
+# ---------------------------------------------------------------------------
+# Stores on read-only media
+
+def test_read_commands_create_nothing_beside_the_store(counted, tmp_path):
+    db = tmp_path / "c.sqlite"
+    shutil.copy(counted, db)
+    # SQLite cannot create db-shm here: what a read-only directory does to it
+    Path(f"{db}-shm").mkdir()
+    for args in (["status", db], ["export", db, "-o", tmp_path / "out"],
+                 ["recount", db, "--sample", "1"]):
+        res = invoke(*args)
+        assert res.exit_code == 0, res.output
+    assert _listing(tmp_path) == ["c.sqlite", "c.sqlite-shm", "out"]
+
+
+@needs_mounts
+def test_a_store_on_a_read_only_mount_can_be_read(counted, tmp_path):
+    media, out = tmp_path / "media", tmp_path / "out"
+    media.mkdir()
+    out.mkdir()
+    shutil.copy(counted, media / "s.sqlite")
+    gridcount = f"{sys.executable} -m counting"
+    res = _in_mount_namespace(f"""
+        mount --bind {media} {media}
+        mount -o remount,ro,bind {media} {media}
+        if touch {media}/probe 2>/dev/null; then echo "still writable"; exit 3; fi
+        {gridcount} status {media}/s.sqlite
+        {gridcount} export {media}/s.sqlite -o {out}
+        {gridcount} recount {media}/s.sqlite --sample 1
+    """)
+    assert res.returncode == 0, res
+    assert "4 of 710" in res.stdout and "all 1 recounted units agree" in res.stdout
+    assert _listing(out) == ["3x3-units.csv", "3x3.json"]
+    assert _listing(media) == ["s.sqlite"]
+
+
+@needs_mounts
+def test_a_store_with_a_wal_file_on_a_read_only_mount_says_what_to_do(tmp_path):
+    media = tmp_path / "media"
+    media.mkdir()
+    db = media / "s.sqlite"
+    with Store.create_or_open(db, Job.load("3x3", "71").info()) as st:  # as kill -9 leaves it:
+        st.record(UnitResult(0, 0, 0, 7, 1, 0, 0, 0.1, "h", "v", "t"))   # the unit in the -wal
+        copies = {p: p.read_bytes() for p in (db, Path(f"{db}-wal"))}
+    for p, data in copies.items():
+        p.write_bytes(data)
+    res = _in_mount_namespace(f"""
+        mount --bind {media} {media}
+        mount -o remount,ro,bind {media} {media}
+        {sys.executable} -m counting status {db}
+    """)
+    assert res.returncode == 1
+    assert res.stderr == (f"Error: cannot read {db}: its -wal file holds units not yet in the main "
+                          f"file, and reading them needs s.sqlite-shm beside it, which cannot be "
+                          f"created there (read-only media?); copy the store with its -wal file "
+                          f"to a writable directory\n")
+    res = invoke("status", db)          # where it can be created, the unit is there
+    assert res.exit_code == 0 and "1 of 710" in res.output
+
+
+# ---------------------------------------------------------------------------
+# A store that a running count holds
+
+def _start_count(db, units):
+    return subprocess.Popen(
+        [sys.executable, "-m", "counting", "count", "3x3", "--db", str(db), "--units", units,
+         "--workers", "1", "--no-progress"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _wait_for_a_unit(db, proc, timeout=60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"count ended early: {proc.communicate()}")
+        try:
+            with Store.open(db) as st:
+                if st.done_ids():
+                    return
+        except StoreError:
+            pass  # not created yet
+        time.sleep(0.05)
+    pytest.fail("no unit was stored in time")
+
+
+def test_a_second_count_on_a_store_is_refused_until_the_first_ends(tmp_path):
+    db = tmp_path / "s.sqlite"
+    first = _start_count(db, "0-199")
+    try:
+        _wait_for_a_unit(db, first)
+        res = invoke("count", "3x3", "--db", db, "--units", "0-199", "-q", "-w", "1")
+        assert res.exit_code == 1 and len(res.output.strip().splitlines()) == 1
+        assert res.output.startswith(f"Error: {db} is being counted by another process "
+                                     f"(pid {first.pid} on host ")
+        fresh = invoke("count", "3x3", "--db", db, "--units", "0", "-q", "--fresh")
+        assert fresh.exit_code == 1 and "being counted" in fresh.output and db.exists()
+        res = invoke("status", db)                    # reading is never blocked
+        assert res.exit_code == 0 and "of 710" in res.output
+        first.send_signal(signal.SIGKILL)             # a crash leaves no lock behind
+        first.communicate(timeout=30)
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.communicate()
+    with Store.open(db) as st:
+        done = st.done_ids()
+    res = invoke("count", "3x3", "--db", db, "--units", f"0-{max(done) + 1}", "-w", "1", "--json")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["run"]["units_skipped"] == len(done)
+    assert not Path(f"{db}.lock").exists()

@@ -1,13 +1,14 @@
 """The job library (counting/job.py): running the missing units into a
 store, recounting a sample, unit lists and default file names."""
-import sqlite3
 
 import pytest
 
 from counting.job import (Job, default_db_path, default_export_paths, default_export_stem,
-                          format_unit_list, parse_unit_list, recount, run_count)
+                          export, format_unit_list, parse_unit_list, recount, run_count)
 from counting.options import CountOptions
 from counting.store import Store
+
+from store_samples import store_wrong_count
 
 
 def _quiet(**kw):
@@ -23,14 +24,6 @@ def job():
 def store(tmp_path, job):
     with Store.create_or_open(tmp_path / "j.sqlite", job.info()) as st:
         yield st
-
-
-def _tamper(path, unit_id, count):
-    """Overwrite one stored count behind the store's back."""
-    con = sqlite3.connect(path)
-    with con:
-        con.execute("UPDATE units SET count = ? WHERE unit_id = ?", (str(count), unit_id))
-    con.close()
 
 
 # ---------------------------------------------------------------------------
@@ -76,10 +69,10 @@ def test_recount_agrees_with_an_untouched_store(job, store):
 
 
 @pytest.mark.parametrize("options", [CountOptions(), CountOptions(memo=False)])
-def test_recount_finds_a_tampered_count(job, store, options):
+def test_recount_finds_a_wrong_count(job, store, options):
     run_count(job, store, options=CountOptions(), **_quiet())
     true = store.get(4).count
-    _tamper(store.path, 4, true + 1)
+    store_wrong_count(store.path, 4, true + 1)
     rep = recount(store, job.n_units, seed=1, options=options)
     assert rep.mismatches == [(4, true + 1, true)]
 
@@ -118,7 +111,11 @@ def test_unit_lists_read_ranges_and_print_them_back():
 
 @pytest.mark.parametrize("text, match", [
     ("x", "bad unit list item 'x'"), ("5-2", "start after end"),
-    ("0-11", r"out of range 0\.\.10"), (",", "empty unit list"),
+    ("0-11", r"out of range 0\.\.10"), (",", "empty unit list"), ("", "empty unit list"),
+    (" , ", "empty unit list"),
+    # int() reads all of these; a unit list takes ASCII digits only
+    ("\u0663", "bad unit list item"), ("+3", "bad unit list item"), ("1_0", "bad unit list item"),
+    ("2-+3", "bad unit list item"), ("0-\u0663", "bad unit list item"), ("-3", "bad unit list item"),
 ])
 def test_bad_unit_lists_are_refused_in_one_line(text, match):
     with pytest.raises(ValueError, match=match):
@@ -131,8 +128,33 @@ def test_default_store_and_export_names_use_the_default_reduction():
     assert default_export_stem(Job.load("3x3")) == "3x3"
     assert default_export_stem(Job.load("3x3", "44")) == "3x3-r44"
     assert str(default_db_path("2x4", "moves")) == "results/2x4-rmoves.sqlite"
-    assert [str(p) for p in default_export_paths(Job.load("3x3", "44"))] == \
-        ["results/3x3-r44-units.csv", "results/3x3-r44.json"]
+    assert [str(p) for p in default_export_paths(Job.load("3x3", "44"), "/tmp/x")] == \
+        ["/tmp/x/3x3-r44-units.csv", "/tmp/x/3x3-r44.json"]
+
+
+# ---------------------------------------------------------------------------
+# export
+
+def test_export_writes_the_worker_of_each_unit_last(job, store, tmp_path):
+    run_count(job, store, unit_ids=[0, 1], options=CountOptions(), **_quiet())
+    export(store, tmp_path / "u.csv", None, job)
+    header, *rows = [line.split(",") for line in (tmp_path / "u.csv").read_text().splitlines()]
+    assert header[-1] == "worker" and header[:-1] == [
+        "unit_id", "class_id", "form_id", "weight", "count", "nodes", "dead_ends", "memo_hits",
+        "seconds", "host", "engine_version", "finished_at"]
+    assert [row[-1] for row in rows] == [r.worker for r in store.results()]
+    assert all(row[-1].startswith("MainProcess:") for row in rows)
+
+
+def test_a_failed_export_leaves_no_file_and_no_temporary(job, store, tmp_path):
+    run_count(job, store, unit_ids=[0], options=CountOptions(), **_quiet())
+    (tmp_path / "file.txt").write_text("not a directory")
+    good, bad = tmp_path / "u.csv", tmp_path / "file.txt" / "s.json"
+    with pytest.raises(NotADirectoryError) as exc_info:
+        export(store, good, bad, job, machine={})
+    assert exc_info.value.filename == str(bad)
+    assert [p.name for p in tmp_path.iterdir() if not p.name.startswith("j.sqlite")] == \
+        ["file.txt"]     # the csv was complete, but not renamed into place
 
 
 # ---------------------------------------------------------------------------

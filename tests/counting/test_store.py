@@ -14,9 +14,6 @@ from pathlib import Path
 import pytest
 
 from counting.store import (
-    APPLICATION_ID,
-    FORMAT,
-    FORMAT_VERSION,
     ConflictError,
     CorruptStoreError,
     ForeignStoreError,
@@ -25,29 +22,10 @@ from counting.store import (
     Store,
     StoreError,
 )
-from counting.units import UnitResult
+
+from store_samples import BIG, N_UNITS, assert_one_line_naming, make_result
 
 ROOT = Path(__file__).resolve().parents[2]  # the project checkout (holds counting/)
-N_UNITS = 40
-BIG = 6_670_903_752_021_072_936_960  # the number of 9×9 Sudoku grids, > 2**72
-
-
-def make_result(unit_id: int, count: int | None = None, **changes) -> UnitResult:
-    """A plausible result for ``unit_id``; ``count`` defaults to something > 2**64."""
-    result = UnitResult(
-        unit_id=unit_id,
-        class_id=unit_id // 4,
-        form_id=unit_id % 4,
-        count=2**64 + 17 * unit_id if count is None else count,
-        nodes=2**63 + unit_id,
-        dead_ends=3 * unit_id,
-        memo_hits=unit_id,
-        seconds=0.25 * unit_id,
-        host="worker-1",
-        engine_version="1.0",
-        finished_at=f"2026-01-01T00:00:{unit_id % 60:02d}Z",
-    )
-    return replace(result, **changes)
 
 
 @pytest.fixture
@@ -64,13 +42,6 @@ def db(tmp_path) -> Path:
 def store(db, job):
     with Store.create_or_open(db, job) as s:
         yield s
-
-
-def assert_one_line_naming(exc_info, path: Path) -> str:
-    message = str(exc_info.value)
-    assert "\n" not in message
-    assert str(path) in message
-    return message
 
 
 # ---------------------------------------------------------------------------
@@ -112,39 +83,6 @@ def test_open_reads_the_job_from_the_database(db, job):
         assert s.job == job
         assert s.path == db
         assert len(s) == 0 and s.remaining_ids() == list(range(N_UNITS))
-
-
-def test_new_store_carries_application_id_and_format_markers(store, db):
-    store.close()
-    conn = sqlite3.connect(db)
-    try:
-        assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == FORMAT_VERSION
-        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        meta = dict(conn.execute("SELECT key, value FROM meta"))
-    finally:
-        conn.close()
-    assert meta == {
-        "format": FORMAT,
-        "format_version": str(FORMAT_VERSION),
-        "shape": "3x3",
-        "reduction": "71",
-        "engine_version": "1.0",
-        "n_units": str(N_UNITS),
-    }
-
-
-def test_schema_only_accepts_canonical_decimal_counts(store, db):
-    conn = sqlite3.connect(db, isolation_level=None)
-    try:
-        for bad in ("007", "", "-1", "1e5", "12a"):
-            with pytest.raises(sqlite3.IntegrityError):
-                conn.execute(
-                    "INSERT INTO units VALUES (1, 0, 1, ?, '0', '0', '0', 0.0, 'h', 'v', 't')", (bad,)
-                )
-    finally:
-        conn.close()
-    assert len(store) == 0
 
 
 # ---------------------------------------------------------------------------
@@ -200,6 +138,75 @@ def test_record_rejects_objects_that_are_not_unit_results(store):
 
 
 # ---------------------------------------------------------------------------
+# Every row read is checked
+
+
+def _edit_row(db: Path, unit_id: int, column: str, value) -> None:
+    """Change one field of a stored row behind the store's back (a hand edit)."""
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute(f"UPDATE units SET {column} = ? WHERE unit_id = ?", (value, unit_id))
+    conn.close()
+
+
+@pytest.mark.parametrize("column, value", [
+    ("count", str(2**64 + 17 * 3 + 1)), ("class_id", 9), ("form_id", 0), ("nodes", "1"),
+    ("dead_ends", "10"), ("memo_hits", "4"), ("seconds", 0.5), ("host", "worker-2"),
+    ("engine_version", "2.0"), ("finished_at", "2026-01-02T00:00:03Z"), ("worker", ""),
+    ("checksum", "0" * 16),
+])
+def test_a_row_edited_by_hand_is_refused_naming_its_unit(db, job, column, value):
+    with Store.create_or_open(db, job) as s:
+        for u in (2, 3, 4):
+            s.record(make_result(u))
+    _edit_row(db, 3, column, value)
+    for opener in (Store.open, lambda p: Store.create_or_open(p, job)):
+        with opener(db) as s:
+            for read in (s.results, lambda: s.get(3)):
+                with pytest.raises(CorruptStoreError) as exc_info:
+                    read()
+                message = assert_one_line_naming(exc_info, db)
+                assert message.startswith(f"unit 3 in {db} is damaged or was edited")
+                assert 'DELETE FROM units WHERE unit_id = 3' in message
+            assert s.get(2) == make_result(2) and s.done_ids() == {2, 3, 4}
+
+
+def test_a_row_copied_into_a_store_of_another_job_is_refused(tmp_path, job):
+    other = replace(job, n_units=N_UNITS + 1)   # same shape and reduction, other units
+    for path, j in ((tmp_path / "a.db", job), (tmp_path / "b.db", other)):
+        with Store.create_or_open(path, j) as s:
+            s.record(make_result(1))
+    conn = sqlite3.connect(tmp_path / "b.db")
+    with conn:
+        conn.execute("ATTACH ? AS a", (str(tmp_path / "a.db"),))
+        conn.execute("UPDATE units SET checksum = (SELECT checksum FROM a.units WHERE unit_id = 1)")
+    conn.close()
+    with Store.open(tmp_path / "b.db") as s, pytest.raises(CorruptStoreError, match="unit 1 in"):
+        s.results()
+
+
+def test_a_row_outside_the_job_is_refused_by_every_read(db, job):
+    with Store.create_or_open(db, job) as s:
+        s.record(make_result(0))
+    _edit_row(db, 0, "unit_id", N_UNITS)
+    with Store.open(db) as s:
+        for read in (s.results, s.done_ids, s.remaining_ids, lambda: s.get(N_UNITS)):
+            with pytest.raises(CorruptStoreError) as exc_info:
+                read()
+            message = assert_one_line_naming(exc_info, db)
+            assert f"holds a row for unit {N_UNITS}, outside range({N_UNITS})" in message
+
+
+def test_record_over_a_damaged_row_is_refused_and_changes_nothing(store, db):
+    store.record(make_result(5, count=50))
+    _edit_row(db, 5, "count", "51")
+    for count in (50, 51, 52):
+        with pytest.raises(CorruptStoreError, match="unit 5 in"):
+            store.record(make_result(5, count=count))
+    assert len(store) == 1
+
+
+# ---------------------------------------------------------------------------
 # Refusing other jobs' stores
 
 
@@ -241,251 +248,6 @@ def test_engine_version_mismatch_is_refused_unless_allowed(db, job):
 
 
 # ---------------------------------------------------------------------------
-# Refusing files that are not (healthy) gridcount stores
-
-
-def _foreign_sqlite(path: Path) -> None:
-    conn = sqlite3.connect(path)
-    conn.execute("CREATE TABLE people (name TEXT)")
-    conn.execute("INSERT INTO people VALUES ('ada')")
-    conn.commit()
-    conn.close()
-
-
-OTHER_APPLICATION_ID = 0x46534C31  # an application_id that is not gridcount's
-
-
-def _other_application_empty_sqlite(path: Path) -> None:
-    """An SQLite database with no tables yet, already claimed by another
-    application through its header's application_id."""
-    conn = sqlite3.connect(path)
-    conn.execute(f"PRAGMA application_id = {OTHER_APPLICATION_ID}")
-    conn.commit()
-    conn.close()
-
-
-FOREIGN_FILES = {
-    "text file": lambda p: p.write_text("unit,count\n0,12\n"),
-    "random bytes": lambda p: p.write_bytes(os.urandom(8192)),
-    "sqlite magic then garbage": lambda p: p.write_bytes(b"SQLite format 3\x00" + os.urandom(8176)),
-    "foreign sqlite database": _foreign_sqlite,
-    "empty sqlite database of another application": _other_application_empty_sqlite,
-}
-
-
-@pytest.mark.parametrize("kind", FOREIGN_FILES)
-@pytest.mark.parametrize("opener", ["open", "create_or_open"])
-def test_foreign_or_corrupt_files_are_refused_with_a_one_line_error_and_left_untouched(
-    db, job, kind, opener
-):
-    FOREIGN_FILES[kind](db)
-    before = db.read_bytes()
-    with pytest.raises((ForeignStoreError, CorruptStoreError)) as exc_info:
-        if opener == "open":
-            Store.open(db)
-        else:
-            Store.create_or_open(db, job)
-    assert_one_line_naming(exc_info, db)
-    assert exc_info.value.__class__ is not StoreError
-    assert db.read_bytes() == before
-    assert not Path(f"{db}-wal").exists() or kind == "foreign sqlite database"
-
-
-def test_an_empty_database_of_another_application_is_not_written_into(db, job):
-    _other_application_empty_sqlite(db)
-    with pytest.raises(ForeignStoreError, match=f"application_id {OTHER_APPLICATION_ID}"):
-        Store.create_or_open(db, job)
-    conn = sqlite3.connect(db)
-    try:
-        assert conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
-        assert conn.execute("PRAGMA application_id").fetchone()[0] == OTHER_APPLICATION_ID
-    finally:
-        conn.close()
-
-
-def test_empty_file_is_refused_by_open_but_initialised_by_create(db, job):
-    db.touch()
-    with pytest.raises(ForeignStoreError, match="empty"):
-        Store.open(db)
-    with Store.create_or_open(db, job) as s:
-        assert s.job == job
-
-
-def test_blank_database_left_by_a_crash_during_creation_is_initialised(db, job):
-    conn = sqlite3.connect(db)
-    conn.execute("PRAGMA journal_mode = WAL")  # what create does before its transaction
-    conn.close()
-    with pytest.raises(ForeignStoreError):
-        Store.open(db)
-    with Store.create_or_open(db, job) as s:
-        s.record(make_result(0))
-    with Store.open(db) as s:
-        assert s.job == job and len(s) == 1
-
-
-def _damage(path: Path, offset: int, length: int) -> None:
-    with open(path, "r+b") as f:
-        f.seek(offset)
-        f.write(bytes([0xA5]) * length)
-
-
-def test_damaged_store_is_refused_as_corrupt(db, job):
-    with Store.create_or_open(db, job) as s:
-        for u in range(N_UNITS):
-            s.record(make_result(u, host="h" * 500))
-    # close() checkpoints the WAL into the main file; now wreck the b-tree pages.
-    size = db.stat().st_size
-    assert size > 4 * 4096
-    _damage(db, 2 * 4096, size - 3 * 4096)
-    with pytest.raises(CorruptStoreError) as exc_info:
-        Store.open(db)
-    assert_one_line_naming(exc_info, db)
-
-
-def test_truncated_store_is_refused_as_corrupt(db, job):
-    with Store.create_or_open(db, job) as s:
-        for u in range(N_UNITS):
-            s.record(make_result(u, host="h" * 500))
-    size = db.stat().st_size
-    with open(db, "r+b") as f:
-        f.truncate(size // 2)
-    with pytest.raises(CorruptStoreError) as exc_info:
-        Store.open(db)
-    assert_one_line_naming(exc_info, db)
-
-
-def test_store_written_by_a_newer_format_is_refused(db, job):
-    Store.create_or_open(db, job).close()
-    conn = sqlite3.connect(db)
-    conn.execute("UPDATE meta SET value = ? WHERE key = 'format_version'", (str(FORMAT_VERSION + 1),))
-    conn.commit()
-    conn.close()
-    with pytest.raises(StoreError, match="newer") as exc_info:
-        Store.open(db)
-    assert_one_line_naming(exc_info, db)
-
-
-def test_open_of_a_missing_file_says_no_such_database(tmp_path):
-    missing = tmp_path / "nope.db"
-    with pytest.raises(StoreError, match="no such database") as exc_info:
-        Store.open(missing)
-    assert_one_line_naming(exc_info, missing)
-    assert not missing.exists()
-
-
-def test_create_in_a_missing_directory_is_a_clear_error(tmp_path, job):
-    path = tmp_path / "no" / "such" / "dir" / "job.db"
-    with pytest.raises(StoreError, match="does not exist") as exc_info:
-        Store.create_or_open(path, job)
-    assert_one_line_naming(exc_info, path)
-
-
-def test_a_directory_is_not_a_database(tmp_path, job):
-    with pytest.raises(StoreError, match="directory"):
-        Store.open(tmp_path)
-    with pytest.raises(StoreError, match="directory"):
-        Store.create_or_open(tmp_path, job)
-
-
-def test_every_store_exception_is_a_store_error():
-    for cls in (ForeignStoreError, CorruptStoreError, ConflictError):
-        assert issubclass(cls, StoreError)
-
-
-# ---------------------------------------------------------------------------
-# Deleting a store (count --fresh)
-
-
-def _side_files(db: Path) -> list[Path]:
-    return [Path(f"{db}-wal"), Path(f"{db}-shm")]
-
-
-def test_delete_removes_the_store_with_its_wal_and_shm_files(db, job):
-    with Store.create_or_open(db, job) as s:
-        s.record(make_result(0))
-        assert all(p.exists() for p in _side_files(db))  # open in WAL mode
-        assert Store.delete(db) == [db, *_side_files(db)]
-    assert not db.exists() and not any(p.exists() for p in _side_files(db))
-    with Store.create_or_open(db, job) as s:   # a new, empty store in its place
-        assert len(s) == 0
-
-
-def test_delete_of_a_store_left_by_kill_9_before_any_checkpoint(db, job):
-    # the store's header is still in the -wal file only: copy the three
-    # files while the store is open, as a killed process leaves them
-    with Store.create_or_open(db, job) as s:
-        s.record(make_result(0))
-        copies = {p: p.read_bytes() for p in [db, *_side_files(db)]}
-    for p, data in copies.items():
-        p.write_bytes(data)
-    with open(db, "rb") as f:
-        assert int.from_bytes(f.read(72)[68:72], "big") == 0  # not in the main file yet
-    assert Store.delete(db) == [db, *_side_files(db)]
-
-
-def test_delete_refuses_a_foreign_database_whose_tables_are_still_in_its_wal(db):
-    conn = sqlite3.connect(db)
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute("CREATE TABLE people (name TEXT)")  # into the -wal file: the main
-    conn.execute("INSERT INTO people VALUES ('ada')")  # file still looks blank
-    conn.commit()
-    copies = {p: p.read_bytes() for p in [db, *_side_files(db)]}
-    conn.close()
-    for p, data in copies.items():
-        p.write_bytes(data)
-    with pytest.raises(ForeignStoreError, match="not a gridcount store"):
-        Store.delete(db)
-    # its data is untouched (the -shm file is only SQLite's shared-memory index)
-    assert db.read_bytes() == copies[db]
-    assert Path(f"{db}-wal").read_bytes() == copies[Path(f"{db}-wal")]
-
-
-def test_delete_accepts_a_damaged_store_and_what_a_killed_create_leaves(db, job):
-    with Store.create_or_open(db, job) as s:
-        for u in range(N_UNITS):
-            s.record(make_result(u, host="h" * 500))
-    _damage(db, 2 * 4096, db.stat().st_size - 3 * 4096)
-    assert Store.delete(db) == [db]
-    db.touch()                                  # empty file
-    assert Store.delete(db) == [db]
-    conn = sqlite3.connect(db)                  # blank database
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.close()
-    assert Store.delete(db) == [db]
-
-
-def test_delete_of_a_missing_store_removes_only_stray_side_files(db):
-    assert Store.delete(db) == []
-    for p in _side_files(db):
-        p.write_bytes(b"stale")
-    assert Store.delete(db) == _side_files(db)
-
-
-def _foreign_sqlite_in_wal_mode(path: Path) -> None:
-    _foreign_sqlite(path)
-    conn = sqlite3.connect(path)
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.close()
-
-
-@pytest.mark.parametrize("kind", [*FOREIGN_FILES, "foreign sqlite database in WAL mode"])
-def test_delete_refuses_a_file_that_is_not_a_gridcount_store(db, kind):
-    FOREIGN_FILES.get(kind, _foreign_sqlite_in_wal_mode)(db)
-    before = db.read_bytes()
-    with pytest.raises(ForeignStoreError, match="not a gridcount store") as exc_info:
-        Store.delete(db)
-    assert_one_line_naming(exc_info, db)
-    assert db.read_bytes() == before
-    assert not any(p.exists() for p in _side_files(db))      # nothing added beside it
-
-
-def test_delete_refuses_a_directory(tmp_path):
-    with pytest.raises(StoreError, match="directory"):
-        Store.delete(tmp_path)
-    assert tmp_path.is_dir()
-
-
-# ---------------------------------------------------------------------------
 # Write failures become StoreError
 
 
@@ -510,6 +272,20 @@ def test_read_only_database_during_record_becomes_store_error(store, db):
         store.record(make_result(0))
     assert_one_line_naming(exc_info, db)
     assert len(store) == 0
+
+
+def test_a_store_opened_for_reading_refuses_every_write(store, db):
+    store.record(make_result(0))
+    with Store.open(db) as reader:
+        assert reader.read_only and reader.get(0) == make_result(0)
+        for write in (lambda: reader.record(make_result(1)),
+                      lambda: reader.merge_from(store)):
+            with pytest.raises(StoreError, match="opened read-only") as exc_info:
+                write()
+            assert_one_line_naming(exc_info, db)
+    with Store.open(db, writable=True) as writer:
+        assert writer.record(make_result(1)) is True
+    assert store.done_ids() == {0, 1}
 
 
 def test_closed_store_raises_store_error(db, job):
@@ -606,6 +382,49 @@ def test_merge_with_conflicts_lists_all_of_them_and_writes_nothing(tmp_path, job
         assert a.get(1).count == 101
 
 
+def test_merge_all_writes_nothing_when_a_later_source_disagrees(tmp_path, job):
+    paths = [tmp_path / f"{name}.db" for name in ("t", "a", "b")]
+    target, a, b = (Store.create_or_open(p, job) for p in paths)
+    with target, a, b:
+        target.record(make_result(0, count=10))
+        a.record(make_result(1, count=11))
+        a.record(make_result(2, count=12))
+        b.record(make_result(0, count=10))
+        b.record(make_result(2, count=99))      # disagrees with a, not with the target
+        with pytest.raises(ConflictError) as exc_info:
+            target.merge_all([a, b])
+        message = str(exc_info.value)
+        assert message.startswith(f"cannot merge {b.path} into {target.path}: 1 unit(s) disagree "
+                                  f"(unit 2: 12 in {a.path} vs 99 there); nothing was merged")
+        assert exc_info.value.conflicts == [(2, 12, 99)]
+        assert target.done_ids() == {0}                     # not even a's units
+        assert target.merge_all([a]) == [MergeReport(added=2, identical=0)]
+
+
+def test_merge_all_reports_each_source(tmp_path, job):
+    paths = [tmp_path / f"{name}.db" for name in ("t", "a", "b")]
+    target, a, b = (Store.create_or_open(p, job) for p in paths)
+    with target, a, b:
+        for u in (0, 1):
+            a.record(make_result(u))
+        for u in (1, 2, 3):
+            b.record(make_result(u, host="worker-2"))
+        assert target.merge_all([a, b]) == [MergeReport(added=2, identical=0),
+                                            MergeReport(added=2, identical=1)]
+        assert target.get(1) == make_result(1) and target.get(3) == b.get(3)
+
+
+def test_merge_never_passes_on_a_damaged_row(tmp_path, job):
+    with Store.create_or_open(tmp_path / "a.db", job) as a:
+        a.record(make_result(0))
+        a.record(make_result(1))
+    _edit_row(tmp_path / "a.db", 1, "count", "7")
+    with Store.create_or_open(tmp_path / "t.db", job) as target, Store.open(tmp_path / "a.db") as a:
+        with pytest.raises(CorruptStoreError, match=f"unit 1 in {tmp_path / 'a.db'}"):
+            target.merge_from(a)
+        assert len(target) == 0
+
+
 @pytest.mark.parametrize(
     "field, value", [("shape", "2x3"), ("reduction", "44"), ("n_units", N_UNITS + 1)]
 )
@@ -640,6 +459,7 @@ _CHILD = textwrap.dedent(
                 nodes=2**63 + u, dead_ends=3 * u, memo_hits=u, seconds=0.25 * u,
                 host="worker-1", engine_version="1.0",
                 finished_at=f"2026-01-01T00:00:{u % 60:02d}Z",
+                worker=f"SpawnPoolWorker-{u % 3}:4242",
             ))
         print("finished", flush=True)
     """

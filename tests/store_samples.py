@@ -1,0 +1,98 @@
+"""Results and stores shared by the store tests (``tests/counting/test_store*.py``,
+``test_job.py``, ``test_cli_store.py``; ``tests/`` is on ``sys.path`` through
+its conftest)."""
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import astuple, replace
+from pathlib import Path
+
+from counting.store import Store
+from counting.store_format import COLUMNS, EXACT, row_checksum
+from counting.units import UnitResult
+
+N_UNITS = 40
+BIG = 6_670_903_752_021_072_936_960  # the number of 9×9 Sudoku grids, > 2**72
+
+
+def make_result(unit_id: int, count: int | None = None, **changes) -> UnitResult:
+    """A plausible result for ``unit_id``; ``count`` defaults to something > 2**64."""
+    result = UnitResult(
+        unit_id=unit_id,
+        class_id=unit_id // 4,
+        form_id=unit_id % 4,
+        count=2**64 + 17 * unit_id if count is None else count,
+        nodes=2**63 + unit_id,
+        dead_ends=3 * unit_id,
+        memo_hits=unit_id,
+        seconds=0.25 * unit_id,
+        host="worker-1",
+        engine_version="1.0",
+        finished_at=f"2026-01-01T00:00:{unit_id % 60:02d}Z",
+        worker=f"SpawnPoolWorker-{unit_id % 3}:4242",
+    )
+    return replace(result, **changes)
+
+
+def assert_one_line_naming(exc_info, path: Path) -> str:
+    message = str(exc_info.value)
+    assert "\n" not in message
+    assert str(path) in message
+    return message
+
+
+def stored_row(result: UnitResult) -> tuple:
+    """``result`` as the values of the units columns but the checksum, as stored."""
+    return tuple(str(v) if c in EXACT else v for c, v in zip(COLUMNS, astuple(result)))
+
+
+def store_wrong_count(path: Path, unit_id: int, count: int) -> None:
+    """Replace one stored count the way a faulty engine or machine would have
+    stored it: a wrong count with a checksum that matches it (what recount
+    is for; a row edited without its checksum is refused on reading)."""
+    with Store.open(path) as st:
+        job, result = st.job, replace(st.get(unit_id), count=count)
+    con = sqlite3.connect(path)
+    with con:
+        con.execute("UPDATE units SET count = ?, checksum = ? WHERE unit_id = ?",
+                    (str(count), row_checksum(job, stored_row(result)), unit_id))
+    con.close()
+
+
+# The schema of store format 1, as gridcount wrote it before format 2.
+FORMAT_1_SCHEMA = """
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY NOT NULL,
+    value TEXT NOT NULL
+);
+CREATE TABLE units (
+    unit_id        INTEGER PRIMARY KEY NOT NULL CHECK (unit_id >= 0),
+    class_id       INTEGER NOT NULL CHECK (typeof(class_id) = 'integer'),
+    form_id        INTEGER NOT NULL CHECK (typeof(form_id) = 'integer'),
+    count          TEXT NOT NULL CHECK (count <> '' AND count NOT GLOB '*[^0-9]*' AND (count = '0' OR count NOT GLOB '0*')),
+    nodes          TEXT NOT NULL CHECK (nodes <> '' AND nodes NOT GLOB '*[^0-9]*' AND (nodes = '0' OR nodes NOT GLOB '0*')),
+    dead_ends      TEXT NOT NULL CHECK (dead_ends <> '' AND dead_ends NOT GLOB '*[^0-9]*' AND (dead_ends = '0' OR dead_ends NOT GLOB '0*')),
+    memo_hits      TEXT NOT NULL CHECK (memo_hits <> '' AND memo_hits NOT GLOB '*[^0-9]*' AND (memo_hits = '0' OR memo_hits NOT GLOB '0*')),
+    seconds        REAL NOT NULL,
+    host           TEXT NOT NULL,
+    engine_version TEXT NOT NULL,
+    finished_at    TEXT NOT NULL
+);
+"""
+
+
+def write_format_1_store(path: Path, job, results) -> None:
+    """A store as gridcount wrote it in format 1 (no worker, no checksum)."""
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute(f"PRAGMA application_id = {0x67726964}")
+    conn.execute("PRAGMA user_version = 1")
+    conn.executescript(FORMAT_1_SCHEMA)
+    meta = {"format": "gridcount-store", "format_version": "1", "shape": job.shape,
+            "reduction": job.reduction, "engine_version": job.engine_version,
+            "n_units": str(job.n_units)}
+    conn.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
+    conn.executemany(f"INSERT INTO units VALUES ({', '.join('?' * 11)})",
+                     [stored_row(r)[:11] for r in results])
+    conn.commit()
+    conn.close()
