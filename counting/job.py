@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import os
 import platform
 import random
@@ -29,8 +30,8 @@ from typing import Callable, Iterable
 
 from counting import pool
 from counting.options import CountOptions
-from counting.reduction import (BandClass, Factorisation, check_shape, default_reduction,
-                                factorisation, get_reduction, reduction_name)
+from counting.reduction import (BandClass, Reduction, check_shape, default_reduction,
+                                get_reduction, reduction_name)
 from counting.store import JobInfo, Store
 from counting.progress import Progress
 from counting.unit_count import count_unit, estimate_work
@@ -98,9 +99,15 @@ class Job:
     def classes(self) -> list[BandClass]:
         return get_reduction(self.shape, self.reduction).classes()
 
-    @cached_property
-    def factorisation(self) -> Factorisation:
-        return factorisation(self.shape)
+    @property
+    def reduction_object(self) -> Reduction:
+        """The :class:`~counting.reduction.Reduction` this job counts."""
+        return get_reduction(self.shape, self.reduction)
+
+    @property
+    def factors(self) -> tuple[tuple[str, int], ...]:
+        """The reduction's exact factors, ``(label, value)`` in print order."""
+        return self.reduction_object.factors
 
     @property
     def n_units(self) -> int:
@@ -121,9 +128,8 @@ class Job:
         return get_reduction(self.shape, self.reduction).total(counts)
 
     def partial_sum(self, counts: dict[int, int]) -> int:
-        """Σ weight · count over the units present (the total's last factor)."""
-        weight = {c.class_id: c.weight for c in self.classes}
-        return sum(weight[self.units[u].class_id] * n for u, n in counts.items())
+        """Σ of the weighted terms over the units present (the total's last factor)."""
+        return self.reduction_object.weighted_sum(counts)
 
 
 _UNIT_ITEM = re.compile(r"([0-9]+)(?:-([0-9]+))?")  # ASCII digits only: not '٣', '+3', '1_0'
@@ -304,6 +310,11 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
 # ---------------------------------------------------------------------------
 # summaries
 
+# JSON keys of the band reductions' factors (kept from format 1 of the export);
+# other reductions' factors appear under their printed labels
+_JSON_FACTOR_KEYS = {"relabel box 1 (N!)": "relabel_box1", "reduce band 1": "reduce_band1",
+                     "reduce column 1": "reduce_column1"}
+
 @dataclass
 class Summary:
     """Everything ``status`` and ``export`` say about a store."""
@@ -315,11 +326,10 @@ class Summary:
     done: int
     classes_complete: int
     n_classes: int
-    relabel: int
-    band: int
-    column: int
-    weighted_sum: int | None      # Σ_class weight · Σ_form count (when complete)
-    total: int | None             # relabel · band · column · weighted_sum
+    factors: tuple[tuple[str, int], ...]  # the reduction's exact factors, as printed
+    sum_label: str                # how the weighted sum is printed
+    weighted_sum: int | None      # Σ_unit weight · count (when complete)
+    total: int | None             # product of the factors · weighted_sum
     unit_solutions: int
     nodes: int
     dead_ends: int
@@ -332,10 +342,13 @@ class Summary:
     def complete(self) -> bool:
         return self.done == self.n_units
 
+    @property
+    def factor(self) -> int:
+        return math.prod(v for _, v in self.factors)
+
     def as_json(self) -> dict:
-        f = {"relabel_box1": self.relabel, "reduce_band1": self.band,
-             "reduce_column1": self.column,
-             "weighted_unit_sum": None if self.weighted_sum is None else str(self.weighted_sum)}
+        f = {_JSON_FACTOR_KEYS.get(label, label): value for label, value in self.factors}
+        f["weighted_unit_sum"] = None if self.weighted_sum is None else str(self.weighted_sum)
         return {
             "shape": self.shape, "reduction": self.reduction,
             "engine_version": self.engine_version,
@@ -343,8 +356,8 @@ class Summary:
             "total": None if self.total is None else str(self.total),
             "total_int": self.total,
             "factorisation": f,
-            "formula": "total = relabel_box1 * reduce_band1 * reduce_column1 * "
-                       "sum_class(weight * sum_form(unit count))",
+            "formula": "total = " + " * ".join(k for k in f if k != "weighted_unit_sum")
+                       + " * sum_unit(weight * unit count)",
             "unit_solutions": str(self.unit_solutions),
             "nodes": self.nodes, "dead_ends": self.dead_ends, "memo_hits": self.memo_hits,
             "cpu_seconds": round(self.cpu_seconds, 3),
@@ -361,12 +374,12 @@ def summarise(store: Store, job: Job | None = None) -> Summary:
     ctot = {cid: sum(counts[u] for u in members)
             for cid, members in job.units_of_class.items()
             if all(u in counts for u in members)}
-    f = job.factorisation
     wsum = job.partial_sum(counts) if complete else None
     return Summary(
         shape=job.shape, reduction=job.reduction, engine_version=store.job.engine_version,
         n_units=job.n_units, done=len(counts), classes_complete=len(ctot),
-        n_classes=len(job.classes), relabel=f.relabel, band=f.band, column=f.column,
+        n_classes=len(job.classes), factors=job.factors,
+        sum_label=job.reduction_object.sum_label,
         weighted_sum=wsum, total=job.total(counts) if complete else None,
         unit_solutions=sum(counts.values()),
         nodes=sum(r.nodes for r in results), dead_ends=sum(r.dead_ends for r in results),

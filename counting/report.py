@@ -131,7 +131,7 @@ def build_report(store: Store) -> Report:
     job_rows = [
         ("shape", f"{job.shape} ({_grid_side(job.shape)} grids)"),
         ("reduction", job.reduction),
-        *[(label, f"{value:,}") for label, value in _factors(s)],
+        *[(label, f"{value:,}") for label, value in s.factors],
         ("classes", f"{s.n_classes:,} ({s.classes_complete:,} complete)"),
         ("units done", f"{s.done:,} of {job.n_units:,}"),
         ("units remaining", f"{job.n_units - s.done:,}"),
@@ -189,14 +189,6 @@ def build_report(store: Store) -> Report:
 def _grid_side(shape: str) -> str:
     r, c = (int(x) for x in shape.split("x"))
     return f"{r * c}×{r * c}"
-
-
-def _factors(s) -> list[tuple[str, int]]:
-    factors = getattr(s, "factors", None)
-    if factors is not None:
-        return list(factors)
-    return [("relabel box 1 (N!)", s.relabel), ("reduce band 1", s.band),
-            ("reduce column 1", s.column)]
 
 
 # ---------------------------------------------------------------------------

@@ -177,10 +177,8 @@ def _print_summary(s: jobs.Summary, path, quiet: bool = False) -> None:
             return
         click.echo("")
         print_table([
-            ("relabel box 1 (N!)", f"{s.relabel:,}"),
-            ("reduce band 1", f"{s.band:,}"),
-            ("reduce column 1", f"{s.column:,}"),
-            ("Σ class weight × Σ unit counts", f"{s.weighted_sum:,}"),
+            *[(label, f"{value:,}") for label, value in s.factors],
+            (s.sum_label, f"{s.weighted_sum:,}"),
             (f"{s.shape} grids", f"{s.total:,}"),
         ])
     else:

@@ -140,8 +140,31 @@ class Reduction(abc.ABC):
             totals[u.class_id] = totals.get(u.class_id, 0) + clean[u.unit_id]
         return totals
 
+    #: How the weighted sum is printed beside the factors.
+    sum_label: str = "Σ class weight × Σ unit counts"
+
+    def term(self, weight: int, count: int) -> int:
+        """A unit's term of the weighted sum: ``weight · count``.
+
+        Reductions whose identity is not linear in the unit counts override
+        it (two-band patterns: ``weight · count²``).
+        """
+        return weight * count
+
+    def weighted_sum(self, counts: Mapping[int, int]) -> int:
+        """``Σ term(weight, count)`` over the units present in ``counts``
+        (a partial sum when some are missing; the ids must be known)."""
+        all_units = self.units()
+        n = len(all_units)
+        out = 0
+        for key, value in counts.items():
+            if isinstance(key, bool) or not isinstance(key, (int, np.integer)) or not 0 <= key < n:
+                raise ValueError(f"unknown unit id {key!r}: valid ids are 0..{n - 1}")
+            out += self.term(all_units[int(key)].weight, int(value))
+        return out
+
     def total(self, counts: Mapping[int, int]) -> int:
-        """Number of grids: ``factor · Σ_unit weight · count``, exact.
+        """Number of grids: ``factor · Σ_unit term(weight, count)``, exact.
 
         Parameters
         ----------
@@ -155,7 +178,7 @@ class Reduction(abc.ABC):
         """
         all_units = self.units()
         clean = checked_counts(counts, len(all_units))
-        return self.factor * sum(u.weight * clean[u.unit_id] for u in all_units)
+        return self.factor * sum(self.term(u.weight, clean[u.unit_id]) for u in all_units)
 
 
 def checked_counts(counts: Mapping[int, int], n: int) -> dict[int, int]:
