@@ -18,6 +18,7 @@ import json
 import os
 import platform
 import random
+import sys
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -229,7 +230,8 @@ class RunReport:
 def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[int] | None = None,
               options: CountOptions = CountOptions(), progress: bool | None = None,
               log: Callable[[str], None] | None = None,
-              scheduler: str | None = None) -> RunReport:
+              scheduler: str | None = None, wait_workers: float | None = None,
+              warn: Callable[[str], None] | None = None) -> RunReport:
     """Count the units of ``job`` that ``store`` does not hold yet.
 
     Each result is committed as it arrives.  When the last unit of a class
@@ -239,7 +241,12 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
     ``progress``: ``True`` always draws the bar (stderr), ``False`` never,
     ``None`` only on a terminal.  ``scheduler`` (``tcp://HOST:PORT`` or
     ``local[:N]``) runs the units on a Dask cluster instead of the local
-    process pool; this process stays the only writer of the store.
+    process pool; this process stays the only writer of the store, and
+    ``wait_workers`` (seconds, default :data:`counting.dask_pool.WAIT_WORKERS`)
+    bounds the wait while the cluster has no worker.  A lost worker is said
+    through ``warn`` (default: stderr, above the bar), even when ``log`` is
+    silenced; one that cannot be made good stops the run with
+    :class:`counting.pool.WorkerLost` or a :class:`counting.dask_pool.DaskPoolError`.
     ``options`` chooses the counting method
     (:func:`counting.unit_count.count_unit`); counts never depend on it.
     """
@@ -257,15 +264,18 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
     weighted_all = job.partial_sum(results)
     weighted_now = 0
     say = log or (lambda msg: tqdm.write(msg))
+    warn = warn or (lambda msg: tqdm.write(msg, file=sys.stderr))
     if scheduler is not None and todo:
         from counting import dask_pool
         # connects now: a bad address or cluster fails before the bar opens
-        source = dask_pool.run_units_dask(todo, scheduler=scheduler, options=options)
+        source = dask_pool.run_units_dask(
+            todo, scheduler=scheduler, options=options, log=warn,
+            wait_workers=dask_pool.WAIT_WORKERS if wait_workers is None else wait_workers)
         report.workers = source.n_workers
         for note in source.notes:
             say(note)
     else:
-        source = pool.run_units(todo, workers=workers, options=options)
+        source = pool.run_units(todo, workers=workers, options=options, log=warn)
     t0 = time.perf_counter()
     bar = tqdm(total=len(wanted), initial=report.skipped, unit="unit",
                desc=f"{job.shape} r{job.reduction}",
