@@ -14,7 +14,8 @@ def test_workers_are_named_by_address_and_a_restart_says_whom_it_replaced():
         ("worker tcp://h:2", "1 units, 2.0 s, 10 sol/s"),
         ("worker tcp://h:3", "1 units, 1.0 s, 10 sol/s; replaced tcp://h:1")]
     assert stats["tcp://h:3"].as_json()["replaces"] == "tcp://h:1"
-    assert describe_workers(2, stats) == "2 at the start, 3 counted units (1 replaced a lost worker)"
+    assert describe_workers(2, stats) == \
+        "2 at the start, 3 counted units (1 replaced a lost worker)"
 
 
 def test_the_workers_entry_is_a_plain_number_when_nobody_joined_or_was_replaced():
