@@ -22,6 +22,10 @@ What the client guarantees
   or any error, the outstanding tasks are cancelled and the client (and a
   ``local`` cluster) closed.  Units running on remote workers at that moment
   finish there and are discarded; a rerun resumes from the store.
+* A scheduler with no worker is said at once, at the start and whenever the
+  last worker leaves during the run (the scheduler keeps the units and
+  hands them to the next worker that joins).  After ``wait_workers``
+  seconds without any worker the run stops with :class:`NoWorkers`.
 
 Workers need the same gridcount build as the client (one wheel, installed
 with the ``dask`` extra on every worker machine): a task is a reference to
@@ -46,30 +50,34 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
+import math
 import signal
 import threading
 import time
 import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Mapping
+from typing import Callable, Iterable, Iterator
 from urllib.parse import urlsplit
 
+from counting.dask_stats import WorkerStats, add_result, per_worker_rows
 from counting.options import CountOptions
-from counting.pool import default_workers
+from counting.pool import check_memory, default_workers
 from counting.unit_count import count_unit, longest_first
 from counting.units import UnitResult, UnitSpec
 from dlx import ENGINE_VERSION
 
-__all__ = ["run_units_dask", "parse_scheduler", "Scheduler", "DaskRun", "WorkerStats",
-           "DaskPoolError", "DaskUnavailable", "SchedulerUnreachable", "EngineMismatch",
-           "WorkerSetupError", "UnitFailed", "INSTALL_HINT", "per_worker_rows"]
+__all__ = ["run_units_dask", "parse_scheduler", "check_wait_workers", "Scheduler", "DaskRun",
+           "DaskPoolError", "DaskUnavailable", "SchedulerUnreachable", "NoWorkers",
+           "EngineMismatch", "WorkerSetupError", "UnitFailed", "INSTALL_HINT", "WAIT_WORKERS"]
 
 # how to get the optional dependency (gridcount installs from its source tree)
 INSTALL_HINT = "pip install 'gridcount[dask]' (in a source tree: pip install -e '.[dask]')"
 CONNECT_TIMEOUT = 5.0     # seconds to reach a scheduler before giving up
-WORKER_TIMEOUT = 60.0     # seconds to wait for a first worker on an empty cluster
+WAIT_WORKERS = 300.0      # seconds a run waits while the scheduler has no worker
 _CLOSE_TIMEOUT = 10.0     # seconds allowed to close the client / a local cluster
+_WATCH_SECONDS = 1.0      # how often a waiting run asks the scheduler for its workers
+_POLL_SECONDS = 0.05      # sleep between looks for finished units (keeps Ctrl-C prompt)
 
 # Preload (module text) of a local cluster's worker processes.  They share the
 # terminal's process group, so Ctrl-C reaches them too; like the local pool's
@@ -94,7 +102,11 @@ class DaskUnavailable(DaskPoolError, ImportError):
 
 
 class SchedulerUnreachable(DaskPoolError, ConnectionError):
-    """No scheduler answered at the address, or no worker joined it."""
+    """No scheduler answered at the address."""
+
+
+class NoWorkers(DaskPoolError):
+    """The scheduler has had no worker for ``wait_workers`` seconds."""
 
 
 class EngineMismatch(DaskPoolError):
@@ -219,59 +231,6 @@ def _count_on_worker(spec: UnitSpec, options: CountOptions) -> tuple[UnitResult,
 
 
 # ---------------------------------------------------------------------------
-# Per-worker statistics
-
-@dataclass
-class WorkerStats:
-    """What one worker counted in this run.
-
-    Attributes
-    ----------
-    address : str
-        The worker's address (a restarted worker gets a new one).
-    name : str
-        The worker's name (``dask worker --name``; kept across restarts).
-    units : int
-        Units it counted.
-    unit_solutions : int
-        Sum of their (unweighted) counts.
-    seconds : float
-        Engine seconds of those units.
-    """
-
-    address: str
-    name: str
-    units: int = 0
-    unit_solutions: int = 0
-    seconds: float = 0.0
-
-    @property
-    def solutions_per_second(self) -> float | None:
-        return self.unit_solutions / self.seconds if self.seconds > 0 else None
-
-    def as_json(self) -> dict:
-        return {"address": self.address, "name": self.name, "units": self.units,
-                "unit_solutions": str(self.unit_solutions), "seconds": round(self.seconds, 3)}
-
-
-def per_worker_rows(per_worker: Mapping[str, WorkerStats]) -> list[tuple[str, str]]:
-    """``(label, value)`` rows of per-worker throughput, for a table.
-
-    Example
-    -------
-    >>> per_worker_rows({"tcp://h:1": WorkerStats("tcp://h:1", "w1", 2, 10_000_000, 2.0)})
-    [('worker w1 (tcp://h:1)', '2 units, 2.0 s, 5,000,000 sol/s')]
-    """
-    rows = []
-    for w in sorted(per_worker.values(), key=lambda w: (w.name, w.address)):
-        label = w.address if w.name in (w.address, "?") else f"{w.name} ({w.address})"
-        rate = w.solutions_per_second
-        rows.append((f"worker {label}", f"{w.units:,} units, {w.seconds:,.1f} s, "
-                     + (f"{rate:,.0f} sol/s" if rate is not None else "—")))
-    return rows
-
-
-# ---------------------------------------------------------------------------
 # The run
 
 class DaskRun:
@@ -298,14 +257,16 @@ class DaskRun:
 
     def __init__(self, ordered: list[UnitSpec], *, options: CountOptions, client=None,
                  cluster=None, address: str = "", n_workers: int = 0,
-                 notes: list[str] | None = None):
+                 notes: list[str] | None = None, wait_workers: float = WAIT_WORKERS,
+                 log: Callable[[str], None] | None = None):
         self.address = address
         self.n_workers = n_workers
         self.notes = notes or []
         # The generator holds the connection, never this object: dropping
         # the run frees the generator at once, whose ``finally`` cleans up.
         self._conn = _Connection(client, cluster, address)
-        self._gen = _results(self._conn, ordered, options)
+        watch = _WorkerWatch(client, address, wait_workers, log or (lambda msg: None))
+        self._gen = _results(self._conn, ordered, options, watch)
 
     @property
     def per_worker(self) -> dict[str, "WorkerStats"]:
@@ -361,8 +322,54 @@ class _Connection:
         _close_quietly(self.client, self.cluster)
 
 
-def _results(conn: _Connection, ordered: list[UnitSpec],
-             options: CountOptions) -> Iterator[UnitResult]:
+class _WorkerWatch:
+    """Says when the scheduler has no worker, and gives up after a while.
+
+    The scheduler keeps a unit whose worker left and hands it to the next
+    worker that joins, so a run whose last worker has gone just waits:
+    :meth:`check`, called while no result arrives, makes that wait visible
+    and bounded.
+    """
+
+    def __init__(self, client, address: str, wait_workers: float, say: Callable[[str], None]):
+        self.client = client
+        self.address = address
+        self.wait_workers = wait_workers
+        self.say = say
+        self.next_look = 0.0
+        self.empty_since: float | None = None
+
+    def check(self) -> None:
+        """Ask the scheduler (at most once a second) how many workers it has;
+        :class:`NoWorkers` once there has been none for ``wait_workers`` s."""
+        now = time.monotonic()
+        if now < self.next_look:
+            return
+        self.next_look = now + _WATCH_SECONDS
+        try:
+            n = self.client.scheduler_info(n_workers=0).get("n_workers")
+        except OSError:  # pragma: no cover - the scheduler is gone: its futures say so
+            return
+        if n is None:  # pragma: no cover - an old scheduler
+            return
+        if n == 0 and self.empty_since is None:
+            self.empty_since = now
+            self.say(f"no Dask worker is connected to the scheduler at {self.address}: "
+                     f"counting has stopped; waiting up to {self.wait_workers:g} s "
+                     f"(--wait-workers) for one to join")
+        elif n > 0 and self.empty_since is not None:
+            self.empty_since = None
+            self.say(f"{n} Dask worker(s) connected to the scheduler at {self.address}: "
+                     f"counting goes on")
+        if self.empty_since is not None and now - self.empty_since >= self.wait_workers:
+            raise NoWorkers(
+                f"no Dask worker has been connected to the scheduler at {self.address} for "
+                f"{self.wait_workers:g} s (--wait-workers); start some with: dask worker "
+                f"{self.address} --nthreads 1")
+
+
+def _results(conn: _Connection, ordered: list[UnitSpec], options: CountOptions,
+             watch: _WorkerWatch) -> Iterator[UnitResult]:
     """Submit every unit, then yield results as they complete (the loop)."""
     if conn.client is None:
         return
@@ -378,21 +385,23 @@ def _results(conn: _Connection, ordered: list[UnitSpec],
                                 priority=n - rank, pure=False)
             conn.pending[fut.key] = (fut, spec)
         seen: set[int] = set()
-        for fut in as_completed([f for f, _ in conn.pending.values()], loop=client.loop):
-            _, spec = conn.pending.pop(fut.key)
-            result, address, name = _outcome(fut, spec, conn.address)
-            fut.release()
-            if result.unit_id in seen:  # pragma: no cover - Dask already ensures this
+        finished = as_completed([f for f, _ in conn.pending.values()], loop=client.loop)
+        while not finished.is_empty():
+            batch = finished.next_batch(block=False)
+            if not batch:
+                watch.check()
+                time.sleep(_POLL_SECONDS)
                 continue
-            seen.add(result.unit_id)
-            _check_engine(result, address)
-            stats = conn.per_worker.get(address)
-            if stats is None:
-                stats = conn.per_worker[address] = WorkerStats(address, name)
-            stats.units += 1
-            stats.unit_solutions += result.count
-            stats.seconds += result.seconds
-            yield result
+            for fut in batch:
+                _, spec = conn.pending.pop(fut.key)
+                result, address, name = _outcome(fut, spec, conn.address)
+                fut.release()
+                if result.unit_id in seen:  # pragma: no cover - Dask already ensures this
+                    continue
+                seen.add(result.unit_id)
+                _check_engine(result, address)
+                add_result(conn.per_worker, result.count, result.seconds, address, name)
+                yield result
     finally:
         conn.shutdown()
 
@@ -404,13 +413,13 @@ def _outcome(fut, spec: UnitSpec, scheduler: str):
     except (concurrent.futures.CancelledError, asyncio.CancelledError):
         raise UnitFailed(
             f"unit {spec.unit_id} was cancelled: the connection to the scheduler at "
-            f"{scheduler} was lost (or it restarted); finished units are kept: rerun to resume"
+            f"{scheduler} was lost (or it restarted)"
         ) from None
     except Exception as e:
         if type(e).__name__ == "KilledWorker":
             raise UnitFailed(
                 f"unit {spec.unit_id} was running on every worker that died while counting "
-                f"it ({_short(e)}); out of memory? try a smaller --memo-mb, then rerun to resume"
+                f"it ({_short(e)}); out of memory? try a smaller --memo-mb"
             ) from e
         if isinstance(e, ImportError):
             raise WorkerSetupError(
@@ -437,7 +446,8 @@ def _check_engine(result: UnitResult, worker: str) -> None:
 
 def run_units_dask(specs: Iterable[UnitSpec], *, scheduler: str, options: CountOptions,
                    connect_timeout: float = CONNECT_TIMEOUT,
-                   worker_timeout: float = WORKER_TIMEOUT) -> DaskRun:
+                   wait_workers: float = WAIT_WORKERS,
+                   log: Callable[[str], None] | None = None) -> DaskRun:
     """Count ``specs`` on a Dask cluster (longest first); iterate for results.
 
     Parameters
@@ -454,8 +464,12 @@ def run_units_dask(specs: Iterable[UnitSpec], *, scheduler: str, options: CountO
         (``memo_mb`` per worker).
     connect_timeout : float
         Seconds to reach the scheduler.
-    worker_timeout : float
-        Seconds to wait for a first worker when the scheduler has none.
+    wait_workers : float
+        Seconds to wait while the scheduler has no worker, at the start or
+        after the last one left; then :class:`NoWorkers`.
+    log : callable, optional
+        Receives one-line remarks as they happen: no worker connected,
+        workers back.
 
     Returns
     -------
@@ -465,35 +479,62 @@ def run_units_dask(specs: Iterable[UnitSpec], *, scheduler: str, options: CountO
     Raises
     ------
     ValueError
-        ``scheduler`` is not a valid address.
+        ``scheduler`` is not a valid address, ``wait_workers`` is not a
+        number of seconds >= 0, or a ``local:N`` cluster's memo tables
+        would not fit in this machine's memory.
     DaskUnavailable
         ``distributed`` is not installed.
     SchedulerUnreachable
-        No scheduler at the address within ``connect_timeout``, or no worker
-        within ``worker_timeout``.
+        No scheduler at the address within ``connect_timeout``.
+    NoWorkers
+        No worker within ``wait_workers`` (also while iterating).
     WorkerSetupError, EngineMismatch
-        A worker cannot import gridcount, or has another engine version.
+        A worker cannot import gridcount, has another engine version, or
+        has less memory than one memo table.
 
     Unlike :func:`counting.pool.run_units` (a generator), this connects when
     called, so a bad address fails before anything else starts.  With no
     units it connects to nothing.
     """
     target = parse_scheduler(scheduler)
+    check_wait_workers(wait_workers)
+    if target.kind == "local":
+        check_memory(target.n_workers or default_workers(), options)
     _import_distributed()
     unique = {s.unit_id: s for s in specs}
     ordered = longest_first(unique.values())
     if not ordered:
         return DaskRun([], options=options, address=target.address or target.kind)
+    say = log or (lambda msg: None)
     client, cluster = _connect(target, connect_timeout)
     try:
-        workers = _wait_for_workers(client, worker_timeout)
-        notes = _check_workers(client, workers)
+        workers = _wait_for_workers(client, wait_workers, say)
+        notes = _check_workers(client, workers, options)
     except BaseException:
         _close_quietly(client, cluster)
         raise
     return DaskRun(ordered, options=options, client=client,
                    cluster=cluster, address=client.scheduler.address,
-                   n_workers=len(workers), notes=notes)
+                   n_workers=len(workers), notes=notes, wait_workers=wait_workers, log=say)
+
+
+def check_wait_workers(seconds) -> float:
+    """Validate ``--wait-workers``: a finite number of seconds >= 0.
+
+    Example
+    -------
+    >>> check_wait_workers(300)
+    300.0
+    >>> check_wait_workers(float("nan"))
+    Traceback (most recent call last):
+    ...
+    ValueError: the wait for workers must be a finite number of seconds >= 0, got nan
+    """
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) \
+            or not math.isfinite(seconds) or seconds < 0:
+        raise ValueError(f"the wait for workers must be a finite number of seconds >= 0, "
+                         f"got {seconds!r}")
+    return float(seconds)
 
 
 def _connect(target: Scheduler, timeout: float):
@@ -545,22 +586,27 @@ def _sigint_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, signal.default_int_handler if previous is None else previous)
 
 
-def _wait_for_workers(client, timeout: float) -> dict:
+def _wait_for_workers(client, timeout: float, say: Callable[[str], None]) -> dict:
     workers = client.scheduler_info().get("workers", {})
     if workers:
         return workers
+    address = client.scheduler.address
+    say(f"the Dask scheduler at {address} has no worker; waiting up to {timeout:g} s "
+        f"(--wait-workers) for one to join")
     try:
+        if timeout <= 0:   # distributed reads a timeout of 0 as "wait for ever"
+            raise TimeoutError
         client.wait_for_workers(1, timeout=timeout)
     except (TimeoutError, asyncio.TimeoutError, OSError):
-        raise SchedulerUnreachable(
-            f"no worker joined the Dask scheduler at {client.scheduler.address} within "
-            f"{timeout:g} s; start some with: dask worker {client.scheduler.address} "
-            f"--nthreads 1") from None
+        raise NoWorkers(
+            f"no worker joined the Dask scheduler at {address} within {timeout:g} s "
+            f"(--wait-workers); start some with: dask worker {address} --nthreads 1") from None
     return client.scheduler_info().get("workers", {})
 
 
-def _check_workers(client, workers: dict) -> list[str]:
-    """Ask every worker for its versions; remarks worth showing the user."""
+def _check_workers(client, workers: dict, options: CountOptions) -> list[str]:
+    """Ask every worker for its versions, compare their memory limits with
+    the memo table; remarks worth showing the user."""
     answers = client.run(_worker_versions, on_error="return")
     for address, answer in sorted(answers.items()):
         if isinstance(answer, BaseException):
@@ -573,6 +619,13 @@ def _check_workers(client, workers: dict) -> list[str]:
                 f"(gridcount {answer['gridcount']}), but this client has engine "
                 f"{ENGINE_VERSION!r}: install the same gridcount wheel on the client and "
                 f"every worker")
+    for address, w in sorted(workers.items()):
+        limit = w.get("memory_limit") or 0   # bytes; 0 or None: no limit
+        if options.memo and 0 < limit < options.memo_mb * 2**20:
+            raise WorkerSetupError(
+                f"worker {address} may use {limit / 2**20:,.0f} MiB, less than one memo table "
+                f"of {options.memo_mb:,g} MiB: use a smaller --memo-mb or give the workers "
+                f"more memory (dask worker --memory-limit)")
     threaded = sorted(a for a, w in workers.items() if w.get("nthreads", 1) > 1)
     if threaded:
         return [f"{len(threaded)} worker(s) have several threads but count one unit at a time; "

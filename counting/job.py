@@ -248,10 +248,17 @@ def _stderr_line(message: str) -> None:
     print(message, file=sys.stderr)
 
 
+def _bar_line(message: str) -> None:
+    """A line on stderr that keeps the progress bar (also on stderr) intact."""
+    from tqdm import tqdm
+    tqdm.write(message, file=sys.stderr)
+
+
 def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[int] | None = None,
               options: CountOptions = CountOptions(), progress: bool | None = None,
               log: Callable[[str], None] | None = None,
-              scheduler: str | None = None) -> RunReport:
+              scheduler: str | None = None, wait_workers: float | None = None,
+              warn: Callable[[str], None] | None = None) -> RunReport:
     """Count the units of ``job`` that ``store`` does not hold yet.
 
     Each result is committed as it arrives.  When the last unit of a class
@@ -261,7 +268,12 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
     ``progress``: ``True`` always draws the bar (stderr), ``False`` never,
     ``None`` only on a terminal.  ``scheduler`` (``tcp://HOST:PORT`` or
     ``local[:N]``) runs the units on a Dask cluster instead of the local
-    process pool; this process stays the only writer of the store.
+    process pool; this process stays the only writer of the store, and
+    ``wait_workers`` (seconds, default :data:`counting.dask_pool.WAIT_WORKERS`)
+    bounds the wait while the cluster has no worker.  A lost worker is said
+    through ``warn`` (default: stderr, above the bar), even when ``log`` is
+    silenced; one that cannot be made good stops the run with
+    :class:`counting.pool.WorkerLost` or a :class:`counting.dask_pool.DaskPoolError`.
     ``options`` chooses the counting method
     (:func:`counting.unit_count.count_unit`); counts never depend on it.
     """
@@ -272,15 +284,18 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
     results = {r.unit_id: r.count for r in store.results()}
     weight = {c.class_id: c.weight for c in job.classes}
     say = log or _stderr_line
+    warn = warn or _bar_line
     if scheduler is not None and todo:
         from counting import dask_pool
         # connects now: a bad address or cluster fails before the bar opens
-        source = dask_pool.run_units_dask(todo, scheduler=scheduler, options=options)
+        source = dask_pool.run_units_dask(
+            todo, scheduler=scheduler, options=options, log=warn,
+            wait_workers=dask_pool.WAIT_WORKERS if wait_workers is None else wait_workers)
         report.workers = source.n_workers
         for note in source.notes:
             say(note)
     else:
-        source = pool.run_units(todo, workers=workers, options=options)
+        source = pool.run_units(todo, workers=workers, options=options, log=warn)
     bar = Progress(f"{job.shape} r{job.reduction}", estimate_work(job.units[u] for u in wanted),
                    done, progress)
     say = log or bar.write

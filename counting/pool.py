@@ -6,6 +6,12 @@ Workers ignore SIGINT; on Ctrl-C the parent stops handing out units,
 terminates the workers and re-raises, so every unit committed so far stays
 committed and the units in flight are simply not recorded.
 
+A worker killed from outside (``kill -9``, the out-of-memory killer) is
+noticed at once: the run says so in one line, and its unit is counted again
+by a new worker.  A unit that has killed :data:`ATTEMPTS` workers stops the
+run with :class:`WorkerLost` (finished units stay committed), rather than
+killing workers for ever.
+
 Every unit is counted by :func:`counting.unit_count.count_unit`; the
 :class:`~counting.options.CountOptions` value travels with each task, so a
 worker holds no options of its own.
@@ -19,48 +25,101 @@ Example
 from __future__ import annotations
 
 import functools
-import multiprocessing as mp
 import os
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from counting.options import CountOptions
 from counting.unit_count import count_unit, longest_first
 from counting.units import UnitResult, UnitSpec
-from dlx._pools import spawn_pool
+from dlx._pools import WorkerDied, map_unordered
+from dlx.api import MEMO_MB_MAX
 
-__all__ = ["run_units", "default_workers"]
+__all__ = ["run_units", "default_workers", "check_memory", "WorkerLost", "ATTEMPTS"]
+
+#: Workers that may die counting one unit before the run stops (the first
+#: count and two recounts): enough for a stray ``kill``, few enough that a
+#: unit which exhausts memory every time stops the run quickly.
+ATTEMPTS = 3
 
 
-def run_units(specs: Iterable[UnitSpec], *, workers: int = 1,
-              options: CountOptions) -> Iterator[UnitResult]:
+class WorkerLost(RuntimeError):
+    """A unit killed every worker that counted it (:data:`ATTEMPTS` of them)."""
+
+
+def run_units(specs: Iterable[UnitSpec], *, workers: int = 1, options: CountOptions,
+              log: Callable[[str], None] | None = None) -> Iterator[UnitResult]:
     """Count ``specs`` (longest first) and yield each result as it arrives.
 
-    ``workers=1`` counts in this process; more use a ``multiprocessing``
-    pool (spawn context, so it behaves the same on every platform).  On
-    ``KeyboardInterrupt`` the pool is terminated and the interrupt re-raised:
-    results already yielded are the caller's to keep.  ``options`` says how
-    each unit is counted (:func:`counting.unit_count.count_unit`).
+    ``workers=1`` counts in this process; more use spawned worker processes
+    (:func:`dlx._pools.map_unordered`), one unit at a time each.  On
+    ``KeyboardInterrupt`` the workers are terminated and the interrupt
+    re-raised: results already yielded are the caller's to keep.
+    ``options`` says how each unit is counted
+    (:func:`counting.unit_count.count_unit`).
+
+    A worker that dies while counting is replaced and its unit counted
+    again; ``log`` receives one line saying so.  A unit that kills
+    :data:`ATTEMPTS` workers raises :class:`WorkerLost`.  Every unit is
+    yielded once.
+
+    Raises
+    ------
+    ValueError
+        ``workers`` memo tables of ``options.memo_mb`` do not fit in this
+        machine's memory (:func:`check_memory`).
+    WorkerLost
+        A unit killed every worker that counted it.
     """
     ordered = longest_first(specs)
     if workers <= 1 or len(ordered) <= 1:
         for spec in ordered:
             yield count_unit(spec, options)
         return
+    workers = min(workers, len(ordered))
+    check_memory(workers, options)
+    say = log or (lambda msg: None)
+
+    def on_death(died: WorkerDied) -> None:
+        say(f"worker process {died.pid} died ({died.cause}) while counting unit "
+            f"{died.item.unit_id}; counting it again in a new worker "
+            f"(attempt {died.deaths + 1} of {died.attempts})")
+
     # a partial of a module-level function pickles as a reference plus the
     # options: each task carries them, no worker state is needed
     task = functools.partial(count_unit, options=options)
-    with spawn_pool(min(workers, len(ordered))) as pool:
-        it = pool.imap_unordered(task, ordered, chunksize=1)
-        remaining = len(ordered)
-        while remaining:
-            try:
-                # a timed wait keeps Ctrl-C responsive (an untimed one can
-                # swallow it)
-                result = it.next(timeout=0.2)
-            except mp.TimeoutError:
-                continue
-            remaining -= 1
-            yield result
+    try:
+        yield from map_unordered(task, ordered, workers, retries=ATTEMPTS - 1,
+                                 on_death=on_death)
+    except WorkerDied as died:
+        raise WorkerLost(
+            f"unit {died.item.unit_id} killed all {died.deaths} worker processes that counted "
+            f"it (the last, process {died.pid}: {died.cause}); out of memory? try a smaller "
+            f"--memo-mb or fewer --workers") from None
+
+
+def check_memory(workers: int, options: CountOptions) -> None:
+    """Refuse ``workers`` memo tables that together exceed this machine's memory.
+
+    Each worker process allocates its own table of ``options.memo_mb`` MiB;
+    more than the physical memory in all would swap for ever or wake the
+    out-of-memory killer.  Raises ``ValueError`` (one line).
+
+    Example
+    -------
+    >>> check_memory(2, CountOptions(memo_mb=16))
+    >>> check_memory(10**6, CountOptions(memo_mb=16))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: 1000000 workers × 16 MiB memo tables = 16,000,000 MiB, more than ...
+    """
+    if not options.memo:
+        return
+    need = workers * options.memo_mb
+    if need > MEMO_MB_MAX:
+        raise ValueError(
+            f"{workers} workers × {options.memo_mb:,g} MiB memo tables = {need:,.0f} MiB, "
+            f"more than this machine's memory ({MEMO_MB_MAX:,} MiB); use fewer workers or a "
+            f"smaller --memo-mb")
 
 
 def default_workers() -> int:

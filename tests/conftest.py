@@ -20,6 +20,7 @@ Chosen with hypothesis' own ``--hypothesis-profile NAME`` option:
     no deadline applies, and failures print their reproduction blob.
 """
 
+import signal
 from pathlib import Path
 
 import hypothesis
@@ -66,3 +67,23 @@ def shared_dir() -> Path:
     if not path.is_dir():
         pytest.skip(f"shared directory not found at {path} (expected next to the checkout)")
     return path
+
+
+@pytest.fixture
+def fails_instead_of_hanging():
+    """Fail the requesting test after 180 s instead of letting it hang the run.
+
+    For in-process tests of waits that once lasted for ever (a pool waiting
+    for a dead worker's result): a regression then fails, it does not stall
+    CI.  SIGALRM raises in the main thread, which ends any wait there.
+    """
+    def expired(signum, frame):
+        raise TimeoutError("the test ran over 180 s: the wait it checks is not bounded")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(180)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)

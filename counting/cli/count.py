@@ -10,20 +10,22 @@ import os
 import signal
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
-from counting import dask_pool
+from counting import dask_pool, dask_stats
 from counting import job as jobs
 from counting.cli import Terminated, fail, print_table, sigterm_stops_like_ctrl_c
 from counting.options import CountOptions
-from counting.pool import default_workers
+from counting.pool import WorkerLost, check_memory, default_workers
 from counting.store import Store, StoreError, StoreLock
 from dlx.sudoku import ALPHABET
 
 __all__ = ["count", "classes", "verify"]
 
 REDUCTIONS = ["moves", "patterns", "71", "44"]
+MEMO_MB_MIN = 0.01   # smallest --memo-mb accepted (about 10 KiB)
 REDUCTION_HELP = ("Band-1 classes: 'moves' (the five moves; the default, '71' for 3x3) or "
                   "'patterns' (column-set patterns; '44' for 3x3).")
 
@@ -54,7 +56,7 @@ def _row_text(row) -> str:
               help="Plain dancing links: no memoized subproblem counts, no closed-form last band.")
 @click.option("--no-tail", is_flag=True,
               help="Search the last band instead of counting it in closed form.")
-@click.option("--memo-mb", type=click.FloatRange(min=0.01), default=16.0, show_default=True,
+@click.option("--memo-mb", "memo_mb_text", metavar="MIB", default="16", show_default=True,
               help="Memo table size per worker, in MiB.")
 @click.option("--allow-mismatch", is_flag=True,
               help="Continue a store written by another engine version.")
@@ -64,13 +66,18 @@ def _row_text(row) -> str:
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run the units on a Dask cluster: tcp://HOST:PORT of a running scheduler, "
                    "or local[:N] to start N worker processes here (needs gridcount[dask]).")
-def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_tail, memo_mb,
-          allow_mismatch, quiet, no_progress, as_json, scheduler):
+@click.option("--wait-workers", type=float, default=None, metavar="SECONDS",
+              help="With --scheduler: how long to wait while the cluster has no worker, "
+                   f"then stop (finished units are kept) [default: {dask_pool.WAIT_WORKERS:g}].")
+def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_tail, memo_mb_text,
+          allow_mismatch, quiet, no_progress, as_json, scheduler, wait_workers):
     """Count all grids of box shape SHAPE (RxC), resuming from the store.
 
     Units already in the store are skipped; Ctrl-C (exit 130) or SIGTERM
     (exit 143) keeps every finished unit and a re-run of the same command
-    resumes.
+    resumes.  A worker that dies is replaced and its unit counted again; a
+    unit that kills three workers, or a cluster left without workers for
+    --wait-workers seconds, stops the run (exit 1), the finished units kept.
 
     \b
     Example:
@@ -81,19 +88,23 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
         gridcount count 1x7            # Latin squares of order 7
         gridcount count 3x3 --scheduler tcp://HOST:8786
     """
+    # Everything is checked before anything is deleted (--fresh) or opened.
     if scheduler is not None:
         if workers is not None:
             raise click.UsageError("--workers sets the local pool; with --scheduler the cluster's "
                                    "workers count (local:N starts N)")
         try:
-            dask_pool.parse_scheduler(scheduler)
+            target = dask_pool.parse_scheduler(scheduler)
         except ValueError as e:
             raise click.BadParameter(str(e), param_hint="--scheduler")
-    try:  # checked before anything is deleted or opened
-        options = CountOptions(memo=not no_memo, memo_mb=memo_mb,
-                               tail=False if no_tail else None)
-    except ValueError as e:
-        raise click.BadParameter(str(e), param_hint="--memo-mb")
+        try:
+            dask_pool.check_wait_workers(wait_workers if wait_workers is not None else 0)
+        except ValueError as e:
+            _bad_value("--wait-workers", str(e))
+    elif wait_workers is not None:
+        raise click.UsageError("--wait-workers applies to --scheduler runs (the local pool "
+                               "replaces a lost worker itself)")
+    options = _count_options(memo_mb_text, no_memo, no_tail)
     job = _load_job(shape, reduction, force)
     path = Path(db) if db else jobs.default_db_path(job.shape, job.reduction)
     workers = workers or default_workers()
@@ -101,6 +112,16 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
         ids = None if unit_list is None else jobs.parse_unit_list(unit_list, job.n_units)
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--units")
+    if scheduler is None:
+        here = workers
+    elif target.kind == "local":
+        here = target.n_workers or default_workers()
+    else:   # remote workers: their memory limits are checked on connecting
+        here = 0
+    try:  # the memo tables of the processes that will count on this machine
+        check_memory(min(here, job.n_units if ids is None else len(ids)), options)
+    except ValueError as e:
+        _bad_value("--memo-mb", str(e))
     if not db:
         path.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -113,13 +134,16 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
     except StoreError as e:
         fail(str(e))
     log = (lambda msg: None) if (quiet or as_json) else None
+    # lost workers are said even then (no bar is drawn then either)
+    warn = (lambda msg: click.echo(msg, err=True)) if (quiet or as_json) else None
     progress = False if (quiet or no_progress or as_json) else None
     with store:
         try:
             with sigterm_stops_like_ctrl_c():
                 report = jobs.run_count(job, store, workers=workers, unit_ids=ids,
                                         options=options, progress=progress, log=log,
-                                        scheduler=scheduler)
+                                        scheduler=scheduler, wait_workers=wait_workers,
+                                        warn=warn)
         except KeyboardInterrupt as e:
             n = len(store)
             how = "terminated" if isinstance(e, Terminated) else "interrupted"
@@ -127,6 +151,9 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
                        f"run the same command again to resume.", err=True)
             # the shell's convention: 128 + the signal's number
             sys.exit(128 + (signal.SIGTERM if isinstance(e, Terminated) else signal.SIGINT))
+        except (WorkerLost, dask_pool.NoWorkers, dask_pool.UnitFailed) as e:
+            fail(f"{e}; {len(store):,} of {job.n_units:,} units are safely in {path}: "
+                 f"run the same command again to resume")
         except (StoreError, dask_pool.DaskPoolError) as e:
             fail(str(e))
         summary = jobs.summarise(store, job)
@@ -138,6 +165,30 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
     if not quiet:
         _print_run(report)
     _print_summary(summary, path, quiet=quiet)
+
+
+def _bad_value(option: str, message: str) -> NoReturn:
+    """A bad option value: one line (no usage text), exit code 2 as for
+    click's own parameter errors."""
+    e = click.ClickException(f"Invalid value for {option}: {message}")
+    e.exit_code = 2
+    raise e
+
+
+def _count_options(memo_mb_text: str, no_memo: bool, no_tail: bool) -> CountOptions:
+    """The engine switches as one validated :class:`CountOptions`, or a
+    one-line error naming --memo-mb."""
+    try:
+        memo_mb = float(memo_mb_text)
+    except ValueError:
+        _bad_value("--memo-mb", f"{memo_mb_text!r} is not a number of MiB")
+    if memo_mb < MEMO_MB_MIN:   # a table needs a few entries (nan is caught below)
+        _bad_value("--memo-mb", f"{memo_mb_text!r}: the smallest memo table is "
+                                f"{MEMO_MB_MIN} MiB")
+    try:
+        return CountOptions(memo=not no_memo, memo_mb=memo_mb, tail=False if no_tail else None)
+    except ValueError as e:
+        _bad_value("--memo-mb", f"{memo_mb_text!r}: {e}")
 
 
 def _run_json(report: jobs.RunReport) -> dict:
@@ -165,9 +216,9 @@ def _print_run(report: jobs.RunReport) -> None:
         ("CPU time in units", f"{cpu:,.1f} s"),
         ("solutions per second per worker",
          f"{sols / cpu:,.0f} sol/s" if cpu > 0 else "—"),
-        ("workers", f"{report.workers}"),
+        ("workers", dask_stats.describe_workers(report.workers, report.per_worker)),
     ]
-    print_table(rows + dask_pool.per_worker_rows(report.per_worker))
+    print_table(rows + dask_stats.per_worker_rows(report.per_worker))
 
 
 def _print_summary(s: jobs.Summary, path, quiet: bool = False) -> None:
@@ -255,10 +306,25 @@ def verify(all_shapes, shapes, workers, as_json, report):
     machine = jobs.describe_machine()
     if hasattr(os, "getloadavg"):  # other work on the machine slows the timings
         machine["load_average_at_start"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    done: list = []
+
+    def on_row(r) -> None:
+        done.append(r)
+        say(f"  {r.shape}: {r.status} ({r.seconds:,.2f} s)")
+
     try:
-        rows = verifying.verify(
-            chosen, workers=workers, on_start=lambda sh: say(f"counting {sh} ..."),
-            on_row=lambda r: say(f"  {r.shape}: {r.status} ({r.seconds:,.2f} s)"))
+        with sigterm_stops_like_ctrl_c():
+            rows = verifying.verify(chosen, workers=workers,
+                                    on_start=lambda sh: say(f"counting {sh} ..."), on_row=on_row)
+    except KeyboardInterrupt as e:
+        how = "terminated" if isinstance(e, Terminated) else "interrupted"
+        bad = [r.shape for r in done if r.failed]
+        outcome = "" if not done else \
+            f" ({len(bad)} failed or disagree: {', '.join(bad)})" if bad else \
+            " (all agree with the published totals)"
+        click.echo(f"\n{how}: {len(done)} of {len(chosen)} shapes verified{outcome}; "
+                   f"verify keeps nothing, run it again to check them all.", err=True)
+        sys.exit(128 + (signal.SIGTERM if isinstance(e, Terminated) else signal.SIGINT))
     except ValueError as e:
         fail(str(e))
     if hasattr(os, "getloadavg"):

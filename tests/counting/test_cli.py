@@ -4,9 +4,11 @@
 CliRunner in-process; subprocesses for signals and ``python -m counting``.
 Store commands: test_cli_store.py; puzzle commands: test_cli_puzzles.py.
 """
+import contextlib
 import csv
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -18,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from counting import job as jobs
-from counting import published
+from counting import pool, published
 from counting.reduction import get_reduction
 from counting.cli import cli
 from counting.job import Job
@@ -358,6 +360,114 @@ def test_ctrl_c_or_sigterm_keeps_finished_units_and_says_how_to_resume(tmp_path,
         assert {r.unit_id: r.count for r in st.results()} == {u: recorded[u] for u in kept}
 
 
+def _pool_workers(pid: int) -> list[int]:
+    """Process ids of the spawned pool workers of process ``pid`` (Linux)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                parent = int(f.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{entry}/cmdline") as f:
+                command = f.read()
+        except (OSError, IndexError, ValueError):
+            continue
+        if parent == pid and "spawn_main" in command:
+            found.append(int(entry))
+    return found
+
+
+needs_proc = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux /proc")
+
+
+@needs_proc
+def test_a_killed_worker_is_replaced_and_its_unit_counted_again(tmp_path):
+    # multiprocessing.Pool lost the unit of a killed worker and then waited
+    # for it for ever (74 of 75 units, 0 % CPU)
+    db = tmp_path / "w.sqlite"
+    proc = _start_count(db, "0-11", workers=2)
+    _wait_for_units(db, 2, proc)
+    victim = _pool_workers(proc.pid)[0]
+    os.kill(victim, signal.SIGKILL)
+    try:
+        out, err = proc.communicate(timeout=180)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail(f"count hung after its worker {victim} was killed: {proc.communicate()}")
+    assert proc.returncode == 0, err
+    assert f"worker process {victim} died (signal 9, SIGKILL) while counting unit " in err
+    assert "counting it again in a new worker (attempt 2 of 3)" in err
+    kept = _units_in(db)
+    assert sorted(kept) == list(range(12))                     # every unit, each once
+    recorded = _recorded_3x3_counts()
+    with Store.open(db) as st:
+        assert {r.unit_id: r.count for r in st.results()} == {u: recorded[u] for u in kept}
+
+
+@needs_proc
+def test_a_unit_that_kills_every_worker_stops_the_run_with_the_resume_hint(tmp_path):
+    # e.g. a unit whose memo table exhausts the memory every time: the run
+    # must stop, not start worker after worker
+    db = tmp_path / "o.sqlite"
+    proc = _start_count(db, "0-79", workers=2)
+    _wait_for_units(db, 2, proc)
+    deadline = time.monotonic() + 180
+    while proc.poll() is None and time.monotonic() < deadline:
+        for pid in _pool_workers(proc.pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.05)
+    if proc.poll() is None:
+        proc.kill()
+        pytest.fail(f"count went on while every worker was killed: {proc.communicate()}")
+    out, err = proc.communicate()
+    assert proc.returncode == 1, err
+    last = err.strip().splitlines()[-1]
+    kept = _units_in(db)
+    assert re.fullmatch(r"Error: unit \d+ killed all 3 worker processes that counted it \(the "
+                        r"last, process \d+: signal 9, SIGKILL\); out of memory\? try a smaller "
+                        r"--memo-mb or fewer --workers; "
+                        + re.escape(f"{len(kept):,} of 710 units are safely in {db}: run the same "
+                                    f"command again to resume"), last), last
+    assert len(kept) >= 2 and len(kept) == len(set(kept))
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("where", [[], ["--workers", "2"], ["--scheduler", "local:2"]])
+@pytest.mark.parametrize("memo_mb", ["nan", "inf", "1e12", "1e400", "1e6", "-1", "0", "abc"])
+def test_a_bad_memo_size_is_one_line_and_deletes_nothing(tmp_path, where, memo_mb):
+    db = tmp_path / "m.sqlite"
+    assert invoke("count", "2x3", "--db", db, "--units", "0", "-q", "-w", "1").exit_code == 0
+    res = invoke("count", "2x3", "--db", db, "--fresh", "--memo-mb", memo_mb, *where)
+    assert res.exit_code == 2
+    assert res.output.startswith("Error: Invalid value for --memo-mb: ")
+    assert len(res.output.strip().splitlines()) == 1
+    assert _units_in(db) == [0]
+
+
+@pytest.mark.parametrize("where", [["--workers", "3"], ["--scheduler", "local:3"]])
+def test_memo_tables_beyond_the_machine_s_memory_are_refused_before_starting(tmp_path, where,
+                                                                             monkeypatch):
+    db = tmp_path / "m.sqlite"
+    assert invoke("count", "2x3", "--db", db, "--units", "0", "-q", "-w", "1").exit_code == 0
+    # a machine of 100 MiB: were the check gone, three small tables would not hurt
+    monkeypatch.setattr(pool, "MEMO_MB_MAX", 100)
+    res = invoke("count", "2x3", "--db", db, "--fresh", "--memo-mb", "40", *where)
+    assert res.exit_code == 2, res.output
+    assert res.output == ("Error: Invalid value for --memo-mb: 3 workers × 40 MiB memo tables = "
+                          "120 MiB, more than this machine's memory (100 MiB); use fewer workers "
+                          "or a smaller --memo-mb\n")
+    assert _units_in(db) == [0]
+
+
+def test_wait_workers_is_for_scheduler_runs_and_a_number_of_seconds():
+    res = invoke("count", "2x3", "--wait-workers", "5")
+    assert res.exit_code == 2 and "--wait-workers applies to --scheduler runs" in res.output
+    res = invoke("count", "2x3", "--scheduler", "local:1", "--wait-workers", "nan")
+    assert res.exit_code == 2 and "finite number of seconds" in res.output
+
+
 # ---------------------------------------------------------------------------
 # count on a Dask cluster
 
@@ -425,6 +535,35 @@ def test_a_shape_whose_count_fails_is_reported_not_a_crash():
     assert res.exit_code == 1 and "Traceback" not in res.output
     assert "FAILED" in res.stdout and "7x1: count failed" in res.stdout
     assert "1x3" in res.stdout and " ok " in res.stdout
+
+
+@pytest.mark.parametrize("sig, code, word", [
+    (signal.SIGINT, 130, "interrupted"),   # Ctrl-C
+    (signal.SIGTERM, 143, "terminated"),
+])
+def test_ctrl_c_in_verify_says_what_was_verified(sig, code, word):
+    # it printed click's bare "Aborted!" and exit code 1
+    proc = subprocess.Popen([sys.executable, "-m", "counting", "verify", "--shapes", "2x2,2x4",
+                             "--workers", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = []
+        while "counting 2x4 ..." not in lines:     # 2x2 done, 2x4 (tens of seconds) begun
+            line = proc.stderr.readline()
+            assert line, f"verify ended early: {lines}"
+            lines.append(line.strip())
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == code, err
+    assert lines[1].startswith("2x2: ok (")
+    assert err.strip().splitlines()[-1] == (
+        f"{word}: 1 of 2 shapes verified (all agree with the published totals); verify keeps "
+        f"nothing, run it again to check them all.")
+    assert "Aborted!" not in err and "Traceback" not in err and out == ""
 
 
 def test_verify_option_errors():

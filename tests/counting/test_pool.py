@@ -1,11 +1,19 @@
 """Running units (counting/pool.py): in this process or in a process pool,
-longest first, with the options reaching every worker."""
+longest first, with the options reaching every worker; a killed worker's
+unit counted again; memo tables that cannot fit refused."""
+import multiprocessing as mp
+import os
+import re
+import signal
+
 import pytest
 
+from counting import pool
 from counting.reduction import get_reduction
 from counting.options import CountOptions
-from counting.pool import run_units
+from counting.pool import check_memory, run_units
 from counting.units import UnitSpec
+from dlx.api import MEMO_MB_MAX
 from dlx.sudoku import Sudoku
 
 DEFAULT = CountOptions()
@@ -44,3 +52,36 @@ def test_units_are_handed_out_longest_estimate_first():
 def test_no_units_count_nothing():
     assert list(run_units([], workers=2, options=DEFAULT)) == []
 
+
+
+def test_a_killed_worker_s_unit_is_counted_again_and_yielded_once(fails_instead_of_hanging):
+    specs = get_reduction("3x3", "71").units()[:8]
+    reference = {r.unit_id: r.count for r in run_units(specs, workers=1, options=DEFAULT)}
+    said = []
+    results = run_units(specs, workers=2, options=DEFAULT, log=said.append)
+    got = [next(results)]
+    [victim, _] = mp.active_children()       # both busy: six units are still to come
+    os.kill(victim.pid, signal.SIGKILL)
+    got += list(results)
+    assert sorted(r.unit_id for r in got) == sorted(reference)     # each unit once
+    assert {r.unit_id: r.count for r in got} == reference
+    [line] = said
+    m = re.fullmatch(r"worker process (\d+) died \(signal 9, SIGKILL\) while counting unit "
+                     r"(\d+); counting it again in a new worker \(attempt 2 of 3\)", line)
+    assert m and int(m[1]) == victim.pid and int(m[2]) in reference
+
+
+def test_memo_tables_beyond_the_machine_s_memory_are_refused():
+    check_memory(2, CountOptions(memo_mb=MEMO_MB_MAX / 2))
+    check_memory(3, CountOptions(memo=False, memo_mb=MEMO_MB_MAX / 2))   # no table at all
+    with pytest.raises(ValueError, match=r"^3 workers × .* MiB memo tables = .* more than this "
+                                         r"machine's memory .*; use fewer workers"):
+        check_memory(3, CountOptions(memo_mb=MEMO_MB_MAX / 2))
+
+
+def test_a_pool_whose_memo_tables_cannot_fit_never_starts(monkeypatch):
+    monkeypatch.setattr(pool, "MEMO_MB_MAX", 100)   # were the check gone: small tables
+    specs = get_reduction("2x3", "moves").units()
+    with pytest.raises(ValueError, match=r"3 workers × 40 MiB .* more than this machine's memory"):
+        next(run_units(specs, workers=3, options=CountOptions(memo_mb=40)))
+    assert mp.active_children() == []

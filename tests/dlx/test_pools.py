@@ -1,0 +1,76 @@
+"""Spawned worker processes (dlx/_pools.py): every task's result once, a
+dead worker noticed and replaced, a task that kills every worker stopped."""
+import functools
+import multiprocessing as mp
+import os
+import signal
+import time
+
+import pytest
+
+from dlx._pools import WorkerDied, map_unordered, spawn_pool
+
+
+def _die_the_first_time(marker: str, value):
+    """The first call (across processes) kills its own process; later calls
+    return ``value``."""
+    try:
+        fd = os.open(marker, os.O_CREAT | os.O_EXCL)
+    except FileExistsError:
+        return value
+    os.close(fd)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_every_result_arrives_once():
+    assert sorted(map_unordered(abs, [-3, 1, -2, 5, -4], workers=2)) == [1, 2, 3, 4, 5]
+
+
+def test_spawn_pool_still_maps():
+    with spawn_pool(2) as pool:
+        assert list(pool.imap(abs, [-2, 1, -3])) == [2, 1, 3]
+
+
+def test_a_killed_worker_is_replaced_and_its_task_run_again(tmp_path, fails_instead_of_hanging):
+    deaths = []
+    task = functools.partial(_die_the_first_time, str(tmp_path / "died"))
+    got = sorted(map_unordered(task, [1, 2, 3, 4], workers=2, on_death=deaths.append))
+    assert got == [1, 2, 3, 4]
+    [died] = deaths
+    assert died.exitcode == -signal.SIGKILL and died.cause == "signal 9, SIGKILL"
+    assert died.item in (1, 2) and died.deaths == 1 and died.attempts == 3 and died.will_retry
+    assert str(died) == f"worker process {died.pid} died (signal 9, SIGKILL)"
+
+
+def test_a_task_that_kills_every_worker_stops_after_its_retries(fails_instead_of_hanging):
+    deaths = []
+    t0 = time.monotonic()
+    with pytest.raises(WorkerDied) as e:
+        list(map_unordered(signal.raise_signal, [signal.SIGKILL], workers=2, retries=1,
+                           on_death=deaths.append))
+    assert time.monotonic() - t0 < 60
+    assert [d.deaths for d in deaths] == [1]              # told of the retried death only
+    assert e.value.deaths == 2 and e.value.attempts == 2 and not e.value.will_retry
+    assert e.value.item == signal.SIGKILL and e.value.pid != deaths[0].pid
+
+
+def test_an_exit_code_is_told_as_such(fails_instead_of_hanging):
+    with pytest.raises(WorkerDied) as e:
+        list(map_unordered(os._exit, [3], workers=1, retries=0))
+    assert e.value.cause == "exit code 3"
+
+
+def test_an_exception_in_a_task_is_raised_in_the_parent():
+    with pytest.raises(ValueError, match="invalid literal"):
+        list(map_unordered(int, ["12", "x"], workers=2))
+
+
+def test_stopping_early_terminates_the_workers(fails_instead_of_hanging):
+    results = map_unordered(time.sleep, [0, 60, 60], workers=2)
+    assert next(results) is None
+    workers = mp.active_children()
+    assert len(workers) == 2
+    t0 = time.monotonic()
+    results.close()
+    assert time.monotonic() - t0 < 10
+    assert not any(w.is_alive() for w in workers)
