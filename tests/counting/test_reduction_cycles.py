@@ -5,7 +5,9 @@ Reference values
 ----------------
 ``LATIN`` are the numbers of Latin squares of order 1..7, OEIS A002860
 (https://oeis.org/A002860): 1, 2, 12, 576, 161280, 812851200,
-61479419904000.  Everything else is recomputed here by brute force, without
+61479419904000.  ``REDUCED_3_ROWS`` are reduced 3 × n Latin rectangles,
+OEIS A001623 (https://oeis.org/A001623): 1, 4, 46, 1064, 35792, 1673792
+for n = 3..8.  Everything else is recomputed here by brute force, without
 the module: derangements and their cycle types, the 3-row rectangles and
 their classes, and completion counts with no reduction at all.
 """
@@ -35,6 +37,8 @@ from dlx.sudoku import Sudoku
 LATIN = {1: 1, 2: 2, 3: 12, 4: 576, 5: 161_280, 6: 812_851_200,
          7: 61_479_419_904_000}  # OEIS A002860
 REDUCTIONS = (CycleTypeReduction, RowTripleReduction)
+# reduced 3 x n Latin rectangles (rows 1 and column 1 in order), OEIS A001623
+REDUCED_3_ROWS = {7: 35_792, 8: 1_673_792}
 
 
 # ---------------------------------------------------------------------------
@@ -371,6 +375,13 @@ def _check_cycle_unit_against_triples(n, type_ids):
 def test_order_8_cheapest_cycle_type_unit_is_the_sum_of_its_row_triple_units():
     # (4, 2, 2): the cheapest of the 7 (results/bench_latin.md); about 15 s
     _check_cycle_unit_against_triples(8, [derangement_types(8).index((4, 2, 2))])
+
+
+@pytest.mark.parametrize("n", sorted(REDUCED_3_ROWS))
+def test_row_triple_weights_add_up_to_the_published_3_row_rectangles(n):
+    # column 1 of rows 2-3 in order picks one of (n-1)(n-2) choices
+    weights = sum(c.weight for c in RowTripleReduction(f"1x{n}").classes())
+    assert weights == (n - 1) * (n - 2) * REDUCED_3_ROWS[n]
 
 
 def test_classes_describe_each_unit():
