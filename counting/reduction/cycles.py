@@ -60,8 +60,8 @@ Order 8 has 7 units (``D(8) = 14,833`` derangements), order 9 has 8.
 
 The reduction ``"cycles2"`` (rows 1–3 fixed)
 --------------------------------------------
-Order 9's cycle-type units are far too long for one run each (a day or
-more of CPU each, without progress or resume), so ``"cycles2"`` splits by
+Order 9's cycle-type units are far too long for one run each (days of
+CPU each, without progress or resume: ``results/bench_latin.md``), so ``"cycles2"`` splits by
 the first *three* rows and uses more of the symmetry.  Let ``f(A)`` be the
 number of completions of a ``3 × N`` Latin rectangle ``A``.  ``f`` is
 unchanged when the three rows of ``A`` are permuted (apply the same
@@ -336,12 +336,6 @@ class CycleTypeReduction:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.shape.name!r})"
-
-    def __eq__(self, other) -> bool:
-        return type(other) is type(self) and other.shape == self.shape
-
-    def __hash__(self) -> int:
-        return hash((type(self), self.shape))
 
     # -- factors ---------------------------------------------------------------
     @property

@@ -82,7 +82,8 @@ def latin_matrix(n: int):
 def completions(n: int, rows) -> int:
     """Latin squares of order n whose first rows are ``rows`` (0-based), no reduction."""
     sud, ec = latin_matrix(n)
-    given = [sud.row_index(r, c, int(d) + 1) for r, row in enumerate(rows) for c, d in enumerate(row)]
+    given = [sud.row_index(r, c, int(d) + 1)
+             for r, row in enumerate(rows) for c, d in enumerate(row)]
     return ec.count(given=given, memo=True, tail=True)
 
 
@@ -372,8 +373,9 @@ def _check_cycle_unit_against_triples(n, type_ids):
 
 
 @pytest.mark.slow
-def test_order_8_cheapest_cycle_type_unit_is_the_sum_of_its_row_triple_units():
-    # (4, 2, 2): the cheapest of the 7 (results/bench_latin.md); about 15 s
+def test_order_8_unit_of_type_4_2_2_is_the_sum_of_its_row_triple_units():
+    # one of the 7 cycle-type units (each takes 5-7 s CPU, results/bench_latin.md),
+    # checked against the row-triple units: about 15 s in all
     _check_cycle_unit_against_triples(8, [derangement_types(8).index((4, 2, 2))])
 
 
