@@ -280,6 +280,10 @@ class LatinClass:
     weight: int
     cycle_type: tuple[int, ...]
 
+    def array(self) -> np.ndarray:
+        """The representative as a new uint8 array, one row per fixed row."""
+        return np.array(self.representative, dtype=np.uint8)
+
 
 class CycleTypeReduction:
     """Latin squares of order ``N``, one work unit per cycle type of row 2.

@@ -389,5 +389,6 @@ def test_row_triple_weights_add_up_to_the_published_3_row_rectangles(n):
 def test_classes_describe_each_unit():
     classes = RowTripleReduction("1x5").classes()
     assert all(isinstance(c, LatinClass) for c in classes)
+    assert classes[0].array().tolist() == [list(row) for row in classes[0].representative]
     assert [c.class_id for c in classes] == list(range(len(classes)))
     assert sum(c.weight for c in classes) == len(triples(5))
