@@ -57,12 +57,14 @@ symbols), column 1 below is increasing; its weight is the class size
     L(N) = N! · (N-2)! · Σ_t |t| · M(σ_t).
 
 Order 8 has 7 units (``D(8) = 14,833`` derangements), order 9 has 8.
+Order 1 has no row 2: one unit (row 1 given, weight 1), factor ``1! = 1``.
 
 The reduction ``"cycles2"`` (rows 1–3 fixed)
 --------------------------------------------
 Order 9's cycle-type units are far too long for one run each (days of
-CPU each, without progress or resume: ``results/bench_latin.md``), so ``"cycles2"`` splits by
-the first *three* rows and uses more of the symmetry.  Let ``f(A)`` be the
+CPU each, without progress or resume: ``results/bench_latin.md``), so
+``"cycles2"`` splits by the first *three* rows and uses more of the
+symmetry.  It is defined for orders 3 to :data:`MAX_ORDER_ROWS3`.  Let ``f(A)`` be the
 number of completions of a ``3 × N`` Latin rectangle ``A``.  ``f`` is
 unchanged when the three rows of ``A`` are permuted (apply the same
 permutation to the top three rows of every completion), when the columns
@@ -103,7 +105,7 @@ constant on its orbits.
 Hence ``L(N) = N! · (N-3)! · Σ_O |O| · M3(rep O)``, and ``Σ_O |O| = |Q|``,
 the number of 3-row rectangles with row 1 in order (``(N-1)(N-2)`` times
 the reduced ones of OEIS A001623, whose column 1 is also in order).  Order 8
-has 370 units, order 9 has 2,877 (computed in about 5 s).
+has 370 units, order 9 has 2,877 (computed in a few seconds).
 
 ``Nx1``
 -------
@@ -311,7 +313,7 @@ class CycleTypeReduction:
     """
 
     kind = "cycles"
-    rows_fixed = 2  # rows 1..rows_fixed are given in every unit
+    _ROWS = 2  # rows 1.._ROWS are given in every unit (fewer if N is smaller)
 
     def __init__(self, shape: Shape | str):
         s = as_shape(shape)
@@ -319,7 +321,7 @@ class CycleTypeReduction:
             raise ValueError(f"reduction {self.kind!r} does not apply to box shape {s.name}: "
                              f"{self._requirement()}")
         self.shape = s
-        self.fixed_rows = min(self.rows_fixed, s.n)
+        self.fixed_rows = min(self._ROWS, s.n)
 
     @classmethod
     def applies_to(cls, shape: Shape | str) -> bool:
@@ -447,7 +449,7 @@ class RowTripleReduction(CycleTypeReduction):
     """
 
     kind = "cycles2"
-    rows_fixed = 3
+    _ROWS = 3
 
     @classmethod
     def applies_to(cls, shape: Shape | str) -> bool:
