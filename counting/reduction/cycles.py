@@ -150,7 +150,9 @@ __all__ = [
     "type_representative",
 ]
 
-MAX_ORDER_ROWS3 = 10  # "cycles2" enumerates all N! permutations: N <= 10 (3.6 M)
+MAX_ORDER_ROWS3 = 9  # "cycles2" enumerates all N! permutations and its classes in
+# Python: a few seconds for N = 9; N = 10 would take minutes and gigabytes, for a
+# count (tens of thousands of units far longer than order 9's) out of reach anyway
 
 
 # ---------------------------------------------------------------------------

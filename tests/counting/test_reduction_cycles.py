@@ -271,9 +271,10 @@ def test_refuses_shapes_that_are_not_latin_squares(shape):
         CycleTypeReduction(shape)
 
 
-def test_rows_1_to_3_need_order_at_least_3():
-    with pytest.raises(ValueError, match="order 3"):
-        RowTripleReduction("1x2")
+@pytest.mark.parametrize("shape", ["1x2", "2x1", "1x10"])
+def test_rows_1_to_3_need_order_3_to_9(shape):
+    with pytest.raises(ValueError, match="order 3..9"):
+        RowTripleReduction(shape)
 
 
 @pytest.mark.parametrize("kind", REDUCTIONS)
