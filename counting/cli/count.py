@@ -18,16 +18,19 @@ from counting import dask_pool, dask_stats
 from counting import job as jobs
 from counting.cli import Terminated, fail, print_table, sigterm_stops_like_ctrl_c
 from counting.options import CountOptions
+from counting.reduction import registry
 from counting.pool import WorkerLost, check_memory, default_workers
 from counting.store import Store, StoreError, StoreLock
 from dlx.sudoku import ALPHABET
 
 __all__ = ["count", "classes", "verify"]
 
-REDUCTIONS = ["moves", "patterns", "71", "44"]
+REDUCTIONS = [*registry.REDUCTIONS, *registry.ALIASES_3X3]  # kinds, then 3x3's stored names
 MEMO_MB_MIN = 0.01   # smallest --memo-mb accepted (about 10 KiB)
 REDUCTION_HELP = ("Band-1 classes: 'moves' (the five moves; the default, '71' for 3x3) or "
-                  "'patterns' (column-set patterns; '44' for 3x3).")
+                  "'patterns' (column-set patterns; '44' for 3x3); Latin squares (1xN, Nx1): "
+                  "'cycles2' (classes of rows 1-3; the default for orders 3-9) or 'cycles' "
+                  "(cycle type of row 2).")
 
 
 def _load_job(shape: str, reduction: str | None, force: bool = False) -> jobs.Job:
@@ -266,7 +269,8 @@ def classes(shape, reduction, force, as_json):
     click.echo(f"{'class':>5}  {title:<{width}}  {'weight':>7}")
     for c, rep in zip(cls, reps):
         click.echo(f"{c.class_id:>5}  {rep:<{width}}  {c.weight:>7,}")
-    click.echo(f"{len(cls)} classes, weights sum to {sum(c.weight for c in cls):,} reduced bands")
+    click.echo(f"{len(cls)} classes, weights sum to {sum(c.weight for c in cls):,} "
+               f"{job.reduction_object.members}")
 
 
 @click.command()

@@ -140,6 +140,8 @@ class Reduction(abc.ABC):
             totals[u.class_id] = totals.get(u.class_id, 0) + clean[u.unit_id]
         return totals
 
+    #: What a class's weight counts, as ``gridcount classes`` says it.
+    members: str = "reduced bands"
     #: How the weighted sum is printed beside the factors.
     sum_label: str = "Σ class weight × Σ unit counts"
 

@@ -136,6 +136,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from counting.reduction.base import Reduction
 from counting.units import UnitSpec
 from dlx.shape import Shape, as_shape
 
@@ -289,7 +290,7 @@ class LatinClass:
         return np.array(self.representative, dtype=np.uint8)
 
 
-class CycleTypeReduction:
+class CycleTypeReduction(Reduction):
     """Latin squares of order ``N``, one work unit per cycle type of row 2.
 
     See the module docstring for the argument.  Objects are cheap; the
@@ -315,6 +316,7 @@ class CycleTypeReduction:
     """
 
     kind = "cycles"
+    members = "Latin rectangles with row 1 in order"
     _ROWS = 2  # rows 1.._ROWS are given in every unit (fewer if N is smaller)
 
     def __init__(self, shape: Shape | str):
@@ -335,10 +337,6 @@ class CycleTypeReduction:
         return "it counts Latin squares, shapes 1xN and Nx1"
 
     @property
-    def name(self) -> str:
-        return self.kind
-
-    @property
     def n(self) -> int:
         return self.shape.n
 
@@ -356,11 +354,6 @@ class CycleTypeReduction:
             out.append((f"order column 1 below row {k} ((N-{k})!)", math.factorial(n - k)))
         return tuple(out)
 
-    @property
-    def factor(self) -> int:
-        """The product of :attr:`factors`."""
-        return math.prod(v for _, v in self.factors)
-
     # -- classes and units -------------------------------------------------------
     def classes(self) -> list[LatinClass]:
         """The units' descriptions, ``class_id`` = ``unit_id`` = position."""
@@ -373,18 +366,6 @@ class CycleTypeReduction:
         ``(row, col, digit)``, 0-based row and column, digit ``1..N``.
         """
         return list(_units(type(self), self.shape))
-
-    def n_units(self) -> int:
-        return len(_units(type(self), self.shape))
-
-    def unit(self, unit_id: int) -> UnitSpec:
-        """One unit by id; ValueError naming the valid range otherwise."""
-        all_units = _units(type(self), self.shape)
-        if isinstance(unit_id, bool) or not isinstance(unit_id, (int, np.integer)) \
-                or not 0 <= unit_id < len(all_units):
-            raise ValueError(f"unit id {unit_id!r} out of range for reduction {self.name!r}: "
-                             f"valid ids are 0..{len(all_units) - 1}")
-        return all_units[int(unit_id)]
 
     def unit_of(self, rows) -> int:
         """The unit whose completions a Latin rectangle's first rows fall under.
@@ -410,35 +391,6 @@ class CycleTypeReduction:
             raise ValueError(f"rows {a.tolist()} are not the rows of a Latin rectangle "
                              f"of order {n} (digits 1..{n})")
         return a
-
-    # -- totals ------------------------------------------------------------------
-    def total(self, counts: Mapping[int, int]) -> int:
-        """Number of Latin squares: ``factor · Σ_unit weight · count``, exact.
-
-        ``counts`` maps every unit id to its count; ValueError names any unit
-        id missing or unknown, or a count that is not a non-negative int.
-
-        Examples
-        --------
-        >>> r = CycleTypeReduction("1x4")
-        >>> r.total({0: 1, 1: 2})   # 4!·2!·(6·1 + 3·2)
-        576
-        """
-        all_units = _units(type(self), self.shape)
-        n_units = len(all_units)
-        clean = {}
-        for key, value in counts.items():
-            if isinstance(key, bool) or not isinstance(key, (int, np.integer)) \
-                    or not 0 <= key < n_units:
-                raise ValueError(f"unknown unit id {key!r}: valid ids are 0..{n_units - 1}")
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-                raise ValueError(f"count of unit {key} must be a non-negative int, got {value!r}")
-            clean[int(key)] = int(value)
-        missing = [i for i in range(n_units) if i not in clean]
-        if missing:
-            shown = ", ".join(map(str, missing[:20])) + (", …" if len(missing) > 20 else "")
-            raise ValueError(f"{len(missing)} unit id(s) missing: {shown}")
-        return self.factor * sum(u.weight * clean[u.unit_id] for u in all_units)
 
 
 class RowTripleReduction(CycleTypeReduction):

@@ -20,6 +20,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from counting.reduction.base import Reduction
+from counting.reduction.cycles import CycleTypeReduction, RowTripleReduction
 from counting.reduction.moves import MovesReduction
 from counting.reduction.patterns import PatternsReduction
 from dlx.shape import Shape, as_shape
@@ -31,7 +32,8 @@ MAX_N = 16  # largest grid side accepted without force (check_shape)
 
 # kind -> reduction class; the first that applies to a shape is its default
 _TABLE: dict[str, type[Reduction]] = {
-    cls.kind: cls for cls in (MovesReduction, PatternsReduction)
+    cls.kind: cls for cls in (RowTripleReduction, CycleTypeReduction, MovesReduction,
+                              PatternsReduction)
 }
 REDUCTIONS = tuple(_TABLE)  # reduction kinds, the default first
 ALIASES_3X3 = {cls.name_3x3: kind for kind, cls in _TABLE.items()
@@ -65,9 +67,9 @@ def check_shape(shape: Shape | str, force: bool = False) -> Shape:
 
 
 def reduction_kind(reduction: str | None, shape: Shape | str) -> str:
-    """The kind (``"moves"`` or ``"patterns"``) a reduction name stands for.
+    """The kind (``"moves"``, ``"patterns"``, ``"cycles"``, …) a reduction name stands for.
 
-    ``None`` means the shape's default, ``"moves"``.  ``"71"`` and ``"44"``
+    ``None`` means the shape's default (:func:`default_reduction`).  ``"71"`` and ``"44"``
     are accepted for ``3x3`` only, where they name the 71 and 44 classes.
 
     Raises
@@ -120,12 +122,16 @@ def reduction_name(reduction: str | None, shape: Shape | str) -> str:
 
 
 def default_reduction(shape: Shape | str) -> str:
-    """The default reduction's name: the five-move classes (``"71"`` for 3x3).
+    """The default reduction's name: the first in the table that applies.
+
+    The five-move classes for box shapes (``"71"`` for 3x3); for Latin
+    squares the classes of rows 1–3 (``"cycles2"``, orders 3–9) or the
+    cycle types of row 2 (``"cycles"``) beyond.
 
     Examples
     --------
-    >>> default_reduction("3x3"), default_reduction("1x4")
-    ('71', 'moves')
+    >>> default_reduction("3x3"), default_reduction("1x4"), default_reduction("1x2")
+    ('71', 'cycles2', 'cycles')
     """
     return reduction_name(None, shape)
 

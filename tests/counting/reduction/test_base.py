@@ -19,6 +19,8 @@ from counting.reduction.bands import reduced_bands
 from dlx.sudoku import Sudoku
 
 REGISTERED = [(name, r) for name in SMALL_SHAPES for r in reduction_names(name)]
+# the reductions whose classes are classes of reduced bands
+BAND_REDUCTIONS = [(name, r) for name, r in REGISTERED if r not in ("cycles", "cycles2")]
 
 
 def unit_counts(reduction: Reduction) -> dict[int, int]:
@@ -40,7 +42,7 @@ def test_6x6_brute_force_with_plain_dancing_links(name):
     assert Sudoku(r, c).count() == brute_force_grids(name)
 
 
-@pytest.mark.parametrize("name, reduction", REGISTERED + [("3x3", "71"), ("3x3", "44")])
+@pytest.mark.parametrize("name, reduction", BAND_REDUCTIONS + [("3x3", "71"), ("3x3", "44")])
 def test_unit_ids_are_positions_and_unit_weights_are_class_weights(name, reduction):
     r = get_reduction(name, reduction)
     units, classes = r.units(), r.classes()
