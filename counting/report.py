@@ -232,7 +232,7 @@ def _figures(plt, job, results, weight, per_worker) -> list[Figure]:
     right.set_xlabel("class (by id)")
     right.set_ylabel("seconds in class")
     right.set_title("by class")
-    _class_ticks(right, classes)
+    _class_ticks(right, classes, most=10)
     f.tight_layout()
     figs.append(Figure("unit-seconds", "Unit times",
                        "Wall-clock seconds of each unit's engine run: their distribution, "
@@ -296,8 +296,9 @@ def _integer_y(ax) -> None:
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
 
 
-def _class_ticks(ax, classes) -> None:
-    step = max(1, len(classes) // 20)
+def _class_ticks(ax, classes, most: int = 20) -> None:
+    """At most about ``most`` class ids as tick labels."""
+    step = max(1, -(-len(classes) // most))
     ax.set_xticks(range(0, len(classes), step))
     ax.set_xticklabels([str(classes[i]) for i in range(0, len(classes), step)])
 
