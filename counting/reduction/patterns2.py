@@ -219,10 +219,12 @@ def _canonical(multisets: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _children(parent: tuple[int, ...], R: int, k: int) -> np.ndarray:
-    """Every way to set bit ``k`` in exactly ``R`` codes of a multiset."""
+    """The ways to set bit ``k`` in exactly ``R`` codes of a multiset, up to
+    complementing bit ``k`` (it sets ``m - c`` of ``m`` equal codes where
+    ``c`` was set): those setting at most half of the first code's copies."""
     values, mult = np.unique(parent, return_counts=True)
     choices = np.array(list(itertools.product(*[range(m + 1) for m in mult])), dtype=np.int64)
-    choices = choices[choices.sum(axis=1) == R]
+    choices = choices[(choices.sum(axis=1) == R) & (2 * choices[:, 0] <= mult[0])]
     out = np.empty((len(choices), len(parent)), dtype=np.int64)
     for j, ones in enumerate(choices):
         out[j] = np.repeat(np.concatenate([values, values | (1 << k)]),

@@ -54,6 +54,7 @@ SIZES = [(1, 3), (2, 2), (2, 4), (2, 5), (3, 4), (3, 6)]
 
 @pytest.mark.parametrize("n_rows, n_cols", SIZES)
 def test_count_equals_brute_force_enumeration(n_rows, n_cols):
+    # (the blockers of any one column are implied by the others; of two, not)
     rng = np.random.default_rng(n_rows * 100 + n_cols)
     rect = ColumnSetRectangles(n_rows, n_cols)
     counts = []
@@ -112,8 +113,16 @@ def test_default_tail_is_the_last_three_rows():
     rect = ColumnSetRectangles(5, 10)
     first, cell, row_symbol, column_symbol = rect.tail_columns(rect.default_tail_rows)
     assert first == 2 and cell.shape == (3, 10) and column_symbol.shape == (10, 10)
-    assert rect.row_priority()[cell].min() == 2
     assert ColumnSetRectangles(2, 4).default_tail_rows == 2
+
+
+def test_rows_are_filled_in_order_so_memo_points_fall_at_row_ends():
+    rect = ColumnSetRectangles(4, 8)
+    prio = rect.row_priority()
+    _, cell, row_symbol, column_symbol = rect.tail_columns(4)
+    rows = np.arange(4)[:, None]
+    assert (prio[cell] == rows).all() and (prio[row_symbol] == rows).all()
+    assert (prio[column_symbol] == 4).all()
 
 
 @pytest.mark.parametrize("sets, message", [
