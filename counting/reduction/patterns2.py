@@ -1,0 +1,444 @@
+"""Two-band shapes by column-set patterns: the ``patterns2`` reduction.
+
+Boxes of ``R`` rows × 2 columns (and, by transposing every grid, the
+``2 × R`` boxes, with the same total) make ``2R × 2R`` grids of exactly two
+bands of ``R`` rows and ``R`` stacks of two columns.  For them the count
+splits into Latin rectangles; every step below is computed here and tested
+in ``tests/counting/test_reduction_patterns2.py``.
+
+The identity
+------------
+1. In band 1 each box holds all ``2R`` digits in its two columns, so the
+   digit sets ``S``, ``S'`` of the two columns of a stack are complementary
+   ``R``-sets.  Call the ``2R`` column sets of band 1 its *pattern* ``P``.
+   Every digit lies in exactly one column of each stack, hence in ``R``
+   columns.
+2. Band 2's column ``c`` holds the digits missing from column ``c`` of band
+   1, i.e. the set of the other column of its stack: band 2's pattern is
+   ``P'``, ``P`` with the two columns of every stack swapped, and band 2's
+   boxes are then complete automatically.  So a grid is exactly a pair
+   (band 1, band 2) of ``R × 2R`` Latin rectangles with column sets ``P``
+   and ``P'`` (:mod:`dlx.rectangle`), and with ``L(P)`` the number of them,
+   ``grids = Σ_P L(P)·L(P')``.  Swapping columns maps the rectangles of
+   ``P`` onto those of ``P'``, so ``L(P') = L(P)`` and
+   ``grids = Σ_P L(P)²``.
+3. *Classes.*  ``L`` is unchanged by relabelling the digits, permuting the
+   stacks and swapping the two columns of a stack (each maps rectangles to
+   rectangles), and by *duality*: a rectangle is a set of triples
+   (row, column, digit) with each (row, column), (row, digit) and
+   (column, digit ∈ its set) pair once, so exchanging the roles of columns
+   and digits is a bijection onto the rectangles whose "columns" are the
+   digits, with sets ``{c : d ∈ P_c}``.  That is again a pattern exactly
+   when the digits pair up into complementary sets (then the pairs are the
+   new stacks).  The patterns fall into classes under these moves; a class
+   has a ``size`` (its number of patterns) and one representative.
+4. *Rows ordered by column 1.*  The ``R!`` row orders of a rectangle are
+   distinct rectangles of the same pattern, exactly one reading column 1
+   upwards (:mod:`dlx.rectangle`), so ``L = R!·c`` where ``c`` counts the
+   rectangles whose column 1 is increasing: the engine's count.
+
+Hence, exactly, with ``c`` counted once per class::
+
+    grids = (R!)² · Σ_class size · c(representative)²
+
+:attr:`TwoBandPatternReduction.factors` are the two ``R!`` (one per band),
+:meth:`TwoBandPatternReduction.total` squares the counts.
+
+Counting the classes
+--------------------
+Relabelling digits away, a pattern is the multiset of the ``2R`` digits'
+*codes*: bit ``s`` of a digit's code is 1 when it lies in the second column
+of stack ``s``.  Stack moves act on codes as the hyperoctahedral group
+``B_R`` (permute bits, complement bits; order ``2^R·R!``), and the pattern
+condition is *balance*: every bit is 1 in exactly ``R`` codes.  Classes
+(before duality) are the ``B_R``-orbits of balanced multisets; the number of
+patterns in one is ``|B_R| / |stabiliser| · (2R)! / Π mult!`` (orbit of
+the multiset times the labellings of its digits).  They are built one bit
+(stack) at a time: every balanced multiset on ``k + 1`` bits is, after a
+move, a balanced multiset on ``k`` bits (a canonical one) with the new bit
+set in ``R`` of its codes, so the children of the canonical multisets on
+``k`` bits, each reduced to canonical form, are all of them.  The canonical
+form of a multiset is the lexicographically smallest of its images sorted in
+the order (weight, code); only translates ``M ⊕ u`` (``u ∈ M``) with the
+smallest sorted weights can give it, so only those are permuted.
+
+Work units
+----------
+One unit per class, ``unit_id = class_id``, classes numbered in the order of
+their representatives' column sets.  A unit is a :class:`PatternUnitSpec`:
+it carries the representative's column sets instead of givens, and its
+count (:meth:`TwoBandPatternReduction.count_unit`) is ``c``, the number of
+rectangles with those column sets whose column 1 is increasing.
+
+Example
+-------
+>>> red = TwoBandPatternReduction("3x2")
+>>> red.factor, red.n_units()
+(36, 4)
+>>> red.total({u.unit_id: red.count_unit(u).count for u in red.units()})
+28200960
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import socket
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from functools import lru_cache
+
+import numpy as np
+
+from counting.options import CountOptions
+from counting.units import UnitResult
+from dlx import ENGINE_VERSION, ExactCover
+from dlx.rectangle import ColumnSetRectangles
+from dlx.shape import Shape, as_shape
+
+__all__ = ["TwoBandPatternReduction", "PatternClass", "PatternUnitSpec", "pattern_classes",
+           "n_patterns", "pattern_from_codes", "dual_codes"]
+
+NAME = "patterns2"
+MAX_R = 6  # largest R whose classes are enumerated (7 would take days: see the docs)
+
+
+# ---------------------------------------------------------------------------
+# Records
+# ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PatternClass:
+    """One class of patterns with equal ``L``.
+
+    Attributes
+    ----------
+    class_id : int
+        Position in the order of representatives.
+    representative : tuple of tuple of int
+        The representative's ``2R`` column sets (sorted digits ``1..2R``)
+        of band 1 of an ``R × 2`` grid; columns ``2s`` and ``2s + 1`` form
+        stack ``s``.
+    weight : int
+        The class size: number of patterns in the class.
+    """
+
+    class_id: int
+    representative: tuple[tuple[int, ...], ...]
+    weight: int
+
+    def array(self) -> np.ndarray:
+        """The representative as a new ``(2R, R)`` uint8 array, one row per column set."""
+        return np.array(self.representative, dtype=np.uint8)
+
+
+@dataclass(frozen=True)
+class PatternUnitSpec:
+    """Everything a worker needs to count one ``patterns2`` unit.
+
+    It carries column sets where a :class:`counting.units.UnitSpec` carries
+    givens; the ids and weight mean the same.
+
+    Attributes
+    ----------
+    shape : str
+        Box shape as asked (``"5x2"`` or ``"2x5"``: same units).
+    reduction : str
+        ``"patterns2"``.
+    unit_id, class_id : int
+        Equal: one unit per class.
+    form_id : int
+        Always 0 (kept so stored results have the usual fields).
+    weight : int
+        Size of the class (number of patterns).
+    column_sets : tuple of tuple of int
+        The representative pattern: ``2R`` sorted tuples of ``R`` digits
+        ``1..2R``, the column sets of band 1 of an ``R × 2`` grid (for a
+        ``2 × R`` grid read transposed: the row sets of stack 1).
+    """
+
+    shape: str
+    reduction: str
+    unit_id: int
+    class_id: int
+    form_id: int
+    weight: int
+    column_sets: tuple[tuple[int, ...], ...] = field(repr=False)
+
+
+# ---------------------------------------------------------------------------
+# Classes: balanced multisets of codes under the hyperoctahedral group
+# ---------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def _cube(k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(order, rank, weight, perms)`` of the k-cube: codes in (weight,
+    code) order, each code's position in it, its weight, and the image of
+    every code under every permutation of the bits, ``(k!, 2^k)``."""
+    codes = np.arange(1 << k)
+    weight = np.array([bin(v).count("1") for v in codes], dtype=np.int64)
+    order = np.lexsort((codes, weight))
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    bits = (codes[:, None] >> np.arange(k)) & 1
+    perms = np.array([(bits[:, list(p)] << np.arange(k)).sum(1)
+                      for p in itertools.permutations(range(k))], dtype=np.int64)
+    return order, rank, weight, perms
+
+
+def _canonical(multisets: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Canonical forms of a batch of multisets of k-bit codes, ``(B, n)``.
+
+    Returns the forms (codes sorted in (weight, code) order, ``(B, n)``) and
+    the order of each multiset's stabiliser in ``B_k``.  The form is the
+    smallest image (in the order of :func:`_cube`) under the group.  A
+    group element maps some ``u ∈ M`` to 0, i.e. is a translate by ``u``
+    followed by a bit permutation, and permutations keep weights: so only
+    translates with the smallest sorted weights are tried, each under every
+    permutation.  Keys: 6 bits per rank, ``n <= 12`` ranks in two int64.
+    """
+    order, rank, weight, perms = _cube(k)
+    x = np.sort(multisets, axis=1)
+    b, n = x.shape
+    trans = x[:, :, None] ^ x[:, None, :]                  # (B, u, n)
+    wkey = (np.sort(weight[trans], axis=-1) << (3 * np.arange(n - 1, -1, -1))).sum(-1)
+    wkey[:, 1:][x[:, 1:] == x[:, :-1]] = np.iinfo(np.int64).max  # each u once
+    child, u = np.nonzero(wkey == wkey.min(axis=1, keepdims=True))
+    images = np.sort(rank[perms][:, trans[child, u]], axis=-1)   # (k!, K, n)
+    h = n // 2
+    key1 = (images[..., :h] << (6 * np.arange(h - 1, -1, -1))).sum(-1).ravel()
+    key2 = (images[..., h:] << (6 * np.arange(n - h - 1, -1, -1))).sum(-1).ravel()
+    owner = np.broadcast_to(child, images.shape[:2]).ravel()
+    by = np.lexsort((key2, key1, owner))
+    first = np.ones(by.size, dtype=bool)
+    first[1:] = owner[by][1:] != owner[by][:-1]
+    best = by[first]                                       # the minimum of each multiset
+    same = (key1 == key1[best][owner]) & (key2 == key2[best][owner])
+    stabiliser = np.bincount(owner[same], minlength=b)
+    return order[images.reshape(-1, n)[best]], stabiliser
+
+
+def _children(parent: tuple[int, ...], R: int, k: int) -> np.ndarray:
+    """The ways to set bit ``k`` in exactly ``R`` codes of a multiset, up to
+    complementing bit ``k`` (it sets ``m - c`` of ``m`` equal codes where
+    ``c`` was set): those setting at most half of the first code's copies."""
+    values, mult = np.unique(parent, return_counts=True)
+    choices = np.array(list(itertools.product(*[range(m + 1) for m in mult])), dtype=np.int64)
+    choices = choices[(choices.sum(axis=1) == R) & (2 * choices[:, 0] <= mult[0])]
+    out = np.empty((len(choices), len(parent)), dtype=np.int64)
+    for j, ones in enumerate(choices):
+        out[j] = np.repeat(np.concatenate([values, values | (1 << k)]),
+                           np.concatenate([mult - ones, ones]))
+    return out
+
+
+@lru_cache(maxsize=None)
+def _orbits(R: int) -> dict[tuple[int, ...], int]:
+    """Canonical balanced multisets of ``2R`` R-bit codes -> stabiliser order."""
+    level = {(0,) * R + (1,) * R: 0}          # one bit: the only balanced multiset
+    for k in range(1, R + 1):
+        if k > 1:
+            kids = np.concatenate([_children(q, R, k - 1) for q in sorted(level)])
+        else:
+            kids = np.array(list(level), dtype=np.int64)
+        level = {}
+        for j in range(0, len(kids), 256):     # batches bound the memory
+            forms, stab = _canonical(kids[j:j + 256], k)
+            level.update(zip(map(tuple, forms.tolist()), stab.tolist()))
+    return level
+
+
+def dual_codes(codes, R: int) -> tuple[int, ...] | None:
+    """The dual pattern's codes (columns and digits exchanged), or None.
+
+    Defined when the codes are closed under complement, so the digits pair
+    into complementary sets: pair ``t`` (digits ``i_t``, ``i_t'``) becomes
+    stack ``t``, and old column ``(s, b)`` becomes a digit lying in the
+    first column of stack ``t`` exactly when digit ``i_t`` lies in it.
+    """
+    full = (1 << R) - 1
+    rest = list(codes)
+    firsts = []
+    while rest:
+        v = rest.pop(0)
+        if v ^ full not in rest:
+            return None
+        rest.remove(v ^ full)
+        firsts.append(v)
+    return tuple(sum(1 << t for t, v in enumerate(firsts) if (v >> s) & 1 != b)
+                 for s in range(R) for b in (0, 1))
+
+
+def n_patterns(R: int) -> int:
+    """Number of patterns: an ``R``-subset for the first column of each stack."""
+    return math.comb(2 * R, R) ** R
+
+
+def pattern_from_codes(codes, R: int) -> tuple[tuple[int, ...], ...]:
+    """Column sets of the pattern whose digit ``i + 1`` has code ``codes[i]``."""
+    return tuple(tuple(i + 1 for i, v in enumerate(codes) if (v >> s) & 1 == b)
+                 for s in range(R) for b in (0, 1))
+
+
+@lru_cache(maxsize=None)
+def pattern_classes(R: int, dual: bool = True) -> tuple[PatternClass, ...]:
+    """The classes of the patterns of ``R × 2`` grids (cached).
+
+    With ``dual`` (the default) classes related by duality are merged.
+
+    Example
+    -------
+    >>> [c.weight for c in pattern_classes(2)]
+    [24, 12]
+    """
+    if isinstance(R, bool) or not isinstance(R, int) or not 1 <= R <= MAX_R:
+        raise ValueError(f"pattern classes are enumerated for R = 1..{MAX_R}, got {R!r}")
+    orbits = _orbits(R)
+    group, labellings = 2 ** R * math.factorial(R), math.factorial(2 * R)
+    size = {q: group // stab * labellings // math.prod(math.factorial(m) for m in
+                                                      np.unique(q, return_counts=True)[1].tolist())
+            for q, stab in orbits.items()}
+    members: dict[tuple[int, ...], set] = {q: {q} for q in orbits}
+    if dual:
+        for q in orbits:
+            d = dual_codes(q, R)
+            if d is not None:
+                form = tuple(_canonical(np.array([d]), R)[0][0].tolist())
+                if form != q:
+                    joined = members[q] | members[form]
+                    for m in joined:
+                        members[m] = joined
+    classes = {min(pattern_from_codes(m, R) for m in group_):
+               sum(size[m] for m in group_) for group_ in map(frozenset, members.values())}
+    return tuple(PatternClass(i, rep, classes[rep]) for i, rep in enumerate(sorted(classes)))
+
+
+# ---------------------------------------------------------------------------
+# The reduction
+# ---------------------------------------------------------------------------
+
+_ENGINES: dict[int, ExactCover] = {}  # per process: one matrix (and memo table) per R
+
+
+def _engine(R: int) -> ExactCover:
+    ec = _ENGINES.get(R)
+    if ec is None:
+        ec = _ENGINES[R] = ColumnSetRectangles(R, 2 * R).exact_cover()
+    return ec
+
+
+class TwoBandPatternReduction:
+    """The ``patterns2`` reduction of one two-band shape (``R×2`` or ``2×R``).
+
+    Parameters
+    ----------
+    shape : Shape or str
+        ``R x 2`` (native) or ``2 x R`` (its transpose: the same units and
+        total), ``1 <= R <= 6``.
+
+    Attributes
+    ----------
+    name : str
+        ``"patterns2"``.
+    shape : Shape
+    rows : int
+        ``R``, the rows of a band of the ``R × 2`` orientation.
+    """
+
+    name = NAME
+
+    def __init__(self, shape):
+        self.shape = as_shape(shape)
+        if not self.applies_to(self.shape):
+            raise ValueError(f"reduction {NAME!r} applies to boxes of R x 2 or 2 x R cells "
+                             f"(R = 1..{MAX_R}), not {self.shape.name}")
+        self.rows = self.shape.box_rows if self.shape.box_cols == 2 else self.shape.box_cols
+
+    @staticmethod
+    def applies_to(shape) -> bool:
+        """Whether ``shape`` has two bands or two stacks, with ``R <= MAX_R``."""
+        s = as_shape(shape)
+        return 2 in (s.box_rows, s.box_cols) and max(s.box_rows, s.box_cols) <= MAX_R
+
+    @property
+    def factors(self) -> tuple[tuple[str, int], ...]:
+        """The two row orderings, one per band: ``R!`` each (stacks, for ``2×R``)."""
+        R = self.rows
+        what = "rows of band" if self.shape.box_cols == 2 else "columns of stack"
+        first = "column" if self.shape.box_cols == 2 else "row"
+        f = ColumnSetRectangles(R, 2 * R).row_order_factor
+        return tuple((f"order the {what} {b} by {first} 1 ({R}!)", f) for b in (1, 2))
+
+    @property
+    def factor(self) -> int:
+        """``(R!)²``: the multiplier of Σ size · count²."""
+        return math.prod(v for _, v in self.factors)
+
+    def classes(self) -> list[PatternClass]:
+        """The classes with their representatives and sizes (a new list)."""
+        return list(pattern_classes(self.rows))
+
+    def units(self) -> list[PatternUnitSpec]:
+        """One unit per class, ``unit_id = class_id`` (a new list)."""
+        return [PatternUnitSpec(self.shape.name, NAME, c.class_id, c.class_id, 0, c.weight,
+                                c.representative) for c in pattern_classes(self.rows)]
+
+    def n_units(self) -> int:
+        return len(pattern_classes(self.rows))
+
+    def _check_spec(self, spec: PatternUnitSpec) -> None:
+        if as_shape(spec.shape) not in (self.shape, self.shape.transpose()) \
+                or spec.reduction != NAME:
+            raise ValueError(f"unit {spec.unit_id} is a {spec.shape}/{spec.reduction} unit, "
+                             f"not {self.shape.name}/{NAME}")
+
+    def count_unit(self, spec: PatternUnitSpec, options: CountOptions = CountOptions(), *,
+                   fresh_memo: bool = False) -> UnitResult:
+        """Count one unit: the rectangles of its column sets with column 1
+        increasing (``L / R!``), with the engine's statistics.
+
+        The per-process matrix keeps its memo table from one unit to the
+        next (keys are exact states, so this is always correct);
+        ``fresh_memo`` empties it first (for independent recounts).
+        """
+        self._check_spec(spec)
+        R = self.rows
+        ec = _engine(R)
+        if fresh_memo:
+            ec.clear_memo()
+        given = ColumnSetRectangles(R, 2 * R).givens(spec.column_sets, order_rows=True)
+        count = ec.count(given=given, memo=options.memo, memo_mb=options.memo_mb,
+                         tail=options.tail_enabled)
+        st = ec.stats
+        return UnitResult(
+            unit_id=spec.unit_id, class_id=spec.class_id, form_id=spec.form_id, count=count,
+            nodes=st.nodes, dead_ends=st.dead_ends, memo_hits=st.memo_hits,
+            seconds=round(st.seconds, 6), host=socket.gethostname(),
+            engine_version=ENGINE_VERSION,
+            finished_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+
+    def count_unit_L(self, spec: PatternUnitSpec, options: CountOptions = CountOptions()) -> int:
+        """``L(P)`` of the unit's pattern: ``R!`` times :meth:`count_unit`'s count."""
+        return ColumnSetRectangles(self.rows, 2 * self.rows).row_order_factor * \
+            self.count_unit(spec, options).count
+
+    def total(self, counts: Mapping[int, int]) -> int:
+        """Number of grids: ``factor · Σ_unit weight · count²``, exact.
+
+        ``counts`` maps every unit id to its count (:meth:`count_unit`).
+        """
+        specs = self.units()
+        missing = [u.unit_id for u in specs if u.unit_id not in counts]
+        unknown = sorted(set(counts) - {u.unit_id for u in specs})
+        if missing or unknown:
+            raise ValueError(f"counts must cover unit ids 0..{len(specs) - 1} exactly: "
+                             f"{len(missing)} missing, unknown {unknown[:5]}")
+        for u in specs:
+            v = counts[u.unit_id]
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
+                raise ValueError(f"count of unit {u.unit_id} must be a non-negative int, "
+                                 f"got {v!r}")
+        return self.factor * sum(u.weight * int(counts[u.unit_id]) ** 2 for u in specs)
+
+    def __repr__(self) -> str:
+        return f"TwoBandPatternReduction({self.shape.name!r})"
