@@ -36,15 +36,14 @@ Counting one (g, type) pair
    digits, a digit twice in a row, column or box, or a closed cycle that
    does not fit type ``t``.  If ``g`` maps ``U`` onto itself, ``π`` is
    forced (``π = D∘g∘D⁻¹`` on the standard digits ``D``) and nothing branches.
-2. *Exact cover* (:func:`count_fixed`).  One option per (cell orbit of
-   ``g``, digit ``d`` of its first cell): it fills the orbit's cells
-   ``c, g(c), g²(c), …`` with ``d, π(d), π²(d), …`` and covers their cell,
-   row-digit, column-digit and box-digit columns.  Only ``d`` with
-   ``π^L(d) = d`` (``L`` the orbit's length) and options that do not clash
-   with themselves are listed; the orbits filled by step 1 are given.
-   Every solution is one fixed grid.  The search fills the grid row by row
-   (the orbits whose first cell lies in row ``r`` and the row-digit columns
-   of row ``r`` get priority ``r``) and memoizes at row ends (``memo``).
+2. *Classes of relabellings.*  Symmetries of the problem (elements of G
+   commuting with ``g`` and keeping ``U``) map the candidates onto each
+   other with equal counts; one candidate per class is counted, weighted by
+   the class size (:mod:`.cover`).
+3. *Exact cover* (:class:`~counting.symmetry.cover.OrbitCover`): one option
+   per (cell orbit of ``g``, digit of its first cell), filled row by row
+   with memo, and counted one prefix filling per class of the same
+   symmetries that also keep ``π``.
 
 Example
 -------
@@ -63,12 +62,13 @@ from typing import Iterator
 import numpy as np
 
 from counting.options import CountOptions
-from counting.symmetry.group import Symmetry, centraliser, cycle_type, partitions
-from dlx.api import ExactCover
+from counting.symmetry.cover import (Commuting, OrbitCover, commuting_symmetries, conjugate,
+                                     generators, orbit_classes)
+from counting.symmetry.group import Symmetry, cycle_type, partitions
 from dlx.shape import Shape, as_shape
 
 __all__ = ["FixedCount", "cell_orbits", "relabelling_types", "standard_unit",
-           "relabellings", "relabelling_symmetries", "count_fixed", "power_type", "unit_cells"]
+           "relabellings", "count_fixed", "power_type", "unit_cells"]
 
 
 @dataclass(frozen=True)
@@ -83,9 +83,11 @@ class FixedCount:
         The standard unit used (``"box 1"``, ``"row 4"``, …).
     relabellings : int
         Relabellings ``π`` of type ``t`` consistent with the standard unit.
+    classes : int
+        Classes of those relabellings with equal counts: one exact cover each.
     searches : int
-        Exact covers run: one per class of those relabellings under
-        :func:`relabelling_symmetries`.
+        Exact-cover counts run (one per class of relabellings, or of prefix
+        fillings: :mod:`.cover`).
     nodes : int
         Search-tree nodes of those exact covers.
     seconds : float
@@ -95,6 +97,7 @@ class FixedCount:
     count: int
     unit: str
     relabellings: int
+    classes: int
     searches: int
     nodes: int
     seconds: float
@@ -310,44 +313,6 @@ def relabellings(shape, g: Symmetry, pi_type: tuple[int, ...] | None = None,
     yield from extend(start)
 
 
-def _options(s: Shape, orbits: list[list[int]], pi: tuple[int, ...], known: list[int]):
-    """CSR rows of the orbit options, their orbits, and the given rows."""
-    n, nn = s.n, s.n * s.n
-    box = s.box_index.ravel()
-    indptr, indices, owner, given = [0], [], [], []
-    for o, orbit in enumerate(orbits):
-        fixed = known[orbit[0]]
-        for d in ([fixed] if fixed else range(1, n + 1)):
-            values = [d]
-            for _ in orbit[1:]:
-                values.append(pi[values[-1] - 1])
-            if pi[values[-1] - 1] != d:
-                continue                      # π^L(d) ≠ d: the orbit cannot close
-            cols = []
-            for c, v in zip(orbit, values):
-                cols += [c, nn + (c // n) * n + v - 1, 2 * nn + (c % n) * n + v - 1,
-                         3 * nn + int(box[c]) * n + v - 1]
-            if len(set(cols)) != len(cols):
-                continue                      # a digit twice in one unit of the orbit
-            if fixed:
-                given.append(len(owner))
-            indices += cols
-            indptr.append(len(indices))
-            owner.append(o)
-    return np.asarray(indptr), np.asarray(indices), owner, given
-
-
-def _priority(s: Shape, orbits: list[list[int]]) -> np.ndarray:
-    """Row by row: an orbit's cells take the row of its first cell; row-digit
-    columns their row; column- and box-digit columns come last."""
-    n, nn = s.n, s.n * s.n
-    prio = np.full(4 * nn, n, dtype=np.int64)
-    for orbit in orbits:
-        prio[orbit] = orbit[0] // n
-    prio[nn:2 * nn] = np.arange(nn) // n
-    return prio
-
-
 def unit_cells(shape, name: str) -> tuple[str, list[int]]:
     """``(name, cells)`` of the unit called ``name``: ``"box 1"``, ``"row 4"``, ``"column 9"``."""
     for unit in _units(as_shape(shape)):
@@ -358,7 +323,8 @@ def unit_cells(shape, name: str) -> tuple[str, list[int]]:
 
 
 def count_fixed(shape, g: Symmetry, pi_type: tuple[int, ...],
-                options: CountOptions | None = None, *, unit: str | None = None) -> FixedCount:
+                options: CountOptions | None = None, *, unit: str | None = None,
+                reduce: bool = True) -> FixedCount:
     """``A_t(g)`` for ``t = pi_type``: see the module docstring.
 
     Parameters
@@ -373,6 +339,10 @@ def count_fixed(shape, g: Symmetry, pi_type: tuple[int, ...],
     unit : str, optional
         The unit to make standard (``"row 2"``, …); default
         :func:`standard_unit`.  The count does not depend on it.
+    reduce : bool
+        Count one relabelling and one prefix filling per class of the
+        symmetries that commute with ``g`` (:mod:`.cover`); ``False`` counts
+        every candidate in full (for checking).  The count does not depend on it.
     """
     s = as_shape(shape)
     options = CountOptions() if options is None else options
@@ -382,50 +352,35 @@ def count_fixed(shape, g: Symmetry, pi_type: tuple[int, ...],
     t0 = time.perf_counter()
     unit = standard_unit(s, g) if unit is None else unit_cells(s, unit)
     orbits = cell_orbits(g.cell_permutation())
-    prio = _priority(s, orbits)
     candidates = list(relabellings(s, g, pi_type, unit))
-    sigmas = relabelling_symmetries(s, g, unit[1]) if len(candidates) > 1 else [None]
-    total = runs = nodes = 0
-    for pi, known in candidates:
-        images = {pi} if sigmas == [None] else {_conjugate(pi, sigma) for sigma in sigmas}
-        if pi != min(images):
-            continue                          # counted with its class's first member
-        indptr, indices, _, given = _options(s, orbits, pi, known)
-        ec = ExactCover.from_csr(indptr, indices, 4 * s.n * s.n, priority=prio)
-        total += len(images) * ec.count(given=given, memo=options.memo,
-                                        memo_mb=options.memo_mb)
-        runs += 1
-        nodes += ec.stats.nodes
-    return FixedCount(total, unit[0], len(candidates), runs, nodes,
+    symmetries = []
+    if reduce and candidates and not all(len(o) == 1 for o in orbits):
+        symmetries = commuting_symmetries(s, g, unit[1])
+    total = searches = nodes = 0
+    classes = _relabelling_classes([pi for pi, _ in candidates], symmetries)
+    for i, weight in classes:
+        pi, known = candidates[i]
+        cover = OrbitCover(s, orbits, pi, known)
+        keeping = [h for h in symmetries if conjugate(pi, h.sigma) == pi]
+        total += weight * cover.count(options, keeping)
+        searches += cover.searches
+        nodes += cover.nodes
+    return FixedCount(total, unit[0], len(candidates), len(classes), searches, nodes,
                       time.perf_counter() - t0)
 
 
-def relabelling_symmetries(shape, g: Symmetry, cells) -> list[tuple[int, ...]]:
-    """The relabellings ``σ_h = D∘h⁻¹∘D⁻¹`` of the elements ``h`` of G that
-    commute with ``g`` and map the standard unit (``cells``, digits ``D``
-    in their order) onto itself.
+def _relabelling_classes(candidates: list[tuple[int, ...]], symmetries: list[Commuting]
+                         ) -> list[tuple[int, int]]:
+    """``(index, weight)`` of one candidate per class of equal counts.
 
-    ``X ↦ σ_h∘X∘h`` maps the grids with the standard unit fixed by ``g``
-    with ``π`` one-to-one onto those fixed with ``σ_h∘π∘σ_h⁻¹``, so all the
-    relabellings of one conjugacy class under these ``σ_h`` fix equally many
-    grids and one exact cover counts for the class.  As tuples:
-    ``sigma[a - 1] = σ(a)``.
+    A class that some symmetry maps outside the candidates fixes nothing
+    (if one of its relabellings fixed a grid, so would every image) and is
+    dropped.
     """
-    cells = [int(c) for c in cells]
-    position = {c: i for i, c in enumerate(cells)}
-    out = set()
-    for h in centraliser(shape, g, cells):
-        perm = h.cell_permutation()
-        sigma = [0] * len(cells)
-        for i, c in enumerate(cells):
-            sigma[position[int(perm[c])]] = i + 1      # σ(D(h(c))) = D(c)
-        out.add(tuple(sigma))
-    return sorted(out)
-
-
-def _conjugate(pi: tuple[int, ...], sigma: tuple[int, ...]) -> tuple[int, ...]:
-    """``σ∘π∘σ⁻¹`` (tuples of images of 1..N)."""
-    out = [0] * len(pi)
-    for a in range(1, len(pi) + 1):
-        out[sigma[a - 1] - 1] = sigma[pi[a - 1] - 1]
-    return tuple(out)
+    if len(candidates) <= 1 or not symmetries:
+        return [(i, 1) for i in range(len(candidates))]
+    keys = np.asarray(candidates, dtype=np.uint8)
+    images = [np.asarray([conjugate(pi, h.sigma) for pi in candidates], dtype=np.uint8)
+              for h in generators(symmetries)]
+    first, size, closed = orbit_classes(keys, images)
+    return [(int(i), int(w)) for i, w, ok in zip(first, size, closed) if ok]
