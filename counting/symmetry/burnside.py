@@ -46,8 +46,9 @@ drops the rest, and with them most classes).  Its id is stable:
 
 where ``class_id`` is the class's position in
 :func:`counting.symmetry.group.conjugacy_classes` (0 = identity) and
-``type_id`` the type's position in :func:`counting.symmetry.group.partitions`
-(``P(N)`` of them; 30 for N = 9).  The unit carries everything a worker
+``type_id`` the type's position in :func:`relabelling_types_in_order`
+(the ``P(N)`` partitions of N from ``1^N`` to ``N``; 30 for N = 9), so the
+identity's unit is unit 0.  The unit carries everything a worker
 needs (:class:`SymmetryUnit`: shape, ids, class size = weight, the
 representative ``g`` as row and column permutations and a transposition
 flag, ``π``'s type) and its result (:class:`SymmetryResult`) is the exact
@@ -89,7 +90,7 @@ from dlx.api import ENGINE_VERSION
 from dlx.shape import Shape, as_shape
 
 __all__ = ["SymmetryUnit", "SymmetryResult", "ClassRow", "symmetry_units", "count_unit",
-           "identity_fixed", "burnside_table", "essentially_different", "type_label",
+           "identity_fixed", "burnside_table", "relabelling_types_in_order", "essentially_different", "type_label",
            "CSV_HEADER", "csv_row", "MAX_SEARCHED_IDENTITY"]
 
 #: Largest grid side whose identity unit :func:`count_unit` counts by
@@ -124,7 +125,7 @@ class SymmetryUnit:
         ``class_id · n_types + type_id`` (module docstring).
     class_id, type_id : int
         Positions in :func:`~counting.symmetry.group.conjugacy_classes` and
-        :func:`~counting.symmetry.group.partitions` of N.
+        :func:`relabelling_types_in_order`.
     size : int
         Number of elements of the class: the unit's weight in the total.
     rows, cols : tuple of int
@@ -184,15 +185,21 @@ def _shape(shape) -> Shape:
     return as_shape(shape)
 
 
+def relabelling_types_in_order(n: int) -> tuple[tuple[int, ...], ...]:
+    """The cycle types of relabellings of N digits, numbered by ``type_id``:
+    ``1^N`` first, ``(N,)`` last."""
+    return tuple(reversed(partitions(n)))
+
+
 def symmetry_units(shape) -> list[SymmetryUnit]:
     """Every unit of ``shape`` (``Shape`` or ``"RxC"``), by unit id."""
     s = _shape(shape)
-    types = partitions(s.n)
+    types = relabelling_types_in_order(s.n)
     type_id = {t: i for i, t in enumerate(types)}
     out = []
     for cls in conjugacy_classes(s):
         g = cls.representative
-        for t in relabelling_types(s, g):
+        for t in sorted(relabelling_types(s, g), key=type_id.get):
             out.append(SymmetryUnit(s.name, cls.class_id * len(types) + type_id[t],
                                     cls.class_id, type_id[t], cls.size,
                                     g.rows, g.cols, g.transpose, t))
