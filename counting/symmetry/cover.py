@@ -58,7 +58,8 @@ from counting.symmetry.group import Symmetry, centraliser
 from dlx.api import ExactCover
 from dlx.shape import Shape
 
-__all__ = ["Commuting", "commuting_symmetries", "conjugate", "generators", "orbit_classes", "OrbitCover",
+__all__ = ["Commuting", "commuting_symmetries", "conjugate", "generators", "orbit_classes",
+           "relabelling_classes", "OrbitCover",
            "PREFIX_LIMIT", "GENERATORS", "SAMPLE"]
 
 #: Most fillings of a prefix listed for the prefix reduction.
@@ -166,6 +167,27 @@ def orbit_classes(keys: np.ndarray, images: list[np.ndarray]
     first, size = np.unique(label, return_counts=True)
     bad = np.unique(label[open_row])
     return first, size, ~np.isin(first, bad)
+
+
+def relabelling_classes(candidates: list[tuple[int, ...]], symmetries: list[Commuting]
+                        ) -> list[tuple[int, int]]:
+    """``(index, weight)`` of one candidate relabelling per class of equal counts.
+
+    The candidates (every ``π`` consistent with the standard unit) are
+    closed under ``π ↦ σ_h π σ_h⁻¹``: the conditions that define them are
+    kept by ``X ↦ σ_h∘X∘h``.  A class reaching outside them means a
+    symmetry that is not one, and raises ``RuntimeError``.
+    """
+    if len(candidates) <= 1 or not symmetries:
+        return [(i, 1) for i in range(len(candidates))]
+    keys = np.asarray(candidates, dtype=np.uint8)
+    images = [np.asarray([conjugate(pi, h.sigma) for pi in candidates], dtype=np.uint8)
+              for h in generators(symmetries)]
+    first, size, closed = orbit_classes(keys, images)
+    if not closed.all():
+        raise RuntimeError("a symmetry maps a candidate relabelling outside the candidates: "
+                           "it does not commute with g or keep the standard unit")
+    return [(int(i), int(w)) for i, w in zip(first, size)]
 
 
 class OrbitCover:

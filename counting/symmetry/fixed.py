@@ -62,8 +62,8 @@ from typing import Iterator
 import numpy as np
 
 from counting.options import CountOptions
-from counting.symmetry.cover import (Commuting, OrbitCover, commuting_symmetries, conjugate,
-                                     generators, orbit_classes)
+from counting.symmetry.cover import (OrbitCover, commuting_symmetries, conjugate,
+                                     relabelling_classes)
 from counting.symmetry.group import Symmetry, cycle_type, partitions
 from dlx.shape import Shape, as_shape
 
@@ -295,13 +295,11 @@ def relabellings(shape, g: Symmetry, pi_type: tuple[int, ...] | None = None,
     for d, c in enumerate(cells, start=1):
         if not start.set_cell(c, d):
             return
-    target = sorted(pi_type) if pi_type is not None else None
 
     def extend(p: _Partial):
         free = [a for a in range(1, s.n + 1) if not p.pi[a]]
-        if not free:
-            if target is None or sorted(p.closed) == target:
-                yield tuple(p.pi[1:]), p.cell
+        if not free:                       # every cycle closed, each one of the target's
+            yield tuple(p.pi[1:]), p.cell
             return
         a = free[0]
         for b in range(1, s.n + 1):
@@ -357,7 +355,7 @@ def count_fixed(shape, g: Symmetry, pi_type: tuple[int, ...],
     if reduce and candidates and not all(len(o) == 1 for o in orbits):
         symmetries = commuting_symmetries(s, g, unit[1])
     total = searches = nodes = 0
-    classes = _relabelling_classes([pi for pi, _ in candidates], symmetries)
+    classes = relabelling_classes([pi for pi, _ in candidates], symmetries)
     for i, weight in classes:
         pi, known = candidates[i]
         cover = OrbitCover(s, orbits, pi, known)
@@ -368,19 +366,3 @@ def count_fixed(shape, g: Symmetry, pi_type: tuple[int, ...],
     return FixedCount(total, unit[0], len(candidates), len(classes), searches, nodes,
                       time.perf_counter() - t0)
 
-
-def _relabelling_classes(candidates: list[tuple[int, ...]], symmetries: list[Commuting]
-                         ) -> list[tuple[int, int]]:
-    """``(index, weight)`` of one candidate per class of equal counts.
-
-    A class that some symmetry maps outside the candidates fixes nothing
-    (if one of its relabellings fixed a grid, so would every image) and is
-    dropped.
-    """
-    if len(candidates) <= 1 or not symmetries:
-        return [(i, 1) for i in range(len(candidates))]
-    keys = np.asarray(candidates, dtype=np.uint8)
-    images = [np.asarray([conjugate(pi, h.sigma) for pi in candidates], dtype=np.uint8)
-              for h in generators(symmetries)]
-    first, size, closed = orbit_classes(keys, images)
-    return [(int(i), int(w)) for i, w, ok in zip(first, size, closed) if ok]

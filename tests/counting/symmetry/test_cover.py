@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from counting.options import CountOptions
-from counting.symmetry.cover import (OrbitCover, commuting_symmetries, conjugate,
-                                     orbit_classes)
+from counting.symmetry.cover import (Commuting, OrbitCover, commuting_symmetries, conjugate,
+                                     orbit_classes, relabelling_classes)
 from counting.symmetry.fixed import cell_orbits, relabellings, standard_unit
 from counting.symmetry.group import conjugacy_classes
 from dlx.shape import Shape
@@ -92,3 +92,23 @@ def test_a_symmetry_that_does_not_commute_is_caught():
     cover = OrbitCover(shape, orbits, pi, known)
     with pytest.raises(RuntimeError, match="does not commute"):
         cover.count(CountOptions(), good[:1] + bad[:11])
+
+
+def test_relabelling_classes_weigh_each_class_by_its_size():
+    shape = Shape(3, 3)
+    g = conjugacy_classes(shape)[172].representative        # moves box 1 along band 1
+    unit = standard_unit(shape, g)
+    candidates = [pi for pi, _ in relabellings(shape, g, (3, 3, 3), unit)]
+    classes = relabelling_classes(candidates, commuting_symmetries(shape, g, unit[1]))
+    assert sum(w for _, w in classes) == len(candidates) == 44
+    assert len(classes) < 44
+
+
+def test_relabelling_classes_refuse_a_false_symmetry():
+    candidates = [(2, 1, 3), (1, 3, 2)]                      # (1 2) and (2 3)
+    swap_1_3 = Commuting(np.arange(9), np.array([0, 3, 2, 1]))   # maps (1 2) to (3 2)
+    assert conjugate(candidates[0], swap_1_3.sigma) == candidates[1]
+    assert relabelling_classes(candidates, [swap_1_3]) == [(0, 2)]
+    swap_1_2 = Commuting(np.arange(9), np.array([0, 2, 1, 3]))   # maps (2 3) to (1 3)
+    with pytest.raises(RuntimeError, match="does not commute"):
+        relabelling_classes(candidates, [swap_1_2])

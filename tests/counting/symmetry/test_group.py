@@ -192,3 +192,18 @@ def test_partitions_and_cycle_types():
     assert len(partitions(9)) == 30
     assert partitions(4) == ((4,), (3, 1), (2, 2), (2, 1, 1), (1, 1, 1, 1))
     assert cycle_type([1, 2, 0, 4, 3, 5]) == (3, 2, 1)
+
+
+def test_centraliser_of_every_element_of_4x4_group():
+    """Not only representatives: every element, as rows, columns, transposition."""
+    shape = Shape(2, 2)
+    elements = _all_elements(shape)
+    sizes = Counter(_brute_classes(shape, elements).values())
+    root = _brute_classes(shape, elements)
+    n = shape.n
+    for x in _block_perms(n, 2):
+        for y in _block_perms(n, 2):
+            for t in (False, True):
+                g = Symmetry.make(shape, x, y, t)
+                found = centraliser(shape, g)
+                assert len(found) * sizes[root[tuple(g.cell_permutation())]] == 128
