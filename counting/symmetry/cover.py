@@ -155,10 +155,12 @@ def orbit_classes(keys: np.ndarray, images: list[np.ndarray]
         open_row |= ~found
         target = np.where(found, order[at], np.arange(m))
         maps.append(target)
+    # Each map is one-to-one (a symmetry acts injectively), and on a closed
+    # class a permutation, so every edge i → target[i] lies on a cycle and
+    # pulling labels back along the edges reaches the whole class.
     while True:                                  # label = smallest row of the class
-        new = label.copy()
+        new = label
         for target in maps:
-            np.minimum.at(new, target, label)
             new = np.minimum(new, new[target])
         new = new[new]
         if np.array_equal(new, label):

@@ -112,3 +112,38 @@ def test_relabelling_classes_refuse_a_false_symmetry():
     swap_1_2 = Commuting(np.arange(9), np.array([0, 2, 1, 3]))   # maps (2 3) to (1 3)
     with pytest.raises(RuntimeError, match="does not commute"):
         relabelling_classes(candidates, [swap_1_2])
+
+
+def _transposition_cover():
+    shape = Shape(3, 3)
+    g = conjugacy_classes(shape)[253].representative        # the transposition
+    assert g.transpose and g.rows == tuple(range(9))
+    unit = standard_unit(shape, g)
+    orbits = cell_orbits(g.cell_permutation())
+    (pi, known), = relabellings(shape, g, None, unit)
+    return shape, g, OrbitCover(shape, orbits, pi, known)
+
+
+def test_every_option_fills_its_orbit_consistently_with_pi():
+    """X(g(c)) = π(X(c)) inside the orbit and around its end: on the diagonal
+    (orbits of one cell) only the digits π fixes."""
+    shape, g, cover = _transposition_cover()
+    for o, values in zip(cover.owner, cover.values):
+        orbit = cover.orbits[o]
+        for k, v in enumerate(values):
+            assert cover.pi[v - 1] == values[(k + 1) % len(values)]
+    diagonal = {cover.values[r][0] for r, o in enumerate(cover.owner)
+                if len(cover.orbits[o]) == 1}
+    assert diagonal == {d for d in range(1, 10) if cover.pi[d - 1] == d}
+
+
+def test_solutions_are_grids_fixed_by_g_with_pi():
+    shape, g, cover = _transposition_cover()
+    cover.count(CountOptions())                              # builds the matrix
+    perm = g.cell_permutation()
+    pi = np.array((0,) + cover.pi)
+    for rows in cover.matrix.solutions(given=cover.given, limit=20):
+        grid = np.zeros(81, dtype=np.int64)
+        for r in rows:
+            grid[cover.orbits[cover.owner[r]]] = cover.values[r]
+        assert np.array_equal(grid[perm], pi[grid])
