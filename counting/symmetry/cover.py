@@ -240,7 +240,7 @@ class OrbitCover:
         self.nodes = 0
         self.searches = 0
 
-    def _build(self, prefix: set[int] = frozenset()) -> None:
+    def build(self, prefix: set[int] = frozenset()) -> ExactCover:
         """The matrix, with priorities: the ``prefix`` orbits row by row (an
         orbit takes the row of its first cell, and so do row-digit
         columns), then the other orbits column by column (an orbit takes
@@ -258,6 +258,7 @@ class OrbitCover:
             priority[2 * nn:3 * nn] = n + np.arange(nn) // n
         self.priority = priority
         self.matrix = ExactCover.from_csr(self.indptr, self.indices, 4 * nn, priority=priority)
+        return self.matrix
 
     def _count(self, given, options: CountOptions) -> int:
         out = self.matrix.count(given=given, memo=options.memo, memo_mb=options.memo_mb)
@@ -278,9 +279,9 @@ class OrbitCover:
             if len(keep) <= 1:
                 prefix = None
         if prefix is None:
-            self._build()
+            self.build()
             return self._count(self.given, options)
-        self._build(chosen)
+        self.build(chosen)
         position = np.full(self.shape.n_cells, -1)
         position[cells] = np.arange(len(cells))
         fillings, chosen = [], []

@@ -139,10 +139,9 @@ def test_every_option_fills_its_orbit_consistently_with_pi():
 
 def test_solutions_are_grids_fixed_by_g_with_pi():
     shape, g, cover = _transposition_cover()
-    cover.count(CountOptions())                              # builds the matrix
     perm = g.cell_permutation()
     pi = np.array((0,) + cover.pi)
-    for rows in cover.matrix.solutions(given=cover.given, limit=20):
+    for rows in cover.build().solutions(given=cover.given, limit=20):
         grid = np.zeros(81, dtype=np.int64)
         for r in rows:
             grid[cover.orbits[cover.owner[r]]] = cover.values[r]
