@@ -35,6 +35,7 @@ import numpy as np
 from tqdm import tqdm
 
 from dlx import puzzles as P
+from dlx.api import COUNT_LIMIT_MAX
 from dlx.grid import text_shape
 from dlx.shape import Shape
 
@@ -273,7 +274,8 @@ def _print_solve(doc: dict, all_solutions: bool, limit: int) -> None:
 
 @click.command(name="count-solutions", context_settings=CONTEXT_SETTINGS)
 @_input_options
-@click.option("--limit", type=click.IntRange(min=1), default=1_000_000, show_default=True,
+@click.option("--limit", type=click.IntRange(min=1, max=COUNT_LIMIT_MAX), default=1_000_000,
+              show_default=True,
               help="Stop counting a puzzle at this many solutions and print '≥K'.")
 @click.option("--no-limit", is_flag=True,
               help="Count exactly (memoized search, exact integers). A near-empty 9x9 grid "

@@ -155,6 +155,14 @@ def test_count_solutions_default_limit_is_a_million(run):
     assert "1,000,000" in run("count-solutions", "--help").output
 
 
+@pytest.mark.parametrize("limit", [2**128, 2**200])
+def test_count_solutions_limits_beyond_the_engine_are_a_usage_error(run, limit):
+    # they raised OverflowError (then ValueError) with a traceback
+    res = run("count-solutions", "--limit", limit, WIKI)
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert f"{limit} is not in the range 1<=x<={2**128 - 1}" in res.output
+
+
 def test_count_solutions_json_and_no_limit(run):
     res = run("count-solutions", "--json", "--no-limit", "--shape", "2x3", "-",
               input="123456" + "." * 30 + "\n" + "." * 36 + "\n")
