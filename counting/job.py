@@ -372,7 +372,7 @@ class Summary:
             "total_int": self.total,
             "factorisation": f,
             "formula": "total = " + " * ".join(k for k in f if k != "weighted_unit_sum")
-                       + " * sum_unit(weight * unit count)",
+                       + f" * ({self.sum_label})",
             "unit_solutions": str(self.unit_solutions),
             "nodes": self.nodes, "dead_ends": self.dead_ends, "memo_hits": self.memo_hits,
             "cpu_seconds": round(self.cpu_seconds, 3),

@@ -23,9 +23,10 @@ Sources
     Number of Sudoku grids of size n² × n²: 1, 1, 288,
     6670903752021072936960 (https://oeis.org/A107739); the 9×9 value is
     Felgenhauer & Jarvis, "Mathematics of Sudoku I" (2005/2006).
-2×3 and 2×4
+2×3, 2×4, 2×5 and 2×6
     The rectangular-box totals 28,200,960 (2×3) and
-    29,136,487,207,403,520 (2×4) are the values quoted in issue 5; they are
+    29,136,487,207,403,520 (2×4) are the values quoted in issue 5, 2×5 and
+    2×6 those quoted in issue 16; they are
     the ones listed in the table of rectangular-box counts of Wikipedia's
     "Mathematics of Sudoku" (2×3 attributed to Pettersen, 2×4 to Russell),
     see also Russell & Jarvis, "Mathematics of Sudoku II" (2006).  [Not
@@ -79,6 +80,10 @@ PUBLISHED: dict[str, Published] = {p.shape: p for p in (
     Published("2x2", 288, "OEIS A107739"),
     Published("2x3", 28_200_960, "Pettersen, via Wikipedia" + _UNCONFIRMED),
     Published("2x4", 29_136_487_207_403_520, "Russell, via Wikipedia" + _UNCONFIRMED),
+    Published("2x5", 1_903_816_047_972_624_930_994_913_280_000,
+              "Pettersen & Russell, via Wikipedia" + _UNCONFIRMED),
+    Published("2x6", 38_296_278_920_738_107_863_746_324_732_012_492_486_187_417_600_000,
+              "Pettersen & Russell, via Wikipedia" + _UNCONFIRMED),
     Published("3x3", 6_670_903_752_021_072_936_960,
               "Felgenhauer & Jarvis 2005; OEIS A107739"),
 )}

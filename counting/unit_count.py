@@ -22,6 +22,7 @@ Example
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import multiprocessing
@@ -62,7 +63,16 @@ def count_unit(spec: UnitSpec, options: CountOptions = CountOptions(), *,
     tail (``options.tail_enabled``) counts the last band in closed form
     (``Sudoku.tail_rows``) where the shape has one.  ``fresh_memo`` empties
     this process's memo table first (independent recounts).
+
+    A unit that carries no givens (a two-band pattern unit,
+    :class:`counting.reduction.patterns2.PatternUnitSpec`) is counted by its
+    reduction's own ``count_unit``, on its own matrix.
     """
+    if not isinstance(spec, UnitSpec):
+        from counting.reduction import get_reduction
+        result = get_reduction(spec.shape, spec.reduction).count_unit(
+            spec, options, fresh_memo=fresh_memo)
+        return dataclasses.replace(result, worker=worker_name())
     sud = Sudoku.from_shape(spec.shape)
     ec = _exact_cover(spec.shape, "rows")
     if fresh_memo:
@@ -102,6 +112,8 @@ def estimate_cost(spec: UnitSpec) -> float:
     >>> round(estimate_cost(empty) / math.log(4), 9)    # 16 cells, 4 digits each
     16.0
     """
+    if not isinstance(spec, UnitSpec):
+        return 0.0  # no givens to measure freedom by: every such unit counts alike
     shape = as_shape(spec.shape)
     grid = np.zeros(shape.n_cells, dtype=np.int64)
     for r, c, d in spec.givens:

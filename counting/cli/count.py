@@ -264,7 +264,8 @@ def classes(shape, reduction, force, as_json):
         return
     reps = [" / ".join(text(row) for row in c.representative) for c in cls]
     band_rows = len(cls[0].representative)
-    title = "representative (row 1)" if band_rows == 1 else f"representative (rows 1-{band_rows})"
+    title = job.reduction_object.representative_label or (
+        "representative (row 1)" if band_rows == 1 else f"representative (rows 1-{band_rows})")
     width = max(32, *(len(r) for r in reps))
     click.echo(f"{'class':>5}  {title:<{width}}  {'weight':>7}")
     for c, rep in zip(cls, reps):

@@ -80,6 +80,15 @@ class Reduction(abc.ABC):
         """Whether the reduction is defined for ``shape`` (default: every shape)."""
         return True
 
+    @classmethod
+    def default_for(cls, shape: Shape) -> bool:
+        """Whether the reduction is the shape's default when it is the first
+        in the registry that says so (default: wherever it applies)."""
+        return cls.applies_to(shape)
+
+    #: What ``gridcount classes`` calls a representative (None: its rows).
+    representative_label: str | None = None
+
     @property
     def name(self) -> str:
         """Stable stored name: what units, stores and file names carry."""

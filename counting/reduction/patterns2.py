@@ -91,6 +91,7 @@ from functools import lru_cache
 import numpy as np
 
 from counting.options import CountOptions
+from counting.reduction.base import Reduction
 from counting.units import UnitResult
 from dlx import ENGINE_VERSION, ExactCover
 from dlx.rectangle import ColumnSetRectangles
@@ -327,7 +328,7 @@ def _engine(R: int) -> ExactCover:
     return ec
 
 
-class TwoBandPatternReduction:
+class TwoBandPatternReduction(Reduction):
     """The ``patterns2`` reduction of one two-band shape (``R×2`` or ``2×R``).
 
     Parameters
@@ -345,7 +346,10 @@ class TwoBandPatternReduction:
         ``R``, the rows of a band of the ``R × 2`` orientation.
     """
 
-    name = NAME
+    kind = NAME
+    members = "column-set patterns"
+    sum_label = "Σ class size × unit count²"
+    representative_label = "column sets of band 1"
 
     def __init__(self, shape):
         self.shape = as_shape(shape)
@@ -354,11 +358,22 @@ class TwoBandPatternReduction:
                              f"(R = 1..{MAX_R}), not {self.shape.name}")
         self.rows = self.shape.box_rows if self.shape.box_cols == 2 else self.shape.box_cols
 
-    @staticmethod
-    def applies_to(shape) -> bool:
+    @classmethod
+    def applies_to(cls, shape) -> bool:
         """Whether ``shape`` has two bands or two stacks, with ``R <= MAX_R``."""
         s = as_shape(shape)
-        return 2 in (s.box_rows, s.box_cols) and max(s.box_rows, s.box_cols) <= MAX_R
+        return 2 in (s.box_rows, s.box_cols) and max(s.box_rows, s.box_cols) <= MAX_R \
+            and not s.latin
+
+    @classmethod
+    def default_for(cls, shape) -> bool:
+        """The default from 10×10 on (2x5, 5x2, 2x6, 6x2), where the band
+        reductions cannot finish; smaller two-band shapes keep ``moves``."""
+        return cls.applies_to(shape) and as_shape(shape).n >= 10
+
+    def term(self, weight: int, count: int) -> int:
+        """``weight · count²``: a grid is a pair of rectangles of one pattern."""
+        return weight * count * count
 
     @property
     def factors(self) -> tuple[tuple[str, int], ...]:
@@ -368,11 +383,6 @@ class TwoBandPatternReduction:
         first = "column" if self.shape.box_cols == 2 else "row"
         f = ColumnSetRectangles(R, 2 * R).row_order_factor
         return tuple((f"order the {what} {b} by {first} 1 ({R}!)", f) for b in (1, 2))
-
-    @property
-    def factor(self) -> int:
-        """``(R!)²``: the multiplier of Σ size · count²."""
-        return math.prod(v for _, v in self.factors)
 
     def classes(self) -> list[PatternClass]:
         """The classes with their representatives and sizes (a new list)."""
@@ -421,24 +431,6 @@ class TwoBandPatternReduction:
         """``L(P)`` of the unit's pattern: ``R!`` times :meth:`count_unit`'s count."""
         return ColumnSetRectangles(self.rows, 2 * self.rows).row_order_factor * \
             self.count_unit(spec, options).count
-
-    def total(self, counts: Mapping[int, int]) -> int:
-        """Number of grids: ``factor · Σ_unit weight · count²``, exact.
-
-        ``counts`` maps every unit id to its count (:meth:`count_unit`).
-        """
-        specs = self.units()
-        missing = [u.unit_id for u in specs if u.unit_id not in counts]
-        unknown = sorted(set(counts) - {u.unit_id for u in specs})
-        if missing or unknown:
-            raise ValueError(f"counts must cover unit ids 0..{len(specs) - 1} exactly: "
-                             f"{len(missing)} missing, unknown {unknown[:5]}")
-        for u in specs:
-            v = counts[u.unit_id]
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
-                raise ValueError(f"count of unit {u.unit_id} must be a non-negative int, "
-                                 f"got {v!r}")
-        return self.factor * sum(u.weight * int(counts[u.unit_id]) ** 2 for u in specs)
 
     def __repr__(self) -> str:
         return f"TwoBandPatternReduction({self.shape.name!r})"

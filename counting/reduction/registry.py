@@ -23,6 +23,7 @@ from counting.reduction.base import Reduction
 from counting.reduction.cycles import CycleTypeReduction, RowTripleReduction
 from counting.reduction.moves import MovesReduction
 from counting.reduction.patterns import PatternsReduction
+from counting.reduction.patterns2 import TwoBandPatternReduction
 from dlx.shape import Shape, as_shape
 
 __all__ = ["MAX_N", "REDUCTIONS", "ALIASES_3X3", "check_shape", "reduction_kind",
@@ -32,8 +33,8 @@ MAX_N = 16  # largest grid side accepted without force (check_shape)
 
 # kind -> reduction class; the first that applies to a shape is its default
 _TABLE: dict[str, type[Reduction]] = {
-    cls.kind: cls for cls in (RowTripleReduction, CycleTypeReduction, MovesReduction,
-                              PatternsReduction)
+    cls.kind: cls for cls in (RowTripleReduction, CycleTypeReduction, TwoBandPatternReduction,
+                              MovesReduction, PatternsReduction)
 }
 REDUCTIONS = tuple(_TABLE)  # reduction kinds, the default first
 ALIASES_3X3 = {cls.name_3x3: kind for kind, cls in _TABLE.items()
@@ -86,7 +87,7 @@ def reduction_kind(reduction: str | None, shape: Shape | str) -> str:
     s = as_shape(shape)
     if reduction is None:
         for kind, cls in _TABLE.items():
-            if cls.applies_to(s):
+            if cls.default_for(s):
                 return kind
         raise ValueError(f"no reduction applies to box shape {s.name}")
     if reduction in ALIASES_3X3:
@@ -145,7 +146,9 @@ def reduction_names(shape: Shape | str) -> tuple[str, ...]:
     (('71', '44'), ('moves', 'patterns'))
     """
     s = as_shape(shape)
-    return tuple(_make(kind, s).name for kind, cls in _TABLE.items() if cls.applies_to(s))
+    default = reduction_kind(None, s)
+    kinds = [default] + [k for k, cls in _TABLE.items() if k != default and cls.applies_to(s)]
+    return tuple(_make(kind, s).name for kind in kinds)
 
 
 def get_reduction(shape: Shape | str, name: str | None = None) -> Reduction:

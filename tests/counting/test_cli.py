@@ -108,6 +108,20 @@ def test_classes_of_other_shapes():
     assert "weights sum to 24 Latin rectangles with row 1 in order" in res.output
 
 
+@pytest.mark.parametrize("shape", ["3x2", "2x3", "4x2"])
+def test_patterns2_counts_two_band_shapes_through_the_store(tmp_path, shape):
+    # Σ class size · L² by the rectangles of each class, against the moves reduction
+    totals = []
+    for reduction in ("patterns2", "moves"):
+        res = invoke("count", shape, "--reduction", reduction, "--db",
+                     tmp_path / f"{reduction}.sqlite", "-q", "-w", "2")
+        assert res.exit_code == 0, res.output
+        totals.append(int(res.stdout.strip().replace(",", "")))
+    assert totals[0] == totals[1] == published.lookup(shape).total
+    res = invoke("classes", shape, "--reduction", "patterns2")
+    assert "column sets of band 1" in res.output and "column-set patterns" in res.output
+
+
 def test_71_is_refused_for_another_shape_in_one_line():
     res = invoke("classes", "2x3", "--reduction", "71")
     assert res.exit_code == 1 and "names the 71 classes of 3x3" in res.output

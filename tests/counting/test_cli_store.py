@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from counting import published
 from counting.cli import cli
+from counting.reduction import default_reduction
 from counting.job import Job
 from counting.pool import default_workers
 from counting.store import Store, StoreError
@@ -205,7 +206,7 @@ def test_export_of_a_complete_store_has_the_total(tmp_path, shape):
     res = invoke("export", db, "--csv", tmp_path / "u.csv", "--summary", tmp_path / "s.json")
     assert res.exit_code == 0
     doc = json.loads((tmp_path / "s.json").read_text())
-    assert doc["shape"] == shape and doc["reduction"] == "moves"
+    assert doc["shape"] == shape and doc["reduction"] == default_reduction(shape)
     assert doc["total_int"] == published.lookup(shape).total
 
 

@@ -239,8 +239,8 @@ def test_total_is_factor_times_sum_of_weight_times_count_squared():
 
 
 @pytest.mark.parametrize("bad, message", [
-    ({0: 1, 1: 1, 2: 1}, "1 missing"),
-    ({0: 1, 1: 1, 2: 1, 3: 1, 4: 1}, r"unknown \[4\]"),
+    ({0: 1, 1: 1, 2: 1}, "1 unit id\\(s\\) missing: 3"),
+    ({0: 1, 1: 1, 2: 1, 3: 1, 4: 1}, "unknown unit id 4"),
     ({0: 1, 1: 1, 2: 1, 3: -1}, "non-negative int"),
     ({0: 1, 1: 1, 2: 1, 3: 1.0}, "non-negative int"),
 ])

@@ -20,12 +20,15 @@ from dlx.sudoku import Sudoku
 
 REGISTERED = [(name, r) for name in SMALL_SHAPES for r in reduction_names(name)]
 # the reductions whose classes are classes of reduced bands
-BAND_REDUCTIONS = [(name, r) for name, r in REGISTERED if r not in ("cycles", "cycles2")]
+BAND_REDUCTIONS = [(name, r) for name, r in REGISTERED
+                   if r not in ("cycles", "cycles2", "patterns2")]
 
 
 def unit_counts(reduction: Reduction) -> dict[int, int]:
-    """Count every unit with plain dancing links."""
+    """Count every unit with plain dancing links (pattern units, which carry
+    column sets instead of givens, with their reduction's own matrix)."""
     return {u.unit_id: count_with(reduction.shape.name, {(i, j): d for i, j, d in u.givens})
+            if hasattr(u, "givens") else reduction.count_unit(u).count
             for u in reduction.units()}
 
 

@@ -41,7 +41,7 @@ def test_malformed_shapes_are_rejected(shape):
 
 
 def test_71_and_44_are_the_3x3_names_of_moves_and_patterns():
-    assert REDUCTIONS == ("cycles2", "cycles", "moves", "patterns")
+    assert REDUCTIONS == ("cycles2", "cycles", "patterns2", "moves", "patterns")
     assert ALIASES_3X3 == {"71": "moves", "44": "patterns"}
     assert reduction_name("moves", SUDOKU) == default_reduction("3x3") == "71"
     assert reduction_name("patterns", "3x3") == "44"
@@ -56,7 +56,8 @@ def test_other_shapes_use_the_kinds_as_names():
     assert reduction_names("3x3") == ("71", "44")
     for name in ("2x3", "1x5", "5x1", "4x4"):
         latin = ("cycles2", "cycles") if name in ("1x5", "5x1") else ()
-        assert reduction_names(name) == (*latin, "moves", "patterns")
+        two_band = ("patterns2",) if name == "2x3" else ()
+        assert reduction_names(name) == (*latin, "moves", *two_band, "patterns")
         assert default_reduction(name) == reduction_name(None, name) == (latin or ("moves",))[0]
         assert get_reduction(name, "patterns").name == "patterns"
 
@@ -65,6 +66,13 @@ def test_latin_squares_default_to_the_classes_of_rows_1_to_3_where_they_are_enum
     assert [default_reduction(f"1x{n}") for n in (1, 2, 3, 9, 10)] == \
         ["cycles", "cycles", "cycles2", "cycles2", "cycles"]
     assert default_reduction("8x1") == "cycles2"
+
+
+def test_two_band_shapes_default_to_patterns2_from_10x10_on():
+    assert [default_reduction(s) for s in ("2x3", "4x2", "2x5", "5x2", "6x2")] == \
+        ["moves", "moves", "patterns2", "patterns2", "patterns2"]
+    assert reduction_names("2x5") == ("patterns2", "moves", "patterns")
+    assert "patterns2" not in reduction_names("3x3") + reduction_names("1x2")
 
 
 def test_the_registry_gives_each_kind_its_class():
@@ -83,7 +91,8 @@ def test_71_and_44_are_refused_for_other_shapes(alias):
 
 
 def test_unknown_reduction_names_are_rejected():
-    with pytest.raises(ValueError, match="'cycles2', 'cycles', 'moves', 'patterns'.*'71', '44'"):
+    with pytest.raises(ValueError,
+                       match="'cycles2', 'cycles', 'patterns2', 'moves', 'patterns'.*'71', '44'"):
         get_reduction("3x3", "72")
     with pytest.raises(ValueError, match="unknown reduction 'none'"):
         reduction_kind("none", "2x3")
@@ -102,7 +111,7 @@ class _LatinOnly(MovesReduction):
 def test_a_reduction_is_offered_only_for_the_shapes_it_applies_to(monkeypatch):
     monkeypatch.setitem(registry._TABLE, "rows", _LatinOnly)
     assert reduction_names("1x4") == ("cycles2", "cycles", "moves", "patterns", "rows")
-    assert reduction_names("2x3") == ("moves", "patterns")
+    assert reduction_names("2x3") == ("moves", "patterns2", "patterns")
     assert type(get_reduction("1x4", "rows")) is _LatinOnly
     with pytest.raises(ValueError, match="reduction 'rows' does not apply to box shape 2x3"):
         get_reduction("2x3", "rows")
