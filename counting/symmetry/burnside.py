@@ -68,6 +68,22 @@ count over ``N!``: :func:`count_unit` takes the grid count from the caller
 (``grid_total``, e.g. from the grid count's store), and counts it by exact
 cover itself only for grids of side ≤ 6.
 
+Wiring it into a job (store, pool, CLI)
+---------------------------------------
+* Work list: :func:`symmetry_units` (picklable frozen values; ids stable).
+  A worker calls :func:`count_unit` (``options``: the job's
+  :class:`~counting.options.CountOptions`, of which ``memo`` and
+  ``memo_mb`` apply) and returns a :class:`SymmetryResult`; ``fixed`` is the
+  number to store, the rest are statistics.
+* The identity (unit 0): pass ``grid_total`` from the grid count's store
+  when it is complete, else count the grid job first.
+* Output: :func:`burnside_table` gives one :class:`ClassRow` per class
+  with units (``size``, ``fixed`` = A, ``weighted`` = size·A;
+  ``as_dict()`` for ``--json``), :func:`essentially_different` the total
+  (exact, divisibility checked), :data:`CSV_HEADER` / :func:`csv_row` the
+  rows of ``results/RxC-symmetry.csv``.
+* ``scripts/bench_symmetry.py`` does all of this in a plain process pool.
+
 Example
 -------
 >>> units = symmetry_units("2x2")
@@ -80,7 +96,8 @@ from __future__ import annotations
 import math
 import socket
 from dataclasses import asdict, dataclass
-from typing import Iterable, Mapping
+from functools import cache
+from typing import Mapping
 
 from counting.options import CountOptions
 from counting.symmetry.fixed import count_fixed, relabelling_types
@@ -193,7 +210,11 @@ def relabelling_types_in_order(n: int) -> tuple[tuple[int, ...], ...]:
 
 def symmetry_units(shape) -> list[SymmetryUnit]:
     """Every unit of ``shape`` (``Shape`` or ``"RxC"``), by unit id."""
-    s = _shape(shape)
+    return list(_units(_shape(shape)))
+
+
+@cache
+def _units(s: Shape) -> tuple[SymmetryUnit, ...]:
     types = relabelling_types_in_order(s.n)
     type_id = {t: i for i, t in enumerate(types)}
     out = []
@@ -203,7 +224,7 @@ def symmetry_units(shape) -> list[SymmetryUnit]:
             out.append(SymmetryUnit(s.name, cls.class_id * len(types) + type_id[t],
                                     cls.class_id, type_id[t], cls.size,
                                     g.rows, g.cols, g.transpose, t))
-    return out
+    return tuple(out)
 
 
 def identity_fixed(shape, grid_total: int) -> int:
