@@ -25,7 +25,8 @@ import signal
 import time
 from pathlib import Path
 
-from counting import pool, reducer
+from counting.reduction import get_reduction
+from counting.unit_count import count_unit as count_grid_unit, longest_first
 from counting.job import describe_machine
 from counting.symmetry.burnside import (CSV_HEADER, burnside_table, count_unit, csv_row,
                                         essentially_different, symmetry_units, type_label)
@@ -40,7 +41,7 @@ def _work(task):
     """One task in a worker: ("symmetry", unit) or ("grid", spec)."""
     kind, item = task
     t0 = time.process_time()
-    result = count_unit(item) if kind == "symmetry" else pool.count_unit(item)
+    result = count_unit(item) if kind == "symmetry" else count_grid_unit(item)
     return kind, item, result, time.process_time() - t0
 
 
@@ -60,8 +61,7 @@ def main() -> None:
     tasks = [("symmetry", u) for u in units if not u.is_identity]
     grid_units = []
     if args.grid_total is None:
-        grid_units = sorted(reducer.units(args.reduction, shape), key=pool.estimate_cost,
-                            reverse=True)
+        grid_units = longest_first(get_reduction(shape, args.reduction).units())
         tasks += [("grid", u) for u in grid_units]
 
     results, seconds, grid_counts = {}, {}, {}
@@ -75,7 +75,7 @@ def main() -> None:
                 grid_counts[item.unit_id] = result.count
     grid_total = args.grid_total
     if grid_total is None:
-        grid_total = reducer.total_from_unit_counts(grid_counts, args.reduction, shape)
+        grid_total = get_reduction(shape, args.reduction).total(grid_counts)
     results[identity.unit_id] = count_unit(identity, grid_total=grid_total)
     seconds[identity.unit_id] = 0.0
     wall = time.perf_counter() - t0

@@ -175,10 +175,13 @@ def test_csv_rows_follow_the_header(counts_2x3):
 
 def _grid_total(name: str, reduction: str | None = None) -> int:
     """The shape's grid count, by the grid-count units (two workers)."""
-    from counting import pool, reducer
+    from counting import pool
+    from counting.options import CountOptions
+    from counting.reduction import get_reduction
+    grid = get_reduction(name, reduction)
     counts = {r.unit_id: r.count
-              for r in pool.run_units(reducer.units(reduction, name), workers=2)}
-    return reducer.total_from_unit_counts(counts, reduction, name)
+              for r in pool.run_units(grid.units(), workers=2, options=CountOptions())}
+    return grid.total(counts)
 
 
 def _essentially_different_with_grid_count(name: str, reduction: str | None = None) -> int:
