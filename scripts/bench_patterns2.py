@@ -5,7 +5,8 @@ Standalone (a process pool of its own, no store): it calls
 ``results/bench_patterns2.md``.
 
     python scripts/bench_patterns2.py count 2x5 --workers 2 --csv results/5x2-units.csv
-    python scripts/bench_patterns2.py tail 5x2 --classes 0,100,200,300
+    python scripts/bench_patterns2.py tail 5x2 --classes 0,1,100,200,300
+    python scripts/bench_patterns2.py depths 5x2 --classes 0,100,200,300
     python scripts/bench_patterns2.py estimate 2x6 --sample 12 --seed 1 --limit 3600
 
 ``count`` counts every unit (longest first: ascending class size, since the
@@ -13,7 +14,8 @@ most symmetric patterns have the most rectangles), then prints wall time,
 CPU time (the workers' process time), peak memory, per-unit time statistics
 and the total against the published one; ``--csv`` writes per-unit counts in
 the columns of ``gridcount export``.  ``tail`` counts some classes with a
-fresh memo table with memo + tail and with memo only.  ``estimate`` times the
+fresh memo table with memo + tail and with memo only; ``depths`` does so for
+every number of rows handed to the tail (0: memo only).  ``estimate`` times the
 class enumeration, counts a seeded uniform sample of classes (each stopped
 after ``--limit`` seconds, reported as a lower bound), and extrapolates the
 mean to every class in core-hours and Dask workers for one day.
@@ -127,6 +129,27 @@ def tail(args) -> None:
         assert cpu["both"][1] == cpu["memo"][1]
         print(f"| {spec.unit_id} | {spec.weight:,} | {cpu['both'][1]:,} | {cpu['both'][0]:.2f} s "
               f"| {cpu['memo'][0]:.2f} s | {cpu['memo'][0] / cpu['both'][0]:.1f}x |", flush=True)
+
+
+def depths(args) -> None:
+    red = TwoBandPatternReduction(args.shape)
+    R = red.rows
+    rect = ColumnSetRectangles(R, 2 * R)
+    specs = [red.units()[int(i)] for i in args.classes.split(",")]
+    print(f"machine: {_machine()}\n")
+    print("| tail rows | " + " | ".join(f"class {s.unit_id}" for s in specs) + " |")
+    print("|---:|" + "---:|" * len(specs))
+    for tail_rows in range(R + 1):
+        ec = rect.exact_cover(tail_rows=tail_rows)
+        cells = []
+        for spec in specs:
+            ec.clear_memo()
+            t = time.process_time()
+            ec.count(given=rect.givens(spec.column_sets, order_rows=True), memo=True,
+                     memo_mb=args.memo_mb, tail=tail_rows > 0)
+            cells.append(f"{time.process_time() - t:.2f} s")
+        print(f"| {tail_rows}{' (memo only)' if not tail_rows else ''} | "
+              + " | ".join(cells) + " |", flush=True)
 
 
 def _row_fillings(remaining, first):
@@ -244,6 +267,9 @@ def main() -> None:
     t = sub.add_parser("tail", help="memo + tail vs memo only, per class")
     t.add_argument("shape", nargs="?", default="5x2")
     t.add_argument("--classes", default="0,100,200,300")
+    d = sub.add_parser("depths", help="CPU per class for each number of tail rows")
+    d.add_argument("shape", nargs="?", default="5x2")
+    d.add_argument("--classes", default="0,100,200,300")
     e = sub.add_parser("estimate", help="sample units and extrapolate")
     e.add_argument("shape", nargs="?", default="2x6")
     e.add_argument("--sample", type=int, default=12)
@@ -251,10 +277,10 @@ def main() -> None:
     e.add_argument("--limit", type=float, default=600.0)
     e.add_argument("--probes", type=int, default=100)
     e.add_argument("--workers", type=int, default=2)
-    for p in (c, t, e):
+    for p in (c, t, d, e):
         p.add_argument("--memo-mb", type=float, default=16.0)
     args = ap.parse_args()
-    {"count": count, "tail": tail, "estimate": estimate}[args.command](args)
+    {"count": count, "tail": tail, "depths": depths, "estimate": estimate}[args.command](args)
 
 
 if __name__ == "__main__":

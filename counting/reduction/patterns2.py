@@ -33,9 +33,9 @@ The identity
    new stacks).  The patterns fall into classes under these moves; a class
    has a ``size`` (its number of patterns) and one representative.
 4. *Rows ordered by column 1.*  The ``R!`` row orders of a rectangle are
-   distinct rectangles of the same pattern, exactly one reading column 1
-   upwards (:mod:`dlx.rectangle`), so ``L = R!·c`` where ``c`` counts the
-   rectangles whose column 1 is increasing: the engine's count.
+   distinct rectangles of the same pattern, exactly one of which reads
+   column 1 in increasing order downwards (:mod:`dlx.rectangle`), so
+   ``L = R!·c`` where ``c`` counts those: the engine's count.
 
 Hence, exactly, with ``c`` counted once per class::
 
@@ -101,7 +101,7 @@ __all__ = ["TwoBandPatternReduction", "PatternClass", "PatternUnitSpec", "patter
            "n_patterns", "pattern_from_codes", "dual_codes"]
 
 NAME = "patterns2"
-MAX_R = 6  # largest R whose classes are enumerated (7 would take days: see the docs)
+MAX_R = 6  # largest R enumerated: R = 7 has ~10^8 classes (C(14,7)^7 / (14!·7!·2^7))
 
 
 # ---------------------------------------------------------------------------
@@ -290,7 +290,7 @@ def pattern_classes(R: int, dual: bool = True) -> tuple[PatternClass, ...]:
     Example
     -------
     >>> [c.weight for c in pattern_classes(2)]
-    [24, 12]
+    [12, 24]
     """
     if isinstance(R, bool) or not isinstance(R, int) or not 1 <= R <= MAX_R:
         raise ValueError(f"pattern classes are enumerated for R = 1..{MAX_R}, got {R!r}")
