@@ -283,6 +283,7 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
     report = RunReport(skipped=len(wanted) - len(todo), workers=workers)
     results = {r.unit_id: r.count for r in store.results()}
     weight = {c.class_id: c.weight for c in job.classes}
+    noun = job.reduction_object.count_noun
     say = log or _stderr_line
     warn = warn or _bar_line
     if scheduler is not None and todo:
@@ -310,8 +311,9 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
                 members = job.units_of_class[res.class_id]
                 if all(u in results for u in members):
                     s = sum(results[u] for u in members)
-                    say(f"class {res.class_id:>3} complete: Σ over {len(members)} forms = {s:,} "
-                        f"completions (weight {weight[res.class_id]:,})")
+                    what = f"Σ over {len(members)} units = " if len(members) > 1 else ""
+                    say(f"class {res.class_id:>3} complete: {what}{s:,} {noun} "
+                        f"(weight {weight[res.class_id]:,})")
         except KeyboardInterrupt:
             report.interrupted = True
             raise
@@ -352,6 +354,8 @@ class Summary:
     cpu_seconds: float
     hosts: list[str]
     class_totals: dict[int, int]  # complete classes only
+    divisors: tuple[tuple[str, int], ...] = ()   # exact divisors of factor · Σ (Burnside: |G|)
+    total_label: str = "grids"    # what the total counts, after the shape
 
     @property
     def complete(self) -> bool:
@@ -364,20 +368,25 @@ class Summary:
     def as_json(self) -> dict:
         f = {_JSON_FACTOR_KEYS.get(label, label): value for label, value in self.factors}
         f["weighted_unit_sum"] = None if self.weighted_sum is None else str(self.weighted_sum)
-        return {
+        formula = " * ".join([*(k for k in f if k != "weighted_unit_sum"),
+                              f"({self.sum_label})"])
+        doc = {
             "shape": self.shape, "reduction": self.reduction,
             "engine_version": self.engine_version,
             "units_done": self.done, "units_total": self.n_units,
             "total": None if self.total is None else str(self.total),
             "total_int": self.total,
+            "total_counts": self.total_label,
             "factorisation": f,
-            "formula": "total = " + " * ".join(k for k in f if k != "weighted_unit_sum")
-                       + f" * ({self.sum_label})",
+            "formula": "total = " + formula + "".join(f" / {label}" for label, _ in self.divisors),
             "unit_solutions": str(self.unit_solutions),
             "nodes": self.nodes, "dead_ends": self.dead_ends, "memo_hits": self.memo_hits,
             "cpu_seconds": round(self.cpu_seconds, 3),
             "hosts": self.hosts,
         }
+        if self.divisors:
+            doc["divisors"] = {label: value for label, value in self.divisors}
+        return doc
 
 
 def summarise(store: Store, job: Job | None = None) -> Summary:
@@ -401,6 +410,7 @@ def summarise(store: Store, job: Job | None = None) -> Summary:
         memo_hits=sum(r.memo_hits for r in results),
         cpu_seconds=sum(r.seconds for r in results),
         hosts=sorted({r.host for r in results}), class_totals=ctot,
+        divisors=job.reduction_object.divisors, total_label=job.reduction_object.total_label,
     )
 
 
@@ -412,13 +422,15 @@ def units_csv(store: Store, job: Job | None = None) -> str:
     """Per-unit counts as CSV text (header row, sorted by unit id)."""
     job = job or Job.for_store(store)
     weight = {c.class_id: c.weight for c in job.classes}
+    red = job.reduction_object
+    extra = list(red.unit_columns(job.units[0])) if job.units else []
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(CSV_FIELDS)
+    w.writerow(CSV_FIELDS + extra)
     for r in store.results():
         w.writerow([r.unit_id, r.class_id, r.form_id, weight[r.class_id], r.count, r.nodes,
                     r.dead_ends, r.memo_hits, f"{r.seconds:.6f}", r.host, r.engine_version,
-                    r.finished_at, r.worker])
+                    r.finished_at, r.worker, *red.unit_columns(job.units[r.unit_id]).values()])
     return buf.getvalue()
 
 

@@ -33,6 +33,13 @@ Sources
     confirmed from a primary source with this project's search tools: no
     OEIS entry for the total number of 2×n grids was found (OEIS A291188
     counts *inequivalent* 2×n grids, a different number).]
+``OEIS A109741``, ``OEIS A291188`` (essentially different grids)
+    Inequivalent n²×n² grids: 1, 1, 2, 5472730538 (https://oeis.org/A109741;
+    the 9×9 value is Russell & Jarvis, "Mathematics of Sudoku II", 2006), and
+    inequivalent 2×n grids for n = 2..5: 2, 49, 1673187, 4743933602050718
+    (https://oeis.org/A291188).  Both count grids up to relabelling, band,
+    stack, row-in-band and column-in-stack permutations and (square boxes)
+    transposition: the group of :mod:`counting.symmetry.group`.
 """
 from __future__ import annotations
 
@@ -40,7 +47,7 @@ from dataclasses import dataclass
 
 from dlx.shape import Shape
 
-__all__ = ["Published", "PUBLISHED", "lookup"]
+__all__ = ["Published", "PUBLISHED", "ESSENTIALLY_DIFFERENT", "lookup"]
 
 
 @dataclass(frozen=True)
@@ -89,8 +96,21 @@ PUBLISHED: dict[str, Published] = {p.shape: p for p in (
 )}
 
 
-def lookup(shape: str) -> Published | None:
-    """The published total of box shape ``"RxC"`` (either orientation), or None.
+# Essentially different grids: orbits under the grid symmetry group and
+# relabelling (what `gridcount count SHAPE --up-to-symmetry` computes).
+_A291188 = "OEIS A291188"    # inequivalent 2 x n grids: 2, 49, 1673187, 4743933602050718
+ESSENTIALLY_DIFFERENT: dict[str, Published] = {p.shape: p for p in (
+    Published("2x2", 2, "OEIS A109741; " + _A291188),
+    Published("2x3", 49, _A291188),
+    Published("2x4", 1_673_187, _A291188),
+    Published("2x5", 4_743_933_602_050_718, _A291188),
+    Published("3x3", 5_472_730_538, "Russell & Jarvis 2006; OEIS A109741"),
+)}
+
+
+def lookup(shape: str, *, up_to_symmetry: bool = False) -> Published | None:
+    """The published total of box shape ``"RxC"`` (either orientation), or None;
+    with ``up_to_symmetry`` the number of essentially different grids.
 
     Examples
     --------
@@ -104,4 +124,4 @@ def lookup(shape: str) -> Published | None:
     except ValueError:
         return None
     r, c = sorted((s.box_rows, s.box_cols))
-    return PUBLISHED.get(f"{r}x{c}")
+    return (ESSENTIALLY_DIFFERENT if up_to_symmetry else PUBLISHED).get(f"{r}x{c}")

@@ -7,6 +7,9 @@ with PNG files beside it (for ``results/``).  The content is the same:
 * **the job** — shape, reduction, factors, units done and remaining, the
   total (or the partial state), engine versions, machines, and the
   published value it is compared with (:mod:`counting.published`);
+* **classes** — per class its weight, units done, Σ unit counts and its part
+  of the weighted sum; for a symmetry job this is the Burnside table (class
+  size, A, size × A and the elements of the class);
 * **units by class** — every unit's count at its class (the class weights
   drawn beneath), unit seconds (distribution and by class), nodes and memo
   hits per unit, and the slowest units;
@@ -62,6 +65,7 @@ class Report:
     """Everything the page shows: tables as rows of strings, charts as figures."""
 
     title: str
+    class_title: str
     job_rows: list[tuple[str, str]]
     class_rows: list[tuple[str, ...]]
     class_header: tuple[str, ...]
@@ -116,7 +120,8 @@ def build_report(store: Store) -> Report:
     s = summarise(store, job)
     results = sorted(store.results(), key=lambda r: r.unit_id)
     weight = {c.class_id: c.weight for c in job.classes}
-    pub = published.lookup(job.shape)
+    red = job.reduction_object
+    pub = published.lookup(job.shape, up_to_symmetry=bool(red.divisors))
 
     total_text = _n(s.total) if s.complete else \
         f"not yet: {job.n_units - s.done:,} of {job.n_units:,} units remain"
@@ -132,10 +137,11 @@ def build_report(store: Store) -> Report:
         ("shape", f"{job.shape} ({_grid_side(job.shape)} grids)"),
         ("reduction", job.reduction),
         *[(label, f"{value:,}") for label, value in s.factors],
+        *[(f"÷ {label}", f"{value:,}") for label, value in s.divisors],
         ("classes", f"{s.n_classes:,} ({s.classes_complete:,} complete)"),
         ("units done", f"{s.done:,} of {job.n_units:,}"),
         ("units remaining", f"{job.n_units - s.done:,}"),
-        ("grids", total_text),
+        (s.total_label, total_text),
         ("published", match),
         ("engine versions", ", ".join(engines)),
         ("machines", ", ".join(s.hosts) or "—"),
@@ -147,7 +153,10 @@ def build_report(store: Store) -> Report:
     by_class: dict[int, list[UnitResult]] = defaultdict(list)
     for r in results:
         by_class[r.class_id].append(r)
-    class_header = ("class", "weight", "units done", "Σ unit counts", "weight × Σ", "seconds")
+    labels = {cid: red.class_label(cid) for cid in job.units_of_class}
+    described = any(labels.values())
+    class_header = ("class", "weight", "units done", "Σ unit counts", red.term_label,
+                    "seconds", *(("elements",) if described else ()))
     class_rows = []
     for cid in sorted(job.units_of_class):
         done = by_class.get(cid, [])
@@ -156,8 +165,10 @@ def build_report(store: Store) -> Report:
         complete = len(done) == len(members)
         class_rows.append((str(cid), f"{weight[cid]:,}", f"{len(done):,} / {len(members):,}",
                            "—" if not done else f"{ssum:,}" + ("" if complete else " (partial)"),
-                           f"{weight[cid] * ssum:,}" if complete else "—",
-                           _s(sum(r.seconds for r in done))))
+                           f"{sum(red.term(weight[cid], r.count) for r in done):,}"
+                           if complete else "—",
+                           _s(sum(r.seconds for r in done)),
+                           *((labels[cid] or "",) if described else ())))
 
     slow = sorted(results, key=lambda r: (-r.seconds, r.unit_id))[:_SLOWEST]
     slow_header = ("unit", "class", "count", "seconds", "nodes", "memo hits", "worker")
@@ -178,6 +189,7 @@ def build_report(store: Store) -> Report:
 
     rep = Report(
         title=f"gridcount report: {job.shape}, reduction {job.reduction}",
+        class_title=red.class_table_title,
         job_rows=job_rows, class_rows=class_rows, class_header=class_header,
         slow_rows=slow_rows, slow_header=slow_header,
         worker_rows=worker_rows, worker_header=worker_header)
@@ -207,7 +219,7 @@ def _figures(plt, job, results, weight, per_worker) -> list[Figure]:
     log = max(ys) >= 10 * min(ys)  # a log axis only when the counts span a decade
     if log:
         top.set_yscale("log")
-    top.set_ylabel("unit count (completions)" + (", log scale" if log else ""))
+    top.set_ylabel("unit count" + (", log scale" if log else ""))
     _thousands(plt, top)
     top.grid(True, alpha=0.3)
     bottom.bar(range(len(classes)), [weight[c] for c in classes], color="tab:gray")
@@ -216,8 +228,9 @@ def _figures(plt, job, results, weight, per_worker) -> list[Figure]:
     _class_ticks(bottom, classes)
     f.tight_layout()
     figs.append(Figure("unit-counts", "Unit counts by class",
-                       "Each dot is one unit's count, at its class; the bars "
-                       "beneath are the class weights (reduced bands per class).", f))
+                       f"Each dot is one unit's count ({job.reduction_object.count_noun}), "
+                       f"at its class; the bars beneath are the class weights "
+                       f"({job.reduction_object.members} per class).", f))
 
     f, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
     secs = [r.seconds for r in results]
@@ -364,7 +377,8 @@ def _html(rep: Report) -> str:
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(rep.title)}"
              f"</title><style>{_CSS}</style></head><body><h1>{html.escape(rep.title)}</h1>",
              "<h2>The job</h2>", _table_html(("item", "value"), rep.job_rows, right_from=2),
-             "<h2>Classes</h2>", _table_html(rep.class_header, rep.class_rows),
+             f"<h2>{html.escape(rep.class_title)}</h2>",
+             _table_html(rep.class_header, rep.class_rows),
              "<h2>Slowest units</h2>", _table_html(rep.slow_header, rep.slow_rows),
              "<h2>Workers</h2>", _table_html(rep.worker_header, rep.worker_rows)]
     for f in rep.figures:
@@ -386,7 +400,7 @@ def _markdown(rep: Report, out: Path) -> str:
     files.mkdir(parents=True, exist_ok=True)
     parts = [f"# {rep.title}", "", "## The job", "",
              _table_md(("item", "value"), rep.job_rows, right_from=2), "",
-             "## Classes", "", _table_md(rep.class_header, rep.class_rows), "",
+             f"## {rep.class_title}", "", _table_md(rep.class_header, rep.class_rows), "",
              "## Slowest units", "", _table_md(rep.slow_header, rep.slow_rows), "",
              "## Workers", "", _table_md(rep.worker_header, rep.worker_rows), ""]
     for f in rep.figures:

@@ -39,7 +39,7 @@ from dlx import ENGINE_VERSION, ExactCover
 from dlx.shape import Shape, as_shape
 from dlx.sudoku import Sudoku
 
-__all__ = ["count_unit", "worker_name", "estimate_cost", "estimate_work", "longest_first"]
+__all__ = ["count_unit", "unit_problem", "worker_name", "estimate_cost", "estimate_work", "longest_first"]
 
 # The engine cache: one ExactCover per (shape, priority) in this process.
 _ENGINES: dict[tuple[str, str | None], ExactCover] = {}
@@ -73,11 +73,9 @@ def count_unit(spec: UnitSpec, options: CountOptions = CountOptions(), *,
         result = get_reduction(spec.shape, spec.reduction).count_unit(
             spec, options, fresh_memo=fresh_memo)
         return dataclasses.replace(result, worker=worker_name())
-    sud = Sudoku.from_shape(spec.shape)
-    ec = _exact_cover(spec.shape, "rows")
+    ec, given = unit_problem(spec)
     if fresh_memo:
         ec.clear_memo()
-    given = [sud.row_index(r, c, d) for r, c, d in spec.givens]
     count = ec.count(given=given, memo=options.memo, memo_mb=options.memo_mb,
                      tail=options.tail_enabled and ec.has_tail)
     st = ec.stats
@@ -89,6 +87,19 @@ def count_unit(spec: UnitSpec, options: CountOptions = CountOptions(), *,
         finished_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         worker=worker_name(),
     )
+
+
+def unit_problem(spec) -> tuple[ExactCover, list[int]]:
+    """The matrix a unit is counted on (this process's cached one, memo,
+    priorities and tail included) and the unit's given rows in it.
+
+    A unit without givens is its reduction's: ``reduction.unit_problem``.
+    """
+    if not isinstance(spec, UnitSpec):
+        from counting.reduction import get_reduction
+        return get_reduction(spec.shape, spec.reduction).unit_problem(spec)
+    sud = Sudoku.from_shape(spec.shape)
+    return _exact_cover(spec.shape, "rows"), [sud.row_index(r, c, d) for r, c, d in spec.givens]
 
 
 def worker_name() -> str:
@@ -143,9 +154,15 @@ def longest_first(specs: Iterable[UnitSpec]) -> list[UnitSpec]:
 
     Keeping a class's units together lets each class finish (and be
     logged) as the run goes, not all in its last minutes; the long units
-    still go out first, so the pool ends on short ones.
+    still go out first, so the pool ends on short ones.  Units without
+    givens (two-band patterns) go out smallest class first.
     """
     specs = list(specs)
+    if specs and not isinstance(specs[0], UnitSpec):
+        # units without givens (two-band patterns, one per class): the most
+        # symmetric patterns, the smallest classes, have the most rectangles
+        # and the longest counts (results/5x2-units.csv), so they go first
+        return sorted(specs, key=lambda s: (s.weight, s.unit_id))
     cost = {s.unit_id: estimate_cost(s) for s in specs}
     top: dict[int, float] = {}
     for s in specs:

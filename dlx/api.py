@@ -264,6 +264,20 @@ class ExactCover:
         """The columns of row ``r``."""
         return self._indices[self._indptr[r]:self._indptr[r + 1]].tolist()
 
+    def csr(self) -> tuple[np.ndarray, np.ndarray]:
+        """The matrix as read-only int32 CSR arrays ``(indptr, indices)``."""
+        out = (self._indptr.view(), self._indices.view())
+        for a in out:
+            a.flags.writeable = False
+        return out
+
+    @property
+    def priority(self) -> np.ndarray:
+        """Each column's priority (a read-only int32 array; lower goes first)."""
+        out = self._priority.view()
+        out.flags.writeable = False
+        return out
+
     # ------------------------------------------------------------------
     def _check_given(self, given) -> np.ndarray:
         rows = [as_index(g, "given row") for g in given]

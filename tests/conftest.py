@@ -44,6 +44,12 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "slow: long correctness checks (run with --runslow)"
     )
+    # A shell starts background jobs with SIGINT ignored (`pytest &`, nohup in
+    # a script), and children inherit that: the tests of Ctrl-C would then
+    # wait for a signal that never lands.  Ctrl-C means KeyboardInterrupt here,
+    # as in a terminal, and the count subprocesses get the default again.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_collection_modifyitems(config, items):

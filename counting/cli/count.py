@@ -14,13 +14,15 @@ from typing import NoReturn
 
 import click
 
-from counting import dask_pool, dask_stats
+from counting import dask_pool, dask_stats, reach
 from counting import job as jobs
 from counting.cli import Terminated, fail, print_table, sigterm_stops_like_ctrl_c
 from counting.options import CountOptions
 from counting.reduction import registry
+from counting.symmetry import burnside, identity
 from counting.pool import WorkerLost, check_memory, default_workers
 from counting.store import Store, StoreError, StoreLock
+from dlx.shape import as_shape
 from dlx.sudoku import ALPHABET
 
 __all__ = ["count", "classes", "verify"]
@@ -28,9 +30,10 @@ __all__ = ["count", "classes", "verify"]
 REDUCTIONS = [*registry.REDUCTIONS, *registry.ALIASES_3X3]  # kinds, then 3x3's stored names
 MEMO_MB_MIN = 0.01   # smallest --memo-mb accepted (about 10 KiB)
 REDUCTION_HELP = ("Band-1 classes: 'moves' (the five moves; the default, '71' for 3x3) or "
-                  "'patterns' (column-set patterns; '44' for 3x3); Latin squares (1xN, Nx1): "
-                  "'cycles2' (classes of rows 1-3; the default for orders 3-9) or 'cycles' "
-                  "(cycle type of row 2).")
+                  "'patterns' (column-set patterns; '44' for 3x3); two-band shapes (Rx2, 2xR): "
+                  "'patterns2' (column-set patterns of the two bands; the default from 10x10 "
+                  "on); Latin squares (1xN, Nx1): 'cycles2' (classes of rows 1-3; the default "
+                  "for orders 3-9) or 'cycles' (cycle type of row 2).")
 
 
 def _load_job(shape: str, reduction: str | None, force: bool = False) -> jobs.Job:
@@ -48,7 +51,9 @@ def _row_text(row) -> str:
 @click.command()
 @click.argument("shape")
 @click.option("--reduction", type=click.Choice(REDUCTIONS), default=None, help=REDUCTION_HELP)
-@click.option("--force", is_flag=True, help="Allow grids larger than 16x16.")
+@click.option("--force", is_flag=True,
+              help=f"Allow grids larger than 16x16, and jobs estimated to take more than "
+                   f"{reach.REACH_DAYS} days (from 10x10 on, every job is estimated first).")
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
               help="Worker processes [default: number of cores].")
 @click.option("--db", type=click.Path(dir_okay=False), default=None,
@@ -66,6 +71,10 @@ def _row_text(row) -> str:
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar, no class log; only the result.")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
+@click.option("--up-to-symmetry", is_flag=True,
+              help="Count the essentially different grids (Burnside's lemma over the grid "
+                   "symmetry group) instead; the identity class is the grid count, taken from "
+                   "its store (results/SHAPE-rREDUCTION.sqlite) or counted into it first.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run the units on a Dask cluster: tcp://HOST:PORT of a running scheduler, "
                    "or local[:N] to start N worker processes here (needs gridcount[dask]).")
@@ -73,7 +82,7 @@ def _row_text(row) -> str:
               help="With --scheduler: how long to wait while the cluster has no worker, "
                    f"then stop (finished units are kept) [default: {dask_pool.WAIT_WORKERS:g}].")
 def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_tail, memo_mb_text,
-          allow_mismatch, quiet, no_progress, as_json, scheduler, wait_workers):
+          allow_mismatch, quiet, no_progress, as_json, up_to_symmetry, scheduler, wait_workers):
     """Count all grids of box shape SHAPE (RxC), resuming from the store.
 
     Units already in the store are skipped; Ctrl-C (exit 130) or SIGTERM
@@ -90,6 +99,7 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
         gridcount count 2x4            # 8x8 grids, boxes of 2 rows x 4 columns
         gridcount count 1x7            # Latin squares of order 7
         gridcount count 3x3 --scheduler tcp://HOST:8786
+        gridcount count 3x3 --up-to-symmetry   # 5,472,730,538 essentially different
     """
     # Everything is checked before anything is deleted (--fresh) or opened.
     if scheduler is not None:
@@ -108,9 +118,12 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
         raise click.UsageError("--wait-workers applies to --scheduler runs (the local pool "
                                "replaces a lost worker itself)")
     options = _count_options(memo_mb_text, no_memo, no_tail)
-    job = _load_job(shape, reduction, force)
-    path = Path(db) if db else jobs.default_db_path(job.shape, job.reduction)
     workers = workers or default_workers()
+    if not force:   # before the units are enumerated: 2x6's take minutes
+        estimate_on = workers if scheduler is None else (target.n_workers or default_workers())
+        _refuse_out_of_reach(shape, reduction, options, estimate_on, quiet or as_json)
+    job = _load_job(shape, registry.SYMMETRY if up_to_symmetry else reduction, force)
+    path = Path(db) if db else jobs.default_db_path(job.shape, job.reduction)
     try:
         ids = None if unit_list is None else jobs.parse_unit_list(unit_list, job.n_units)
     except ValueError as e:
@@ -127,47 +140,130 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
         _bad_value("--memo-mb", str(e))
     if not db:
         path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        # one run per store, held until the command ends (before --fresh deletes anything)
-        lock = StoreLock.acquire(path)
-        click.get_current_context().call_on_close(lock.release)
-        if fresh:
-            Store.delete(path)
-        store = Store.create_or_open(path, job.info(), allow_mismatch=allow_mismatch)
-    except StoreError as e:
-        fail(str(e))
+    store = _open_store(path, job, fresh=fresh, allow_mismatch=allow_mismatch)
     log = (lambda msg: None) if (quiet or as_json) else None
     # lost workers are said even then (no bar is drawn then either)
     warn = (lambda msg: click.echo(msg, err=True)) if (quiet or as_json) else None
     progress = False if (quiet or no_progress or as_json) else None
+    run_kw = dict(workers=workers, options=options, progress=progress, log=log,
+                  scheduler=scheduler, wait_workers=wait_workers, warn=warn)
     with store:
-        try:
-            with sigterm_stops_like_ctrl_c():
-                report = jobs.run_count(job, store, workers=workers, unit_ids=ids,
-                                        options=options, progress=progress, log=log,
-                                        scheduler=scheduler, wait_workers=wait_workers,
-                                        warn=warn)
-        except KeyboardInterrupt as e:
-            n = len(store)
-            how = "terminated" if isinstance(e, Terminated) else "interrupted"
-            click.echo(f"\n{how}: {n:,} of {job.n_units:,} units are safely in {path}; "
-                       f"run the same command again to resume.", err=True)
-            # the shell's convention: 128 + the signal's number
-            sys.exit(128 + (signal.SIGTERM if isinstance(e, Terminated) else signal.SIGINT))
-        except (WorkerLost, dask_pool.NoWorkers, dask_pool.UnitFailed) as e:
-            fail(f"{e}; {len(store):,} of {job.n_units:,} units are safely in {path}: "
-                 f"run the same command again to resume")
-        except (StoreError, dask_pool.DaskPoolError) as e:
-            fail(str(e))
+        if up_to_symmetry and identity.needs_identity(store):
+            _record_identity(shape, reduction, force, store, run_kw, quiet or as_json)
+        report = _run_job(job, store, path, unit_ids=ids, **run_kw)
         summary = jobs.summarise(store, job)
+        table = burnside.burnside_table(job.shape, {r.unit_id: r.count for r in store.results()}) \
+            if up_to_symmetry and summary.complete else None
     if as_json:
         doc = summary.as_json()
         doc["run"] = _run_json(report)
+        if table is not None:
+            doc["burnside"] = [row.as_dict() for row in table]
         click.echo(json.dumps(doc, indent=2))
         return
     if not quiet:
         _print_run(report)
+        if table is not None:
+            _print_burnside(table)
     _print_summary(summary, path, quiet=quiet)
+
+
+def _open_store(path: Path, job: jobs.Job, *, fresh: bool = False,
+                allow_mismatch: bool = False) -> Store:
+    """The job's store, locked for this command (one run per store), made
+    new with ``fresh``; a one-line error when it cannot be."""
+    try:
+        # held until the command ends (taken before --fresh deletes anything)
+        lock = StoreLock.acquire(path)
+        click.get_current_context().call_on_close(lock.release)
+        if fresh:
+            Store.delete(path)
+        return Store.create_or_open(path, job.info(), allow_mismatch=allow_mismatch)
+    except StoreError as e:
+        fail(str(e))
+
+
+def _run_job(job: jobs.Job, store: Store, path: Path, **run_kw) -> jobs.RunReport:
+    """:func:`counting.job.run_count`, with Ctrl-C, SIGTERM, lost workers and
+    store errors said in one line and the exit codes of the shell."""
+    try:
+        with sigterm_stops_like_ctrl_c():
+            return jobs.run_count(job, store, **run_kw)
+    except KeyboardInterrupt as e:
+        n = len(store)
+        how = "terminated" if isinstance(e, Terminated) else "interrupted"
+        click.echo(f"\n{how}: {n:,} of {job.n_units:,} units are safely in {path}; "
+                   f"run the same command again to resume.", err=True)
+        # the shell's convention: 128 + the signal's number
+        sys.exit(128 + (signal.SIGTERM if isinstance(e, Terminated) else signal.SIGINT))
+    except (WorkerLost, dask_pool.NoWorkers, dask_pool.UnitFailed) as e:
+        fail(f"{e}; {len(store):,} of {job.n_units:,} units are safely in {path}: "
+             f"run the same command again to resume")
+    except (StoreError, dask_pool.DaskPoolError) as e:
+        fail(str(e))
+
+
+def _record_identity(shape: str, reduction: str | None, force: bool, store: Store,
+                     run_kw: dict, quiet: bool) -> None:
+    """Unit 0 of a symmetry job, from the grid count's store (its default
+    path); the grid job is counted into that store first when it is not
+    complete there (resumable like any count)."""
+    grid_job = _load_job(shape, reduction, force)
+    grid_path = jobs.default_db_path(grid_job.shape, grid_job.reduction)
+    try:
+        total = identity.grid_total_in(grid_path, grid_job.shape)
+    except StoreError as e:
+        fail(str(e))
+    if total is None:
+        if not quiet:
+            click.echo(f"the identity class fixes every grid: counting the {grid_job.shape} grids "
+                       f"({grid_job.reduction}) into {grid_path} first", err=True)
+        grid_path.parent.mkdir(parents=True, exist_ok=True)
+        with _open_store(grid_path, grid_job) as grid_store:
+            report = _run_job(grid_job, grid_store, grid_path, **run_kw)
+            total = jobs.summarise(grid_store, grid_job).total
+        if not quiet:
+            _print_run(report)
+    try:
+        fixed = identity.record_identity(store, grid_job.shape, total, grid_path)
+    except (ValueError, StoreError) as e:
+        fail(str(e))
+    if not quiet:
+        n = as_shape(grid_job.shape).n
+        click.echo(f"identity: {total:,} grids / {n}! = {fixed:,} (from {grid_path})", err=True)
+
+
+def _print_burnside(table) -> None:
+    """The Burnside table: one line per class that fixes a grid."""
+    header = ("class", "size", "A (fixed, box 1 standard)", "size × A", "elements")
+    rows = [(str(r.class_id), f"{r.size:,}", f"{r.fixed:,}", f"{r.weighted:,}", r.label)
+            for r in table]
+    widths = [max(len(x[i]) for x in [header, *rows]) for i in range(len(header))]
+    click.echo("")
+    for line in [header, *rows]:
+        cells = [c.rjust(w) for c, w in zip(line[:4], widths)] + [line[4]]
+        click.echo("  ".join(cells).rstrip())
+    fixing = sum(1 for r in table if r.fixed)
+    click.echo(f"{len(rows)} classes have units and {fixing} of them fix some grid; the other "
+               f"classes of the group provably fix none")
+
+
+def _refuse_out_of_reach(shape: str, reduction: str | None, options: CountOptions,
+                         workers: int, quiet: bool) -> None:
+    """Estimate a large job (:mod:`counting.reach`) and refuse it, with the
+    estimate, when it would take more than a week; say the estimate otherwise."""
+    try:
+        red = registry.get_reduction(registry.check_shape(shape), reduction)
+    except ValueError as e:
+        fail(str(e))
+    if not reach.needs_estimate(red):
+        return
+    cost = reach.job_cost(red, options)
+    if cost.out_of_reach(workers):
+        fail(f"{red.shape.name} by reduction {red.name} is out of reach: {cost.describe(workers)}; "
+             f"more than {reach.REACH_DAYS} days, so it is refused (--force runs it anyway)")
+    if not quiet:
+        click.echo(f"estimated cost: {cost.describe(workers)}", err=True)
 
 
 def _bad_value(option: str, message: str) -> NoReturn:
@@ -233,7 +329,8 @@ def _print_summary(s: jobs.Summary, path, quiet: bool = False) -> None:
         print_table([
             *[(label, f"{value:,}") for label, value in s.factors],
             (s.sum_label, f"{s.weighted_sum:,}"),
-            (f"{s.shape} grids", f"{s.total:,}"),
+            *[(f"÷ {label}", f"{value:,}") for label, value in s.divisors],
+            (f"{s.shape} {s.total_label}", f"{s.total:,}"),
         ])
     else:
         click.echo(f"{s.done:,} of {s.n_units:,} units done ({s.classes_complete} of "
@@ -276,7 +373,7 @@ def classes(shape, reduction, force, as_json):
 
 @click.command()
 @click.option("--all", "all_shapes", is_flag=True,
-              help="Add the long shapes: 2x4, 4x2 and 3x3 (minutes).")
+              help="Add the long shapes: 1x8, 2x4, 4x2, 3x3 and 2x5 (minutes).")
 @click.option("--shapes", default=None, help="Only these shapes, e.g. 2x3,3x2.")
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
               help="Worker processes [default: number of cores].")
@@ -293,7 +390,7 @@ def verify(all_shapes, shapes, workers, as_json, report):
     \b
     Example:
         gridcount verify                       # the quick shapes, seconds
-        gridcount verify --all                 # adds 2x4, 4x2 and 3x3
+        gridcount verify --all                 # adds 1x8, 2x4, 4x2, 3x3 and 2x5
         gridcount verify --shapes 2x3,3x2 --json
     """
     from counting import verify as verifying

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import abc
 import math
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -86,6 +87,9 @@ class Reduction(abc.ABC):
         in the registry that says so (default: wherever it applies)."""
         return cls.applies_to(shape)
 
+    #: What a unit's count counts, as the class log of a run says it.
+    count_noun: str = "completions"
+
     #: What ``gridcount classes`` calls a representative (None: its rows).
     representative_label: str | None = None
 
@@ -106,6 +110,17 @@ class Reduction(abc.ABC):
         """The product of :attr:`factors`: the multiplier of Σ weight · count."""
         return math.prod(value for _, value in self.factors)
 
+    #: Exact divisors of ``factor · Σ``, as ``(label, divisor)`` pairs: none
+    #: for the grid reductions, ``|G|`` for Burnside's lemma.
+    divisors: tuple[tuple[str, int], ...] = ()
+
+    #: What :meth:`total` counts, after the shape: ``"3x3 grids"``.
+    total_label: str = "grids"
+
+    #: Whether :mod:`counting.reach` can estimate the units' cost
+    #: (they are single exact covers: :func:`counting.unit_count.unit_problem`).
+    estimable: bool = True
+
     @abc.abstractmethod
     def classes(self) -> list[BandClass]:
         """The classes, ``class_id`` = position (a new list each call)."""
@@ -115,9 +130,35 @@ class Reduction(abc.ABC):
         """Every work unit, ``unit_id`` = position 0..n-1, stable from one
         run (and one release) to the next; a new list each call."""
 
+    #: The title of the report's class table.
+    class_table_title: str = "Classes"
+
+    def class_label(self, class_id: int) -> str | None:
+        """What a class is, in words, for the report (None: nothing to add)."""
+        return None
+
+    def unit_columns(self, spec) -> dict[str, object]:
+        """Columns of the per-unit CSV (``gridcount export``) beyond the
+        common ones, in order: what describes a unit of this reduction
+        (none by default; Burnside's units: their class and relabelling)."""
+        return {}
+
     def n_units(self) -> int:
         """Number of work units."""
         return len(self.units())
+
+    def n_units_bound(self) -> tuple[int, bool]:
+        """``(n, exact)``: the number of units, or (``exact`` False) a lower
+        bound on it where enumerating the units takes minutes; for the cost
+        estimate of :mod:`counting.reach`."""
+        return self.n_units(), True
+
+    def sample_units(self, k: int, seed: int = 0) -> list:
+        """``k`` units (all, if there are fewer) drawn uniformly without
+        replacement; the same ``seed`` draws the same units.  For the cost
+        estimate of :mod:`counting.reach`, which only counts them in part."""
+        units = self.units()
+        return random.Random(seed).sample(units, min(k, len(units)))
 
     def unit(self, unit_id: int) -> UnitSpec:
         """One work unit by id.
@@ -153,6 +194,8 @@ class Reduction(abc.ABC):
     members: str = "reduced bands"
     #: How the weighted sum is printed beside the factors.
     sum_label: str = "Σ class weight × Σ unit counts"
+    #: A class's part of that sum, as the report's class table heads it.
+    term_label: str = "weight × Σ"
 
     def term(self, weight: int, count: int) -> int:
         """A unit's term of the weighted sum: ``weight · count``.
@@ -175,7 +218,7 @@ class Reduction(abc.ABC):
         return out
 
     def total(self, counts: Mapping[int, int]) -> int:
-        """Number of grids: ``factor · Σ_unit term(weight, count)``, exact.
+        """Number of grids: ``factor · Σ_unit term(weight, count) / divisors``, exact.
 
         Parameters
         ----------
@@ -185,11 +228,19 @@ class Reduction(abc.ABC):
         Raises
         ------
         ValueError
-            Naming missing or unknown unit ids, or bad counts.
+            Naming missing or unknown unit ids, or bad counts, or when the
+            divisors do not divide the product (a count is wrong).
         """
         all_units = self.units()
         clean = checked_counts(counts, len(all_units))
-        return self.factor * sum(self.term(u.weight, clean[u.unit_id]) for u in all_units)
+        product = self.factor * sum(self.term(u.weight, clean[u.unit_id]) for u in all_units)
+        divisor = math.prod(value for _, value in self.divisors)
+        total, rest = divmod(product, divisor)
+        if rest:
+            raise ValueError(f"{product:,} is not a multiple of {divisor:,} "
+                             f"({', '.join(label for label, _ in self.divisors)}): "
+                             f"some unit count is wrong")
+        return total
 
 
 def checked_counts(counts: Mapping[int, int], n: int) -> dict[int, int]:

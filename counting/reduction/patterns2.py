@@ -82,6 +82,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 import socket
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -349,7 +350,9 @@ class TwoBandPatternReduction(Reduction):
     kind = NAME
     members = "column-set patterns"
     sum_label = "Σ class size × unit count²"
+    term_label = "weight × count²"
     representative_label = "column sets of band 1"
+    count_noun = "rectangles with column 1 increasing"
 
     def __init__(self, shape):
         self.shape = as_shape(shape)
@@ -396,11 +399,52 @@ class TwoBandPatternReduction(Reduction):
     def n_units(self) -> int:
         return len(pattern_classes(self.rows))
 
+    #: From this R on, the classes take minutes to enumerate (R = 6: 3 min),
+    #: so the cost estimate does without them.
+    ESTIMATE_WITHOUT_CLASSES = 6
+
+    def n_units_bound(self) -> tuple[int, bool]:
+        """The number of classes; from :attr:`ESTIMATE_WITHOUT_CLASSES` on a
+        lower bound instead: patterns / (order of the moves' group), since
+        no class is larger than the group (relabelling ``(2R)!``, stacks
+        ``R!``, swaps ``2^R``, duality 2)."""
+        R = self.rows
+        if R < self.ESTIMATE_WITHOUT_CLASSES:
+            return self.n_units(), True
+        group = 2 * math.factorial(2 * R) * math.factorial(R) * 2 ** R
+        return -(-n_patterns(R) // group), False
+
+    def sample_units(self, k: int, seed: int = 0) -> list:
+        """``k`` units; from :attr:`ESTIMATE_WITHOUT_CLASSES` on, random
+        patterns (each stack's first column a uniform ``R``-subset) standing
+        for units without enumerating the classes (ids -1, weight 0)."""
+        R = self.rows
+        if R < self.ESTIMATE_WITHOUT_CLASSES:
+            return super().sample_units(k, seed)
+        rng = random.Random(seed)
+        digits = range(1, 2 * R + 1)
+        out = []
+        for _ in range(k):
+            sets = []
+            for _ in range(R):
+                first = sorted(rng.sample(digits, R))
+                sets += [tuple(first), tuple(d for d in digits if d not in first)]
+            out.append(PatternUnitSpec(self.shape.name, NAME, -1, -1, 0, 0, tuple(sets)))
+        return out
+
     def _check_spec(self, spec: PatternUnitSpec) -> None:
         if as_shape(spec.shape) not in (self.shape, self.shape.transpose()) \
                 or spec.reduction != NAME:
             raise ValueError(f"unit {spec.unit_id} is a {spec.shape}/{spec.reduction} unit, "
                              f"not {self.shape.name}/{NAME}")
+
+    def unit_problem(self, spec: PatternUnitSpec) -> tuple[ExactCover, list[int]]:
+        """The matrix of ``R × 2R`` rectangles (this process's, memo and tail
+        included) and the givens of the unit's column sets, column 1 increasing."""
+        self._check_spec(spec)
+        R = self.rows
+        return _engine(R), ColumnSetRectangles(R, 2 * R).givens(spec.column_sets,
+                                                                 order_rows=True)
 
     def count_unit(self, spec: PatternUnitSpec, options: CountOptions = CountOptions(), *,
                    fresh_memo: bool = False) -> UnitResult:
@@ -411,12 +455,9 @@ class TwoBandPatternReduction(Reduction):
         next (keys are exact states, so this is always correct);
         ``fresh_memo`` empties it first (for independent recounts).
         """
-        self._check_spec(spec)
-        R = self.rows
-        ec = _engine(R)
+        ec, given = self.unit_problem(spec)
         if fresh_memo:
             ec.clear_memo()
-        given = ColumnSetRectangles(R, 2 * R).givens(spec.column_sets, order_rows=True)
         count = ec.count(given=given, memo=options.memo, memo_mb=options.memo_mb,
                          tail=options.tail_enabled)
         st = ec.stats

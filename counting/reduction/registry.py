@@ -24,9 +24,10 @@ from counting.reduction.cycles import CycleTypeReduction, RowTripleReduction
 from counting.reduction.moves import MovesReduction
 from counting.reduction.patterns import PatternsReduction
 from counting.reduction.patterns2 import TwoBandPatternReduction
+from counting.reduction.symmetry import SymmetryReduction
 from dlx.shape import Shape, as_shape
 
-__all__ = ["MAX_N", "REDUCTIONS", "ALIASES_3X3", "check_shape", "reduction_kind",
+__all__ = ["MAX_N", "REDUCTIONS", "SYMMETRY", "ALIASES_3X3", "check_shape", "reduction_kind",
            "reduction_name", "default_reduction", "reduction_names", "get_reduction"]
 
 MAX_N = 16  # largest grid side accepted without force (check_shape)
@@ -37,6 +38,9 @@ _TABLE: dict[str, type[Reduction]] = {
                               MovesReduction, PatternsReduction)
 }
 REDUCTIONS = tuple(_TABLE)  # reduction kinds, the default first
+# Not a reduction of the grid count but of its orbits (Burnside's lemma):
+# never a default, not among REDUCTIONS, chosen by `--up-to-symmetry`.
+SYMMETRY = SymmetryReduction.kind
 ALIASES_3X3 = {cls.name_3x3: kind for kind, cls in _TABLE.items()
                if cls.name_3x3 is not None}  # 3x3's historical (stored) names
 
@@ -90,6 +94,8 @@ def reduction_kind(reduction: str | None, shape: Shape | str) -> str:
             if cls.default_for(s):
                 return kind
         raise ValueError(f"no reduction applies to box shape {s.name}")
+    if reduction == SYMMETRY:
+        return SYMMETRY
     if reduction in ALIASES_3X3:
         if s != Shape(3, 3):
             raise ValueError(
@@ -177,4 +183,4 @@ def get_reduction(shape: Shape | str, name: str | None = None) -> Reduction:
 
 @lru_cache(maxsize=None)
 def _make(kind: str, s: Shape) -> Reduction:
-    return _TABLE[kind](s)
+    return (SymmetryReduction if kind == SYMMETRY else _TABLE[kind])(s)

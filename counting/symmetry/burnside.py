@@ -40,15 +40,14 @@ Work units
 ``A(g) = Σ_t A_t(g)`` over the cycle types ``t`` of ``π``
 (:func:`counting.symmetry.fixed.count_fixed`).  A *unit* is one (class,
 type) pair that can be non-zero (:func:`counting.symmetry.fixed.relabelling_types`
-drops the rest, and with them most classes).  Its id is stable:
-
-    unit_id = class_id · P(N) + type_id
-
-where ``class_id`` is the class's position in
+drops the rest, and with them most classes).  The units are ordered by
+``(class_id, type_id)``, where ``class_id`` is the class's position in
 :func:`counting.symmetry.group.conjugacy_classes` (0 = identity) and
 ``type_id`` the type's position in :func:`relabelling_types_in_order`
-(the ``P(N)`` partitions of N from ``1^N`` to ``N``; 30 for N = 9), so the
-identity's unit is unit 0.  The unit carries everything a worker
+(the partitions of N from ``1^N`` to ``N``); a unit's id is its position
+in that order, so the ids are stable and the identity's unit is unit 0
+(as for every reduction, :mod:`counting.reduction.symmetry`).  The unit
+carries everything a worker
 needs (:class:`SymmetryUnit`: shape, ids, class size = weight, the
 representative ``g`` as row and column permutations and a transposition
 flag, ``π``'s type) and its result (:class:`SymmetryResult`) is the exact
@@ -139,7 +138,7 @@ class SymmetryUnit:
     shape : str
         Box shape ``"RxC"``.
     unit_id : int
-        ``class_id · n_types + type_id`` (module docstring).
+        Position in the order of ``(class_id, type_id)`` (module docstring).
     class_id, type_id : int
         Positions in :func:`~counting.symmetry.group.conjugacy_classes` and
         :func:`relabelling_types_in_order`.
@@ -164,9 +163,22 @@ class SymmetryUnit:
     transpose: bool
     pi_type: tuple[int, ...]
 
+    #: The reduction whose units these are (:mod:`counting.reduction.symmetry`).
+    reduction = "symmetry"
+
     @property
     def symmetry(self) -> Symmetry:
         return Symmetry(self.rows, self.cols, self.transpose)
+
+    @property
+    def weight(self) -> int:
+        """The class size: the unit's weight in Σ size · A."""
+        return self.size
+
+    @property
+    def form_id(self) -> int:
+        """The type id, where a stored result keeps a unit's second id."""
+        return self.type_id
 
     @property
     def is_identity(self) -> bool:
@@ -221,8 +233,7 @@ def _units(s: Shape) -> tuple[SymmetryUnit, ...]:
     for cls in conjugacy_classes(s):
         g = cls.representative
         for t in sorted(relabelling_types(s, g), key=type_id.get):
-            out.append(SymmetryUnit(s.name, cls.class_id * len(types) + type_id[t],
-                                    cls.class_id, type_id[t], cls.size,
+            out.append(SymmetryUnit(s.name, len(out), cls.class_id, type_id[t], cls.size,
                                     g.rows, g.cols, g.transpose, t))
     return tuple(out)
 

@@ -361,7 +361,7 @@ def test_store_resumes_after_kill_9_with_no_unit_counted_twice(tmp_path):
 def test_ctrl_c_or_sigterm_keeps_finished_units_and_says_how_to_resume(tmp_path, sig, code,
                                                                        word):
     db = tmp_path / "c.sqlite"
-    proc = _start_count(db, "0-79", workers=2)
+    proc = _start_count(db, "0-299", workers=2)
     _wait_for_units(db, 2, proc)
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=30)

@@ -54,8 +54,9 @@ def test_a_class_total_is_logged_when_its_last_unit_arrives(job, store):
     counts = {r.unit_id: r.count for r in store.results()}
     for cid, members in job.units_of_class.items():
         total = sum(counts[u] for u in members)
-        assert any(m.startswith(f"class {cid:>3} complete: Σ over {len(members)} forms = "
-                                f"{total:,} completions") for m in complete)
+        over = f"Σ over {len(members)} units = " if len(members) > 1 else ""
+        assert any(m.startswith(f"class {cid:>3} complete: {over}{total:,} completions")
+                   for m in complete)
 
 
 # ---------------------------------------------------------------------------

@@ -391,8 +391,5 @@ def test_applies_only_to_two_band_shapes_it_can_enumerate(shape):
     with pytest.raises(ValueError, match="applies to boxes of R x 2 or 2 x R"):
         TwoBandPatternReduction(shape)
 
-
-@pytest.mark.slow
-def test_2x5_total_is_the_published_total():
-    red = TwoBandPatternReduction("2x5")
-    assert red.total(count_all(red)) == PUBLISHED[5]
+# The 2x5 total is counted through the whole job path (store, pool) by the
+# slow test_verify.py::test_verify_all_counts_2x5_to_its_published_total.

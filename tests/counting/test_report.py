@@ -87,6 +87,8 @@ def _check_page(tables, job, results, complete=True):
         assert facts["published"].startswith("matches")
     else:
         assert facts["grids"].startswith(f"not yet: {job.n_units - len(results):,} of")
+    red = job.reduction_object
+    assert tables[1][0][4] == red.term_label
     classes = {row[0]: row for row in tables[1][1:]}
     assert len(classes) == len(job.classes)
     weight = {c.class_id: c.weight for c in job.classes}
@@ -98,7 +100,10 @@ def _check_page(tables, job, results, complete=True):
         if done:
             assert _int(row[3]) == sum(results[u] for u in done)
         if len(done) == len(members):
-            assert _int(row[4]) == weight[cid] * sum(results[u] for u in members)
+            assert _int(row[4]) == sum(red.term(weight[cid], results[u]) for u in members)
+    # the class terms add up to the weighted sum (times the factors: the total)
+    if complete:
+        assert sum(_int(r[4]) for r in tables[1][1:]) == red.weighted_sum(results)
 
 
 def test_the_html_report_shows_the_total_the_units_and_the_class_sums(finished, tmp_path):
@@ -126,6 +131,21 @@ def test_the_markdown_report_says_the_same_with_png_files_beside_it(finished, tm
     assert len(pngs) == 4
     for rel in pngs:
         assert (tmp_path / rel).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_two_band_report_sums_weight_times_count_squared(tmp_path):
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "3x2.sqlite"
+    job = Job.load("3x2", "patterns2")
+    with Store.create_or_open(path, job.info()) as st:
+        run_count(job, st, options=CountOptions(), progress=False, log=lambda m: None)
+        results = {r.unit_id: r.count for r in st.results()}
+    out = tmp_path / "r.md"
+    res = CliRunner().invoke(cli, ["report", str(path), "--format", "md", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    tables = _md_tables(out.read_text())
+    assert tables[1][0][4] == "weight × count²"
+    _check_page(tables, job, results)
 
 
 def test_a_store_in_progress_reports_what_remains(tmp_path):

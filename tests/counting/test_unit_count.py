@@ -116,3 +116,13 @@ def test_longest_first_puts_the_freest_unit_first_and_breaks_ties_by_id():
     twin = _spec(3, "2x2", band)                # the same cost as unit 1
     order = longest_first([most_given, twin, band_only, nothing])
     assert [s.unit_id for s in order] == [2, 1, 3, 0]
+
+
+def test_pattern_units_go_out_smallest_class_first():
+    # the most symmetric patterns have the most rectangles (class 0 of 5x2:
+    # size 4,032, the slowest unit); class ids are not in size order
+    units = get_reduction("5x2", "patterns2").units()
+    weights = [u.weight for u in units]
+    assert weights != sorted(weights)
+    order = [u.weight for u in longest_first(units)]
+    assert order == sorted(weights)

@@ -74,3 +74,22 @@ def test_the_counting_code_never_reads_the_published_values():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert int(out.stdout) == REFERENCE["2x3"]
+
+
+def test_verify_lists_the_shapes_it_does_not_count_beside_their_published_totals():
+    assert "2x5" in verify.LONG_SHAPES
+    for all_shapes in (False, True):
+        shapes = verify.default_shapes(all_shapes)
+        assert shapes[-2:] == ["1x9", "2x6"]
+    rows = verify.verify(["2x6", "1x9"])
+    assert [r.status for r in rows] == ["not counted", "not counted"]
+    assert rows[0].published == published.lookup("2x6").total and rows[0].computed is None
+    assert "refuses" in rows[0].not_counted and rows[0].seconds == 0
+
+
+@pytest.mark.slow
+def test_verify_all_counts_2x5_to_its_published_total():
+    row, = verify.verify(["2x5"], workers=2)
+    assert row.reduction == "patterns2" and row.units == 346
+    assert row.status == "ok"
+    assert row.computed == 1_903_816_047_972_624_930_994_913_280_000  # Wikipedia / Pettersen

@@ -99,9 +99,12 @@ def test_units_have_stable_ids_and_carry_their_class():
     units = symmetry_units("3x3")
     n_types = len(partitions(9))
     classes = conjugacy_classes("3x3")
-    assert [u.unit_id for u in units] == sorted({u.unit_id for u in units})
+    assert [u.unit_id for u in units] == list(range(len(units)))
+    assert [(u.class_id, u.type_id) for u in units] == sorted({(u.class_id, u.type_id)
+                                                               for u in units})
     for u in units:
-        assert u.unit_id == u.class_id * n_types + u.type_id
+        assert 0 <= u.type_id < n_types
+        assert (u.weight, u.form_id, u.reduction) == (u.size, u.type_id, "symmetry")
         assert relabelling_types_in_order(9)[u.type_id] == u.pi_type
         assert u.size == classes[u.class_id].size
         assert u.symmetry == classes[u.class_id].representative

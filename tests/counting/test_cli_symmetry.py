@@ -1,0 +1,146 @@
+"""``gridcount count SHAPE --up-to-symmetry``: essentially different grids
+as a stored, resumable job (counting/reduction/symmetry.py,
+counting/symmetry/identity.py, the count command).
+
+Reference values: 2 (2x2) and 49 (2x3) essentially different grids
+(Russell & Jarvis 2006; OEIS A291188 for 2xN); the brute-force orbit counts
+that confirm them are in symmetry/test_burnside.py.
+"""
+import csv
+import json
+import math
+
+import pytest
+from click.testing import CliRunner
+
+from counting.cli import cli
+from counting.job import Job, run_count
+from counting.options import CountOptions
+from counting.reduction import get_reduction
+from counting.store import Store
+from counting.symmetry.burnside import symmetry_units
+from counting.symmetry.group import group_order
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+@pytest.fixture
+def here(tmp_path, monkeypatch):
+    """Run in an empty directory: the default stores go to ./results."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _grid_store(path, shape="2x3", units=None):
+    job = Job.load(shape)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with Store.create_or_open(path, job.info()) as st:
+        run_count(job, st, unit_ids=units, options=CountOptions(), progress=False,
+                  log=lambda m: None)
+    return job
+
+
+@pytest.mark.parametrize("shape, expected", [("2x2", 2), ("2x3", 49)])
+def test_up_to_symmetry_counts_the_essentially_different_grids(here, shape, expected):
+    res = invoke("count", shape, "--up-to-symmetry", "--workers", "1", "--json")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output)
+    assert doc["total_int"] == expected and doc["reduction"] == "symmetry"
+    assert doc["total_counts"] == "essentially different grids"
+    rows = doc["burnside"]
+    assert all({"size", "fixed", "class_id"} <= set(r) for r in rows)
+    # the table is Burnside's sum: Σ size·A / |G|
+    assert sum(r["size"] * r["fixed"] for r in rows) == expected * group_order(shape)
+    assert rows[0]["class_id"] == 0 and rows[0]["size"] == 1   # the identity
+
+
+def test_the_table_and_total_are_printed_with_thousands_separators(here):
+    res = invoke("count", "2x3", "--up-to-symmetry", "--workers", "1")
+    assert res.exit_code == 0, res.output
+    out = res.output
+    assert "2x3 essentially different grids" in out and out.rstrip().endswith("49")
+    assert "÷ order of the symmetry group |G|" in out and "3,456" in out
+    assert "size × A" in out and "39,168" in out          # A(id) = 28,200,960 / 6!
+    assert "e+" not in out
+
+
+def test_the_identity_is_taken_from_a_complete_grid_store(here):
+    job = _grid_store(here / "results" / "2x3-rmoves.sqlite")
+    res = invoke("count", "2x3", "--up-to-symmetry", "--workers", "1")
+    assert res.exit_code == 0, res.output
+    assert "counting the 2x3 grids" not in res.output
+    assert "identity: 28,200,960 grids / 6! = 39,168 (from results/2x3-rmoves.sqlite)" \
+        in res.output
+    with Store.open(here / "results" / "2x3-rsymmetry.sqlite") as st:
+        first = {r.unit_id: r for r in st.results()}[0]
+    assert first.count == 28_200_960 // math.factorial(6)
+    assert "2x3-rmoves.sqlite" in first.worker
+    assert job.n_units == 9
+
+
+def test_an_incomplete_grid_store_is_completed_first(here):
+    path = here / "results" / "2x3-rmoves.sqlite"
+    _grid_store(path, units=[0, 1])
+    res = invoke("count", "2x3", "--up-to-symmetry", "--workers", "1")
+    assert res.exit_code == 0, res.output
+    assert "counting the 2x3 grids (moves) into results/2x3-rmoves.sqlite first" in res.output
+    with Store.open(path) as st:
+        assert len(st) == 9
+
+
+def test_a_wrong_grid_total_is_refused(here, monkeypatch):
+    # a grid total that N! does not divide is not a grid count
+    from counting.symmetry import identity
+    monkeypatch.setattr(identity, "grid_total_in", lambda path, shape: 28_200_961)
+    res = invoke("count", "2x3", "--up-to-symmetry", "--workers", "1")
+    assert res.exit_code == 1
+    assert "not a multiple of 6!" in res.output and "Traceback" not in res.output
+
+
+def test_a_store_of_another_shape_where_the_grid_store_belongs_is_refused(here):
+    other = _grid_store(here / "x.sqlite", shape="2x2")
+    (here / "results").mkdir()
+    (here / "x.sqlite").rename(here / "results" / "2x3-rmoves.sqlite")
+    res = invoke("count", "2x3", "--up-to-symmetry", "--workers", "1")
+    assert res.exit_code == 1 and other.shape == "2x2"
+    assert "counts 2x2 grids, not 2x3" in res.output
+
+
+def test_a_symmetry_job_resumes_where_it_stopped(here):
+    n = len(symmetry_units("2x3"))
+    first = invoke("count", "2x3", "--up-to-symmetry", "--workers", "1", "--units", "0-9")
+    assert first.exit_code == 0, first.output
+    assert f"10 of {n} units done" in first.output
+    again = invoke("count", "2x3", "--up-to-symmetry", "--workers", "1", "--json")
+    doc = json.loads(again.output)
+    assert doc["run"]["units_skipped"] == 10 and doc["run"]["units_counted"] == n - 10
+    assert doc["total_int"] == 49
+
+
+def test_export_writes_the_class_size_representative_and_relabelling_type(here):
+    assert invoke("count", "2x3", "--up-to-symmetry", "--workers", "1").exit_code == 0
+    out = here / "sym.csv"
+    res = invoke("export", "results/2x3-rsymmetry.sqlite", "--csv", out,
+                 "--summary", here / "sym.json")
+    assert res.exit_code == 0, res.output
+    with out.open() as f:
+        rows = list(csv.DictReader(f))
+    units = symmetry_units("2x3")
+    assert len(rows) == len(units)
+    for row, u in zip(rows, units):
+        assert int(row["class_size"]) == u.size == int(row["weight"])
+        assert row["representative"] == u.symmetry.describe()
+        assert int(row["form_id"]) == u.type_id
+    red = get_reduction("2x3", "symmetry")
+    assert red.total({int(r["unit_id"]): int(r["count"]) for r in rows}) == 49
+    assert json.loads((here / "sym.json").read_text())["total_int"] == 49
+
+
+def test_a_wrong_unit_count_is_caught_by_the_divisibility_check():
+    red = get_reduction("2x3", "symmetry")
+    counts = {u.unit_id: 0 for u in red.units()}
+    counts[0] = 39_168
+    with pytest.raises(ValueError, match="is not a multiple of 3,456"):
+        red.total({**counts, 5: counts[5] + 1})
