@@ -155,7 +155,7 @@ def build_report(store: Store) -> Report:
         by_class[r.class_id].append(r)
     labels = {cid: red.class_label(cid) for cid in job.units_of_class}
     described = any(labels.values())
-    class_header = ("class", "weight", "units done", "Σ unit counts", red.term_label,
+    class_header = ("class", red.weight_label, "units done", red.class_count_label, red.term_label,
                     "seconds", *(("elements",) if described else ()))
     class_rows = []
     for cid in sorted(job.units_of_class):
@@ -353,8 +353,9 @@ def _svg(fig) -> str:
 
 
 def _numeric(header, right_from: int) -> list[bool]:
-    """Right-align the number columns: from ``right_from`` on, except a trailing "worker"."""
-    return [right_from <= i and h != "worker" for i, h in enumerate(header)]
+    """Right-align the number columns: from ``right_from`` on, except the text
+    columns "worker" and "elements"."""
+    return [right_from <= i and h not in ("worker", "elements") for i, h in enumerate(header)]
 
 
 def _table_html(header, rows, right_from: int = 1) -> str:

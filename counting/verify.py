@@ -28,11 +28,13 @@ from counting import published
 from counting.job import Job, run_count
 from counting.options import CountOptions
 from counting.reduction import check_shape
+from counting.reduction.registry import SYMMETRY
+from counting.symmetry.identity import record_identity
 from counting.store import Store
 from dlx.shape import as_shape
 
-__all__ = ["QUICK_SHAPES", "LONG_SHAPES", "VerifyRow", "verify", "verify_shape",
-           "default_shapes", "format_table", "format_markdown", "write_markdown"]
+__all__ = ["QUICK_SHAPES", "LONG_SHAPES", "QUICK_SYMMETRY", "LONG_SYMMETRY", "VerifyRow",
+           "verify", "verify_shape", "default_shapes", "default_symmetry_shapes", "format_table", "format_markdown", "write_markdown"]
 
 # Shapes `gridcount verify` counts: each finishes in a few seconds on the
 # reference machine (2 cores; see results/verify.md).  Transposed pairs
@@ -54,10 +56,27 @@ NOT_COUNTED = {
 }
 
 
+# Essentially different grids (Burnside's lemma, `count --up-to-symmetry`),
+# verified after the grid counts: 2x2, 2x3 and 2x4 in seconds (2x4's grid
+# count for the identity included), 3x3 in about a minute with its grid count.
+QUICK_SYMMETRY = ("2x2", "2x3", "2x4")
+LONG_SYMMETRY = ("3x3",)
+NOT_COUNTED_SYMMETRY = {
+    "2x5": "its 130 symmetry units include some of hours each: see results/bench_symmetry.md",
+}
+
+
 def default_shapes(all_shapes: bool = False) -> list[str]:
     """The shapes ``gridcount verify`` runs (``--all``: the long ones too),
     then the ones listed but not counted."""
     return list(QUICK_SHAPES + (LONG_SHAPES if all_shapes else ()) + tuple(NOT_COUNTED))
+
+
+def default_symmetry_shapes(all_shapes: bool = False) -> list[str]:
+    """The shapes whose essentially different grids ``gridcount verify``
+    checks, then the ones listed but not counted."""
+    return list(QUICK_SYMMETRY + (LONG_SYMMETRY if all_shapes else ())
+                + tuple(NOT_COUNTED_SYMMETRY))
 
 
 @dataclass
@@ -78,7 +97,18 @@ class VerifyRow:
     reduction: str | None
     error: str | None = None
     not_counted: str | None = None   # why a listed shape was not counted
+    up_to_symmetry: bool = False     # essentially different grids, not all grids
 
+
+    @property
+    def label(self) -> str:
+        """The shape, and what is counted when it is not all grids."""
+        return f"{self.shape} (essentially different)" if self.up_to_symmetry else self.shape
+
+    @property
+    def counts(self) -> str:
+        """What the row counts: ``"grids"`` or ``"essentially different"``."""
+        return "essentially different" if self.up_to_symmetry else "grids"
 
     @property
     def kind(self) -> str:
@@ -115,58 +145,89 @@ class VerifyRow:
             "source": self.source, "match": self.match, "status": self.status,
             "seconds": round(self.seconds, 3), "units": self.units,
             "reduction": self.reduction, "error": self.error, "not_counted": self.not_counted,
+            "counts": self.counts,
         }
 
 
-def verify_shape(shape: str, *, workers: int = 1,
-                 options: CountOptions = CountOptions()) -> VerifyRow:
+def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountOptions(),
+                 up_to_symmetry: bool = False, grid_total: int | None = None) -> VerifyRow:
     """Count ``shape`` from scratch (temporary store) and compare.
 
     ``options`` chooses the counting method, as for :func:`run_count`.
     ``seconds`` is the wall time of the whole computation: the reduction
-    (classes and units) and the counting of every unit.
+    (classes and units) and the counting of every unit.  With
+    ``up_to_symmetry`` the essentially different grids are counted (the
+    ``symmetry`` job); its identity unit is ``grid_total`` when given (a
+    grid count made in the same run), else the grid count made here first.
     """
     name = as_shape(shape).name
-    ref = published.lookup(name)
-    if name in NOT_COUNTED:
+    ref = published.lookup(name, up_to_symmetry=up_to_symmetry)
+    listed = NOT_COUNTED_SYMMETRY if up_to_symmetry else NOT_COUNTED
+    if name in listed:
         return VerifyRow(shape=name, n=as_shape(name).n, computed=None,
                          published=None if ref is None else ref.total,
                          source=None if ref is None else ref.source, seconds=0.0, units=None,
-                         reduction=None, not_counted=NOT_COUNTED[name])
+                         reduction=None, not_counted=listed[name], up_to_symmetry=up_to_symmetry)
     t0 = time.perf_counter()
     computed = units = reduction = error = None
     try:
-        job = Job.load(name)
-        units, reduction = job.n_units, job.reduction
         with tempfile.TemporaryDirectory(prefix="gridcount-verify-") as tmp:
-            with Store.create_or_open(Path(tmp) / f"{job.shape}.sqlite", job.info()) as store:
-                run_count(job, store, workers=workers, options=options, progress=False,
-                          log=lambda msg: None)
-                counts = {r.unit_id: r.count for r in store.results()}
-        computed = job.total(counts)
+            if up_to_symmetry:
+                job = Job.load(name, SYMMETRY)
+                if grid_total is None:
+                    grid_total = _count(Job.load(name), Path(tmp) / "grids.sqlite", workers,
+                                        options)
+                computed = _count(job, Path(tmp) / "symmetry.sqlite", workers, options,
+                                  identity=grid_total)
+            else:
+                job = Job.load(name)
+                computed = _count(job, Path(tmp) / "grids.sqlite", workers, options)
+            units, reduction = job.n_units, job.reduction
     except Exception as e:  # reported in the table, never a crash (Ctrl-C still stops)
         error = str(e) or type(e).__name__
     return VerifyRow(
         shape=name, n=as_shape(name).n, computed=computed,
         published=None if ref is None else ref.total, source=None if ref is None else ref.source,
         seconds=time.perf_counter() - t0, units=units, reduction=reduction, error=error,
+        up_to_symmetry=up_to_symmetry,
     )
+
+
+def _count(job: Job, path: Path, workers: int, options: CountOptions,
+           identity: int | None = None) -> int:
+    """Count ``job`` into a new store at ``path``; its total.  ``identity``:
+    the grid count from which a symmetry job's unit 0 is recorded first."""
+    with Store.create_or_open(path, job.info()) as store:
+        if identity is not None:
+            record_identity(store, job.shape, identity, "this verify run")
+        run_count(job, store, workers=workers, options=options, progress=False,
+                  log=lambda msg: None)
+        counts = {r.unit_id: r.count for r in store.results()}
+    return job.total(counts)
 
 
 def verify(shapes: Iterable[str], *, workers: int = 1, options: CountOptions = CountOptions(),
            on_start: Callable[[str], None] | None = None,
-           on_row: Callable[[VerifyRow], None] | None = None) -> list[VerifyRow]:
-    """Verify every shape in turn; ``on_start``/``on_row`` report progress.
+           on_row: Callable[[VerifyRow], None] | None = None,
+           symmetry_shapes: Iterable[str] = ()) -> list[VerifyRow]:
+    """Verify every shape in turn, then the essentially different grids of
+    ``symmetry_shapes`` (their identity taken from a grid count of this run
+    when there is one); ``on_start``/``on_row`` report progress.
 
     Every shape is checked (``N <= 16``) before anything is counted, so a
     bad shape fails at once with a ``ValueError``.
     """
     names = [check_shape(s).name for s in shapes]
+    sym_names = [check_shape(s).name for s in symmetry_shapes]
     rows = []
-    for name in names:
+    grids: dict[str, int] = {}
+    for name, sym in [(n, False) for n in names] + [(n, True) for n in sym_names]:
         if on_start:
-            on_start(name)
-        row = verify_shape(name, workers=workers, options=options)
+            on_start(f"{name} (essentially different)" if sym else name)
+        row = verify_shape(name, workers=workers, options=options, up_to_symmetry=sym,
+                           grid_total=grids.get(name) if sym else None)
+        if not sym and row.computed is not None and row.match is not False:
+            grids[name] = row.computed
         rows.append(row)
         if on_row:
             on_row(row)
@@ -176,14 +237,16 @@ def verify(shapes: Iterable[str], *, workers: int = 1, options: CountOptions = C
 # ---------------------------------------------------------------------------
 # formatting
 
-_HEADER = ("shape", "grid", "computed total", "published total", "source", "match", "time")
-_RIGHT = {1, 2, 3, 6}  # right-aligned columns
+_HEADER = ("shape", "grid", "counts", "computed total", "published total", "source", "match",
+           "time")
+_RIGHT = {1, 3, 4, 7}  # right-aligned columns
 
 
 def _cells(row: VerifyRow) -> tuple[str, ...]:
     return (
         row.shape,
         f"{row.n}x{row.n}",
+        row.counts,
         "—" if row.computed is None else f"{row.computed:,}",
         "—" if row.published is None else f"{row.published:,}",
         row.source or "—",
@@ -206,9 +269,9 @@ def format_table(rows: list[VerifyRow]) -> str:
             out.append("  ".join("-" * w for w in widths))
     for r in rows:
         if r.error is not None:
-            out.append(f"{r.shape}: count failed: {r.error}")
+            out.append(f"{r.label}: count failed: {r.error}")
         if r.not_counted is not None:
-            out.append(f"{r.shape}: not counted here: {r.not_counted}")
+            out.append(f"{r.label}: not counted here: {r.not_counted}")
     return "\n".join(out)
 
 
@@ -230,10 +293,10 @@ def format_markdown(rows: list[VerifyRow], machine: dict, command: str) -> str:
         lines.append("| " + " | ".join(_cells(r)) + " |")
     failed = [r for r in rows if r.error is not None]
     if failed:
-        lines += [""] + [f"* {r.shape}: count failed: {r.error}" for r in failed]
+        lines += [""] + [f"* {r.label}: count failed: {r.error}" for r in failed]
     listed = [r for r in rows if r.not_counted is not None]
     if listed:
-        lines += [""] + [f"* {r.shape}: not counted here: {r.not_counted}" for r in listed]
+        lines += [""] + [f"* {r.label}: not counted here: {r.not_counted}" for r in listed]
     total_s = sum(r.seconds for r in rows)
     lines += [
         "",

@@ -121,7 +121,8 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
     workers = workers or default_workers()
     if not force:   # before the units are enumerated: 2x6's take minutes
         estimate_on = workers if scheduler is None else (target.n_workers or default_workers())
-        _refuse_out_of_reach(shape, reduction, options, estimate_on, quiet or as_json)
+        _refuse_out_of_reach(shape, reduction, options, estimate_on, quiet or as_json,
+                             up_to_symmetry)
     job = _load_job(shape, registry.SYMMETRY if up_to_symmetry else reduction, force)
     path = Path(db) if db else jobs.default_db_path(job.shape, job.reduction)
     try:
@@ -249,21 +250,33 @@ def _print_burnside(table) -> None:
 
 
 def _refuse_out_of_reach(shape: str, reduction: str | None, options: CountOptions,
-                         workers: int, quiet: bool) -> None:
-    """Estimate a large job (:mod:`counting.reach`) and refuse it, with the
-    estimate, when it would take more than a week; say the estimate otherwise."""
+                         workers: int, quiet: bool, up_to_symmetry: bool = False) -> None:
+    """Estimate a large grid count (:mod:`counting.reach`) and refuse it, with
+    the estimate, when it would take more than a week; say the estimate
+    otherwise.  For ``--up-to-symmetry`` that is the grid count behind the
+    identity class, unless its store is complete already (the symmetry units
+    themselves are not single exact covers, and are not estimated)."""
     try:
         red = registry.get_reduction(registry.check_shape(shape), reduction)
     except ValueError as e:
         fail(str(e))
     if not reach.needs_estimate(red):
         return
+    what = "the grid count behind the identity class: " if up_to_symmetry else ""
+    if up_to_symmetry:
+        try:
+            if identity.grid_total_in(jobs.default_db_path(red.shape.name, red.name),
+                                      red.shape.name) is not None:
+                return
+        except StoreError as e:
+            fail(str(e))
     cost = reach.job_cost(red, options)
     if cost.out_of_reach(workers):
-        fail(f"{red.shape.name} by reduction {red.name} is out of reach: {cost.describe(workers)}; "
-             f"more than {reach.REACH_DAYS} days, so it is refused (--force runs it anyway)")
+        fail(f"{what}{red.shape.name} by reduction {red.name} is out of reach: "
+             f"{cost.describe(workers)}; more than {reach.REACH_DAYS} days, so it is refused "
+             f"(--force runs it anyway)")
     if not quiet:
-        click.echo(f"estimated cost: {cost.describe(workers)}", err=True)
+        click.echo(f"estimated cost of {what or 'this job: '}{cost.describe(workers)}", err=True)
 
 
 def _bad_value(option: str, message: str) -> NoReturn:
@@ -384,8 +397,10 @@ def verify(all_shapes, shapes, workers, as_json, report):
     """Count every reachable shape and compare with the published totals.
 
     Each shape is counted from scratch by the normal counting path (default
-    reduction, temporary store, process pool).  Exit code 1 if any total
-    disagrees with its published value or a count fails.
+    reduction, temporary store, process pool), then (without --shapes) the
+    essentially different grids of 2x2, 2x3, 2x4 (and 3x3 with --all) by
+    Burnside's lemma.  Exit code 1 if any total disagrees with its
+    published value or a count fails.
 
     \b
     Example:
@@ -401,6 +416,8 @@ def verify(all_shapes, shapes, workers, as_json, report):
         else verifying.default_shapes(all_shapes)
     if not chosen:
         raise click.BadParameter("no shape given", param_hint="--shapes")
+    # essentially different grids: with the default shapes, not with --shapes
+    sym = [] if shapes is not None else verifying.default_symmetry_shapes(all_shapes)
     if report and not Path(report).parent.exists():
         fail(f"directory {Path(report).parent} does not exist")
     workers = workers or default_workers()
@@ -412,19 +429,19 @@ def verify(all_shapes, shapes, workers, as_json, report):
 
     def on_row(r) -> None:
         done.append(r)
-        say(f"  {r.shape}: {r.status} ({r.seconds:,.2f} s)")
+        say(f"  {r.label}: {r.status} ({r.seconds:,.2f} s)")
 
     try:
         with sigterm_stops_like_ctrl_c():
-            rows = verifying.verify(chosen, workers=workers,
+            rows = verifying.verify(chosen, workers=workers, symmetry_shapes=sym,
                                     on_start=lambda sh: say(f"counting {sh} ..."), on_row=on_row)
     except KeyboardInterrupt as e:
         how = "terminated" if isinstance(e, Terminated) else "interrupted"
-        bad = [r.shape for r in done if r.failed]
+        bad = [r.label for r in done if r.failed]
         outcome = "" if not done else \
             f" ({len(bad)} failed or disagree: {', '.join(bad)})" if bad else \
             " (all agree with the published totals)"
-        click.echo(f"\n{how}: {len(done)} of {len(chosen)} shapes verified{outcome}; "
+        click.echo(f"\n{how}: {len(done)} of {len(chosen) + len(sym)} shapes verified{outcome}; "
                    f"verify keeps nothing, run it again to check them all.", err=True)
         sys.exit(128 + (signal.SIGTERM if isinstance(e, Terminated) else signal.SIGINT))
     except ValueError as e:
@@ -444,4 +461,4 @@ def verify(all_shapes, shapes, workers, as_json, report):
     bad = [r for r in rows if r.failed]
     if bad:
         fail(f"{len(bad)} of {len(rows)} shapes failed or disagree with the published totals: "
-             f"{', '.join(r.shape for r in bad)}")
+             f"{', '.join(r.label for r in bad)}")

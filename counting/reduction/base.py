@@ -130,8 +130,11 @@ class Reduction(abc.ABC):
         """Every work unit, ``unit_id`` = position 0..n-1, stable from one
         run (and one release) to the next; a new list each call."""
 
-    #: The title of the report's class table.
+    #: The title of the report's class table, and its heads for a class's
+    #: weight and for the sum of its units' counts.
     class_table_title: str = "Classes"
+    weight_label: str = "weight"
+    class_count_label: str = "Σ unit counts"
 
     def class_label(self, class_id: int) -> str | None:
         """What a class is, in words, for the report (None: nothing to add)."""

@@ -101,6 +101,8 @@ class SymmetryReduction(Reduction):
         return _stored(spec, r)
 
     class_table_title = "Burnside table: classes of the symmetry group that fix some grid"
+    weight_label = "size"
+    class_count_label = "A (Σ over relabelling types)"
 
     def class_label(self, class_id: int) -> str:
         """The class's elements by their cycle types (:class:`ConjugacyClass` label)."""

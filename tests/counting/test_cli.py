@@ -517,7 +517,7 @@ def test_cli_verify_prints_an_aligned_table_and_exits_0():
     res = invoke("verify", "--shapes", "1x4,4x1,2x2", "--workers", "1")
     assert res.exit_code == 0, res.output
     lines = res.stdout.splitlines()
-    assert lines[0].split()[:4] == ["shape", "grid", "computed", "total"]
+    assert lines[0].split()[:5] == ["shape", "grid", "counts", "computed", "total"]
     rows = [line for line in lines[2:] if line]
     assert [r.split()[0] for r in rows] == ["1x4", "4x1", "2x2"]
     assert all(" ok " in r and r.endswith(" s") for r in rows)

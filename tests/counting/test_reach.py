@@ -108,7 +108,7 @@ def test_count_says_the_estimate_of_a_job_it_accepts(tmp_path):
     res = CliRunner().invoke(cli, ["count", "2x5", "--units", "300", "--db",
                                    str(tmp_path / "x.sqlite"), "--workers", "1"])
     assert res.exit_code == 0, res.output
-    assert "estimated cost:" in res.output and "346 units" in res.output
+    assert "estimated cost of this job: " in res.output and "346 units" in res.output
 
 
 def test_force_skips_the_estimate(tmp_path, monkeypatch):

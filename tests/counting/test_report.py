@@ -83,14 +83,16 @@ def _check_page(tables, job, results, complete=True):
     assert facts["units done"] == f"{len(results):,} of {job.n_units:,}"
     assert facts["units remaining"] == f"{job.n_units - len(results):,}"
     if complete:
-        assert _int(facts["grids"]) == job.total(results)
+        assert _int(facts[job.reduction_object.total_label]) == job.total(results)
         assert facts["published"].startswith("matches")
     else:
-        assert facts["grids"].startswith(f"not yet: {job.n_units - len(results):,} of")
+        assert facts[job.reduction_object.total_label].startswith(f"not yet: {job.n_units - len(results):,} of")
     red = job.reduction_object
     assert tables[1][0][4] == red.term_label
     classes = {row[0]: row for row in tables[1][1:]}
     assert len(classes) == len(job.classes)
+    facts_total = red.total_label
+    assert facts_total in facts
     weight = {c.class_id: c.weight for c in job.classes}
     for cid, members in job.units_of_class.items():
         row = classes[str(cid)]
@@ -146,6 +148,41 @@ def test_a_two_band_report_sums_weight_times_count_squared(tmp_path):
     tables = _md_tables(out.read_text())
     assert tables[1][0][4] == "weight × count²"
     _check_page(tables, job, results)
+
+
+def test_a_symmetry_report_shows_the_burnside_table_and_the_essentially_different_total(
+        tmp_path):
+    pytest.importorskip("matplotlib")
+    from counting.reduction import get_reduction
+    from counting.symmetry.group import group_order
+    from counting.symmetry.identity import record_identity
+    grid = get_reduction("2x3")
+    grid_total = grid.total({u.unit_id: count_unit_of(u) for u in grid.units()})
+    path = tmp_path / "sym.sqlite"
+    job = Job.load("2x3", "symmetry")
+    with Store.create_or_open(path, job.info()) as st:
+        record_identity(st, "2x3", grid_total, "a test")
+        run_count(job, st, options=CountOptions(), progress=False, log=lambda m: None)
+        results = {r.unit_id: r.count for r in st.results()}
+    out = tmp_path / "r.html"
+    res = CliRunner().invoke(cli, ["report", str(path), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    text = out.read_text()
+    assert "<h2>Burnside table: classes of the symmetry group that fix some grid</h2>" in text
+    tables = _html_tables(text)
+    facts = {row[0]: row[1] for row in tables[0][1:]}
+    assert _int(facts["essentially different grids"]) == 49
+    assert facts["÷ order of the symmetry group |G|"] == f"{group_order('2x3'):,}"
+    assert facts["published"].startswith("matches the published 49")
+    header, *rows = tables[1]
+    assert header[1] == "size" and header[4] == "size × A" and header[-1] == "elements"
+    assert sum(_int(r[4]) for r in rows) == 49 * group_order("2x3")
+    _check_page(tables, job, results)
+
+
+def count_unit_of(spec):
+    from counting.unit_count import count_unit
+    return count_unit(spec).count
 
 
 def test_a_store_in_progress_reports_what_remains(tmp_path):

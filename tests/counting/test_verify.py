@@ -93,3 +93,29 @@ def test_verify_all_counts_2x5_to_its_published_total():
     assert row.reduction == "patterns2" and row.units == 346
     assert row.status == "ok"
     assert row.computed == 1_903_816_047_972_624_930_994_913_280_000  # Wikipedia / Pettersen
+
+
+def test_verify_checks_the_essentially_different_grids_after_the_grid_counts():
+    # the identity of 2x3 is taken from the 2x3 grid count of the same run
+    rows = verify.verify(["2x3"], symmetry_shapes=["2x2", "2x3", "2x5"], workers=1)
+    assert [(r.shape, r.counts) for r in rows] == [
+        ("2x3", "grids"), ("2x2", "essentially different"), ("2x3", "essentially different"),
+        ("2x5", "essentially different")]
+    assert [r.status for r in rows] == ["ok", "ok", "ok", "not counted"]
+    assert [r.computed for r in rows[1:3]] == [2, 49]        # OEIS A109741, A291188
+    assert rows[1].reduction == "symmetry" and "A291188" in rows[2].source
+    assert rows[3].published == 4_743_933_602_050_718
+    assert verify.default_symmetry_shapes() == ["2x2", "2x3", "2x4", "2x5"]
+    assert "3x3" in verify.default_symmetry_shapes(all_shapes=True)
+
+
+def test_a_wrong_grid_total_makes_the_essentially_different_row_fail():
+    row = verify.verify_shape("2x3", up_to_symmetry=True, grid_total=28_200_960 + 720)
+    assert row.status in ("FAILED", "MISMATCH")
+
+
+@pytest.mark.slow
+def test_verify_counts_the_essentially_different_2x4_and_3x3_grids():
+    rows = verify.verify([], symmetry_shapes=["2x4", "3x3"], workers=2)
+    assert [r.computed for r in rows] == [1_673_187, 5_472_730_538]   # A291188, A109741
+    assert all(r.status == "ok" for r in rows)
