@@ -24,7 +24,7 @@ Example
 >>> from counting.reduction import get_reduction
 >>> cost = job_cost(get_reduction("2x3"), max_seconds=0.5)
 >>> cost.units, cost.units_exact, cost.out_of_reach(workers=2)
-(40, True, False)
+(9, True, False)
 """
 from __future__ import annotations
 

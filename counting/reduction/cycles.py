@@ -136,6 +136,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from counting.permutations import class_size, cycle_type, partitions, type_representative
 from counting.reduction.base import Reduction
 from counting.units import UnitSpec
 from dlx.shape import Shape, as_shape
@@ -146,9 +147,6 @@ __all__ = [
     "CycleTypeReduction",
     "RowTripleReduction",
     "derangement_types",
-    "cycle_type",
-    "class_size",
-    "type_representative",
 ]
 
 MAX_ORDER_ROWS3 = 9  # "cycles2" enumerates all N! permutations and its classes in
@@ -175,82 +173,9 @@ def derangement_types(n: int) -> tuple[tuple[int, ...], ...]:
     ()
     """
     n = _check_order(n)
-    out: list[tuple[int, ...]] = []
-
-    def extend(rest: int, largest: int, parts: tuple[int, ...]) -> None:
-        if rest == 0:
-            out.append(parts)
-            return
-        for k in range(min(rest, largest), 1, -1):
-            extend(rest - k, k, parts + (k,))
-
-    if n:
-        extend(n, n, ())
-    return tuple(out)
-
-
-def cycle_type(perm: Sequence[int]) -> tuple[int, ...]:
-    """Cycle lengths of a permutation of ``0..n-1``, largest first.
-
-    Examples
-    --------
-    >>> cycle_type([1, 0, 3, 4, 2])
-    (3, 2)
-    """
-    p = [int(x) for x in perm]
-    if sorted(p) != list(range(len(p))):
-        raise ValueError(f"not a permutation of 0..{len(p) - 1}: {tuple(p)}")
-    seen = [False] * len(p)
-    lengths = []
-    for start in range(len(p)):
-        k, x = 0, start
-        while not seen[x]:
-            seen[x] = True
-            x = p[x]
-            k += 1
-        if k:
-            lengths.append(k)
-    return tuple(sorted(lengths, reverse=True))
-
-
-def class_size(ctype: Iterable[int]) -> int:
-    """Number of permutations of cycle type ``ctype``: ``n! / Π_k k^m_k m_k!``.
-
-    ``m_k`` is the number of cycles of length ``k`` and ``n`` the sum of the
-    parts; ``Π_k k^m_k m_k!`` is the order of the centralizer of one of them.
-
-    Examples
-    --------
-    >>> class_size((3, 2)), class_size((2, 2))
-    (20, 3)
-    """
-    parts = [int(k) for k in ctype]
-    if any(k < 1 for k in parts):
-        raise ValueError(f"cycle lengths must be >= 1, got {tuple(parts)}")
-    centralizer = 1
-    for k in set(parts):
-        m = parts.count(k)
-        centralizer *= k ** m * math.factorial(m)
-    return math.factorial(sum(parts)) // centralizer
-
-
-def type_representative(ctype: Iterable[int]) -> tuple[int, ...]:
-    """The representative permutation of a cycle type: cycles on consecutive
-    symbols, in the order of the parts, each ``x -> x + 1`` wrapping round.
-
-    Examples
-    --------
-    >>> type_representative((3, 2))
-    (1, 2, 0, 4, 3)
-    """
-    out: list[int] = []
-    start = 0
-    for k in (int(x) for x in ctype):
-        if k < 1:
-            raise ValueError(f"cycle lengths must be >= 1, got {tuple(ctype)}")
-        out += [start + (i + 1) % k for i in range(k)]
-        start += k
-    return tuple(out)
+    if not n:
+        return ()
+    return tuple(p for p in partitions(n) if p[-1] >= 2)
 
 
 def _check_order(n) -> int:

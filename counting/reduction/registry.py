@@ -149,7 +149,7 @@ def reduction_names(shape: Shape | str) -> tuple[str, ...]:
     Examples
     --------
     >>> reduction_names("3x3"), reduction_names("2x3")
-    (('71', '44'), ('moves', 'patterns'))
+    (('71', '44'), ('moves', 'patterns2', 'patterns'))
     """
     s = as_shape(shape)
     default = reduction_kind(None, s)

@@ -100,8 +100,8 @@ from typing import Mapping
 
 from counting.options import CountOptions
 from counting.symmetry.fixed import count_fixed, relabelling_types
-from counting.symmetry.group import (ConjugacyClass, Symmetry, conjugacy_classes,
-                                     group_order, partitions)
+from counting.permutations import partitions
+from counting.symmetry.group import ConjugacyClass, Symmetry, conjugacy_classes, group_order
 from dlx.api import ENGINE_VERSION
 from dlx.shape import Shape, as_shape
 

@@ -64,7 +64,8 @@ import numpy as np
 from counting.options import CountOptions
 from counting.symmetry.cover import (OrbitCover, commuting_symmetries, conjugate,
                                      relabelling_classes)
-from counting.symmetry.group import Symmetry, cycle_type, partitions
+from counting.permutations import cycle_type, partitions
+from counting.symmetry.group import Symmetry
 from dlx.shape import Shape, as_shape
 
 __all__ = ["FixedCount", "cell_orbits", "relabelling_types", "standard_unit",

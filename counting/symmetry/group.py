@@ -73,70 +73,20 @@ from functools import cache
 
 import numpy as np
 
+from counting.permutations import centraliser_order, partitions, type_representative
 from dlx.shape import Shape, as_shape
 
 __all__ = ["Symmetry", "WreathClass", "ConjugacyClass", "group_order", "centraliser", "wreath_elements",
-           "wreath_classes", "conjugacy_classes", "partitions", "cycle_type"]
+           "wreath_classes", "conjugacy_classes"]
 
 
-# -- partitions and cycle types ----------------------------------------------
-@cache
-def partitions(n: int, largest: int | None = None) -> tuple[tuple[int, ...], ...]:
-    """Partitions of ``n`` as non-increasing tuples, in reverse-lexicographic order.
-
-    Example
-    -------
-    >>> partitions(3)
-    ((3,), (2, 1), (1, 1, 1))
-    """
-    if largest is None:
-        largest = n
-    if n == 0:
-        return ((),)
-    out = []
-    for first in range(min(n, largest), 0, -1):
-        out += [(first,) + rest for rest in partitions(n - first, first)]
-    return tuple(out)
-
-
-def cycle_type(perm) -> tuple[int, ...]:
-    """Cycle lengths of a permutation (one-line notation), non-increasing.
-
-    Example
-    -------
-    >>> cycle_type([1, 0, 2])
-    (2, 1)
-    """
-    perm = [int(p) for p in perm]
-    seen = [False] * len(perm)
-    lengths = []
-    for start in range(len(perm)):
-        length = 0
-        k = start
-        while not seen[k]:
-            seen[k] = True
-            k = perm[k]
-            length += 1
-        if length:
-            lengths.append(length)
-    return tuple(sorted(lengths, reverse=True))
-
-
-def centraliser_order(partition: tuple[int, ...]) -> int:
-    """``z_λ = Π_i i^{a_i}·a_i!``: the centraliser order of type λ in ``S_n``."""
-    return math.prod(i ** a * math.factorial(a) for i, a in Counter(partition).items())
-
+# -- partitions and cycle types: counting.permutations -------------------------
 
 def _type_permutation(partition: tuple[int, ...], offset: int = 0) -> list[int]:
     """A permutation of ``offset..offset+n-1`` (as images) of cycle type
     ``partition``: cycles on consecutive points, shortest first, so the
     leading points are the fixed ones."""
-    images = []
-    start = offset
-    for length in sorted(partition):
-        images += [start + (i + 1) % length for i in range(length)]
-        start += length
-    return images
+    return list(type_representative(sorted(partition), offset))
 
 
 # -- one element --------------------------------------------------------------

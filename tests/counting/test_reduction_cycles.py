@@ -22,14 +22,12 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from counting.permutations import class_size, cycle_type, type_representative
 from counting.reduction.cycles import (
     CycleTypeReduction,
     LatinClass,
     RowTripleReduction,
-    class_size,
-    cycle_type,
     derangement_types,
-    type_representative,
 )
 from counting.units import UnitSpec
 from dlx.sudoku import Sudoku

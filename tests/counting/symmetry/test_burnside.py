@@ -18,7 +18,8 @@ from counting.symmetry.burnside import (CSV_HEADER, MAX_SEARCHED_IDENTITY, burns
                                         count_unit, csv_row, essentially_different,
                                         identity_fixed, relabelling_types_in_order,
                                         symmetry_units, type_label)
-from counting.symmetry.group import conjugacy_classes, group_order, partitions
+from counting.permutations import partitions
+from counting.symmetry.group import conjugacy_classes, group_order
 from dlx.shape import Shape
 
 

@@ -16,7 +16,8 @@ import pytest
 from counting.options import CountOptions
 from counting.symmetry.fixed import (cell_orbits, count_fixed, power_type, relabelling_types,
                                      relabellings, standard_unit, unit_cells)
-from counting.symmetry.group import Symmetry, conjugacy_classes, cycle_type
+from counting.permutations import cycle_type
+from counting.symmetry.group import Symmetry, conjugacy_classes
 from dlx.shape import Shape
 from dlx.sudoku import Sudoku
 
