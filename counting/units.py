@@ -15,21 +15,19 @@ from dataclasses import asdict, dataclass, field
 
 
 @dataclass(frozen=True)
-class UnitSpec:
-    """Everything a worker needs to count one unit.
+class WorkUnit:
+    """What every work unit carries: where it belongs and what it weighs.
 
     Attributes
     ----------
     shape : str
         Box shape ``"RxC"`` (``"3x3"`` for 9×9 Sudoku).
     reduction : str
-        Name of the reduction the unit belongs to (``"71"`` or ``"44"``).
+        Name of the reduction the unit belongs to (``"71"``, ``"patterns2"``, ...).
     unit_id, class_id, form_id : int
-        Stable ids, ``unit_id = class_id * n_forms + form_id``.
+        Stable ids (``unit_id`` is the unit's position in its reduction).
     weight : int
-        Weight of the class (number of reduced bands it stands for).
-    givens : tuple of (row, col, digit)
-        Cells fixed before the search: 0-based row and column, digit 1..N.
+        Weight of the class (the number of members it stands for).
     """
 
     shape: str
@@ -38,6 +36,20 @@ class UnitSpec:
     class_id: int
     form_id: int
     weight: int
+
+
+@dataclass(frozen=True)
+class UnitSpec(WorkUnit):
+    """A unit counted on the grid's own matrix: a partial grid.
+
+    For the band reductions ``unit_id = class_id * n_forms + form_id``.
+
+    Attributes
+    ----------
+    givens : tuple of (row, col, digit)
+        Cells fixed before the search: 0-based row and column, digit 1..N.
+    """
+
     givens: tuple[tuple[int, int, int], ...] = field(repr=False)
 
 

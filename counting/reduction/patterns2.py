@@ -93,7 +93,7 @@ import numpy as np
 
 from counting.options import CountOptions
 from counting.reduction.base import Reduction
-from counting.units import UnitResult
+from counting.units import UnitResult, WorkUnit
 from dlx import ENGINE_VERSION, ExactCover
 from dlx.rectangle import ColumnSetRectangles
 from dlx.shape import Shape, as_shape
@@ -135,36 +135,23 @@ class PatternClass:
 
 
 @dataclass(frozen=True)
-class PatternUnitSpec:
+class PatternUnitSpec(WorkUnit):
     """Everything a worker needs to count one ``patterns2`` unit.
 
     It carries column sets where a :class:`counting.units.UnitSpec` carries
-    givens; the ids and weight mean the same.
+    givens.  Of the common fields (:class:`counting.units.WorkUnit`):
+    ``shape`` is as asked (``"5x2"`` or ``"2x5"``: same units), ``unit_id``
+    equals ``class_id`` (one unit per class), ``form_id`` is always 0 and
+    ``weight`` is the size of the class (its number of patterns).
 
     Attributes
     ----------
-    shape : str
-        Box shape as asked (``"5x2"`` or ``"2x5"``: same units).
-    reduction : str
-        ``"patterns2"``.
-    unit_id, class_id : int
-        Equal: one unit per class.
-    form_id : int
-        Always 0 (kept so stored results have the usual fields).
-    weight : int
-        Size of the class (number of patterns).
     column_sets : tuple of tuple of int
         The representative pattern: ``2R`` sorted tuples of ``R`` digits
         ``1..2R``, the column sets of band 1 of an ``R × 2`` grid (for a
         ``2 × R`` grid read transposed: the row sets of stack 1).
     """
 
-    shape: str
-    reduction: str
-    unit_id: int
-    class_id: int
-    form_id: int
-    weight: int
     column_sets: tuple[tuple[int, ...], ...] = field(repr=False)
 
 
