@@ -34,8 +34,6 @@ from dataclasses import dataclass
 
 from counting.options import CountOptions
 from counting.reduction import Reduction
-from counting.unit_count import unit_problem
-from dlx.estimate import estimate
 
 __all__ = ["JobCost", "job_cost", "REACH_DAYS", "ESTIMATE_FROM_N", "needs_estimate",
            "format_seconds"]
@@ -59,7 +57,7 @@ class JobCost:
     unit_seconds : float
         Mean estimated CPU seconds of one unit, over the sampled units.
     sampled : int
-        Units explored; ``probes`` random paths in all, in ``seconds`` of wall time.
+        Units explored, in ``seconds`` of wall time.
     """
 
     shape: str
@@ -68,7 +66,6 @@ class JobCost:
     units_exact: bool
     unit_seconds: float
     sampled: int
-    probes: int
     seconds: float
 
     @property
@@ -98,7 +95,7 @@ class JobCost:
                 "unit_cpu_seconds": round(self.unit_seconds, 6),
                 "cpu_seconds": round(self.cpu_seconds, 3),
                 "wall_seconds": round(self.wall_seconds(workers), 3), "workers": workers,
-                "sampled_units": self.sampled, "probes": self.probes,
+                "sampled_units": self.sampled,
                 "out_of_reach": self.out_of_reach(workers)}
 
 
@@ -114,25 +111,17 @@ def job_cost(reduction: Reduction, options: CountOptions = CountOptions(), *,
 
     ``sample`` units are drawn with ``seed``; each is explored by up to
     ``probes`` random paths in about ``max_seconds / sample`` seconds (at
-    least ten paths each).  The engine's memo table of this process is
-    emptied afterwards.
+    least ten paths each), by the reduction's
+    :meth:`~counting.reduction.base.Reduction.estimate_unit_seconds`.
     """
     t0 = time.perf_counter()
     n, exact = reduction.n_units_bound()
     specs = reduction.sample_units(sample, seed)
-    per_unit, walked = [], 0
-    for i, spec in enumerate(specs):
-        ec, given = unit_problem(spec)
-        try:
-            e = estimate(ec, given=given, probes=probes, seed=seed + i, memo=options.memo,
-                         memo_mb=options.memo_mb, tail=options.tail_enabled and ec.has_tail,
-                         max_seconds=max_seconds / max(len(specs), 1))
-        finally:
-            ec.clear_memo()
-        per_unit.append(e.seconds)
-        walked += e.probes
+    per_unit = [reduction.estimate_unit_seconds(spec, options, probes=probes, seed=seed + i,
+                                                max_seconds=max_seconds / max(len(specs), 1))
+                for i, spec in enumerate(specs)]
     mean = math.fsum(per_unit) / len(per_unit) if per_unit else 0.0
-    return JobCost(reduction.shape.name, reduction.name, n, exact, mean, len(specs), walked,
+    return JobCost(reduction.shape.name, reduction.name, n, exact, mean, len(specs),
                    time.perf_counter() - t0)
 
 

@@ -251,32 +251,35 @@ def _print_burnside(table) -> None:
 
 def _refuse_out_of_reach(shape: str, reduction: str | None, options: CountOptions,
                          workers: int, quiet: bool, up_to_symmetry: bool = False) -> None:
-    """Estimate a large grid count (:mod:`counting.reach`) and refuse it, with
-    the estimate, when it would take more than a week; say the estimate
-    otherwise.  For ``--up-to-symmetry`` that is the grid count behind the
-    identity class, unless its store is complete already (the symmetry units
-    themselves are not single exact covers, and are not estimated)."""
+    """Estimate a large job (:mod:`counting.reach`) and refuse it, with the
+    estimate, when it would take more than a week; say the estimate
+    otherwise.  For ``--up-to-symmetry`` the symmetry units are estimated,
+    and so is the grid count behind the identity class unless its store is
+    complete already."""
     try:
-        red = registry.get_reduction(registry.check_shape(shape), reduction)
+        s = registry.check_shape(shape)
+        grid = registry.get_reduction(s, reduction)
     except ValueError as e:
         fail(str(e))
-    if not reach.needs_estimate(red):
+    if not reach.needs_estimate(grid):
         return
-    what = "the grid count behind the identity class: " if up_to_symmetry else ""
+    jobs_to_estimate = [("this job", grid)]
     if up_to_symmetry:
+        jobs_to_estimate = [("the symmetry units", registry.get_reduction(s, registry.SYMMETRY))]
         try:
-            if identity.grid_total_in(jobs.default_db_path(red.shape.name, red.name),
-                                      red.shape.name) is not None:
-                return
+            complete = identity.grid_total_in(jobs.default_db_path(s.name, grid.name),
+                                              s.name) is not None
         except StoreError as e:
             fail(str(e))
-    cost = reach.job_cost(red, options)
-    if cost.out_of_reach(workers):
-        fail(f"{what}{red.shape.name} by reduction {red.name} is out of reach: "
-             f"{cost.describe(workers)}; more than {reach.REACH_DAYS} days, so it is refused "
-             f"(--force runs it anyway)")
-    if not quiet:
-        click.echo(f"estimated cost of {what or 'this job: '}{cost.describe(workers)}", err=True)
+        if not complete:
+            jobs_to_estimate.append(("the grid count behind the identity class", grid))
+    for what, red in jobs_to_estimate:
+        cost = reach.job_cost(red, options)
+        if cost.out_of_reach(workers):
+            fail(f"{s.name} by reduction {red.name} is out of reach: {cost.describe(workers)}; "
+                 f"more than {reach.REACH_DAYS} days, so it is refused (--force runs it anyway)")
+        if not quiet:
+            click.echo(f"estimated cost of {what}: {cost.describe(workers)}", err=True)
 
 
 def _bad_value(option: str, message: str) -> NoReturn:

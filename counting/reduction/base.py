@@ -117,9 +117,6 @@ class Reduction(abc.ABC):
     #: What :meth:`total` counts, after the shape: ``"3x3 grids"``.
     total_label: str = "grids"
 
-    #: Whether :mod:`counting.reach` can estimate the units' cost
-    #: (they are single exact covers: :func:`counting.unit_count.unit_problem`).
-    estimable: bool = True
 
     @abc.abstractmethod
     def classes(self) -> list[BandClass]:
@@ -155,6 +152,21 @@ class Reduction(abc.ABC):
         bound on it where enumerating the units takes minutes; for the cost
         estimate of :mod:`counting.reach`."""
         return self.n_units(), True
+
+    def estimate_unit_seconds(self, spec, options, *, probes: int, seed: int,
+                              max_seconds: float) -> float:
+        """Estimated engine seconds of counting ``spec`` (Knuth's estimator on
+        the unit's matrix, :func:`counting.unit_count.unit_problem`), for
+        :mod:`counting.reach`; the process's memo table is emptied after."""
+        from counting.unit_count import unit_problem
+        from dlx.estimate import estimate
+        ec, given = unit_problem(spec)
+        try:
+            return estimate(ec, given=given, probes=probes, seed=seed, memo=options.memo,
+                            memo_mb=options.memo_mb, tail=options.tail_enabled and ec.has_tail,
+                            max_seconds=max_seconds).seconds
+        finally:
+            ec.clear_memo()
 
     def sample_units(self, k: int, seed: int = 0) -> list:
         """``k`` units (all, if there are fewer) drawn uniformly without

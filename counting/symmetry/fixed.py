@@ -321,6 +321,30 @@ def unit_cells(shape, name: str) -> tuple[str, list[int]]:
                      f"'row k' or 'column k' with 1 <= k <= {as_shape(shape).n}")
 
 
+def estimate_fixed_seconds(shape, g: Symmetry, pi_type: tuple[int, ...],
+                           options: CountOptions | None = None, *, probes: int = 100,
+                           seed: int = 0, max_seconds: float | None = None) -> float:
+    """Estimated engine seconds of :func:`count_fixed` (Knuth's estimator,
+    :func:`dlx.estimate.estimate`, on the orbit cover of every candidate
+    relabelling).  It leaves out the prefix classes of ``reduce``, so it is
+    high by up to their factor: an order of magnitude, for the decision of
+    :mod:`counting.reach`."""
+    from dlx.estimate import estimate
+    s = as_shape(shape)
+    options = CountOptions() if options is None else options
+    unit = standard_unit(s, g)
+    orbits = cell_orbits(g.cell_permutation())
+    candidates = list(relabellings(s, g, pi_type, unit))
+    total = 0.0
+    for i, (pi, known) in enumerate(candidates):
+        cover = OrbitCover(s, orbits, pi, known)
+        e = estimate(cover.build(), given=cover.given, probes=probes, seed=seed + i,
+                     memo=options.memo, memo_mb=options.memo_mb, tail=False,
+                     max_seconds=None if max_seconds is None else max_seconds / len(candidates))
+        total += e.seconds
+    return total
+
+
 def count_fixed(shape, g: Symmetry, pi_type: tuple[int, ...],
                 options: CountOptions | None = None, *, unit: str | None = None,
                 reduce: bool = True) -> FixedCount:

@@ -16,7 +16,7 @@ from dlx.rectangle import ColumnSetRectangles
 
 
 def cost(units, unit_seconds, exact=True):
-    return JobCost("2x6", "patterns2", units, exact, unit_seconds, 2, 20, 1.0)
+    return JobCost("2x6", "patterns2", units, exact, unit_seconds, 2, 1.0)
 
 
 def test_a_job_is_out_of_reach_beyond_a_week_on_its_workers():
