@@ -301,60 +301,20 @@ class Store:
         At top level this is ``BEGIN IMMEDIATE`` ... ``COMMIT``; nested, a
         SAVEPOINT.  Any exception, ``KeyboardInterrupt`` included
         (``BaseException``), rolls the block back and is re-raised.  SQLite
-        errors become :class:`StoreError` naming the file.
-
-        [IMMEDIATE takes the write lock up front: a deferred transaction that
-        reads and then writes can fail with SQLITE_BUSY in WAL mode instead of
-        waiting for the busy timeout.]
+        errors become :class:`StoreError` naming the file
+        (:func:`counting.store_format.transaction`).
         """
         conn = self._db
         if self.read_only:
             raise StoreError(f"cannot write to {self.path}: it was opened read-only")
-        nested = conn.in_transaction
-        try:
-            conn.execute("SAVEPOINT gridcount" if nested else "BEGIN IMMEDIATE")
-        except sqlite3.Error as exc:
-            raise self._write_error(exc) from exc
-        try:
+        with fmt.transaction(conn, self.path, f"write to {self.path}"):
             yield self
-        except BaseException as exc:
-            # SQLite may already have rolled back by itself (e.g. on SQLITE_FULL).
-            if conn.in_transaction:
-                try:
-                    if nested:
-                        conn.execute("ROLLBACK TO SAVEPOINT gridcount")
-                        conn.execute("RELEASE SAVEPOINT gridcount")
-                    else:
-                        conn.execute("ROLLBACK")
-                except sqlite3.Error:
-                    pass  # the original error is the one worth reporting
-            if isinstance(exc, sqlite3.Error):
-                raise self._write_error(exc) from exc
-            raise
-        try:
-            conn.execute("RELEASE SAVEPOINT gridcount" if nested else "COMMIT")
-        except sqlite3.Error as exc:
-            if not nested and conn.in_transaction:
-                try:
-                    conn.execute("ROLLBACK")
-                except sqlite3.Error:
-                    pass
-            raise self._write_error(exc) from exc
-
-    def _write_error(self, exc: sqlite3.Error) -> StoreError:
-        if fmt.is_corruption(exc):
-            return CorruptStoreError(f"{self.path} is damaged: {exc}")
-        return StoreError(f"cannot write to {self.path}: {fmt.reason(exc)}")
 
     @contextmanager
     def _reading(self) -> Iterator[sqlite3.Connection]:
         conn = self._db
-        try:
+        with fmt.as_store_errors(self.path, f"read {self.path}"):
             yield conn
-        except sqlite3.Error as exc:
-            if fmt.is_corruption(exc):
-                raise CorruptStoreError(f"{self.path} is damaged: {exc}") from exc
-            raise StoreError(f"cannot read {self.path}: {fmt.reason(exc)}") from exc
 
     # -- writing -----------------------------------------------------------
 

@@ -6,8 +6,10 @@ exceptions, the job a store belongs to (:class:`JobInfo`), and the steps
 that look at a file before anything trusts it, let alone writes to it
 (``check_file_header``, ``is_blank``, ``read_job``, ``check_job``,
 ``check_deletable``), that create a store (``initialise``) or bring an
-older one up to date (``migrate``), and the checksum every unit row carries
-(``row_checksum``).
+older one up to date (``migrate``), the checksum every unit row carries
+(``row_checksum``), and the one transaction helper every write goes
+through (``transaction``, with ``store_error`` for what SQLite errors
+become).
 
 Schema (format version 2)
 -------------------------
@@ -70,8 +72,10 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Iterator
 
 from counting.units import UnitResult
 
@@ -79,7 +83,8 @@ __all__ = [
     "APPLICATION_ID", "FORMAT", "FORMAT_VERSION", "SQLITE_MAGIC", "BUSY_TIMEOUT", "SCHEMA",
     "COLUMNS", "EXACT", "META_KEYS", "CHECKSUM_DIGITS",
     "StoreError", "ForeignStoreError", "CorruptStoreError", "ConflictError", "JobInfo",
-    "reason", "is_corruption", "open_error", "check_file_header", "check_deletable", "connect",
+    "reason", "is_corruption", "store_error", "as_store_errors", "transaction",
+    "open_error", "check_file_header", "check_deletable", "connect",
     "connect_read_only", "set_pragmas", "is_blank", "initialise", "read_job", "check_job",
     "row_checksum", "columns_of", "migrate",
 ]
@@ -222,6 +227,70 @@ def is_corruption(exc: sqlite3.Error) -> bool:
     )
 
 
+def store_error(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
+    """The error to raise for ``exc``, met on the store at ``path`` while
+    ``doing`` (``f"write to {path}"``): a :class:`CorruptStoreError` if the
+    file is damaged, else a :class:`StoreError` saying ``cannot {doing}``
+    and why."""
+    if is_corruption(exc):
+        return CorruptStoreError(f"{path} is damaged: {exc}")
+    return StoreError(f"cannot {doing}: {reason(exc)}")
+
+
+@contextmanager
+def as_store_errors(path: Path, doing: str) -> Iterator[None]:
+    """Raise an SQLite error of the block as :func:`store_error` (``path``, ``doing``)."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        raise store_error(path, exc, doing) from exc
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection, path: Path, doing: str) -> Iterator[sqlite3.Connection]:
+    """Run the block in one transaction on ``conn`` (an autocommit connection).
+
+    At top level this is ``BEGIN IMMEDIATE`` ... ``COMMIT``; nested, a
+    SAVEPOINT.  Any exception, ``KeyboardInterrupt`` included
+    (``BaseException``), rolls the block back and is re-raised; SQLite
+    errors as :func:`store_error` (``path``, ``doing``).  The one home of
+    every transaction on a store (:meth:`counting.store.Store.atomic`,
+    :func:`initialise`, :func:`migrate`).
+
+    [IMMEDIATE takes the write lock up front: a deferred transaction that
+    reads and then writes can fail with SQLITE_BUSY in WAL mode instead of
+    waiting for the busy timeout.]
+    """
+    nested = conn.in_transaction
+    with as_store_errors(path, doing):
+        conn.execute("SAVEPOINT gridcount" if nested else "BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException as exc:
+        # SQLite may already have rolled back by itself (e.g. on SQLITE_FULL).
+        if conn.in_transaction:
+            try:
+                if nested:
+                    conn.execute("ROLLBACK TO SAVEPOINT gridcount")
+                    conn.execute("RELEASE SAVEPOINT gridcount")
+                else:
+                    conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # the original error is the one worth reporting
+        if isinstance(exc, sqlite3.Error):
+            raise store_error(path, exc, doing) from exc
+        raise
+    try:
+        conn.execute("RELEASE SAVEPOINT gridcount" if nested else "COMMIT")
+    except sqlite3.Error as exc:
+        if not nested and conn.in_transaction:
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+        raise store_error(path, exc, doing) from exc
+
+
 # ---------------------------------------------------------------------------
 # Opening, step by step.  Nothing is written to a file before it is known to
 # be a gridcount store (or a brand-new / empty database).
@@ -346,38 +415,28 @@ def is_blank(conn: sqlite3.Connection, path: Path) -> bool:
 
 def initialise(conn: sqlite3.Connection, path: Path, job: JobInfo) -> bool:
     """Create schema and meta in one transaction; False if another process beat us to it."""
-    try:
+    doing = f"create database {path}"
+    with as_store_errors(path, doing):
         set_pragmas(conn)
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-                conn.execute("ROLLBACK")
-                return False
-            # Both pragmas write the database header and are part of the transaction.
-            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            conn.execute(f"PRAGMA user_version = {FORMAT_VERSION}")
-            conn.execute(META_TABLE)
-            conn.execute(UNITS_TABLE)
-            conn.executemany(
-                "INSERT INTO meta (key, value) VALUES (?, ?)",
-                [
-                    ("format", FORMAT),
-                    ("format_version", str(FORMAT_VERSION)),
-                    ("shape", job.shape),
-                    ("reduction", job.reduction),
-                    ("engine_version", job.engine_version),
-                    ("n_units", str(job.n_units)),
-                ],
-            )
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
-    except sqlite3.Error as exc:
-        if is_corruption(exc):
-            raise CorruptStoreError(f"{path} is damaged: {exc}") from exc
-        raise StoreError(f"cannot create database {path}: {reason(exc)}") from exc
+    with transaction(conn, path, doing):
+        if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+            return False  # (committing a transaction that only read writes nothing)
+        # Both pragmas write the database header and are part of the transaction.
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        conn.execute(f"PRAGMA user_version = {FORMAT_VERSION}")
+        conn.execute(META_TABLE)
+        conn.execute(UNITS_TABLE)
+        conn.executemany(
+            "INSERT INTO meta (key, value) VALUES (?, ?)",
+            [
+                ("format", FORMAT),
+                ("format_version", str(FORMAT_VERSION)),
+                ("shape", job.shape),
+                ("reduction", job.reduction),
+                ("engine_version", job.engine_version),
+                ("n_units", str(job.n_units)),
+            ],
+        )
     return True
 
 
@@ -511,32 +570,20 @@ def migrate(conn: sqlite3.Connection, path: Path, job: JobInfo) -> int:
     migrated the store meanwhile: the version is read again inside the
     transaction.
     """
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            version = int(conn.execute(
-                "SELECT value FROM meta WHERE key = 'format_version'").fetchone()[0])
-            if version == 1:
-                rows = conn.execute(
-                    f"SELECT {', '.join(columns_of(1)[:-1])} FROM units ORDER BY unit_id").fetchall()
-                conn.execute("ALTER TABLE units RENAME TO units_format_1")
-                conn.execute(UNITS_TABLE)
-                conn.executemany(
-                    f"INSERT INTO units ({', '.join(COLUMNS)}, checksum) "
-                    f"VALUES ({', '.join('?' * (len(COLUMNS) + 1))})",
-                    [(*row, row_checksum(job, row)) for row in rows])
-                conn.execute("DROP TABLE units_format_1")
-                conn.execute("UPDATE meta SET value = ? WHERE key = 'format_version'",
-                             (str(FORMAT_VERSION),))
-                conn.execute(f"PRAGMA user_version = {FORMAT_VERSION}")
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
-    except sqlite3.Error as exc:
-        if is_corruption(exc):
-            raise CorruptStoreError(f"{path} is damaged: {exc}") from exc
-        raise StoreError(
-            f"cannot upgrade {path} from store format 1 to {FORMAT_VERSION}: {reason(exc)}") from exc
+    with transaction(conn, path, f"upgrade {path} from store format 1 to {FORMAT_VERSION}"):
+        version = int(conn.execute(
+            "SELECT value FROM meta WHERE key = 'format_version'").fetchone()[0])
+        if version == 1:
+            rows = conn.execute(
+                f"SELECT {', '.join(columns_of(1)[:-1])} FROM units ORDER BY unit_id").fetchall()
+            conn.execute("ALTER TABLE units RENAME TO units_format_1")
+            conn.execute(UNITS_TABLE)
+            conn.executemany(
+                f"INSERT INTO units ({', '.join(COLUMNS)}, checksum) "
+                f"VALUES ({', '.join('?' * (len(COLUMNS) + 1))})",
+                [(*row, row_checksum(job, row)) for row in rows])
+            conn.execute("DROP TABLE units_format_1")
+            conn.execute("UPDATE meta SET value = ? WHERE key = 'format_version'",
+                         (str(FORMAT_VERSION),))
+            conn.execute(f"PRAGMA user_version = {FORMAT_VERSION}")
     return version

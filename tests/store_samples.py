@@ -1,18 +1,24 @@
 """Results and stores shared by the store tests (``tests/counting/test_store*.py``,
 ``test_job.py``, ``test_cli_store.py``; ``tests/`` is on ``sys.path`` through
-its conftest)."""
+its conftest).  The fixtures built on them (``job``, ``db``, ``store``) are
+in ``tests/counting/conftest.py``."""
 from __future__ import annotations
 
 import sqlite3
 from dataclasses import astuple, replace
 from pathlib import Path
 
-from counting.store import Store
+from counting.store import JobInfo, Store
 from counting.store_format import COLUMNS, EXACT, row_checksum
 from counting.units import UnitResult
 
 N_UNITS = 40
 BIG = 6_670_903_752_021_072_936_960  # the number of 9×9 Sudoku grids, > 2**72
+
+
+def make_job(n_units: int = N_UNITS) -> JobInfo:
+    """The job of the sample stores: 3x3, reduction 71, engine "1.0"."""
+    return JobInfo(shape="3x3", reduction="71", engine_version="1.0", n_units=n_units)
 
 
 def make_result(unit_id: int, count: int | None = None, **changes) -> UnitResult:
@@ -34,6 +40,14 @@ def make_result(unit_id: int, count: int | None = None, **changes) -> UnitResult
     return replace(result, **changes)
 
 
+def write_store(path: Path, job: JobInfo, unit_ids, **changes) -> None:
+    """Write a store of ``job`` at ``path`` holding ``make_result(u, **changes)``
+    for every ``u`` of ``unit_ids``, and close it."""
+    with Store.create_or_open(path, job) as st:
+        for u in unit_ids:
+            st.record(make_result(u, **changes))
+
+
 def assert_one_line_naming(exc_info, path: Path) -> str:
     message = str(exc_info.value)
     assert "\n" not in message
@@ -46,17 +60,25 @@ def stored_row(result: UnitResult) -> tuple:
     return tuple(str(v) if c in EXACT else v for c, v in zip(COLUMNS, astuple(result)))
 
 
+def edit_row(path: Path, unit_id: int, /, **values) -> None:
+    """Change fields of the stored row of ``unit_id`` behind the store's back
+    (a hand edit); its checksum only if ``checksum`` is one of ``values``."""
+    con = sqlite3.connect(path)
+    with con:
+        changed = con.execute(
+            f"UPDATE units SET {', '.join(f'{c} = ?' for c in values)} WHERE unit_id = ?",
+            (*values.values(), unit_id)).rowcount
+    con.close()
+    assert changed == 1, f"no row of unit {unit_id} in {path}"
+
+
 def store_wrong_count(path: Path, unit_id: int, count: int) -> None:
     """Replace one stored count the way a faulty engine or machine would have
     stored it: a wrong count with a checksum that matches it (what recount
     is for; a row edited without its checksum is refused on reading)."""
     with Store.open(path) as st:
         job, result = st.job, replace(st.get(unit_id), count=count)
-    con = sqlite3.connect(path)
-    with con:
-        con.execute("UPDATE units SET count = ?, checksum = ? WHERE unit_id = ?",
-                    (str(count), row_checksum(job, stored_row(result)), unit_id))
-    con.close()
+    edit_row(path, unit_id, count=str(count), checksum=row_checksum(job, stored_row(result)))
 
 
 # The schema of store format 1, as gridcount wrote it before format 2.

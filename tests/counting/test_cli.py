@@ -29,6 +29,8 @@ from counting.store import Store
 from counting.unit_count import count_unit
 from dlx import ENGINE_VERSION
 
+from count_process import start_count, units_in, wait_for_units
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -44,16 +46,6 @@ def run():
 def invoke(*args):
     """The command's result; exceptions become its exit code, as for a user."""
     return CliRunner().invoke(cli, [str(a) for a in args])
-
-
-def _units_in(db):
-    con = sqlite3.connect(db)
-    try:
-        return [row[0] for row in con.execute("SELECT unit_id FROM units")]
-    except sqlite3.OperationalError:
-        return []
-    finally:
-        con.close()
 
 
 def _one_line_error(res, match):
@@ -184,7 +176,7 @@ def test_fresh_deletes_the_store_and_counts_again(run, tmp_path):
     res = run("count", "2x3", "--units", "0-1", "--db", db, "--workers", "1", "--json", "--fresh")
     doc = json.loads(res.output)
     assert doc["run"]["units_counted"] == 2 and doc["run"]["units_skipped"] == 0
-    assert sorted(_units_in(db)) == [0, 1]
+    assert sorted(units_in(db)) == [0, 1]
 
 
 def test_fresh_replaces_a_store_of_another_job(run, tmp_path):
@@ -226,7 +218,7 @@ def test_a_store_of_another_engine_is_continued_only_with_allow_mismatch(tmp_pat
     _store_of_another_engine(db)
     res = invoke("count", "2x3", "--db", db, "--units", "0", "--workers", "1", "--quiet")
     _one_line_error(res, "engine_version is 'older-engine' in the database")
-    assert "--allow-mismatch" in res.output and _units_in(db) == []
+    assert "--allow-mismatch" in res.output and units_in(db) == []
     res = invoke("count", "2x3", "--db", db, "--units", "0", "--workers", "1", "--quiet",
                  "--allow-mismatch")
     assert res.exit_code == 0, res.output
@@ -290,7 +282,7 @@ def test_a_bad_memo_size_is_refused_before_the_store_is_touched(tmp_path):
     assert invoke("count", "2x3", "--db", db, "--units", "0", "-q", "-w", "1").exit_code == 0
     res = invoke("count", "2x3", "--db", db, "--fresh", "--memo-mb", "1e12")
     assert res.exit_code == 2 and "--memo-mb" in res.output
-    assert _units_in(db) == [0]
+    assert units_in(db) == [0]
 
 
 @pytest.mark.parametrize("command", [["verify", "--shapes"], ["count"], ["classes"]])
@@ -308,26 +300,6 @@ def test_bad_shapes_are_rejected_in_one_line(command, shape, match):
 # ---------------------------------------------------------------------------
 # count: interrupted, killed, resumed
 
-def _start_count(db, units, workers):
-    return subprocess.Popen(
-        [sys.executable, "-m", "counting", "count", "3x3", "--db", str(db), "--units", units,
-         "--workers", str(workers), "--no-progress"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-
-def _wait_for_units(db, k, proc, timeout=60):
-    t0 = time.time()
-    while time.time() - t0 < timeout:
-        if db.exists() and len(_units_in(db)) >= k:
-            return
-        if proc.poll() is not None:
-            pytest.fail(f"count ended early: {proc.communicate()}")
-        time.sleep(0.05)
-    proc.kill()
-    proc.communicate()
-    pytest.fail("no units were stored in time")
-
-
 def _recorded_3x3_counts() -> dict[int, int]:
     """Per-unit counts of the recorded full 9x9 run (results/3x3-units.csv)."""
     with open(ROOT / "results" / "3x3-units.csv", newline="") as f:
@@ -337,16 +309,16 @@ def _recorded_3x3_counts() -> dict[int, int]:
 def test_store_resumes_after_kill_9_with_no_unit_counted_twice(tmp_path):
     db = tmp_path / "k.sqlite"
     units = "0-11"
-    proc = _start_count(db, units, workers=2)
-    _wait_for_units(db, 3, proc)
+    proc = start_count(db, units, "--workers", 2)
+    wait_for_units(db, 3, proc)
     proc.send_signal(signal.SIGKILL)
     proc.communicate()
-    kept = _units_in(db)
+    kept = units_in(db)
     assert 3 <= len(kept) < 12 and len(kept) == len(set(kept))
-    proc = _start_count(db, units, workers=2)
+    proc = start_count(db, units, "--workers", 2)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, err
-    final = _units_in(db)
+    final = units_in(db)
     assert sorted(final) == list(range(12))
     with Store.open(db) as st:
         spec = get_reduction("3x3", "71").units()
@@ -361,15 +333,15 @@ def test_store_resumes_after_kill_9_with_no_unit_counted_twice(tmp_path):
 def test_ctrl_c_or_sigterm_keeps_finished_units_and_says_how_to_resume(tmp_path, sig, code,
                                                                        word):
     db = tmp_path / "c.sqlite"
-    proc = _start_count(db, "0-299", workers=2)
-    _wait_for_units(db, 2, proc)
+    proc = start_count(db, "0-299", "--workers", 2)
+    wait_for_units(db, 2, proc)
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == code, err
     assert f"{word}:" in err and "run the same command again to resume" in err
     # the parent shut the pool down: no worker tracebacks, nothing leaked
     assert "Traceback" not in err and "leaked" not in err
-    kept = _units_in(db)
+    kept = units_in(db)
     assert f"{len(kept):,} of 710 units are safely in {db}" in err
     assert len(kept) >= 2 and len(kept) == len(set(kept))
     recorded = _recorded_3x3_counts()
@@ -403,8 +375,8 @@ def test_a_killed_worker_is_replaced_and_its_unit_counted_again(tmp_path):
     # multiprocessing.Pool lost the unit of a killed worker and then waited
     # for it for ever (74 of 75 units, 0 % CPU)
     db = tmp_path / "w.sqlite"
-    proc = _start_count(db, "0-11", workers=2)
-    _wait_for_units(db, 2, proc)
+    proc = start_count(db, "0-11", "--workers", 2)
+    wait_for_units(db, 2, proc)
     victim = _pool_workers(proc.pid)[0]
     os.kill(victim, signal.SIGKILL)
     try:
@@ -415,7 +387,7 @@ def test_a_killed_worker_is_replaced_and_its_unit_counted_again(tmp_path):
     assert proc.returncode == 0, err
     assert f"worker process {victim} died (signal 9, SIGKILL) while counting unit " in err
     assert "counting it again in a new worker (attempt 2 of 3)" in err
-    kept = _units_in(db)
+    kept = units_in(db)
     assert sorted(kept) == list(range(12))                     # every unit, each once
     recorded = _recorded_3x3_counts()
     with Store.open(db) as st:
@@ -427,8 +399,8 @@ def test_a_unit_that_kills_every_worker_stops_the_run_with_the_resume_hint(tmp_p
     # e.g. a unit whose memo table exhausts the memory every time: the run
     # must stop, not start worker after worker
     db = tmp_path / "o.sqlite"
-    proc = _start_count(db, "0-79", workers=2)
-    _wait_for_units(db, 2, proc)
+    proc = start_count(db, "0-79", "--workers", 2)
+    wait_for_units(db, 2, proc)
     deadline = time.monotonic() + 180
     while proc.poll() is None and time.monotonic() < deadline:
         for pid in _pool_workers(proc.pid):
@@ -441,7 +413,7 @@ def test_a_unit_that_kills_every_worker_stops_the_run_with_the_resume_hint(tmp_p
     out, err = proc.communicate()
     assert proc.returncode == 1, err
     last = err.strip().splitlines()[-1]
-    kept = _units_in(db)
+    kept = units_in(db)
     assert re.fullmatch(r"Error: unit \d+ killed all 3 worker processes that counted it \(the "
                         r"last, process \d+: signal 9, SIGKILL\); out of memory\? try a smaller "
                         r"--memo-mb or fewer --workers; "
@@ -460,7 +432,7 @@ def test_a_bad_memo_size_is_one_line_and_deletes_nothing(tmp_path, where, memo_m
     assert res.exit_code == 2
     assert res.output.startswith("Error: Invalid value for --memo-mb: ")
     assert len(res.output.strip().splitlines()) == 1
-    assert _units_in(db) == [0]
+    assert units_in(db) == [0]
 
 
 @pytest.mark.parametrize("where", [["--workers", "3"], ["--scheduler", "local:3"]])
@@ -475,7 +447,7 @@ def test_memo_tables_beyond_the_machine_s_memory_are_refused_before_starting(tmp
     assert res.output == ("Error: Invalid value for --memo-mb: 3 workers × 40 MiB memo tables = "
                           "120 MiB, more than this machine's memory (100 MiB); use fewer workers "
                           "or a smaller --memo-mb\n")
-    assert _units_in(db) == [0]
+    assert units_in(db) == [0]
 
 
 def test_wait_workers_is_for_scheduler_runs_and_a_number_of_seconds():

@@ -8,7 +8,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -19,10 +18,11 @@ from counting.cli import cli
 from counting.reduction import default_reduction
 from counting.job import Job
 from counting.pool import default_workers
-from counting.store import Store, StoreError
+from counting.store import Store
 from counting.units import UnitResult
 
-from store_samples import store_wrong_count, write_format_1_store
+from count_process import start_count, wait_for_units
+from store_samples import edit_row, store_wrong_count, write_format_1_store
 
 COUNTED = [0, 1, 2, 10]  # 3x3 units in the shared store
 
@@ -349,10 +349,7 @@ def test_a_byte_edited_count_is_refused_naming_the_unit(edited, tmp_path, comman
 def test_a_row_outside_the_job_is_refused_not_a_crash(tmp_path):
     db = tmp_path / "odd.sqlite"
     _fake_store(db, {0: 5})
-    con = sqlite3.connect(db)
-    with con:
-        con.execute("UPDATE units SET unit_id = 710")   # 3x3/71 has units 0..709
-    con.close()
+    edit_row(db, 0, unit_id=710)                    # 3x3/71 has units 0..709
     for args in (["count", "3x3", "--units", "0", "-q", "-w", "1", "--db", db], ["status", db]):
         res = invoke(*args)
         assert res.exit_code == 1 and "Traceback" not in res.output, res.output
@@ -422,33 +419,11 @@ def test_a_store_with_a_wal_file_on_a_read_only_mount_says_what_to_do(tmp_path):
 # ---------------------------------------------------------------------------
 # A store that a running count holds
 
-def _start_count(db, units):
-    return subprocess.Popen(
-        [sys.executable, "-m", "counting", "count", "3x3", "--db", str(db), "--units", units,
-         "--workers", "1", "--no-progress"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-
-def _wait_for_a_unit(db, proc, timeout=60):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"count ended early: {proc.communicate()}")
-        try:
-            with Store.open(db) as st:
-                if st.done_ids():
-                    return
-        except StoreError:
-            pass  # not created yet
-        time.sleep(0.05)
-    pytest.fail("no unit was stored in time")
-
-
 def test_a_second_count_on_a_store_is_refused_until_the_first_ends(tmp_path):
     db = tmp_path / "s.sqlite"
-    first = _start_count(db, "0-199")
+    first = start_count(db, "0-199", "--workers", 1)
     try:
-        _wait_for_a_unit(db, first)
+        wait_for_units(db, 1, first)
         res = invoke("count", "3x3", "--db", db, "--units", "0-199", "-q", "-w", "1")
         assert res.exit_code == 1 and len(res.output.strip().splitlines()) == 1
         assert res.output.startswith(f"Error: {db} is being counted by another process "

@@ -10,7 +10,6 @@ import logging
 import os
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import time
@@ -26,6 +25,8 @@ from counting.job import Job
 from counting.options import CountOptions
 from counting.store import Store
 from counting.unit_count import count_unit
+
+from count_process import start_count, units_in, wait_for_units
 
 N_UNITS = 8  # 3x3 units counted through the clusters (about 0.5 s each)
 DEFAULT = CountOptions()
@@ -326,14 +327,9 @@ def test_a_run_whose_last_worker_died_stops_after_wait_workers_keeping_its_units
         worker = _dask_worker(address)
         try:
             watcher.wait_for_workers(1, timeout=120)
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "counting", "count", "3x3", "--units", "0-19", "--db",
-                 str(db), "--scheduler", address, "--wait-workers", "3", "--no-progress"],
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            deadline = time.monotonic() + 120
-            while len(_units_in(db)) < 2 and proc.poll() is None and time.monotonic() < deadline:
-                time.sleep(0.05)
-            assert proc.poll() is None and len(_units_in(db)) >= 2, "no unit stored in time"
+            proc = start_count(db, "0-19", "--scheduler", address, "--wait-workers", 3)
+            wait_for_units(db, 2, proc, timeout=120)
+            assert proc.poll() is None, "count ended before its worker was killed"
             worker.kill()
             try:
                 out, err = proc.communicate(timeout=90)
@@ -346,24 +342,12 @@ def test_a_run_whose_last_worker_died_stops_after_wait_workers_keeping_its_units
     lines = err.strip().splitlines()
     assert f"no Dask worker is connected to the scheduler at {address}: counting has stopped; " \
            f"waiting up to 3 s (--wait-workers) for one to join" in lines
-    kept = _units_in(db)
+    kept = units_in(db)
     assert lines[-1] == (f"Error: no Dask worker has been connected to the scheduler at {address} "
                          f"for 3 s (--wait-workers); start some with: dask worker {address} "
                          f"--nthreads 1; {len(kept):,} of 710 units are safely in {db}: run the "
                          f"same command again to resume")
     assert 2 <= len(kept) < 20 and len(kept) == len(set(kept))
-
-
-def _units_in(db) -> list[int]:
-    if not db.exists():
-        return []
-    con = sqlite3.connect(db)
-    try:
-        return [row[0] for row in con.execute("SELECT unit_id FROM units")]
-    except sqlite3.OperationalError:
-        return []
-    finally:
-        con.close()
 
 
 def test_an_unreachable_scheduler_fails_fast_with_one_line(distributed, specs, capfd):

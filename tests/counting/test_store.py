@@ -23,25 +23,12 @@ from counting.store import (
     StoreError,
 )
 
-from store_samples import BIG, N_UNITS, assert_one_line_naming, make_result
+from store_samples import (BIG, N_UNITS, assert_one_line_naming, edit_row, make_result,
+                           write_store)
 
 ROOT = Path(__file__).resolve().parents[2]  # the project checkout (holds counting/)
 
-
-@pytest.fixture
-def job() -> JobInfo:
-    return JobInfo(shape="3x3", reduction="71", engine_version="1.0", n_units=N_UNITS)
-
-
-@pytest.fixture
-def db(tmp_path) -> Path:
-    return tmp_path / "job.db"
-
-
-@pytest.fixture
-def store(db, job):
-    with Store.create_or_open(db, job) as s:
-        yield s
+# The fixtures job, db and store are in conftest.py.
 
 
 # ---------------------------------------------------------------------------
@@ -67,9 +54,7 @@ def test_counts_around_the_64_bit_limits_are_stored_exactly(store, count):
 
 
 def test_store_resumes_after_reopening_with_the_same_job(db, job):
-    with Store.create_or_open(db, job) as s:
-        for u in (0, 1, 2, 10):
-            s.record(make_result(u))
+    write_store(db, job, (0, 1, 2, 10))
     with Store.create_or_open(db, job) as s:
         assert len(s) == 4
         assert s.done_ids() == {0, 1, 2, 10}
@@ -141,14 +126,6 @@ def test_record_rejects_objects_that_are_not_unit_results(store):
 # Every row read is checked
 
 
-def _edit_row(db: Path, unit_id: int, column: str, value) -> None:
-    """Change one field of a stored row behind the store's back (a hand edit)."""
-    conn = sqlite3.connect(db)
-    with conn:
-        conn.execute(f"UPDATE units SET {column} = ? WHERE unit_id = ?", (value, unit_id))
-    conn.close()
-
-
 @pytest.mark.parametrize("column, value", [
     ("count", str(2**64 + 17 * 3 + 1)), ("class_id", 9), ("form_id", 0), ("nodes", "1"),
     ("dead_ends", "10"), ("memo_hits", "4"), ("seconds", 0.5), ("host", "worker-2"),
@@ -156,10 +133,8 @@ def _edit_row(db: Path, unit_id: int, column: str, value) -> None:
     ("checksum", "0" * 16),
 ])
 def test_a_row_edited_by_hand_is_refused_naming_its_unit(db, job, column, value):
-    with Store.create_or_open(db, job) as s:
-        for u in (2, 3, 4):
-            s.record(make_result(u))
-    _edit_row(db, 3, column, value)
+    write_store(db, job, (2, 3, 4))
+    edit_row(db, 3, **{column: value})
     for opener in (Store.open, lambda p: Store.create_or_open(p, job)):
         with opener(db) as s:
             for read in (s.results, lambda: s.get(3)):
@@ -174,8 +149,7 @@ def test_a_row_edited_by_hand_is_refused_naming_its_unit(db, job, column, value)
 def test_a_row_copied_into_a_store_of_another_job_is_refused(tmp_path, job):
     other = replace(job, n_units=N_UNITS + 1)   # same shape and reduction, other units
     for path, j in ((tmp_path / "a.db", job), (tmp_path / "b.db", other)):
-        with Store.create_or_open(path, j) as s:
-            s.record(make_result(1))
+        write_store(path, j, [1])
     conn = sqlite3.connect(tmp_path / "b.db")
     with conn:
         conn.execute("ATTACH ? AS a", (str(tmp_path / "a.db"),))
@@ -186,9 +160,8 @@ def test_a_row_copied_into_a_store_of_another_job_is_refused(tmp_path, job):
 
 
 def test_a_row_outside_the_job_is_refused_by_every_read(db, job):
-    with Store.create_or_open(db, job) as s:
-        s.record(make_result(0))
-    _edit_row(db, 0, "unit_id", N_UNITS)
+    write_store(db, job, [0])
+    edit_row(db, 0, unit_id=N_UNITS)
     with Store.open(db) as s:
         for read in (s.results, s.done_ids, s.remaining_ids, lambda: s.get(N_UNITS)):
             with pytest.raises(CorruptStoreError) as exc_info:
@@ -199,7 +172,7 @@ def test_a_row_outside_the_job_is_refused_by_every_read(db, job):
 
 def test_record_over_a_damaged_row_is_refused_and_changes_nothing(store, db):
     store.record(make_result(5, count=50))
-    _edit_row(db, 5, "count", "51")
+    edit_row(db, 5, count="51")
     for count in (50, 51, 52):
         with pytest.raises(CorruptStoreError, match="unit 5 in"):
             store.record(make_result(5, count=count))
@@ -234,8 +207,7 @@ def test_mismatch_message_names_every_differing_field(db, job):
 
 
 def test_engine_version_mismatch_is_refused_unless_allowed(db, job):
-    with Store.create_or_open(db, job) as s:
-        s.record(make_result(0))
+    write_store(db, job, [0])
     newer = replace(job, engine_version="2.0")
     with pytest.raises(ForeignStoreError) as exc_info:
         Store.create_or_open(db, newer)
@@ -415,10 +387,8 @@ def test_merge_all_reports_each_source(tmp_path, job):
 
 
 def test_merge_never_passes_on_a_damaged_row(tmp_path, job):
-    with Store.create_or_open(tmp_path / "a.db", job) as a:
-        a.record(make_result(0))
-        a.record(make_result(1))
-    _edit_row(tmp_path / "a.db", 1, "count", "7")
+    write_store(tmp_path / "a.db", job, (0, 1))
+    edit_row(tmp_path / "a.db", 1, count="7")
     with Store.create_or_open(tmp_path / "t.db", job) as target, Store.open(tmp_path / "a.db") as a:
         with pytest.raises(CorruptStoreError, match=f"unit 1 in {tmp_path / 'a.db'}"):
             target.merge_from(a)
@@ -446,28 +416,23 @@ KILL_N_UNITS = 2000  # enough that the child is still recording when it is kille
 _CHILD = textwrap.dedent(
     """
     import sys
-    from counting.store import JobInfo, Store
-    from counting.units import UnitResult
+    from counting.store import Store
+    from store_samples import make_job, make_result
 
     path, n = sys.argv[1], int(sys.argv[2])
-    job = JobInfo(shape="3x3", reduction="71", engine_version="1.0", n_units=n)
-    with Store.create_or_open(path, job) as store:
+    with Store.create_or_open(path, make_job(n)) as store:
         print("ready", flush=True)
         for u in range(n):
-            store.record(UnitResult(
-                unit_id=u, class_id=u // 4, form_id=u % 4, count=2**64 + 17 * u,
-                nodes=2**63 + u, dead_ends=3 * u, memo_hits=u, seconds=0.25 * u,
-                host="worker-1", engine_version="1.0",
-                finished_at=f"2026-01-01T00:00:{u % 60:02d}Z",
-                worker=f"SpawnPoolWorker-{u % 3}:4242",
-            ))
+            store.record(make_result(u))
         print("finished", flush=True)
     """
 )
 
 
-def test_store_survives_kill_9(db):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+def test_store_survives_kill_9(db, job):
+    # the child imports counting from ROOT and store_samples from ROOT/tests
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(ROOT), str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")]))
     child = subprocess.Popen(
         [sys.executable, "-c", _CHILD, str(db), str(KILL_N_UNITS)],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True,
@@ -503,8 +468,7 @@ def test_store_survives_kill_9(db):
     assert n_rows == n_ids
     assert incomplete == 0
 
-    job = JobInfo(shape="3x3", reduction="71", engine_version="1.0", n_units=KILL_N_UNITS)
-    with Store.create_or_open(db, job) as store:
+    with Store.create_or_open(db, replace(job, n_units=KILL_N_UNITS)) as store:
         done = store.done_ids()
         assert done == set(range(len(done)))  # recorded in order, so a prefix survives
         assert store.results() == [make_result(u) for u in sorted(done)]

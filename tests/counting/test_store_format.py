@@ -19,29 +19,14 @@ from counting.store import (
     ConflictError,
     CorruptStoreError,
     ForeignStoreError,
-    JobInfo,
     Store,
     StoreError,
 )
 
-from store_samples import (N_UNITS, assert_one_line_naming, make_result, stored_row,
-                           write_format_1_store)
+from store_samples import (N_UNITS, assert_one_line_naming, edit_row, make_result, stored_row,
+                           write_format_1_store, write_store)
 
-
-@pytest.fixture
-def job() -> JobInfo:
-    return JobInfo(shape="3x3", reduction="71", engine_version="1.0", n_units=N_UNITS)
-
-
-@pytest.fixture
-def db(tmp_path) -> Path:
-    return tmp_path / "job.db"
-
-
-@pytest.fixture
-def store(db, job):
-    with Store.create_or_open(db, job) as s:
-        yield s
+# The fixtures job, db and store are in conftest.py.
 
 
 # ---------------------------------------------------------------------------
@@ -170,8 +155,7 @@ def test_blank_database_left_by_a_crash_during_creation_is_initialised(db, job):
     conn.close()
     with pytest.raises(ForeignStoreError):
         Store.open(db)
-    with Store.create_or_open(db, job) as s:
-        s.record(make_result(0))
+    write_store(db, job, [0])
     with Store.open(db) as s:
         assert s.job == job and len(s) == 1
 
@@ -183,9 +167,7 @@ def _damage(path: Path, offset: int, length: int) -> None:
 
 
 def test_damaged_store_is_refused_as_corrupt(db, job):
-    with Store.create_or_open(db, job) as s:
-        for u in range(N_UNITS):
-            s.record(make_result(u, host="h" * 500))
+    write_store(db, job, range(N_UNITS), host="h" * 500)
     # close() checkpoints the WAL into the main file; now wreck the b-tree pages.
     size = db.stat().st_size
     assert size > 4 * 4096
@@ -196,9 +178,7 @@ def test_damaged_store_is_refused_as_corrupt(db, job):
 
 
 def test_truncated_store_is_refused_as_corrupt(db, job):
-    with Store.create_or_open(db, job) as s:
-        for u in range(N_UNITS):
-            s.record(make_result(u, host="h" * 500))
+    write_store(db, job, range(N_UNITS), host="h" * 500)
     size = db.stat().st_size
     with open(db, "r+b") as f:
         f.truncate(size // 2)
@@ -294,9 +274,7 @@ def test_delete_refuses_a_foreign_database_whose_tables_are_still_in_its_wal(db)
 
 
 def test_delete_accepts_a_damaged_store_and_what_a_killed_create_leaves(db, job):
-    with Store.create_or_open(db, job) as s:
-        for u in range(N_UNITS):
-            s.record(make_result(u, host="h" * 500))
+    write_store(db, job, range(N_UNITS), host="h" * 500)
     _damage(db, 2 * 4096, db.stat().st_size - 3 * 4096)
     assert Store.delete(db) == [db]
     db.touch()                                  # empty file
@@ -408,10 +386,7 @@ def test_a_format_1_store_is_migrated_when_opened_for_writing(db, job, opener):
     with Store.open(db) as s:
         assert s.results() == sorted([*_format_1_results(), make_result(6)],
                                      key=lambda r: r.unit_id)
-    conn = sqlite3.connect(db)              # from now on, a hand edit is caught
-    with conn:
-        conn.execute("UPDATE units SET count = '1' WHERE unit_id = 5")
-    conn.close()
+    edit_row(db, 5, count="1")              # from now on, a hand edit is caught
     with Store.open(db) as s, pytest.raises(CorruptStoreError, match="unit 5 in"):
         s.results()
 
@@ -440,8 +415,7 @@ def test_a_migration_that_fails_leaves_the_format_1_store_as_it_was(db, job, mon
 
 
 def test_opening_for_reading_creates_nothing_beside_the_store(db, job):
-    with Store.create_or_open(db, job) as s:
-        s.record(make_result(0))
+    write_store(db, job, [0])
     assert sorted(os.listdir(db.parent)) == [db.name]
     with Store.open(db) as s:
         assert s.results() == [make_result(0)]
@@ -459,8 +433,7 @@ def test_opening_for_reading_sees_the_units_a_running_count_has_not_checkpointed
 
 
 def test_a_store_whose_shm_file_cannot_be_created_can_still_be_read(tmp_path, db, job):
-    with Store.create_or_open(db, job) as s:
-        s.record(make_result(0))
+    write_store(db, job, [0])
     Path(f"{db}-shm").mkdir()       # as a read-only directory would: no -shm can be made
     with Store.open(db) as s:
         assert s.results() == [make_result(0)]
