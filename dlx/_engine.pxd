@@ -151,6 +151,3 @@ cdef class Engine:
     cdef void _reset_stats(self) noexcept nogil
     cdef bint _apply_givens(self) noexcept nogil
     cdef void _unwind(self) noexcept nogil
-    cdef void _copy_links(self, bint save) noexcept nogil
-    cdef void _restore(self) noexcept nogil
-    cdef int _save_pristine(self) except -1

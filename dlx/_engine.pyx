@@ -8,8 +8,9 @@ range, no repeats inside a row, no empty rows, distinct in-range givens).
 One compilation unit: this file (cover/uncover, the branching rule, the
 node-entry shortcuts, the search loop, the Python-facing methods) includes
 ``_build.pxi`` (building the links), ``_memo.pxi`` (the memo table),
-``_tail.pxi`` (the closed-form tail) and ``_checks.pxi`` (invariant checks
-for tests); ``_simd.h`` holds the vector scans of the flat branching rule.
+``_tail.pxi`` (the closed-form tail), ``_checks.pxi`` (invariant checks for
+tests) and ``_batch.pxi`` (solve_batch); ``_simd.h`` holds the vector scans
+of the flat branching rule.
 ``_engine.pxd`` declares the data and its invariants.
 
 Why it is shaped this way
@@ -29,10 +30,6 @@ Why it is shaped this way
   every item has class 0 and this is plain MRV.  The scan stops at LEN <= 1.
   With one class it reads the LEN array with vector compares (a covered
   item's LEN carries COVERED, so it never wins) instead of following links.
-* solve_batch undoes a finished problem by copying saved link arrays back
-  when enough items are covered that this is cheaper than uncovering them:
-  undoing every cover restores a DLX matrix exactly, so both give the same
-  matrix.
 * Counting mode takes three shortcuts that never change a count:
   - the last level is counted from column lengths: if every option of the
     chosen item covers exactly the primary items that remain, each option
@@ -125,6 +122,7 @@ include "_build.pxi"
 include "_memo.pxi"
 include "_tail.pxi"
 include "_checks.pxi"
+include "_batch.pxi"
 
 
 # ----------------------------------------------------------------------
@@ -488,70 +486,6 @@ cdef class Engine:
         self.phase = DONE
         self.running = False
 
-    cdef void _copy_links(self, bint save) noexcept nogil:
-        # The arrays a search changes (ll, rl, length, ul, dl, live), one
-        # after the other in the block `pristine`: copied into it (save) or
-        # back from it.
-        cdef size_t ni = self.n_items + 2, nn = self.n_nodes, k
-        cdef link_t *arrays[5]
-        cdef size_t sizes[5]
-        cdef char *block = <char *>self.pristine
-        arrays[0] = self.ll; arrays[1] = self.rl; arrays[2] = self.length
-        arrays[3] = self.ul; arrays[4] = self.dl
-        sizes[0] = sizes[1] = sizes[2] = ni * sizeof(link_t)
-        sizes[3] = sizes[4] = nn * sizeof(link_t)
-        for k in range(5):
-            if save:
-                memcpy(block, arrays[k], sizes[k])
-            else:
-                memcpy(arrays[k], block, sizes[k])
-            block += sizes[k]
-        if save:
-            memcpy(block, self.live, self.n_words * sizeof(word_t))
-        else:
-            memcpy(self.live, block, self.n_words * sizeof(word_t))
-
-    cdef void _restore(self) noexcept nogil:
-        """The end state of _unwind by copying: every array a search
-        changes is set back from the copy in `pristine`, and the counters
-        to their pristine values.  Undoing every cover restores a DLX
-        matrix exactly (each list keeps its order), so the two agree;
-        copying costs the same whatever the search did.  solve_batch only:
-        no memo entry is pending there."""
-        self._copy_links(False)
-        self.zhash = 0
-        self.n_live_primary = self.n_primary
-        self.n_givens = 0
-        self.level = 0
-        self.phase = DONE
-        self.running = False
-
-    cdef int _save_pristine(self) except -1:
-        """Copy the (pristine) link arrays for _restore, once; set the
-        number of covered items from which copying is the cheaper undo."""
-        cdef size_t ni = self.n_items + 2, nn = self.n_nodes
-        cdef size_t n_links = 3 * ni + 2 * nn
-        cdef double nnz, per_item
-        if self.pristine != NULL:
-            return 0
-        self.pristine = <link_t *>malloc(n_links * sizeof(link_t)
-                                         + self.n_words * sizeof(word_t))
-        if self.pristine == NULL:
-            raise MemoryError("cannot allocate the copy of the links")
-        self._copy_links(True)
-        # Uncovering an item relinks about (mean LEN) * (mean option
-        # size - 1) nodes at ~12 instructions each; copying moves 32 bytes
-        # in ~2.  Copy once the covered items would relink n_links / 8
-        # nodes (measured on 9x9 Sudoku: results/bench_puzzles.md).
-        nnz = <double>(self.n_nodes - self.n_items - 2 - self.n_rows)
-        per_item = 0.0
-        if self.n_items > 0 and self.n_rows > 0:
-            per_item = (nnz / self.n_items) * (nnz / self.n_rows - 1.0)
-        if per_item < 1.0:
-            per_item = 1.0
-        self.restore_covers = <link_t>(n_links / (8.0 * per_item)) + 1
-        return 0
-
     # ------------------------------------------------------------------
     # Python-facing methods (called only by dlx.api)
 
@@ -625,69 +559,9 @@ cdef class Engine:
                     cnp.int32_t[::1] given not None, link_t limit,
                     cnp.int64_t[::1] out_count not None,
                     cnp.int32_t[:, ::1] out_rows not None):
-        """Search one problem per range given[indptr[p]:indptr[p+1]].
-
-        out_count[p]: solutions found, stopping at `limit` (-1 if the given
-        rows conflict); out_rows[p]: the first solution's rows (givens
-        first, then the search's choices, -1 padded).  The whole batch runs
-        without the GIL (it is taken back only to check for Ctrl-C).
-        """
-        cdef Py_ssize_t n_prob = indptr.shape[0] - 1
-        cdef Py_ssize_t width = out_rows.shape[1]
-        cdef Py_ssize_t pb, k, j
-        cdef link_t found
-        cdef count_t total = 0
-        cdef int rc
-        for pb in range(n_prob):
-            # distinct given rows (api checked) fit in self.givens
-            if indptr[pb + 1] - indptr[pb] > self.n_rows:
-                raise ValueError(f"problem {pb}: more given rows than the matrix has")
-        if self.running:
-            self._unwind()
-        self._save_pristine()
-        self.memo_on = False
-        self.tail_on = False
-        self.limit = 0
-        self._reset_stats()
-        try:
-            with nogil:
-                for pb in range(n_prob):
-                    self.n_givens = <link_t>(indptr[pb + 1] - indptr[pb])
-                    for k in range(self.n_givens):
-                        self.givens[k] = given[indptr[pb] + k]
-                    for j in range(width):
-                        out_rows[pb, j] = -1
-                    if not self._apply_givens():
-                        out_count[pb] = -1
-                        continue
-                    self.solutions = 0
-                    found = 0
-                    while found < limit:
-                        rc = self._run(True)
-                        if rc != _RC_SOLUTION:
-                            break
-                        found += 1
-                        if found == 1:
-                            j = 0
-                            for k in range(self.n_givens):
-                                if j < width:
-                                    out_rows[pb, j] = self.givens[k]
-                                j += 1
-                            for k in range(self.level):
-                                if j < width:
-                                    out_rows[pb, j] = self.orow[self.choice[k]]
-                                j += 1
-                    out_count[pb] = found
-                    total += found
-                    if self.n_primary - self.n_live_primary >= self.restore_covers:
-                        self._restore()
-                    else:
-                        self._unwind()
-        except BaseException:
-            self._unwind()
-            raise
-        finally:
-            self.solutions = total      # the stats: the batch's solutions
+        """Search one problem per range given[indptr[p]:indptr[p+1]],
+        without the GIL, into out_count and out_rows (see _batch.pxi)."""
+        _solve_batch(self, indptr, given, limit, out_count, out_rows)
 
     def run(self, bint stop_at_solution):
         """Continue the armed search; returns an RC_* code."""

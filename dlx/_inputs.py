@@ -105,3 +105,86 @@ def lead_arrays(lead, n: int) -> list:
     if stack.min() < 0 or stack.max() >= box_symbol.shape[0]:
         raise ValueError(f"lead stack values must be in 0..{box_symbol.shape[0] - 1}")
     return [cell, row_symbol, box_symbol, stack]
+
+
+def tail_arguments(priority, cell, row_symbol, column_symbol, lead, n_primary: int,
+                   column_priority: np.ndarray) -> tuple[int, list]:
+    """The arguments of :meth:`ExactCover.set_tail` checked against the
+    matrix (``n_primary`` columns, each of priority ``column_priority[c]``):
+    ``(priority, args)``, ``args`` what the engine's ``configure_tail`` takes
+    after the priority (each column group's first column, int32)."""
+    priority = as_index(priority, "tail priority")
+    arrays = [int_array(a, name) for a, name in
+              ((cell, "cell"), (row_symbol, "row_symbol"),
+               (column_symbol, "column_symbol"))]
+    cell_a, row_a, col_a = arrays
+    if cell_a.ndim != 2 or not 1 <= cell_a.shape[0] <= cell_a.shape[1] <= 64:
+        raise ValueError(f"cell must be an R x N array with 1 <= R <= N <= 64, "
+                         f"got shape {cell_a.shape}")
+    r, n = cell_a.shape
+    if row_a.shape != (r, n) or col_a.shape != (n, n):
+        raise ValueError(f"row_symbol must be {r} x {n} and column_symbol "
+                         f"{n} x {n}, got {row_a.shape} and {col_a.shape}")
+    lead_a = lead_arrays(lead, n)
+    # the column groups: rows of the rectangle's arrays, then the lead
+    # row's cell, row-symbol and box-symbol groups
+    groups = [a.reshape(-1, n) for a in (*arrays, *lead_a[:3])]
+    every = np.concatenate(groups).ravel()
+    if every.min() < 0 or every.max() >= n_primary:
+        raise ValueError("tail columns must be primary columns "
+                         f"0..{n_primary - 1}")
+    if np.unique(every).size != every.size:
+        raise ValueError("tail columns must be distinct")
+    cells = np.concatenate([cell_a.ravel(), *lead_a[:1]])
+    if np.any(column_priority[cells] < priority):
+        raise ValueError("the tail's cell columns must have priority >= "
+                         f"{priority}")
+    if any(np.any(g != g[:, :1] + np.arange(n)) for g in groups):
+        raise ValueError(f"each row of the tail's column arrays must be {n} "
+                         "consecutive columns (c, c+1, ..., c+N-1)")
+    firsts = [np.ascontiguousarray(g[:, 0], dtype=np.int32) for g in groups]
+    lead_first = []
+    if lead_a:
+        lead_first = [int(firsts[3][0]), int(firsts[4][0]), firsts[5],
+                      lead_a[3].astype(np.int32)]
+    return priority, [*firsts[:3], *lead_first]
+
+
+def batch_givens(given, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """``given`` of :meth:`ExactCover.solve_batch` as checked int64 CSR
+    arrays ``(indptr, indices)``: every problem's rows in ``0..n_rows-1`` and
+    distinct (a repeated row is a ValueError naming the problem, as
+    :meth:`ExactCover.count` refuses it)."""
+    if isinstance(given, tuple) and len(given) == 2 and not isinstance(given[0], (list, tuple)):
+        indptr = int_array(given[0], "indptr")
+        indices = int_array(given[1], "indices")
+        check_indptr(indptr, indices)
+    else:
+        if isinstance(given, (str, bytes)) or not hasattr(given, "__iter__"):
+            raise ValueError("given must be a sequence of problems, each a "
+                             "sequence of row indices, or (indptr, indices)")
+        lists = []
+        for k, problem in enumerate(given):
+            if isinstance(problem, (str, bytes)) or not hasattr(problem, "__iter__"):
+                raise ValueError(f"problem {k} must be a sequence of row indices, "
+                                 f"got {problem!r}")
+            rows = [as_index(g, f"problem {k}: given row") for g in problem]
+            for g in rows:
+                if not 0 <= g < n_rows:
+                    raise ValueError(f"problem {k}: given row {g} is out of range "
+                                     f"0..{n_rows - 1}")
+            lists.append(rows)
+        indptr = np.cumsum([0] + [len(x) for x in lists], dtype=np.int64)
+        indices = np.asarray([g for x in lists for g in x], dtype=np.int64)
+    if indices.size > INT32_MAX:
+        raise ValueError(f"a batch holds at most {INT32_MAX:,} given rows in all; "
+                         "split it")
+    if indices.size and (indices.min() < 0 or indices.max() >= n_rows):
+        k = int(np.flatnonzero((indices < 0) | (indices >= n_rows))[0])
+        pb = int(np.searchsorted(indptr, k, side="right") - 1)
+        raise ValueError(f"problem {pb}: given row {int(indices[k])} is out of range "
+                         f"0..{n_rows - 1}")
+    repeat = first_repeat(indptr, indices)
+    if repeat is not None:
+        raise ValueError(f"problem {repeat[0]}: given row {repeat[1]} is listed twice")
+    return indptr, indices

@@ -4,19 +4,17 @@ Private helpers shared by ``dlx.puzzles`` (rule statistics) and
 ``counting.pool`` (work units): they live in ``dlx`` because ``dlx`` must not
 import ``counting``.
 
-* :func:`spawn_pool` is a plain ``multiprocessing`` pool, for short tasks
-  whose order matters (``imap``).
-* :func:`map_unordered` runs each task in a worker of its own and watches
-  the workers: ``multiprocessing.Pool`` silently loses the task of a worker
-  that is killed (``kill -9``, the kernel's out-of-memory killer) and then
-  waits for its result forever.  Here a dead worker is noticed at once,
-  replaced, and its task run again a bounded number of times.
+:func:`map_unordered` runs each task in a worker of its own and watches the
+workers: ``multiprocessing.Pool`` silently loses the task of a worker that
+is killed (``kill -9``, the kernel's out-of-memory killer) and then waits
+for its result forever.  Here a dead worker is noticed at once, replaced,
+and its task run again a bounded number of times (or, with ``retries=0``,
+the death raised at once).  Workers are spawned, not forked: forking a
+process that runs threads (tqdm's monitor, a ``solve_batch`` thread pool) is
+unsafe, and spawn behaves the same on every platform.
 
 Example
 -------
->>> with spawn_pool(2) as pool:
-...     sorted(pool.imap_unordered(abs, [-2, 1]))
-[1, 2]
 >>> sorted(map_unordered(abs, [-3, 1, -2], workers=2))
 [1, 2, 3]
 """
@@ -30,7 +28,7 @@ import signal
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
-__all__ = ["spawn_pool", "ignore_sigint", "map_unordered", "WorkerDied"]
+__all__ = ["ignore_sigint", "map_unordered", "WorkerDied"]
 
 _POLL_SECONDS = 0.2   # longest untimed wait: keeps Ctrl-C and SIGTERM prompt
 _JOIN_SECONDS = 5.0   # a stopped worker gets this long to exit before SIGKILL
@@ -39,32 +37,6 @@ _JOIN_SECONDS = 5.0   # a stopped worker gets this long to exit before SIGKILL
 def ignore_sigint() -> None:
     """Worker initializer: Ctrl-C is the parent's to handle."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-@contextlib.contextmanager
-def spawn_pool(workers: int, initializer: Callable[..., None] = ignore_sigint,
-               initargs: tuple = ()) -> Iterator[mp.pool.Pool]:
-    """A ``multiprocessing`` pool of ``workers`` spawned processes.
-
-    Spawn, not fork: forking a process that runs threads (tqdm's monitor, a
-    ``solve_batch`` thread pool) is unsafe, and spawn behaves the same on
-    every platform.  When the block ends normally the pool is closed (its
-    workers finish); on any exception, ``KeyboardInterrupt`` and a closed
-    generator included, the workers are terminated at once.  Either way the
-    pool is joined before the block's exit returns.  A worker killed from
-    outside loses its task without a word (use :func:`map_unordered` where
-    that matters).
-    """
-    pool = mp.get_context("spawn").Pool(workers, initializer=initializer,
-                                        initargs=initargs)
-    try:
-        yield pool
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
 
 
 # ---------------------------------------------------------------------------

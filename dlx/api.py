@@ -3,6 +3,9 @@
 Users import this layer (``from dlx import ExactCover``); it validates every
 input, converts it to the int32 arrays the compiled engine expects, and owns
 the docstrings.  The compiled module ``dlx._engine`` trusts what it is given.
+Private modules beside it hold its parts, re-exported here: the input checks
+(``dlx._inputs``), the limits and memo-size validator (``dlx._limits``) and
+:class:`SearchStats` (``dlx._stats``).
 
 Example
 -------
@@ -16,18 +19,17 @@ Example
 """
 from __future__ import annotations
 
-import math
-import os
 import time
-from dataclasses import asdict, dataclass
 from typing import Iterator, Sequence
 
 import numpy as np
 
 from dlx import _engine
 from dlx._guard import ThreadGuard
-from dlx._inputs import (INT32_MAX, as_index, check_indptr, check_limit, column_counts,
-                         first_repeat, int_array, lead_arrays)
+from dlx._inputs import (INT32_MAX, as_index, batch_givens, check_indptr, check_limit,
+                         column_counts, first_repeat, int_array, tail_arguments)
+from dlx._limits import BATCH_LIMIT_MAX, COUNT_LIMIT_MAX, MEMO_MB_MAX, check_memo_mb
+from dlx._stats import SearchStats, search_stats
 
 __all__ = ["ExactCover", "SearchStats", "ConflictingGivensError", "ENGINE_VERSION",
            "check_memo_mb", "MEMO_MB_MAX", "COUNT_LIMIT_MAX", "BATCH_LIMIT_MAX"]
@@ -38,91 +40,9 @@ ENGINE_VERSION = "dlx1-memo-3"
 
 _MEMO_AT = {"class": False, "all": True}
 
-#: Largest ``limit`` of :meth:`ExactCover.count`: the engine's counters are
-#: 128-bit.
-COUNT_LIMIT_MAX = 2**128 - 1
-#: Largest ``limit`` of :meth:`ExactCover.solve_batch`: its per-problem
-#: counts are 32-bit in the engine.
-BATCH_LIMIT_MAX = 2**31 - 1
-
-
-def _physical_mib() -> int:
-    try:
-        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**20
-    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
-        return 2**20
-
-
-#: Largest memo table accepted, in MiB: this machine's physical memory
-#: (a table that cannot fit would fail with MemoryError or swap forever).
-MEMO_MB_MAX = min(2**20, _physical_mib())
-
-
-def check_memo_mb(memo_mb) -> float:
-    """Validate a memo-table size in MiB: a finite number in ``(0, MEMO_MB_MAX]``.
-
-    Raises ``ValueError`` with a one-line message otherwise; returns it as float.
-    """
-    if isinstance(memo_mb, bool) or not isinstance(memo_mb, (int, float, np.integer, np.floating)) \
-            or not math.isfinite(memo_mb) or not 0 < memo_mb <= MEMO_MB_MAX:
-        raise ValueError(f"memo size must be a number of MiB in (0, {MEMO_MB_MAX:,}] "
-                         f"(this machine's memory), got {memo_mb!r}")
-    return float(memo_mb)
-
 
 class ConflictingGivensError(ValueError):
     """Given (pre-selected) rows that share a column."""
-
-
-@dataclass(frozen=True)
-class SearchStats:
-    """Statistics of the last search.
-
-    Attributes
-    ----------
-    nodes : int
-        Search-tree nodes entered (a found solution counts as a node; options
-        counted from column lengths at the last level do not).
-    solutions : int
-        Solutions found (with memo: counted, including cached subtrees;
-        after :meth:`ExactCover.solve_batch`: summed over the batch).
-    dead_ends : int
-        Nodes whose branching column had no rows left.
-    updates : int
-        Columns covered (DLX1's "updates" counts list unlinks).
-    seconds : float
-        Wall-clock seconds of the search.
-    memo_lookups, memo_hits, memo_stores : int
-        Memo table traffic (zero without memo).
-    memo_entries, memo_bytes : int
-        Entries held and bytes allocated by the memo table.
-    tail_calls, tail_steps : int
-        Subproblems counted in closed form by the tail (see
-        :meth:`ExactCover.set_tail`) and the enumeration steps they took.
-    """
-
-    nodes: int = 0
-    solutions: int = 0
-    dead_ends: int = 0
-    updates: int = 0
-    seconds: float = 0.0
-    memo_lookups: int = 0
-    memo_hits: int = 0
-    memo_stores: int = 0
-    memo_entries: int = 0
-    memo_bytes: int = 0
-    tail_calls: int = 0
-    tail_steps: int = 0
-
-    def as_dict(self) -> dict:
-        return asdict(self)
-
-
-def _search_stats(engine, t0: float) -> SearchStats:
-    """The engine's statistics of its last search, timed from ``t0``."""
-    return SearchStats(seconds=time.perf_counter() - t0,
-                       **{k: v for k, v in engine.stats().items()
-                          if k in SearchStats.__dataclass_fields__})
 
 
 class ExactCover:
@@ -371,47 +291,15 @@ class ExactCover:
         >>> ec.count(tail=True), ec.count()
         (288, 288)
         """
-        priority = as_index(priority, "tail priority")
-        arrays = [int_array(a, name) for a, name in
-                  ((cell, "cell"), (row_symbol, "row_symbol"),
-                   (column_symbol, "column_symbol"))]
-        cell_a, row_a, col_a = arrays
-        if cell_a.ndim != 2 or not 1 <= cell_a.shape[0] <= cell_a.shape[1] <= 64:
-            raise ValueError(f"cell must be an R x N array with 1 <= R <= N <= 64, "
-                             f"got shape {cell_a.shape}")
-        r, n = cell_a.shape
-        if row_a.shape != (r, n) or col_a.shape != (n, n):
-            raise ValueError(f"row_symbol must be {r} x {n} and column_symbol "
-                             f"{n} x {n}, got {row_a.shape} and {col_a.shape}")
-        lead_a = lead_arrays(lead, n)
-        # the column groups: rows of the rectangle's arrays, then the lead
-        # row's cell, row-symbol and box-symbol groups
-        groups = [a.reshape(-1, n) for a in (*arrays, *lead_a[:3])]
-        every = np.concatenate(groups).ravel()
-        if every.min() < 0 or every.max() >= self._n_primary:
-            raise ValueError("tail columns must be primary columns "
-                             f"0..{self._n_primary - 1}")
-        if np.unique(every).size != every.size:
-            raise ValueError("tail columns must be distinct")
-        cells = np.concatenate([cell_a.ravel(), *lead_a[:1]])
-        if np.any(self._priority[cells] < priority):
-            raise ValueError("the tail's cell columns must have priority >= "
-                             f"{priority}")
-        if any(np.any(g != g[:, :1] + np.arange(n)) for g in groups):
-            raise ValueError(f"each row of the tail's column arrays must be {n} "
-                             "consecutive columns (c, c+1, ..., c+N-1)")
-        firsts = [np.ascontiguousarray(g[:, 0], dtype=np.int32) for g in groups]
-        lead_first = []
-        if lead_a:
-            lead_first = [int(firsts[3][0]), int(firsts[4][0]), firsts[5],
-                          lead_a[3].astype(np.int32)]
+        priority, args = tail_arguments(priority, cell, row_symbol, column_symbol, lead,
+                                        self._n_primary, self._priority)
         with self._guard.held():
-            self._engine.configure_tail(priority, *firsts[:3], *lead_first)
+            self._engine.configure_tail(priority, *args)
         self._tail = priority
 
     def _finish(self, t0: float) -> None:
         self._engine.finish()
-        self.stats = _search_stats(self._engine, t0)
+        self.stats = search_stats(self._engine, t0)
 
     def count(self, *, given: Sequence[int] = (), limit: int | None = None,
               memo: bool = False, memo_mb: float = 16, memo_at="class",
@@ -568,7 +456,7 @@ class ExactCover:
         [2, 1, -1]
         """
         limit = check_limit(limit, BATCH_LIMIT_MAX, f"{BATCH_LIMIT_MAX:,}")
-        indptr, indices = self._batch_givens(given)
+        indptr, indices = batch_givens(given, self._n_rows)
         most = max(self._n_rows, self._n_primary)
         width = self._n_primary if width is None else as_index(width, "width")
         if not 0 <= width <= most:
@@ -581,46 +469,8 @@ class ExactCover:
             t0 = time.perf_counter()
             self._engine.solve_batch(indptr.astype(np.int32), indices.astype(np.int32),
                                      limit, counts, rows)
-            self.stats = _search_stats(self._engine, t0)
+            self.stats = search_stats(self._engine, t0)
         return counts, rows
-
-    def _batch_givens(self, given) -> tuple[np.ndarray, np.ndarray]:
-        """``given`` of :meth:`solve_batch` as checked CSR arrays: every
-        problem's rows in range and distinct (a repeated row is a
-        ValueError naming the problem, as :meth:`count` refuses it)."""
-        if isinstance(given, tuple) and len(given) == 2 and not isinstance(given[0], (list, tuple)):
-            indptr = int_array(given[0], "indptr")
-            indices = int_array(given[1], "indices")
-            check_indptr(indptr, indices)
-        else:
-            if isinstance(given, (str, bytes)) or not hasattr(given, "__iter__"):
-                raise ValueError("given must be a sequence of problems, each a "
-                                 "sequence of row indices, or (indptr, indices)")
-            lists = []
-            for k, problem in enumerate(given):
-                if isinstance(problem, (str, bytes)) or not hasattr(problem, "__iter__"):
-                    raise ValueError(f"problem {k} must be a sequence of row indices, "
-                                     f"got {problem!r}")
-                rows = [as_index(g, f"problem {k}: given row") for g in problem]
-                for g in rows:
-                    if not 0 <= g < self._n_rows:
-                        raise ValueError(f"problem {k}: given row {g} is out of range "
-                                         f"0..{self._n_rows - 1}")
-                lists.append(rows)
-            indptr = np.cumsum([0] + [len(x) for x in lists], dtype=np.int64)
-            indices = np.asarray([g for x in lists for g in x], dtype=np.int64)
-        if indices.size > INT32_MAX:
-            raise ValueError(f"a batch holds at most {INT32_MAX:,} given rows in all; "
-                             "split it")
-        if indices.size and (indices.min() < 0 or indices.max() >= self._n_rows):
-            k = int(np.flatnonzero((indices < 0) | (indices >= self._n_rows))[0])
-            pb = int(np.searchsorted(indptr, k, side="right") - 1)
-            raise ValueError(f"problem {pb}: given row {int(indices[k])} is out of range "
-                             f"0..{self._n_rows - 1}")
-        repeat = first_repeat(indptr, indices)
-        if repeat is not None:
-            raise ValueError(f"problem {repeat[0]}: given row {repeat[1]} is listed twice")
-        return indptr, indices
 
     # ------------------------------------------------------------------
     def _check_invariants(self) -> None:

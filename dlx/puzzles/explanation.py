@@ -7,12 +7,13 @@ These counts, not seconds, are the fair way to compare puzzles.
 """
 from __future__ import annotations
 
-import contextlib
+import itertools
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 import numpy as np
 
+from dlx._pools import WorkerDied, map_unordered
 from dlx.grid import shape_of, to_array
 from dlx.puzzles.rules import RULES, RuleSolver, Step, geometry
 from dlx.shape import Shape
@@ -151,26 +152,60 @@ class RuleStats:
                 "backtracks": self.backtracks, "max_branches": self.max_branches}
 
 
-def _explain_quietly(args) -> Explanation:
-    grid, shape = args
-    return explain(grid, shape=shape, steps=False)
+#: Puzzles per task of :func:`explain_stats`'s workers (one round trip each).
+_CHUNK = 16
+
+
+def _explain_chunk(args) -> tuple[int, list[Explanation]]:
+    first, grids, shape = args
+    return first, [explain(g, shape=shape, steps=False) for g in grids]
 
 
 def explain_stats(grids: Iterable, *, shape=None, workers: int = 1,
                   progress=None) -> RuleStats:
     """Rule counts over many puzzles (steps are not kept).
 
-    The rules run in Python, so ``workers > 1`` uses a process pool (the
-    parent sums the counts; workers ignore Ctrl-C, the parent terminates
-    them).  ``progress(k)`` is called after each ``k`` puzzles.
+    The rules run in Python, so ``workers > 1`` uses spawned worker
+    processes, each explaining a chunk of puzzles at a time; the parent
+    sums the counts in the order of ``grids`` (workers ignore Ctrl-C, the
+    parent terminates them).  ``progress(k)`` is called after each ``k``
+    puzzles.
+
+    Raises
+    ------
+    RuntimeError
+        A worker process died (killed by a signal, e.g. by the
+        out-of-memory killer, or exited): the message names it, how it
+        ended and the puzzles it was explaining.  Its chunk is not retried.
     """
-    from dlx._pools import spawn_pool
     stats = RuleStats()
-    jobs = ((g, shape) for g in grids)
-    with (spawn_pool(workers) if workers > 1 else contextlib.nullcontext()) as pool:
-        for e in (map(_explain_quietly, jobs) if pool is None
-                  else pool.imap(_explain_quietly, jobs, chunksize=16)):
-            stats.add(e)
+    if workers <= 1:
+        for g in grids:
+            stats.add(explain(g, shape=shape, steps=False))
             if progress:
                 progress(1)
+        return stats
+    it = iter(grids)
+    chunks = []
+    while chunk := list(itertools.islice(it, _CHUNK)):
+        chunks.append((len(chunks) * _CHUNK, chunk, shape))
+    # chunks arrive as they finish; they are added in input order
+    waiting: dict[int, list[Explanation]] = {}
+    added = 0
+    try:
+        for first, explanations in map_unordered(_explain_chunk, chunks, workers,
+                                                 retries=0):
+            if progress:
+                progress(len(explanations))
+            waiting[first] = explanations
+            while added in waiting:
+                for e in waiting.pop(added):
+                    stats.add(e)
+                    added += 1
+    except WorkerDied as died:
+        first, chunk, _ = died.item
+        raise RuntimeError(
+            f"worker process {died.pid} died ({died.cause}) while explaining puzzles "
+            f"{first}..{first + len(chunk) - 1} (counted from 0); out of memory? try "
+            f"fewer workers") from died
     return stats

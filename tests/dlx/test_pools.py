@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from dlx._pools import WorkerDied, map_unordered, spawn_pool
+from dlx._pools import WorkerDied, map_unordered
 
 
 def _die_the_first_time(marker: str, value):
@@ -24,11 +24,6 @@ def _die_the_first_time(marker: str, value):
 
 def test_every_result_arrives_once():
     assert sorted(map_unordered(abs, [-3, 1, -2, 5, -4], workers=2)) == [1, 2, 3, 4, 5]
-
-
-def test_spawn_pool_still_maps():
-    with spawn_pool(2) as pool:
-        assert list(pool.imap(abs, [-2, 1, -3])) == [2, 1, 3]
 
 
 def test_a_killed_worker_is_replaced_and_its_task_run_again(tmp_path, fails_instead_of_hanging):
