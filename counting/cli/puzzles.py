@@ -546,8 +546,12 @@ def explain(source, stats, shape, fmt, workers, as_json, no_progress):
     pf, is_file = _read(source, shape, fmt)
     malformed = len(pf.errors)
     if stats:
-        with _bar(pf.grids.shape[0], no_progress) as bar:
-            st = P.explain_stats(pf.grids, shape=pf.shape, workers=workers, progress=bar.update)
+        try:
+            with _bar(pf.grids.shape[0], no_progress) as bar:
+                st = P.explain_stats(pf.grids, shape=pf.shape, workers=workers,
+                                     progress=bar.update)
+        except RuntimeError as e:   # a worker process died (dlx.puzzles.explanation)
+            raise click.ClickException(str(e)) from None
         if as_json:
             click.echo(json.dumps(st.as_dict(), indent=1))
         else:

@@ -320,6 +320,9 @@ def test_store_resumes_after_kill_9_with_no_unit_counted_twice(tmp_path):
     assert proc.returncode == 0, err
     final = units_in(db)
     assert sorted(final) == list(range(12))
+    # the resumed run counted only what was missing
+    assert re.search(rf"units already in store +{len(kept)}\n", out), out
+    assert re.search(rf"units counted now +{12 - len(kept)}\n", out), out
     with Store.open(db) as st:
         spec = get_reduction("3x3", "71").units()
         for u in (kept[0], final[-1]):
