@@ -60,6 +60,16 @@ def first_repeat(indptr: np.ndarray, values: np.ndarray) -> tuple[int, int] | No
     return int(g[dup[0]]), int(v[dup[0]])
 
 
+def first_out_of_range(indptr: np.ndarray, values: np.ndarray,
+                       limit: int) -> tuple[int, int] | None:
+    """``(group, value)`` of the first value outside ``0..limit-1`` (groups
+    ``values[indptr[g]:indptr[g+1]]``), or None."""
+    if not values.size or (values.min() >= 0 and values.max() < limit):
+        return None
+    k = int(np.flatnonzero((values < 0) | (values >= limit))[0])
+    return int(np.searchsorted(indptr, k, side="right") - 1), int(values[k])
+
+
 def int_array(values, what: str) -> np.ndarray:
     """``values`` as an int64 array; integers only, each fitting in 64 bits."""
     try:
@@ -179,10 +189,9 @@ def batch_givens(given, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
     if indices.size > INT32_MAX:
         raise ValueError(f"a batch holds at most {INT32_MAX:,} given rows in all; "
                          "split it")
-    if indices.size and (indices.min() < 0 or indices.max() >= n_rows):
-        k = int(np.flatnonzero((indices < 0) | (indices >= n_rows))[0])
-        pb = int(np.searchsorted(indptr, k, side="right") - 1)
-        raise ValueError(f"problem {pb}: given row {int(indices[k])} is out of range "
+    outside = first_out_of_range(indptr, indices, n_rows)
+    if outside is not None:
+        raise ValueError(f"problem {outside[0]}: given row {outside[1]} is out of range "
                          f"0..{n_rows - 1}")
     repeat = first_repeat(indptr, indices)
     if repeat is not None:

@@ -27,7 +27,8 @@ import numpy as np
 from dlx import _engine
 from dlx._guard import ThreadGuard
 from dlx._inputs import (INT32_MAX, as_index, batch_givens, check_indptr, check_limit,
-                         column_counts, first_repeat, int_array, tail_arguments)
+                         column_counts, first_out_of_range, first_repeat, int_array,
+                         tail_arguments)
 from dlx._limits import BATCH_LIMIT_MAX, COUNT_LIMIT_MAX, MEMO_MB_MAX, check_memo_mb
 from dlx._stats import SearchStats, search_stats
 
@@ -124,10 +125,9 @@ class ExactCover:
         if n_rows and lengths.min() == 0:
             r = int(np.flatnonzero(lengths == 0)[0])
             raise ValueError(f"row {r} is empty: every row must cover at least one column")
-        if indices.size and (indices.min() < 0 or indices.max() >= n_cols):
-            k = int(np.flatnonzero((indices < 0) | (indices >= n_cols))[0])
-            r = int(np.searchsorted(indptr, k, side="right") - 1)
-            raise ValueError(f"row {r}: column {int(indices[k])} is out of range "
+        outside = first_out_of_range(indptr, indices, n_cols)
+        if outside is not None:
+            raise ValueError(f"row {outside[0]}: column {outside[1]} is out of range "
                              f"0..{n_cols - 1}")
         repeat = first_repeat(indptr, indices)
         if repeat is not None:
