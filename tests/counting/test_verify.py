@@ -119,3 +119,10 @@ def test_verify_counts_the_essentially_different_2x4_and_3x3_grids():
     rows = verify.verify([], symmetry_shapes=["2x4", "3x3"], workers=2)
     assert [r.computed for r in rows] == [1_673_187, 5_472_730_538]   # A291188, A109741
     assert all(r.status == "ok" for r in rows)
+
+
+def test_a_shape_out_of_reach_fails_at_once_with_its_estimate_instead_of_running_for_ever():
+    row, = verify.verify(["1x10"], workers=1)
+    assert row.status == "FAILED" and row.computed is None
+    assert row.error.startswith("out of reach by reduction cycles: ") and "core-hours" in row.error
+    assert row.seconds < 60
