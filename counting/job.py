@@ -494,6 +494,7 @@ def _write_atomic(files: dict[Path, str]) -> None:
 @dataclass
 class RecountReport:
     checked: list[tuple[int, int, int]]   # (unit id, stored, recounted)
+    not_recounted: dict[int, str] = field(default_factory=dict)  # unit id -> why
 
     @property
     def mismatches(self) -> list[tuple[int, int, int]]:
@@ -511,7 +512,9 @@ def recount(store: Store, sample: int, *, seed: int | None = None,
     if sample < 1:
         raise ValueError("--sample must be >= 1")
     stored = {r.unit_id: r.count for r in store.results()}  # read (and checked) at once
-    done = sorted(stored)
+    red = job.reduction_object
+    why = {u: red.not_recountable(job.units[u]) for u in stored}
+    done = sorted(u for u in stored if why[u] is None)
     if not done:
         raise ValueError("the store holds no finished unit to recount")
     rng = random.Random(seed)
@@ -520,7 +523,7 @@ def recount(store: Store, sample: int, *, seed: int | None = None,
     for u in chosen:
         again = count_unit(job.units[u], options, fresh_memo=True)
         checked.append((u, stored[u], again.count))
-    return RecountReport(checked)
+    return RecountReport(checked, {u: w for u, w in why.items() if w is not None})
 
 
 def merge(target: Path, sources: Iterable[Path]) -> list[tuple[Path, int, int]]:

@@ -178,6 +178,8 @@ def recount(db, sample, seed, no_memo):
             rep = jobs.recount(store, sample, seed=seed, options=CountOptions(memo=not no_memo))
         except ValueError as e:
             fail(str(e))
+    for u, why in rep.not_recounted.items():
+        click.echo(f"unit {u:>4}: not recounted here: {why}")
     for u, stored, again in rep.checked:
         mark = "ok" if stored == again else "MISMATCH"
         click.echo(f"unit {u:>4}: stored {stored:>12,}  recounted {again:>12,}  {mark}")

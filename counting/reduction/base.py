@@ -153,6 +153,11 @@ class Reduction(abc.ABC):
         estimate of :mod:`counting.reach`."""
         return self.n_units(), True
 
+    def not_recountable(self, spec) -> str | None:
+        """Why ``gridcount recount`` cannot count ``spec`` by itself (None:
+        it can, the default)."""
+        return None
+
     def estimate_unit_seconds(self, spec, options, *, probes: int, seed: int,
                               max_seconds: float) -> float:
         """Estimated engine seconds of counting ``spec`` (Knuth's estimator on

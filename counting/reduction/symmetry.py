@@ -115,6 +115,13 @@ class SymmetryReduction(Reduction):
         return {"class_size": spec.size, "representative": spec.symmetry.describe(),
                 "class": cls.label, "pi_type": burnside.type_label(spec.pi_type)}
 
+    def not_recountable(self, spec) -> str | None:
+        """The identity's count is the grid count's: recount that store instead."""
+        if spec.is_identity:
+            return (f"the identity's count is the {self.shape.name} grid count / "
+                    f"{self.shape.n}!: recount the grid count's store")
+        return None
+
     def estimate_unit_seconds(self, spec, options, *, probes: int, seed: int,
                               max_seconds: float) -> float:
         """Knuth's estimate over the unit's orbit covers

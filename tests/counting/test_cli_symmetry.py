@@ -9,6 +9,7 @@ that confirm them are in symmetry/test_burnside.py.
 import csv
 import json
 import math
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -144,3 +145,26 @@ def test_a_wrong_unit_count_is_caught_by_the_divisibility_check():
     counts[0] = 39_168
     with pytest.raises(ValueError, match="is not a multiple of 3,456"):
         red.total({**counts, 5: counts[5] + 1})
+
+
+def test_recount_checks_every_unit_but_the_identity_and_says_why(here):
+    assert invoke("count", "2x3", "--up-to-symmetry", "--workers", "1").exit_code == 0
+    n = len(symmetry_units("2x3"))
+    res = invoke("recount", "results/2x3-rsymmetry.sqlite", "--sample", n)
+    assert res.exit_code == 0, res.output
+    assert "unit    0: not recounted here: the identity's count is the 2x3 grid count / 6!" \
+        in res.output
+    assert f"all {n - 1} recounted units agree" in res.output
+
+
+def test_recount_of_a_wrong_symmetry_count_fails_naming_the_unit(here):
+    from store_samples import store_wrong_count
+    assert invoke("count", "2x3", "--up-to-symmetry", "--workers", "1").exit_code == 0
+    db = here / "results" / "2x3-rsymmetry.sqlite"
+    with Store.open(db) as st:
+        right = next(r.count for r in st.results() if r.unit_id == 3)
+    store_wrong_count(db, 3, right + 1)      # a wrong count with a valid checksum
+    res = invoke("recount", db, "--sample", 100)
+    assert res.exit_code == 1
+    assert re.search(rf"unit +3: stored +{right + 1:,} +recounted +{right:,} +MISMATCH",
+                     res.output), res.output
