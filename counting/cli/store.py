@@ -78,7 +78,7 @@ def status(db, as_json):
         ("unit solutions so far", f"{s.unit_solutions:,}"),
         ("CPU time so far", f"{s.cpu_seconds:,.1f} s"),
         ("hosts", ", ".join(s.hosts) or "—"),
-        ("total", _int(s.total)),
+        (f"total ({s.total_label})", _int(s.total)),
     ])
     if remaining:
         click.echo(f"remaining units: {jobs.format_unit_list(remaining)}")
