@@ -168,3 +168,12 @@ def test_recount_of_a_wrong_symmetry_count_fails_naming_the_unit(here):
     assert res.exit_code == 1
     assert re.search(rf"unit +3: stored +{right + 1:,} +recounted +{right:,} +MISMATCH",
                      res.output), res.output
+
+
+def test_a_symmetry_job_runs_on_a_dask_cluster_too(here):
+    pytest.importorskip("distributed")
+    res = invoke("count", "2x3", "--up-to-symmetry", "--scheduler", "local:2", "--json")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output[res.output.index("{"):])
+    assert doc["total_int"] == 49 and doc["run"]["workers"] == 2
+    assert doc["run"]["units_counted"] == len(symmetry_units("2x3")) - 1   # identity recorded
