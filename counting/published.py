@@ -40,6 +40,11 @@ Sources
     (https://oeis.org/A291188).  Both count grids up to relabelling, band,
     stack, row-in-band and column-in-stack permutations and (square boxes)
     transposition: the group of :mod:`counting.symmetry.group`.
+``OEIS A040082`` (essentially different Latin squares)
+    Isotopy classes of Latin squares of order n (row, column and symbol
+    permutations): 1, 1, 1, 2, 2, 22, 564, 1676267, 115618721533, …
+    (https://oeis.org/A040082); for ``1xN`` the group above is exactly the
+    row and column permutations.
 """
 from __future__ import annotations
 
@@ -99,7 +104,17 @@ PUBLISHED: dict[str, Published] = {p.shape: p for p in (
 # Essentially different grids: orbits under the grid symmetry group and
 # relabelling (what `gridcount count SHAPE --up-to-symmetry` computes).
 _A291188 = "OEIS A291188"    # inequivalent 2 x n grids: 2, 49, 1673187, 4743933602050718
+_A040082 = "OEIS A040082"    # isotopy classes of Latin squares: 1, 1, 1, 2, 2, 22, 564, ...
 ESSENTIALLY_DIFFERENT: dict[str, Published] = {p.shape: p for p in (
+    Published("1x1", 1, _A040082),
+    Published("1x2", 1, _A040082),
+    Published("1x3", 1, _A040082),
+    Published("1x4", 2, _A040082),
+    Published("1x5", 2, _A040082),
+    Published("1x6", 22, _A040082),
+    Published("1x7", 564, _A040082),
+    Published("1x8", 1_676_267, _A040082),
+    Published("1x9", 115_618_721_533, _A040082),
     Published("2x2", 2, "OEIS A109741; " + _A291188),
     Published("2x3", 49, _A291188),
     Published("2x4", 1_673_187, _A291188),

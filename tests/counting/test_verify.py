@@ -105,8 +105,16 @@ def test_verify_checks_the_essentially_different_grids_after_the_grid_counts():
     assert [r.computed for r in rows[1:3]] == [2, 49]        # OEIS A109741, A291188
     assert rows[1].reduction == "symmetry" and "A291188" in rows[2].source
     assert rows[3].published == 4_743_933_602_050_718
-    assert verify.default_symmetry_shapes() == ["2x2", "2x3", "2x4", "2x5"]
-    assert "3x3" in verify.default_symmetry_shapes(all_shapes=True)
+    assert verify.default_symmetry_shapes() == ["1x4", "1x5", "1x6", "1x7", "2x2", "2x3",
+                                                "2x4", "1x9", "2x5"]
+    assert {"1x8", "3x3"} <= set(verify.default_symmetry_shapes(all_shapes=True))
+
+
+@pytest.mark.parametrize("shape, classes", [("1x4", 2), ("1x5", 2), ("1x6", 22)])
+def test_essentially_different_latin_squares_are_the_isotopy_classes(shape, classes):
+    # OEIS A040082: row, column and symbol permutations
+    row, = verify.verify([], symmetry_shapes=[shape], workers=1)
+    assert row.computed == classes and row.status == "ok" and "A040082" in row.source
 
 
 def test_a_wrong_grid_total_makes_the_essentially_different_row_fail():
@@ -115,9 +123,10 @@ def test_a_wrong_grid_total_makes_the_essentially_different_row_fail():
 
 
 @pytest.mark.slow
-def test_verify_counts_the_essentially_different_2x4_and_3x3_grids():
-    rows = verify.verify([], symmetry_shapes=["2x4", "3x3"], workers=2)
-    assert [r.computed for r in rows] == [1_673_187, 5_472_730_538]   # A291188, A109741
+def test_verify_counts_the_essentially_different_2x4_and_3x3_grids_and_latin_squares():
+    rows = verify.verify([], symmetry_shapes=["1x7", "1x8", "2x4", "3x3"], workers=2)
+    # A040082, A040082, A291188, A109741
+    assert [r.computed for r in rows] == [564, 1_676_267, 1_673_187, 5_472_730_538]
     assert all(r.status == "ok" for r in rows)
 
 
