@@ -7,11 +7,13 @@ estimates the job's CPU time as *units × measured seconds per unit*:
 
 * the units are the reduction's own (:meth:`Reduction.n_units_bound`: a
   lower bound where enumerating them takes minutes, as for 2×6);
-* the seconds per unit are measured on this machine: a few units drawn at
-  random (:meth:`Reduction.sample_units`) are each explored by Knuth's
-  estimator (:func:`dlx.estimate.estimate`): random paths down the unit's
-  search tree, each ended by an exact count with the engine, memo and tail
-  as the run would use them.  The mean of those estimates is the rate.
+* the seconds per unit are measured on this machine: a few units
+  (:meth:`Reduction.sample_units`: drawn at random, or for a symmetry job
+  those of the smallest classes, the costliest) are each explored by
+  Knuth's estimator (:meth:`Reduction.estimate_unit_seconds`,
+  :func:`dlx.estimate.estimate`): random paths down the unit's search
+  tree, each ended by an exact count with the engine, memo and tail as the
+  run would use them.  The mean of those estimates is the rate.
 
 The estimate ignores memo hits shared between different parts of a unit,
 so where they are common (Latin squares of order 9) it is high, by about
