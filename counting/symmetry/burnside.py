@@ -67,21 +67,21 @@ count over ``N!``: :func:`count_unit` takes the grid count from the caller
 (``grid_total``, e.g. from the grid count's store), and counts it by exact
 cover itself only for grids of side ≤ 6.
 
-Wiring it into a job (store, pool, CLI)
----------------------------------------
-* Work list: :func:`symmetry_units` (picklable frozen values; ids stable).
-  A worker calls :func:`count_unit` (``options``: the job's
-  :class:`~counting.options.CountOptions`, of which ``memo`` and
-  ``memo_mb`` apply) and returns a :class:`SymmetryResult`; ``fixed`` is the
-  number to store, the rest are statistics.
-* The identity (unit 0): pass ``grid_total`` from the grid count's store
-  when it is complete, else count the grid job first.
-* Output: :func:`burnside_table` gives one :class:`ClassRow` per class
-  with units (``size``, ``fixed`` = A, ``weighted`` = size·A;
-  ``as_dict()`` for ``--json``), :func:`essentially_different` the total
-  (exact, divisibility checked), :data:`CSV_HEADER` / :func:`csv_row` the
-  rows of ``results/RxC-symmetry.csv``.
-* ``scripts/bench_symmetry.py`` does all of this in a plain process pool.
+As a job (store, pool, CLI)
+---------------------------
+``gridcount count SHAPE --up-to-symmetry`` runs these units as the
+``symmetry`` reduction (:mod:`counting.reduction.symmetry`): the work list
+is :func:`symmetry_units`, a worker calls :func:`count_unit` (``options``:
+the job's :class:`~counting.options.CountOptions`, of which ``memo`` and
+``memo_mb`` apply) and the store keeps ``fixed`` as the unit's count; the
+identity is recorded from the grid count's store
+(:mod:`counting.symmetry.identity`).  :func:`burnside_table` gives the
+table the command prints (one :class:`ClassRow` per class with units:
+``size``, ``fixed`` = A, ``weighted`` = size·A, ``as_dict()`` for
+``--json``) and :func:`essentially_different` the total (exact,
+divisibility checked).  ``scripts/bench_symmetry.py`` runs the same units
+in a plain process pool and writes :data:`CSV_HEADER` / :func:`csv_row`
+rows, with the search statistics the store does not keep.
 
 Example
 -------
