@@ -10,7 +10,9 @@ Counts, in one pool of worker processes (spawned, ``--workers``, default 2):
 
 Prints a Markdown report (machine, wall and CPU time of the whole process
 tree, the Burnside table with per-unit times) and writes the units as CSV
-(``--csv``, default ``results/SHAPE-symmetry.csv``).  Record the report in
+(``--csv``, default ``results/SHAPE-symmetry-bench.csv``: the name
+``results/SHAPE-symmetry.csv`` belongs to ``gridcount export`` of the store
+of ``gridcount count SHAPE --up-to-symmetry``).  Record the report in
 ``results/bench_symmetry.md``.
 
     python scripts/bench_symmetry.py 3x3 --workers 2
@@ -84,7 +86,7 @@ def main() -> None:
 
     fixed = {u: r.fixed for u, r in results.items()}
     total = essentially_different(shape, fixed)
-    path = args.csv or Path("results") / f"{shape}-symmetry.csv"
+    path = args.csv or Path("results") / f"{shape}-symmetry-bench.csv"
     with open(path, "w", newline="") as f:
         out = csv.writer(f, lineterminator="\n")
         out.writerow(CSV_HEADER)
