@@ -84,7 +84,6 @@ import itertools
 import math
 import random
 import socket
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import lru_cache
@@ -96,7 +95,7 @@ from counting.reduction.base import Reduction
 from counting.units import UnitResult, WorkUnit
 from dlx import ENGINE_VERSION, ExactCover
 from dlx.rectangle import ColumnSetRectangles
-from dlx.shape import Shape, as_shape
+from dlx.shape import as_shape
 
 __all__ = ["TwoBandPatternReduction", "PatternClass", "PatternUnitSpec", "pattern_classes",
            "n_patterns", "pattern_from_codes", "dual_codes"]

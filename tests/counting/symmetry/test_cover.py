@@ -128,8 +128,7 @@ def test_every_option_fills_its_orbit_consistently_with_pi():
     """X(g(c)) = π(X(c)) inside the orbit and around its end: on the diagonal
     (orbits of one cell) only the digits π fixes."""
     shape, g, cover = _transposition_cover()
-    for o, values in zip(cover.owner, cover.values):
-        orbit = cover.orbits[o]
+    for values in cover.values:
         for k, v in enumerate(values):
             assert cover.pi[v - 1] == values[(k + 1) % len(values)]
     diagonal = {cover.values[r][0] for r, o in enumerate(cover.owner)
