@@ -28,13 +28,13 @@ from functools import cached_property
 from pathlib import Path
 from typing import Callable, Iterable
 
-from counting import pool
+from counting.run import pool
 from counting.options import CountOptions
 from counting.reduction import (BandClass, Reduction, check_shape, default_reduction,
                                 get_reduction, reduction_name)
-from counting.store import JobInfo, Store
-from counting.progress import Progress
-from counting.unit_count import count_unit, estimate_work
+from counting.store.database import JobInfo, Store
+from counting.run.progress import Progress
+from counting.run.counter import count_unit, estimate_work
 from counting.units import UnitResult, UnitSpec
 from dlx import ENGINE_VERSION
 
@@ -269,13 +269,13 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
     ``None`` only on a terminal.  ``scheduler`` (``tcp://HOST:PORT`` or
     ``local[:N]``) runs the units on a Dask cluster instead of the local
     process pool; this process stays the only writer of the store, and
-    ``wait_workers`` (seconds, default :data:`counting.dask_pool.WAIT_WORKERS`)
+    ``wait_workers`` (seconds, default :data:`counting.run.dask_pool.WAIT_WORKERS`)
     bounds the wait while the cluster has no worker.  A lost worker is said
     through ``warn`` (default: stderr, above the bar), even when ``log`` is
     silenced; one that cannot be made good stops the run with
-    :class:`counting.pool.WorkerLost` or a :class:`counting.dask_pool.DaskPoolError`.
+    :class:`counting.run.pool.WorkerLost` or a :class:`counting.run.dask_pool.DaskPoolError`.
     ``options`` chooses the counting method
-    (:func:`counting.unit_count.count_unit`); counts never depend on it.
+    (:func:`counting.run.counter.count_unit`); counts never depend on it.
     """
     wanted = list(range(job.n_units) if unit_ids is None else unit_ids)
     done = store.done_ids()
@@ -287,7 +287,7 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
     say = log or _stderr_line
     warn = warn or _bar_line
     if scheduler is not None and todo:
-        from counting import dask_pool
+        from counting.run import dask_pool
         # connects now: a bad address or cluster fails before the bar opens
         source = dask_pool.run_units_dask(
             todo, scheduler=scheduler, options=options, log=warn,

@@ -5,7 +5,7 @@ counting job exposes (``--no-memo``, ``--no-tail``, ``--memo-mb``).  It is
 validated once, when it is made, so a bad value is refused before any store
 is opened or deleted; the local pool, the Dask pool, ``recount`` and
 ``verify`` all receive the same value and hand it to
-:func:`counting.unit_count.count_unit` unchanged.  Counts never depend on
+:func:`counting.run.counter.count_unit` unchanged.  Counts never depend on
 these options, only speed does.
 
 Example

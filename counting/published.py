@@ -39,7 +39,7 @@ Sources
     inequivalent 2×n grids for n = 2..5: 2, 49, 1673187, 4743933602050718
     (https://oeis.org/A291188).  Both count grids up to relabelling, band,
     stack, row-in-band and column-in-stack permutations and (square boxes)
-    transposition: the group of :mod:`counting.symmetry.group`.
+    transposition: the group of :mod:`counting.group.symmetries`.
 ``OEIS A040082`` (essentially different Latin squares)
     Isotopy classes of Latin squares of order n (row, column and symbol
     permutations): 1, 1, 1, 2, 2, 22, 564, 1676267, 115618721533, …
@@ -50,7 +50,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dlx.shape import Shape
+from grids.shape import Shape
 
 __all__ = ["Published", "PUBLISHED", "ESSENTIALLY_DIFFERENT", "lookup"]
 

@@ -37,7 +37,7 @@ from pathlib import Path
 
 from counting import published
 from counting.job import Job, summarise
-from counting.store import Store
+from counting.store.database import Store
 from counting.units import UnitResult
 
 __all__ = ["Report", "ReportUnavailable", "build_report", "write_report", "FORMATS"]

@@ -30,9 +30,9 @@ from counting.options import CountOptions
 from counting import reach
 from counting.reduction import check_shape, get_reduction
 from counting.reduction.registry import SYMMETRY
-from counting.symmetry.identity import record_identity
-from counting.store import Store
-from dlx.shape import as_shape
+from counting.plan import record_identity
+from counting.store.database import Store
+from grids.shape import as_shape
 
 __all__ = ["QUICK_SHAPES", "LONG_SHAPES", "QUICK_SYMMETRY", "LONG_SYMMETRY", "VerifyRow",
            "verify", "verify_shape", "default_shapes", "default_symmetry_shapes", "format_table", "format_markdown", "write_markdown"]

@@ -1,7 +1,7 @@
 """Dancing links: exact cover by Knuth's Algorithm X, in Cython.
 
 The public API is :mod:`dlx.api` (re-exported here) and the encodings in
-:mod:`dlx.sudoku`; ``dlx._engine`` is private.
+:mod:`grids.sudoku`; ``dlx._engine`` is private.
 """
 from dlx.api import ENGINE_VERSION, ConflictingGivensError, ExactCover, SearchStats
 

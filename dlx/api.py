@@ -286,7 +286,7 @@ class ExactCover:
 
         Example
         -------
-        >>> from dlx.sudoku import Sudoku
+        >>> from grids.sudoku import Sudoku
         >>> ec = Sudoku(2, 2).exact_cover(priority="rows")  # sets its tail
         >>> ec.count(tail=True), ec.count()
         (288, 288)

@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from counting.job import describe_machine
-from dlx.sudoku import Sudoku
+from grids.sudoku import Sudoku
 
 UNIT = "123456789456789123789123456" + "".join(d + "." * 8 for d in "258369")
 PUZZLES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "puzzles" / "top1465_20.txt"

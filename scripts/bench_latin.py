@@ -28,7 +28,7 @@ import time
 
 from counting import published
 from counting.reduction.cycles import CycleTypeReduction, RowTripleReduction
-from dlx.sudoku import Sudoku
+from grids.sudoku import Sudoku
 
 REDUCTIONS = {cls.kind: cls for cls in (CycleTypeReduction, RowTripleReduction)}
 _ENGINE = {}

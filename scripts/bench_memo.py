@@ -12,8 +12,8 @@ import argparse
 from counting.reduction import get_reduction
 from counting.job import describe_machine
 from counting.options import CountOptions
-from counting.unit_count import count_unit
-from dlx.sudoku import Sudoku
+from counting.run.counter import count_unit
+from grids.sudoku import Sudoku
 
 
 def _memo_tail(spec):

@@ -35,7 +35,7 @@ import time
 
 from counting.options import CountOptions
 from counting.reduction.patterns2 import TwoBandPatternReduction, pattern_classes
-from dlx.rectangle import ColumnSetRectangles
+from grids.rectangle import ColumnSetRectangles
 
 #: Reference totals (Wikipedia "Mathematics of Sudoku", rectangular boxes;
 #: Pettersen and Russell), for printing beside the computed ones.

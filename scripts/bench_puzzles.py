@@ -3,7 +3,7 @@
 For each puzzle file in ``../shared/data/puzzles/`` (and ``nonunique/``), single
 core (CPU seconds of this process, best of ``--repeat``):
 
-  * read: parse the file (``dlx.puzzles.read_puzzles``);
+  * read: parse the file (``grids.puzzles.read_puzzles``);
   * solve: ``solve_batch(limit=1)`` (first solution, no uniqueness check);
   * check: ``solve_batch(limit=2)`` (solution and uniqueness);
   * solutions are compared with ``solutions/<file>`` where it exists.
@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 from counting.job import describe_machine
-from dlx import puzzles as P
+from grids import puzzles as P
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "puzzles"
 

@@ -3,7 +3,7 @@
 Counts, in one pool of worker processes (spawned, ``--workers``, default 2):
 
 * every Burnside unit of the shape except the identity
-  (:func:`counting.symmetry.burnside.symmetry_units`, ``count_unit``);
+  (:func:`counting.group.burnside.symmetry_units`, ``count_unit``);
 * the grid count (the units of the grid-count reduction, ``--reduction``),
   whose total over ``N!`` is the identity's unit — unless ``--grid-total``
   gives it.
@@ -28,11 +28,11 @@ import time
 from pathlib import Path
 
 from counting.reduction import get_reduction
-from counting.unit_count import count_unit as count_grid_unit, longest_first
+from counting.run.counter import count_unit as count_grid_unit, longest_first
 from counting.job import describe_machine
-from counting.symmetry.burnside import (CSV_HEADER, burnside_table, count_unit, csv_row,
+from counting.group.burnside import (CSV_HEADER, burnside_table, count_unit, csv_row,
                                         essentially_different, symmetry_units, type_label)
-from counting.symmetry.group import conjugacy_classes, group_order
+from counting.group.symmetries import conjugacy_classes, group_order
 
 
 def _init() -> None:

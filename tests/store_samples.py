@@ -8,8 +8,8 @@ import sqlite3
 from dataclasses import astuple, replace
 from pathlib import Path
 
-from counting.store import JobInfo, Store
-from counting.store_format import COLUMNS, EXACT, row_checksum
+from counting.store.database import JobInfo, Store
+from counting.store.format import COLUMNS, EXACT, row_checksum
 from counting.units import UnitResult
 
 N_UNITS = 40

@@ -1,7 +1,7 @@
 """The ``gridcount`` command line: a thin layer over the counting library.
 
 Every command opens what it needs, calls the library (:mod:`counting.job`,
-:mod:`counting.store`, :mod:`counting.verify`, :mod:`dlx.puzzles`) and
+:mod:`counting.store.database`, :mod:`counting.verify`, :mod:`grids.puzzles`) and
 formats the result; errors become one line on stderr and a non-zero exit.
 
 The commands live in four modules: :mod:`counting.cli.count` (``count``,

@@ -14,16 +14,18 @@ from typing import NoReturn
 
 import click
 
-from counting import dask_pool, dask_stats, reach
+from counting import reach
+from counting.run import dask_pool, dask_stats
 from counting import job as jobs
 from counting.cli import Terminated, fail, print_table, sigterm_stops_like_ctrl_c
 from counting.options import CountOptions
 from counting.reduction import registry
-from counting.symmetry import burnside, identity
-from counting.pool import WorkerLost, check_memory, default_workers
-from counting.store import Store, StoreError, StoreLock
-from dlx.shape import as_shape
-from dlx.sudoku import ALPHABET
+from counting import plan as identity
+from counting.group import burnside
+from counting.run.pool import WorkerLost, check_memory, default_workers
+from counting.store.database import Store, StoreError, StoreLock
+from grids.shape import as_shape
+from grids.sudoku import ALPHABET
 
 __all__ = ["count", "classes", "verify"]
 

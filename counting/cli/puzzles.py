@@ -1,6 +1,6 @@
 """``gridcount solve | count-solutions | check | generate | explain``.
 
-A thin layer over :mod:`dlx.puzzles`: read the file, call the library,
+A thin layer over :mod:`grids.puzzles`: read the file, call the library,
 format the result.  :func:`register` adds the commands to a click group
 (``counting.cli`` calls ``register(cli)``).
 
@@ -34,10 +34,10 @@ import click
 import numpy as np
 from tqdm import tqdm
 
-from dlx import puzzles as P
+from grids import puzzles as P
 from dlx.api import COUNT_LIMIT_MAX
-from dlx.grid import text_shape
-from dlx.shape import Shape
+from grids.grid import text_shape
+from grids.shape import Shape
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 _SOURCE = "FILE|PUZZLE"
@@ -550,7 +550,7 @@ def explain(source, stats, shape, fmt, workers, as_json, no_progress):
             with _bar(pf.grids.shape[0], no_progress) as bar:
                 st = P.explain_stats(pf.grids, shape=pf.shape, workers=workers,
                                      progress=bar.update)
-        except RuntimeError as e:   # a worker process died (dlx.puzzles.explanation)
+        except RuntimeError as e:   # a worker process died (grids.puzzles.explanation)
             raise click.ClickException(str(e)) from None
         if as_json:
             click.echo(json.dumps(st.as_dict(), indent=1))

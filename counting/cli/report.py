@@ -10,7 +10,7 @@ import click
 
 from counting.cli import fail
 from counting.report import FORMATS, ReportUnavailable, write_report
-from counting.store import StoreError
+from counting.store.database import StoreError
 
 __all__ = ["report"]
 

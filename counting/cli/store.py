@@ -1,6 +1,6 @@
 """``gridcount status | export | merge | recount``: what a store holds.
 
-Thin commands over :mod:`counting.job` and :mod:`counting.store`: open the
+Thin commands over :mod:`counting.job` and :mod:`counting.store.database`: open the
 store, call the library, format the result.  ``status``, ``export`` and
 ``recount`` open the store read-only: they write nothing, create nothing
 beside it, and run while a ``count`` holds the store.
@@ -16,7 +16,7 @@ import click
 from counting import job as jobs
 from counting.cli import fail, print_table
 from counting.options import CountOptions
-from counting.store import FORMAT_VERSION, Store, StoreError
+from counting.store.database import FORMAT_VERSION, Store, StoreError
 
 __all__ = ["status", "export", "merge", "recount"]
 

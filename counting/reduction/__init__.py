@@ -20,7 +20,7 @@ The job, the store and the pool see a reduction only through
 ``r.kind``                registry key: ``"moves"``, ``"patterns"``
 ``r.name``                stable stored name, carried by every unit and
                           store: ``"71"``/``"44"`` for 3x3, else the kind
-``r.shape``               the :class:`dlx.shape.Shape`
+``r.shape``               the :class:`grids.shape.Shape`
 ``r.factors``             exact factors in order, ``((label, int), ...)``,
                           labelled as ``gridcount count`` prints them
 ``r.factor``              their product
@@ -100,7 +100,7 @@ Conventions
 A band is an ``(R, N)`` array of digits 1..N (row, column), a stack of bands
 ``(n, R, N)``; digits are ``uint8``.  Rows and columns are 0-based in code
 and in unit givens; the prose uses the 1-based "row 1", "box 2" of the
-documentation.  Functions take a :class:`dlx.shape.Shape`; public ones also
+documentation.  Functions take a :class:`grids.shape.Shape`; public ones also
 accept the text ``"RxC"``, parsed once on entry.  Cached arrays are returned
 read-only: copy them before modifying.
 """

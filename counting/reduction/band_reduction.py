@@ -28,7 +28,7 @@ from counting.reduction.classes import classes_from_labels
 from counting.reduction.factors import Factorisation, column_factor, factorisation
 from counting.reduction.forms import column_forms, unit_givens
 from counting.units import UnitSpec
-from dlx.shape import Shape, as_shape
+from grids.shape import Shape, as_shape
 
 __all__ = ["MAX_UNITS", "BandReduction"]
 

@@ -23,7 +23,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from dlx.shape import Shape, as_shape
+from grids.shape import Shape, as_shape
 
 __all__ = [
     "MAX_BANDS",

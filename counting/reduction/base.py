@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from counting.units import UnitSpec
-from dlx.shape import Shape
+from grids.shape import Shape
 
 __all__ = ["Reduction", "BandClass", "checked_counts"]
 
@@ -161,9 +161,9 @@ class Reduction(abc.ABC):
     def estimate_unit_seconds(self, spec, options, *, probes: int, seed: int,
                               max_seconds: float) -> float:
         """Estimated engine seconds of counting ``spec`` (Knuth's estimator on
-        the unit's matrix, :func:`counting.unit_count.unit_problem`), for
+        the unit's matrix, :func:`counting.run.counter.unit_problem`), for
         :mod:`counting.reach`; the process's memo table is emptied after."""
-        from counting.unit_count import unit_problem
+        from counting.run.counter import unit_problem
         from dlx.estimate import estimate
         ec, given = unit_problem(spec)
         try:

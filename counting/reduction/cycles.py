@@ -113,7 +113,7 @@ A grid of shape ``Nx1`` has boxes of one column: its box constraint is its
 column constraint, so the ``Nx1`` grids are exactly the Latin squares of
 order ``N`` (transposition maps the ``1xN`` grids onto the ``Nx1`` grids,
 and both sets are all the Latin squares).  The encoding
-(:class:`dlx.sudoku.Sudoku`) drops the repeated constraint for both shapes,
+(:class:`grids.sudoku.Sudoku`) drops the repeated constraint for both shapes,
 so their exact-cover matrices are the same: ``Nx1`` has the same units,
 weights and total as ``1xN`` and counts them with the same search; only
 :attr:`CycleTypeReduction.shape` and the units' shape differ.
@@ -136,10 +136,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from counting.permutations import class_size, cycle_type, partitions, type_representative
+from counting.group.permutations import class_size, cycle_type, partitions, type_representative
 from counting.reduction.base import Reduction
 from counting.units import UnitSpec
-from dlx.shape import Shape, as_shape
+from grids.shape import Shape, as_shape
 
 __all__ = [
     "MAX_ORDER_ROWS3",

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from dlx.shape import Shape, as_shape
+from grids.shape import Shape, as_shape
 
 __all__ = ["FACTOR_LABELS", "relabel_factor", "band_factor", "column_factor",
            "Factorisation", "factorisation"]

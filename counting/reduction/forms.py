@@ -13,7 +13,7 @@ import numpy as np
 
 from counting.reduction.bands import sorted_splits
 from counting.reduction.normal_form import as_bands
-from dlx.shape import Shape, as_shape
+from grids.shape import Shape, as_shape
 
 __all__ = ["column_forms", "unit_givens"]
 

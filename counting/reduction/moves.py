@@ -26,7 +26,7 @@ from counting.reduction.band_reduction import BandReduction
 from counting.reduction.bands import column_sets, reduced_bands, swap_axis
 from counting.reduction.classes import components
 from counting.reduction.normal_form import as_bands, index_of_normalised, normalise_valid
-from dlx.shape import Shape, as_shape
+from grids.shape import Shape, as_shape
 
 __all__ = ["ALL_MOVES", "check_moves", "move_images", "move_labels", "MovesReduction"]
 

@@ -17,7 +17,7 @@ from functools import lru_cache
 import numpy as np
 
 from counting.reduction.bands import CHUNK, band_keys, reduced_bands
-from dlx.shape import Shape, as_shape
+from grids.shape import Shape, as_shape
 
 __all__ = ["as_bands", "normalise", "normalise_valid", "index_of_normalised", "band_index"]
 

@@ -23,7 +23,7 @@ from counting.reduction.band_reduction import BandReduction
 from counting.reduction.bands import column_sets, reduced_bands, standard_box1, swap_axis
 from counting.reduction.classes import components
 from counting.reduction.normal_form import as_bands
-from dlx.shape import Shape, as_shape
+from grids.shape import Shape, as_shape
 
 __all__ = ["column_set_pattern", "canonical_column_set_pattern", "pattern_labels",
            "PatternsReduction"]

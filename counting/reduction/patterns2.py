@@ -4,7 +4,7 @@ Boxes of ``R`` rows × 2 columns (and, by transposing every grid, the
 ``2 × R`` boxes, with the same total) make ``2R × 2R`` grids of exactly two
 bands of ``R`` rows and ``R`` stacks of two columns.  For them the count
 splits into Latin rectangles; every step below is computed here and tested
-in ``tests/counting/test_reduction_patterns2.py``.
+in ``tests/counting/reduction/test_patterns2.py``.
 
 The identity
 ------------
@@ -18,7 +18,7 @@ The identity
    ``P'``, ``P`` with the two columns of every stack swapped, and band 2's
    boxes are then complete automatically.  So a grid is exactly a pair
    (band 1, band 2) of ``R × 2R`` Latin rectangles with column sets ``P``
-   and ``P'`` (:mod:`dlx.rectangle`), and with ``L(P)`` the number of them,
+   and ``P'`` (:mod:`grids.rectangle`), and with ``L(P)`` the number of them,
    ``grids = Σ_P L(P)·L(P')``.  Swapping columns maps the rectangles of
    ``P`` onto those of ``P'``, so ``L(P') = L(P)`` and
    ``grids = Σ_P L(P)²``.
@@ -34,7 +34,7 @@ The identity
    has a ``size`` (its number of patterns) and one representative.
 4. *Rows ordered by column 1.*  The ``R!`` row orders of a rectangle are
    distinct rectangles of the same pattern, exactly one of which reads
-   column 1 in increasing order downwards (:mod:`dlx.rectangle`), so
+   column 1 in increasing order downwards (:mod:`grids.rectangle`), so
    ``L = R!·c`` where ``c`` counts those: the engine's count.
 
 Hence, exactly, with ``c`` counted once per class::
@@ -94,8 +94,8 @@ from counting.options import CountOptions
 from counting.reduction.base import Reduction
 from counting.units import UnitResult, WorkUnit
 from dlx import ENGINE_VERSION, ExactCover
-from dlx.rectangle import ColumnSetRectangles
-from dlx.shape import as_shape
+from grids.rectangle import ColumnSetRectangles
+from grids.shape import as_shape
 
 __all__ = ["TwoBandPatternReduction", "PatternClass", "PatternUnitSpec", "pattern_classes",
            "n_patterns", "pattern_from_codes", "dual_codes"]

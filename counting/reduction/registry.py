@@ -24,8 +24,8 @@ from counting.reduction.cycles import CycleTypeReduction, RowTripleReduction
 from counting.reduction.moves import MovesReduction
 from counting.reduction.patterns import PatternsReduction
 from counting.reduction.patterns2 import TwoBandPatternReduction
-from counting.reduction.symmetry import SymmetryReduction
-from dlx.shape import Shape, as_shape
+from counting.reduction.orbits import SymmetryReduction
+from grids.shape import Shape, as_shape
 
 __all__ = ["MAX_N", "REDUCTIONS", "SYMMETRY", "ALIASES_3X3", "check_shape", "reduction_kind",
            "reduction_name", "default_reduction", "reduction_names", "get_reduction"]

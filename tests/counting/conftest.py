@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from counting.store import JobInfo, Store
+from counting.store.database import JobInfo, Store
 
 from store_samples import make_job
 

@@ -20,13 +20,14 @@ import pytest
 from click.testing import CliRunner
 
 from counting import job as jobs
-from counting import pool, published
+from counting import published
+from counting.run import pool
 from counting.reduction import get_reduction
 from counting.cli import cli
 from counting.job import Job
 from counting.options import CountOptions
-from counting.store import Store
-from counting.unit_count import count_unit
+from counting.store.database import Store
+from counting.run.counter import count_unit
 from dlx import ENGINE_VERSION
 
 from count_process import start_count, units_in, wait_for_units

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from counting.cli.puzzles import EXIT_MALFORMED, EXIT_NOT_UNIQUE, EXIT_OK, register
-from dlx import puzzles as P
+from grids import puzzles as P
 
 from puzzle_samples import FIXTURES, TWO, UNSOLVABLE, WIKI, WIKI_SOLUTION
 

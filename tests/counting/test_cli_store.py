@@ -17,8 +17,8 @@ from counting import published
 from counting.cli import cli
 from counting.reduction import default_reduction
 from counting.job import Job
-from counting.pool import default_workers
-from counting.store import Store
+from counting.run.pool import default_workers
+from counting.store.database import Store
 from counting.units import UnitResult
 
 from count_process import start_count, wait_for_units

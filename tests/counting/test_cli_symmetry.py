@@ -1,6 +1,6 @@
 """``gridcount count SHAPE --up-to-symmetry``: essentially different grids
-as a stored, resumable job (counting/reduction/symmetry.py,
-counting/symmetry/identity.py, the count command).
+as a stored, resumable job (counting/reduction/orbits.py,
+counting/plan.py, the count command).
 
 Reference values: 2 (2x2) and 49 (2x3) essentially different grids
 (Russell & Jarvis 2006; OEIS A291188 for 2xN); the brute-force orbit counts
@@ -18,9 +18,9 @@ from counting.cli import cli
 from counting.job import Job, run_count
 from counting.options import CountOptions
 from counting.reduction import get_reduction
-from counting.store import Store
-from counting.symmetry.burnside import symmetry_units
-from counting.symmetry.group import group_order
+from counting.store.database import Store
+from counting.group.burnside import symmetry_units
+from counting.group.symmetries import group_order
 
 
 def invoke(*args):
@@ -93,7 +93,7 @@ def test_an_incomplete_grid_store_is_completed_first(here):
 
 def test_a_wrong_grid_total_is_refused(here, monkeypatch):
     # a grid total that N! does not divide is not a grid count
-    from counting.symmetry import identity
+    from counting import plan as identity
     monkeypatch.setattr(identity, "grid_total_in", lambda path, shape: 28_200_961)
     res = invoke("count", "2x3", "--up-to-symmetry", "--workers", "1")
     assert res.exit_code == 1

@@ -6,7 +6,7 @@ import pytest
 from counting.job import (Job, default_db_path, default_export_paths, default_export_stem,
                           export, format_unit_list, parse_unit_list, recount, run_count)
 from counting.options import CountOptions
-from counting.store import Store
+from counting.store.database import Store
 
 from store_samples import store_wrong_count
 

@@ -11,8 +11,8 @@ from counting.cli import cli
 from counting.reach import REACH_DAYS, JobCost, format_seconds, job_cost, needs_estimate
 from counting.reduction import get_reduction
 from counting.reduction.patterns2 import TwoBandPatternReduction, n_patterns
-from counting.unit_count import count_unit
-from dlx.rectangle import ColumnSetRectangles
+from counting.run.counter import count_unit
+from grids.rectangle import ColumnSetRectangles
 
 
 def cost(units, unit_seconds, exact=True):

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from counting.cli import cli
 from counting.job import Job, run_count
 from counting.options import CountOptions
-from counting.store import Store
+from counting.store.database import Store
 
 
 class _Tables(HTMLParser):
@@ -154,8 +154,8 @@ def test_a_symmetry_report_shows_the_burnside_table_and_the_essentially_differen
         tmp_path):
     pytest.importorskip("matplotlib")
     from counting.reduction import get_reduction
-    from counting.symmetry.group import group_order
-    from counting.symmetry.identity import record_identity
+    from counting.group.symmetries import group_order
+    from counting.plan import record_identity
     grid = get_reduction("2x3")
     grid_total = grid.total({u.unit_id: count_unit_of(u) for u in grid.units()})
     path = tmp_path / "sym.sqlite"
@@ -181,7 +181,7 @@ def test_a_symmetry_report_shows_the_burnside_table_and_the_essentially_differen
 
 
 def count_unit_of(spec):
-    from counting.unit_count import count_unit
+    from counting.run.counter import count_unit
     return count_unit(spec).count
 
 

@@ -67,7 +67,7 @@ def test_the_counting_code_never_reads_the_published_values():
                   if isinstance(node, ast.ImportFrom) and node.module for a in node.names}
         assert not any("published" in n for n in names), path.name
     # Dynamic: a whole count runs without the module being loaded.
-    code = ("import sys\nfrom counting.job import Job\nfrom counting.unit_count import count_unit\n"
+    code = ("import sys\nfrom counting.job import Job\nfrom counting.run.counter import count_unit\n"
             "job = Job.load('2x3')\n"
             "print(job.total({u.unit_id: count_unit(u).count for u in job.units}))\n"
             "assert 'counting.published' not in sys.modules\n")

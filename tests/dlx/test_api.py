@@ -17,7 +17,7 @@ from problems import knuth_example, n_queens, to_csr
 import dlx
 from dlx import ConflictingGivensError, ExactCover, SearchStats
 from dlx.api import BATCH_LIMIT_MAX, COUNT_LIMIT_MAX
-from dlx.sudoku import Sudoku
+from grids.sudoku import Sudoku
 
 KNUTH_ROWS = [[0, 3, 6], [0, 3], [3, 4, 6], [2, 4, 5], [1, 2, 5, 6], [1, 6]]
 
@@ -544,7 +544,7 @@ def test_a_closed_or_exhausted_iteration_frees_the_object(knuth):
 
 THREADS_SCRIPT = textwrap.dedent("""
     import threading
-    from dlx.sudoku import Sudoku
+    from grids.sudoku import Sudoku
     s = Sudoku(3, 3)
     ec = s.exact_cover()
     given = s.givens("123456789456789123789123456" + "." * 54)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from dlx import ExactCover
-from dlx.sudoku import Sudoku
+from grids.sudoku import Sudoku
 
 BENCH_UNIT = "123456789456789123789123456" + "".join(d + "." * 8 for d in "258369")
 
@@ -138,7 +138,7 @@ def test_ctrl_c_interrupts_a_long_count_and_leaves_the_object_usable():
 def test_sigint_ends_a_count_promptly_in_a_subprocess():
     code = textwrap.dedent(f"""
         import sys, time
-        from dlx.sudoku import Sudoku
+        from grids.sudoku import Sudoku
         s = Sudoku(3, 3)
         print("ready", flush=True)
         try:

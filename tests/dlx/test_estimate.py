@@ -7,7 +7,7 @@ import pytest
 
 from dlx import ExactCover
 from dlx.estimate import LEAF_SOLUTIONS, estimate
-from dlx.sudoku import Sudoku
+from grids.sudoku import Sudoku
 
 
 def rooks(n):

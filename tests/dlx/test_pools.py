@@ -1,4 +1,4 @@
-"""Spawned worker processes (dlx/_pools.py): every task's result once, a
+"""Spawned worker processes (dlx/pools.py): every task's result once, a
 dead worker noticed and replaced, a task that kills every worker stopped."""
 import functools
 import multiprocessing as mp
@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from dlx._pools import WorkerDied, map_unordered
+from dlx.pools import WorkerDied, map_unordered
 
 
 def _die_the_first_time(marker: str, value):

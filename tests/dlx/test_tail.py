@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from dlx import ExactCover
-from dlx.sudoku import Sudoku
+from grids.sudoku import Sudoku
 
 
 def _random_grid(sud: Sudoku, rng: np.random.Generator) -> np.ndarray:

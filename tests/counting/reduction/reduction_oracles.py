@@ -16,8 +16,8 @@ import functools
 import numpy as np
 
 from dlx import ExactCover
-from dlx.shape import Shape
-from dlx.sudoku import Sudoku
+from grids.shape import Shape
+from grids.sudoku import Sudoku
 
 SUDOKU = Shape(3, 3)
 N_REDUCED = 36_288
@@ -68,7 +68,7 @@ def random_symmetry_of_reduction(band: np.ndarray, rng: np.random.Generator) -> 
 
 
 def shape_of(name: str) -> tuple[int, int, int]:
-    """``(R, C, N)`` of ``"RxC"``, read here without dlx.shape."""
+    """``(R, C, N)`` of ``"RxC"``, read here without grids.shape."""
     r, c = (int(x) for x in name.split("x"))
     return r, c, r * c
 

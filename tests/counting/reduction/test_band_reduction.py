@@ -137,7 +137,7 @@ def test_units_of_every_shape(name):
 
 def test_degenerate_shapes_have_one_unit():
     # Latin squares under the band reductions (their default is now a
-    # cycle-type reduction: tests/counting/test_reduction_cycles.py)
+    # cycle-type reduction: tests/counting/reduction/test_cycles.py)
     for name in ("1x1", "1x2", "1x5", "1x8"):
         assert get_reduction(name, "moves").n_units() == 1
     assert get_reduction("1x1", "moves").units()[0].givens == ((0, 0, 1),)

@@ -16,7 +16,7 @@ from reduction_oracles import N_REDUCED, SMALL_SHAPES, SUDOKU, brute_force_grids
 from counting.reduction import get_reduction, reduction_names
 from counting.reduction.base import Reduction, checked_counts
 from counting.reduction.bands import reduced_bands
-from dlx.sudoku import Sudoku
+from grids.sudoku import Sudoku
 
 REGISTERED = [(name, r) for name in SMALL_SHAPES for r in reduction_names(name)]
 # the reductions whose classes are classes of reduced bands

@@ -18,7 +18,7 @@ from counting.reduction import (
 from counting.reduction import registry
 from counting.reduction.moves import MovesReduction
 from counting.reduction.patterns import PatternsReduction
-from dlx.shape import Shape
+from grids.shape import Shape
 
 
 def test_shapes_are_checked_and_the_size_rule_needs_force():

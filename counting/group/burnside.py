@@ -1,0 +1,352 @@
+"""Essentially different grids: Burnside's lemma over the grid symmetry group.
+
+Two grids are *essentially the same* when one becomes the other by an
+element of G (:mod:`.group`: band, stack, row-in-band and column-in-stack
+permutations, and transposition for square boxes) followed by a relabelling
+of the digits.  This module counts the classes.
+
+The formula
+-----------
+The group acting is ``G × S_N`` (``S_N`` relabels the digits; it commutes
+with G).  By Burnside's lemma the number of orbits on the set ``𝒳`` of grids is
+
+    E = 1/(|G|·N!) · Σ_{g ∈ G} Σ_{π ∈ S_N} #{X ∈ 𝒳 : X∘g = π∘X}
+
+(a grid ``X`` is a map cells → digits; ``X∘g = π∘X`` says that moving the
+cells by ``g`` gives the grid relabelled by ``π``).  Fix ``g``.  A grid uses
+every digit, so at most one ``π`` satisfies ``X∘g = π∘X``; the inner sum is
+therefore ``F(g)``, the number of grids fixed by ``g`` *up to relabelling*.
+That set is closed under relabelling (``X∘g = π∘X`` gives
+``σX∘g = (σπσ⁻¹)∘σX``) and relabelling acts freely on grids, with exactly
+one grid of each relabelling class having a given unit — box 1, say —
+standard (``1..N`` in reading order).  So ``F(g) = N!·A(g)``, where
+
+    A(g) = #{X ∈ 𝒳 with box 1 standard : X∘g = π∘X for some π},
+
+and
+
+    E = 1/|G| · Σ_{g ∈ G} A(g) = 1/|G| · Σ_{classes K} |K|·A(g_K).
+
+``A`` is constant on a conjugacy class (``X ↦ X∘h`` maps the grids fixed by
+``g`` to those fixed by ``h⁻¹gh``, and relabelling back to box 1 standard is
+a bijection), so one representative per class suffices.  For the identity
+every grid is fixed (with ``π = id``): ``A(id) = |𝒳|/N!``, the ordinary grid
+count divided by ``N!``.  The tests check the formula against a brute-force
+count of orbits (union-find over all grids) for 2×2 (2 classes) and 2×3 (49),
+and ``A(g)`` against brute force for every class of both shapes.
+
+Work units
+----------
+``A(g) = Σ_t A_t(g)`` over the cycle types ``t`` of ``π``
+(:func:`counting.group.fixed.count_fixed`).  A *unit* is one (class,
+type) pair that can be non-zero (:func:`counting.group.fixed.relabelling_types`
+drops the rest, and with them most classes).  The units are ordered by
+``(class_id, type_id)``, where ``class_id`` is the class's position in
+:func:`counting.group.symmetries.conjugacy_classes` (0 = identity) and
+``type_id`` the type's position in :func:`relabelling_types_in_order`
+(the partitions of N from ``1^N`` to ``N``); a unit's id is its position
+in that order, so the ids are stable and the identity's unit is unit 0
+(as for every reduction, :mod:`counting.reduction.orbits`).  The unit
+carries everything a worker
+needs (:class:`SymmetryUnit`: shape, ids, class size = weight, the
+representative ``g`` as row and column permutations and a transposition
+flag, ``π``'s type) and its result (:class:`SymmetryResult`) is the exact
+count ``fixed = A_t(g)`` with the search statistics.
+
+Latin squares
+-------------
+For ``1xN`` and ``Nx1`` a box is a row (column), the bands (stacks) are
+the single rows (columns), so G permutes rows and columns freely and has no
+transposition: the classes are the *isotopy classes* of Latin squares of
+order N (OEIS A040082: 1, 1, 1, 2, 2, 22, 564, …).
+
+The identity unit
+-----------------
+The identity class has one unit (``t = 1^N``).  Its ``fixed`` is the grid
+count over ``N!``: :func:`count_unit` takes the grid count from the caller
+(``grid_total``, e.g. from the grid count's store), and counts it by exact
+cover itself only for grids of side ≤ 6.
+
+As a job (store, pool, CLI)
+---------------------------
+``gridcount count SHAPE --up-to-symmetry`` runs these units as the
+``symmetry`` reduction (:mod:`counting.reduction.orbits`): the work list
+is :func:`symmetry_units`, a worker calls :func:`count_unit` (``options``:
+the job's :class:`~counting.options.CountOptions`, of which ``memo`` and
+``memo_mb`` apply) and the store keeps ``fixed`` as the unit's count; the
+identity is recorded from the grid count's store
+(:mod:`counting.plan`).  :func:`burnside_table` gives the
+table the command prints (one :class:`ClassRow` per class with units:
+``size``, ``fixed`` = A, ``weighted`` = size·A, ``as_dict()`` for
+``--json``) and :func:`essentially_different` the total (exact,
+divisibility checked).  ``scripts/bench_symmetry.py`` runs the same units
+in a plain process pool and writes :data:`CSV_HEADER` / :func:`csv_row`
+rows, with the search statistics the store does not keep.
+
+Example
+-------
+>>> units = symmetry_units("2x2")
+>>> results = {u.unit_id: count_unit(u).fixed for u in units}
+>>> essentially_different("2x2", results)
+2
+"""
+from __future__ import annotations
+
+import math
+import socket
+from dataclasses import asdict, dataclass
+from functools import cache
+from typing import Mapping
+
+from counting.options import CountOptions
+from counting.group.fixed import count_fixed, relabelling_types
+from counting.group.permutations import partitions
+from counting.group.symmetries import ConjugacyClass, Symmetry, conjugacy_classes, group_order
+from dlx.api import ENGINE_VERSION
+from grids.shape import Shape, as_shape
+
+__all__ = ["SymmetryUnit", "SymmetryResult", "ClassRow", "symmetry_units", "count_unit",
+           "identity_fixed", "burnside_table", "relabelling_types_in_order", "essentially_different", "type_label",
+           "CSV_HEADER", "csv_row", "MAX_SEARCHED_IDENTITY"]
+
+#: Largest grid side whose identity unit :func:`count_unit` counts by
+#: itself (a 6×6 grid count takes well under a second; 8×8 would take hours).
+MAX_SEARCHED_IDENTITY = 6
+
+
+def type_label(pi_type: tuple[int, ...]) -> str:
+    """Cycle type in exponent notation, e.g. ``(3, 3, 1, 1, 1)`` → ``"3^2 1^3"``.
+
+    Example
+    -------
+    >>> type_label((9,)), type_label((2, 2, 2, 1, 1, 1))
+    ('9', '2^3 1^3')
+    """
+    parts = []
+    for length in sorted(set(pi_type), reverse=True):
+        m = pi_type.count(length)
+        parts.append(str(length) if m == 1 else f"{length}^{m}")
+    return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class SymmetryUnit:
+    """One work unit: ``A_t(g)`` for a class representative ``g`` and a type ``t``.
+
+    Attributes
+    ----------
+    shape : str
+        Box shape ``"RxC"``.
+    unit_id : int
+        Position in the order of ``(class_id, type_id)`` (module docstring).
+    class_id, type_id : int
+        Positions in :func:`~counting.group.symmetries.conjugacy_classes` and
+        :func:`relabelling_types_in_order`.
+    size : int
+        Number of elements of the class: the unit's weight in the total.
+    rows, cols : tuple of int
+        The representative ``g`` (one-line notation, 0-based):
+        cell ``(r, c)`` goes to ``(rows[r], cols[c])``, or to
+        ``(rows[c], cols[r])`` when ``transpose``.
+    transpose : bool
+    pi_type : tuple of int
+        The cycle type of the relabelling, a partition of N, largest first.
+    """
+
+    shape: str
+    unit_id: int
+    class_id: int
+    type_id: int
+    size: int
+    rows: tuple[int, ...]
+    cols: tuple[int, ...]
+    transpose: bool
+    pi_type: tuple[int, ...]
+
+    #: The reduction whose units these are (:mod:`counting.reduction.orbits`).
+    reduction = "symmetry"
+
+    @property
+    def symmetry(self) -> Symmetry:
+        return Symmetry(self.rows, self.cols, self.transpose)
+
+    @property
+    def weight(self) -> int:
+        """The class size: the unit's weight in Σ size · A."""
+        return self.size
+
+    @property
+    def form_id(self) -> int:
+        """The type id, where a stored result keeps a unit's second id."""
+        return self.type_id
+
+    @property
+    def is_identity(self) -> bool:
+        return self.class_id == 0
+
+
+@dataclass(frozen=True)
+class SymmetryResult:
+    """The outcome of one unit, as a store would keep it.
+
+    ``fixed`` is ``A_t(g)``, exact; ``relabellings`` the candidate ``π``
+    consistent with the standard unit, ``searches`` the exact covers run
+    (0 when the grid count was supplied), ``nodes`` their search nodes.
+    """
+
+    unit_id: int
+    class_id: int
+    type_id: int
+    fixed: int
+    standard_unit: str
+    relabellings: int
+    searches: int
+    nodes: int
+    seconds: float
+    host: str
+    engine_version: str
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def _shape(shape) -> Shape:
+    return as_shape(shape)
+
+
+def relabelling_types_in_order(n: int) -> tuple[tuple[int, ...], ...]:
+    """The cycle types of relabellings of N digits, numbered by ``type_id``:
+    ``1^N`` first, ``(N,)`` last."""
+    return tuple(reversed(partitions(n)))
+
+
+def symmetry_units(shape) -> list[SymmetryUnit]:
+    """Every unit of ``shape`` (``Shape`` or ``"RxC"``), by unit id."""
+    return list(_units(_shape(shape)))
+
+
+@cache
+def _units(s: Shape) -> tuple[SymmetryUnit, ...]:
+    types = relabelling_types_in_order(s.n)
+    type_id = {t: i for i, t in enumerate(types)}
+    out = []
+    for cls in conjugacy_classes(s):
+        g = cls.representative
+        for t in sorted(relabelling_types(s, g), key=type_id.get):
+            out.append(SymmetryUnit(s.name, len(out), cls.class_id, type_id[t], cls.size,
+                                    g.rows, g.cols, g.transpose, t))
+    return tuple(out)
+
+
+def identity_fixed(shape, grid_total: int) -> int:
+    """``A(id) = grid_total / N!``, checking that ``N!`` divides it."""
+    s = as_shape(shape)
+    if isinstance(grid_total, bool) or not isinstance(grid_total, int) or grid_total < 1:
+        raise ValueError(f"grid total must be a positive integer, got {grid_total!r}")
+    q, r = divmod(grid_total, math.factorial(s.n))
+    if r:
+        raise ValueError(f"grid total {grid_total:,} of {s.name} is not a multiple of "
+                         f"{s.n}! (relabelling acts freely): not a grid count")
+    return q
+
+
+def count_unit(unit: SymmetryUnit, options: CountOptions | None = None, *,
+               grid_total: int | None = None) -> SymmetryResult:
+    """Count one unit.
+
+    The identity unit needs ``grid_total`` (the number of grids of the
+    shape) unless the grid side is at most :data:`MAX_SEARCHED_IDENTITY`;
+    every other unit ignores it.  Raises ``ValueError`` with a one-line
+    message when the identity's count is missing.
+    """
+    if unit.is_identity and grid_total is not None:
+        return SymmetryResult(unit.unit_id, unit.class_id, unit.type_id,
+                              identity_fixed(unit.shape, grid_total), "grid count", 1, 0, 0,
+                              0.0, socket.gethostname(), ENGINE_VERSION)
+    s = as_shape(unit.shape)
+    if unit.is_identity and s.n > MAX_SEARCHED_IDENTITY:
+        raise ValueError(f"the identity of {s.name} fixes every grid: its count is the "
+                         f"grid count / {s.n}!, pass grid_total (from the grid count)")
+    fc = count_fixed(s, unit.symmetry, unit.pi_type, options)
+    return SymmetryResult(unit.unit_id, unit.class_id, unit.type_id, fc.count, fc.unit,
+                          fc.relabellings, fc.searches, fc.nodes, round(fc.seconds, 6),
+                          socket.gethostname(), ENGINE_VERSION)
+
+
+@dataclass(frozen=True)
+class ClassRow:
+    """One line of the Burnside table: a class, its size and ``A``."""
+
+    class_id: int
+    size: int
+    fixed: int
+    label: str
+    representative: str
+
+    @property
+    def weighted(self) -> int:
+        """``size · fixed``."""
+        return self.size * self.fixed
+
+    def as_dict(self) -> dict:
+        return {"class_id": self.class_id, "size": self.size, "fixed": self.fixed,
+                "weighted": self.weighted, "label": self.label,
+                "representative": self.representative}
+
+
+def _checked(shape: Shape, fixed: Mapping[int, int]) -> dict[int, int]:
+    units = symmetry_units(shape)
+    ids = {u.unit_id for u in units}
+    unknown = sorted(set(fixed) - ids)
+    if unknown:
+        raise ValueError(f"unit ids {unknown[:5]} are not units of {shape.name}")
+    missing = sorted(ids - set(fixed))
+    if missing:
+        raise ValueError(f"{len(missing)} of {len(ids)} units of {shape.name} have no "
+                         f"count yet (first: {missing[0]})")
+    for u, v in fixed.items():
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise ValueError(f"unit {u}: count must be a non-negative integer, got {v!r}")
+    return dict(fixed)
+
+
+def burnside_table(shape, fixed: Mapping[int, int]) -> list[ClassRow]:
+    """Per class with units: size, ``A = Σ_t A_t`` and the description.
+
+    ``fixed`` maps every unit id of ``shape`` to its count.  Classes
+    without units fix nothing and are left out (their size·A is 0).
+    """
+    s = _shape(shape)
+    fixed = _checked(s, fixed)
+    per_class: dict[int, int] = {}
+    for u in symmetry_units(s):
+        per_class[u.class_id] = per_class.get(u.class_id, 0) + fixed[u.unit_id]
+    classes: dict[int, ConjugacyClass] = {c.class_id: c for c in conjugacy_classes(s)}
+    return [ClassRow(k, classes[k].size, a, classes[k].label,
+                     classes[k].representative.describe())
+            for k, a in sorted(per_class.items())]
+
+
+def essentially_different(shape, fixed: Mapping[int, int]) -> int:
+    """``Σ size·A / |G|``, exact; raises ``ArithmeticError`` if ``|G|`` does not
+    divide the sum (a wrong count somewhere: an orbit count is an integer)."""
+    s = _shape(shape)
+    numerator = sum(row.weighted for row in burnside_table(s, fixed))
+    q, r = divmod(numerator, group_order(s))
+    if r:
+        raise ArithmeticError(f"Σ size·A = {numerator:,} is not a multiple of |G| = "
+                              f"{group_order(s):,}: some unit count is wrong")
+    return q
+
+
+#: Columns of ``results/RxC-symmetry.csv`` (:func:`csv_row`).
+CSV_HEADER = ("unit_id", "class_id", "class_size", "representative", "class", "pi_type",
+              "fixed", "standard_unit", "relabellings", "searches", "nodes", "seconds")
+
+
+def csv_row(unit: SymmetryUnit, result: SymmetryResult) -> tuple:
+    """One CSV row of a unit and its result, in :data:`CSV_HEADER` order."""
+    cls = conjugacy_classes(unit.shape)[unit.class_id]
+    return (unit.unit_id, unit.class_id, unit.size, unit.symmetry.describe(), cls.label,
+            type_label(unit.pi_type), result.fixed, result.standard_unit,
+            result.relabellings, result.searches, result.nodes, f"{result.seconds:.3f}")

@@ -1,0 +1,163 @@
+"""The ``symmetry`` reduction: essentially different grids as a job of units.
+
+Burnside's lemma (derived in :mod:`counting.group.burnside`) counts the
+essentially different grids of a shape as
+
+    E = Σ_classes |K| · A(g_K) / |G|
+
+over the conjugacy classes K of the grid symmetry group G, where A(g) is
+the number of grids with box 1 standard that g fixes up to relabelling.
+This module puts that sum behind the :class:`~counting.reduction.base.Reduction`
+interface, so that the store, the local and Dask pools, resume, merge,
+recount, export and the report treat it like a grid count:
+
+* a unit is one (class, relabelling type) pair that can fix a grid
+  (:class:`~counting.group.burnside.SymmetryUnit`), its weight the class
+  size, its count ``A_t(g)``; ``unit_id`` is its position, 0 the identity;
+* the sum is Σ size · count (the default :meth:`Reduction.term`), there are
+  no factors, and one divisor, ``|G|``; :meth:`Reduction.total` checks that
+  it divides (an orbit count is an integer, so a wrong count is caught);
+* ``classes()`` lists the classes that have units (the others fix nothing),
+  ``class_id`` being the class's position among *all* conjugacy classes.
+
+The identity unit (unit 0) is the grid count over ``N!``; a worker cannot
+count it (beyond 6×6 it is a whole grid count), so it is recorded from the
+grid count by :func:`counting.group.job.record_identity` before the
+other units run.  The cost estimate of :mod:`counting.reach` explores each
+sampled unit's orbit covers by Knuth's estimator.
+"""
+from __future__ import annotations
+
+import dataclasses
+import random
+from datetime import datetime, timezone
+
+from counting.options import CountOptions
+from counting.reduction.base import BandClass, Reduction
+from counting.group import burnside
+from counting.group.fixed import estimate_fixed_seconds
+from counting.group.symmetries import conjugacy_classes, group_order
+from counting.units import UnitResult
+from grids.shape import Shape, as_shape
+
+__all__ = ["SymmetryReduction", "NAME"]
+
+NAME = "symmetry"
+
+
+class SymmetryReduction(Reduction):
+    """Burnside's count of the essentially different grids of one shape.
+
+    Parameters
+    ----------
+    shape : Shape or str
+    """
+
+    kind = NAME
+    members = "group elements"
+    sum_label = "Σ class size × A"
+    term_label = "size × A"
+    count_noun = "grids fixed up to relabelling"
+    representative_label = "representative g: rows / columns (1-based)"
+    total_label = "essentially different grids"
+
+    def __init__(self, shape: Shape | str):
+        self.shape = as_shape(shape)
+
+    @classmethod
+    def default_for(cls, shape) -> bool:
+        """Never a shape's default: chosen by ``--up-to-symmetry``."""
+        return False
+
+    @property
+    def factors(self) -> tuple[tuple[str, int], ...]:
+        return ()
+
+    @property
+    def divisors(self) -> tuple[tuple[str, int], ...]:
+        return (("order of the symmetry group |G|", group_order(self.shape)),)
+
+    def classes(self) -> list[BandClass]:
+        """The classes with units, ``class_id`` their position among all
+        conjugacy classes, weight their size (a new list)."""
+        with_units = {u.class_id for u in self.units()}
+        return [BandClass(c.class_id, (tuple(r + 1 for r in c.representative.rows),
+                                       tuple(k + 1 for k in c.representative.cols)),
+                          c.size)
+                for c in conjugacy_classes(self.shape) if c.class_id in with_units]
+
+    def units(self) -> list[burnside.SymmetryUnit]:
+        return burnside.symmetry_units(self.shape)
+
+    def count_unit(self, spec: burnside.SymmetryUnit, options: CountOptions = CountOptions(),
+                   *, fresh_memo: bool = False) -> UnitResult:
+        """Count ``A_t(g)`` of one unit (not the identity beyond 6×6: its
+        count comes from the grid count).  ``fresh_memo`` is accepted for the
+        common signature; every search here starts from an empty table."""
+        if as_shape(spec.shape) != self.shape or spec.reduction != NAME:
+            raise ValueError(f"unit {spec.unit_id} is a {spec.shape}/{spec.reduction} unit, "
+                             f"not {self.shape.name}/{NAME}")
+        r = burnside.count_unit(spec, options)
+        return _stored(spec, r)
+
+    class_table_title = "Burnside table: classes of the symmetry group that fix some grid"
+    weight_label = "size"
+    class_count_label = "A (Σ over relabelling types)"
+
+    def class_label(self, class_id: int) -> str:
+        """The class's elements by their cycle types (:class:`ConjugacyClass` label)."""
+        return conjugacy_classes(self.shape)[class_id].label
+
+    def unit_columns(self, spec: burnside.SymmetryUnit) -> dict[str, object]:
+        """The class (its size, representative ``g`` and cycle types) and the
+        relabelling type ``π`` of a unit, for ``results/RxC-symmetry.csv``."""
+        cls = conjugacy_classes(self.shape)[spec.class_id]
+        return {"class_size": spec.size, "representative": spec.symmetry.describe(),
+                "class": cls.label, "pi_type": burnside.type_label(spec.pi_type)}
+
+    def not_recountable(self, spec) -> str | None:
+        """The identity's count is the grid count's: recount that store instead."""
+        if spec.is_identity:
+            return (f"the identity's count is the {self.shape.name} grid count / "
+                    f"{self.shape.n}!: recount the grid count's store")
+        return None
+
+    def estimate_unit_seconds(self, spec, options, *, probes: int, seed: int,
+                              max_seconds: float) -> float:
+        """Knuth's estimate over the unit's orbit covers
+        (:func:`counting.group.fixed.estimate_fixed_seconds`); the
+        identity costs nothing here (it comes from the grid count)."""
+        if spec.is_identity:
+            return 0.0
+        return estimate_fixed_seconds(self.shape, spec.symmetry, spec.pi_type, options,
+                                      probes=probes, seed=seed, max_seconds=max_seconds)
+
+    def sample_units(self, k: int, seed: int = 0) -> list:
+        """The ``k`` units of the smallest classes, identity aside (its count
+        is the grid count's): their elements fix the most grids, so these are
+        the costliest units, and the estimate from them errs high rather than
+        missing a few units of weeks among many of seconds (as 2x5 has).
+        ``seed`` only orders ties."""
+        units = self.units()[1:]
+        rng = random.Random(seed)
+        ranked = sorted(units, key=lambda u: (u.size, rng.random()))
+        return ranked[:k]
+
+    def identity_result(self, grid_total: int, source: str) -> UnitResult:
+        """The identity unit's result: ``grid_total / N!``, exact and checked;
+        ``source`` (the grid count's store) is kept as its worker."""
+        unit = self.units()[0]
+        r = burnside.count_unit(unit, grid_total=grid_total)
+        return dataclasses.replace(_stored(unit, r), worker=source)
+
+    def __repr__(self) -> str:
+        return f"SymmetryReduction({self.shape.name!r})"
+
+
+def _stored(unit: burnside.SymmetryUnit, r: burnside.SymmetryResult) -> UnitResult:
+    """A :class:`~counting.group.burnside.SymmetryResult` as the store keeps it."""
+    return UnitResult(
+        unit_id=unit.unit_id, class_id=unit.class_id, form_id=unit.type_id, count=r.fixed,
+        nodes=r.nodes, dead_ends=0, memo_hits=0, seconds=r.seconds, host=r.host,
+        engine_version=r.engine_version,
+        finished_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))

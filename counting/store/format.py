@@ -1,0 +1,589 @@
+"""The on-disk format of a gridcount store, and the checks that recognise one.
+
+:mod:`counting.store.database` is the library to use (:class:`~counting.store.database.Store`);
+this module is its lower half: the schema and header markers, the typed
+exceptions, the job a store belongs to (:class:`JobInfo`), and the steps
+that look at a file before anything trusts it, let alone writes to it
+(``check_file_header``, ``is_blank``, ``read_job``, ``check_job``,
+``check_deletable``), that create a store (``initialise``) or bring an
+older one up to date (``migrate``), the checksum every unit row carries
+(``row_checksum``), and the one transaction helper every write goes
+through (``transaction``, with ``store_error`` for what SQLite errors
+become).
+
+Schema (format version 2)
+-------------------------
+``meta(key TEXT PRIMARY KEY, value TEXT)`` holds ``format = "gridcount-store"``,
+``format_version``, and the :class:`JobInfo` fields ``shape``, ``reduction``,
+``engine_version`` and ``n_units``.  The database header also carries
+``PRAGMA application_id = APPLICATION_ID`` and ``PRAGMA user_version =
+FORMAT_VERSION``, so a foreign SQLite file is recognised before anything is
+read from it, let alone written to it.
+
+``units`` holds one row per finished unit::
+
+    unit_id        INTEGER PRIMARY KEY   0 <= unit_id < n_units
+    class_id       INTEGER
+    form_id        INTEGER
+    count          TEXT    exact decimal integer (may exceed 2**64)
+    nodes          TEXT    exact decimal integer (see below)
+    dead_ends      TEXT    exact decimal integer
+    memo_hits      TEXT    exact decimal integer
+    seconds        REAL    wall-clock time of the engine run
+    host           TEXT    machine that ran it
+    engine_version TEXT    engine that produced it (may differ from the job's
+                           when the store was opened with allow_mismatch)
+    finished_at    TEXT    timestamp written by the worker
+    worker         TEXT    worker process that counted it ('' if unknown)
+    checksum       TEXT    row_checksum of the row within its job (16 hex digits)
+
+All columns are ``NOT NULL``.  [The three statistics are stored as TEXT like the
+count: the engine keeps them as uint64, whose upper half does not fit SQLite's
+signed 64-bit INTEGER, and a long unit of a larger shape can pass 2**63 nodes.
+One representation for all four exact counters keeps the reading code simple.]
+CHECK constraints make every exact counter a canonical non-negative decimal
+(digits only, no leading zero), so equal numbers are equal strings.  Reading
+converts them back to Python ints exactly.
+
+The checksum
+------------
+``checksum`` is the first 64 bits (16 hex digits) of the SHA-256 of every
+other column of the row together with the job's ``shape``, ``reduction`` and
+``n_units`` (:func:`row_checksum`).  Every read checks it, so a row that was
+damaged on disk, or edited by hand (one digit of a count), is refused with a
+message naming its unit instead of silently giving a wrong total.  It guards
+against accidents, not against an adversary: anyone who can edit the file
+can recompute the checksum (it is not keyed).  A row copied into another
+store of the same job (``merge``) keeps a valid checksum; a row moved into a
+store of another job does not.
+
+Format history
+--------------
+1. The columns above up to ``finished_at``.
+2. Adds ``worker`` and ``checksum``.  :func:`migrate` upgrades a version-1
+   store when it is opened for writing, in one transaction, by computing the
+   checksums of its rows as they are: the migration vouches for the rows it
+   finds (the CHECK constraints were their only guard until then), it cannot
+   tell whether one was edited earlier.  Read-only opening leaves a
+   version-1 store as it is and reads its rows unchecked.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from contextlib import contextmanager
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Iterator
+
+from counting.units import UnitResult
+
+__all__ = [
+    "APPLICATION_ID", "FORMAT", "FORMAT_VERSION", "SQLITE_MAGIC", "BUSY_TIMEOUT", "SCHEMA",
+    "COLUMNS", "EXACT", "META_KEYS", "CHECKSUM_DIGITS",
+    "StoreError", "ForeignStoreError", "CorruptStoreError", "ConflictError", "JobInfo",
+    "reason", "is_corruption", "store_error", "as_store_errors", "transaction",
+    "open_error", "check_file_header", "check_deletable", "connect",
+    "connect_read_only", "set_pragmas", "is_blank", "initialise", "read_job", "check_job",
+    "row_checksum", "columns_of", "migrate",
+]
+
+APPLICATION_ID = 0x67726964  # "grid" in ASCII: PRAGMA application_id of every gridcount store
+FORMAT = "gridcount-store"  # value of meta key "format"
+FORMAT_VERSION = 2  # schema version written by this module (meta "format_version", user_version)
+
+SQLITE_MAGIC = b"SQLite format 3\x00"  # first 16 bytes of every SQLite 3 database file
+BUSY_TIMEOUT = 30.0  # seconds a writer waits for another process's write transaction
+
+# An exact counter column: non-empty, digits only, no leading zero.
+_DECIMAL = "{0} <> '' AND {0} NOT GLOB '*[^0-9]*' AND ({0} = '0' OR {0} NOT GLOB '0*')"
+
+CHECKSUM_DIGITS = 16  # hex digits of SHA-256 kept in the checksum column (64 bits)
+
+META_TABLE = """
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY NOT NULL,
+    value TEXT NOT NULL
+)"""
+
+UNITS_TABLE = f"""
+CREATE TABLE units (
+    unit_id        INTEGER PRIMARY KEY NOT NULL CHECK (unit_id >= 0),
+    class_id       INTEGER NOT NULL CHECK (typeof(class_id) = 'integer'),
+    form_id        INTEGER NOT NULL CHECK (typeof(form_id) = 'integer'),
+    count          TEXT NOT NULL CHECK ({_DECIMAL.format("count")}),
+    nodes          TEXT NOT NULL CHECK ({_DECIMAL.format("nodes")}),
+    dead_ends      TEXT NOT NULL CHECK ({_DECIMAL.format("dead_ends")}),
+    memo_hits      TEXT NOT NULL CHECK ({_DECIMAL.format("memo_hits")}),
+    seconds        REAL NOT NULL,
+    host           TEXT NOT NULL,
+    engine_version TEXT NOT NULL,
+    finished_at    TEXT NOT NULL,
+    worker         TEXT NOT NULL DEFAULT '',
+    checksum       TEXT NOT NULL CHECK (length(checksum) = {CHECKSUM_DIGITS}
+                                        AND checksum NOT GLOB '*[^0-9a-f]*')
+)"""
+
+SCHEMA = f"{META_TABLE};\n{UNITS_TABLE};\n"
+
+COLUMNS = tuple(f.name for f in fields(UnitResult))  # units columns but checksum, in UnitResult order
+EXACT = ("count", "nodes", "dead_ends", "memo_hits")  # columns stored as decimal TEXT
+META_KEYS = ("format", "format_version", "shape", "reduction", "engine_version", "n_units")
+
+
+# ---------------------------------------------------------------------------
+# Exceptions: one line each, always naming the file.
+
+
+class StoreError(Exception):
+    """Base class of every error a store raises (here and in :mod:`counting.store.database`)."""
+
+
+class ForeignStoreError(StoreError):
+    """The file is not a gridcount store, or belongs to another job."""
+
+
+class CorruptStoreError(StoreError):
+    """The file claims to be a SQLite database / gridcount store but is damaged."""
+
+
+class ConflictError(StoreError):
+    """A unit was counted twice with different results.
+
+    Attributes
+    ----------
+    conflicts : list of (unit_id, stored_count, new_count)
+        Every disagreeing unit, sorted by unit id.
+    """
+
+    def __init__(self, message: str, conflicts: list[tuple[int, int, int]]):
+        super().__init__(message)
+        self.conflicts = conflicts
+
+
+# ---------------------------------------------------------------------------
+# The job a store belongs to.
+
+
+@dataclass(frozen=True)
+class JobInfo:
+    """What a store belongs to.
+
+    Attributes
+    ----------
+    shape : str
+        Box shape ``"RxC"`` (``"3x3"`` for 9×9 Sudoku).
+    reduction : str
+        Name of the reduction (``"71"`` or ``"44"``).
+    engine_version : str
+        Version of the engine that counts the units.
+    n_units : int
+        Number of work units of the job; unit ids are ``range(n_units)``.
+    """
+
+    shape: str
+    reduction: str
+    engine_version: str
+    n_units: int
+
+    def __post_init__(self):
+        for name in ("shape", "reduction", "engine_version"):
+            value = getattr(self, name)
+            if not isinstance(value, str) or not value:
+                raise ValueError(f"JobInfo.{name} must be a non-empty str, got {value!r}")
+        if isinstance(self.n_units, bool) or not isinstance(self.n_units, int) or self.n_units < 1:
+            raise ValueError(f"JobInfo.n_units must be a positive int, got {self.n_units!r}")
+
+
+# ---------------------------------------------------------------------------
+# SQLite errors in a few words.
+
+
+def reason(exc: sqlite3.Error) -> str:
+    """A short human reason for a SQLite error."""
+    name = getattr(exc, "sqlite_errorname", "")  # Python >= 3.11
+    text = str(exc)
+    if name == "SQLITE_FULL" or "disk is full" in text:
+        return "disk full"
+    if name.startswith("SQLITE_READONLY") or "readonly database" in text:
+        return "read-only database or file"
+    if name.startswith("SQLITE_BUSY") or "database is locked" in text:
+        return f"database is locked by another process (waited {BUSY_TIMEOUT:g} s)"
+    if name.startswith("SQLITE_IOERR") or "disk I/O error" in text:
+        return "disk I/O error"
+    if name.startswith("SQLITE_CANTOPEN") or "unable to open" in text:
+        return "unable to open the database file"
+    return text
+
+
+def is_corruption(exc: sqlite3.Error) -> bool:
+    name = getattr(exc, "sqlite_errorname", "")
+    text = str(exc)
+    return (
+        name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
+        or "malformed" in text
+        or "not a database" in text
+    )
+
+
+def store_error(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
+    """The error to raise for ``exc``, met on the store at ``path`` while
+    ``doing`` (``f"write to {path}"``): a :class:`CorruptStoreError` if the
+    file is damaged, else a :class:`StoreError` saying ``cannot {doing}``
+    and why."""
+    if is_corruption(exc):
+        return CorruptStoreError(f"{path} is damaged: {exc}")
+    return StoreError(f"cannot {doing}: {reason(exc)}")
+
+
+@contextmanager
+def as_store_errors(path: Path, doing: str) -> Iterator[None]:
+    """Raise an SQLite error of the block as :func:`store_error` (``path``, ``doing``)."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        raise store_error(path, exc, doing) from exc
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection, path: Path, doing: str) -> Iterator[sqlite3.Connection]:
+    """Run the block in one transaction on ``conn`` (an autocommit connection).
+
+    At top level this is ``BEGIN IMMEDIATE`` ... ``COMMIT``; nested, a
+    SAVEPOINT.  Any exception, ``KeyboardInterrupt`` included
+    (``BaseException``), rolls the block back and is re-raised; SQLite
+    errors as :func:`store_error` (``path``, ``doing``).  The one home of
+    every transaction on a store (:meth:`counting.store.database.Store.atomic`,
+    :func:`initialise`, :func:`migrate`).
+
+    [IMMEDIATE takes the write lock up front: a deferred transaction that
+    reads and then writes can fail with SQLITE_BUSY in WAL mode instead of
+    waiting for the busy timeout.]
+    """
+    nested = conn.in_transaction
+    with as_store_errors(path, doing):
+        conn.execute("SAVEPOINT gridcount" if nested else "BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException as exc:
+        # SQLite may already have rolled back by itself (e.g. on SQLITE_FULL).
+        if conn.in_transaction:
+            try:
+                if nested:
+                    conn.execute("ROLLBACK TO SAVEPOINT gridcount")
+                    conn.execute("RELEASE SAVEPOINT gridcount")
+                else:
+                    conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # the original error is the one worth reporting
+        if isinstance(exc, sqlite3.Error):
+            raise store_error(path, exc, doing) from exc
+        raise
+    try:
+        conn.execute("RELEASE SAVEPOINT gridcount" if nested else "COMMIT")
+    except sqlite3.Error as exc:
+        if not nested and conn.in_transaction:
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+        raise store_error(path, exc, doing) from exc
+
+
+# ---------------------------------------------------------------------------
+# Opening, step by step.  Nothing is written to a file before it is known to
+# be a gridcount store (or a brand-new / empty database).
+
+
+def check_file_header(path: Path, *, allow_empty: bool) -> None:
+    """Refuse directories and non-SQLite files before SQLite touches them."""
+    if not path.exists():
+        return
+    if path.is_dir():
+        raise StoreError(f"{path} is a directory, not a database file")
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(SQLITE_MAGIC))
+    except OSError as exc:
+        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    if not head:
+        if allow_empty:
+            return
+        raise ForeignStoreError(f"{path} is an empty file, not a gridcount store")
+    if head != SQLITE_MAGIC:
+        raise ForeignStoreError(f"{path} is not a gridcount store (not an SQLite database)")
+
+
+def check_deletable(path: Path) -> None:
+    """Refuse to delete anything but a gridcount store (see :meth:`Store.delete`)."""
+    check_file_header(path, allow_empty=True)  # directories, non-SQLite files
+    with open(path, "rb") as f:
+        head = f.read(100)
+    if not head:
+        return
+    app_id, n_objects = int.from_bytes(head[68:72], "big"), None
+    if app_id == 0:
+        # A store killed before its first checkpoint has its header only in
+        # the -wal file, so ask SQLite (read-only; without a -wal the main
+        # file is everything, read as immutable so no -wal/-shm is created).
+        try:
+            conn = connect_read_only(path)
+            try:
+                app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+                n_objects = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            finally:
+                conn.close()
+        except (sqlite3.Error, StoreError):
+            pass  # unreadable: the header's word stands
+    if app_id == APPLICATION_ID or (app_id == 0 and n_objects == 0):
+        return
+    raise ForeignStoreError(
+        f"refusing to delete {path}: it is not a gridcount store (application_id {app_id})"
+    )
+
+
+def connect(path: Path, mode: str) -> sqlite3.Connection:
+    """Connect in autocommit mode (transactions are explicit, see Store.atomic)."""
+    uri = f"{path.absolute().as_uri()}?mode={mode}"
+    try:
+        return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open {path}: {reason(exc)}") from exc
+
+
+def connect_read_only(path: Path) -> sqlite3.Connection:
+    """Connect for reading only, creating nothing beside the file.
+
+    Without a ``-wal`` file no connection is writing the store (SQLite
+    removes it when the last one closes, and a crash leaves it), so the
+    main file is the whole store: it is opened ``immutable``, which needs
+    neither a ``-shm`` file nor a writable directory, so stores on read-only
+    media can be read.  With a ``-wal`` file (a count running, or one killed)
+    the units in it are read through SQLite's shared-memory index, which
+    needs the ``-shm`` file to exist or to be creatable.
+
+    [immutable means "without locks": a writer that starts while this
+    connection reads could checkpoint under it.  The read commands read
+    everything they need at once, in milliseconds; a torn read shows up as a
+    damaged page or a checksum mismatch, never as a silently wrong count.]
+    """
+    wal = Path(f"{path}-wal").is_file()
+    uri = f"{path.absolute().as_uri()}?mode=ro" + ("" if wal else "&immutable=1")
+    try:
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open {path}: {reason(exc)}") from exc
+    if wal:
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.Error as exc:
+            conn.close()
+            if is_corruption(exc) or not reason(exc).startswith("unable to open"):
+                raise open_error(path, exc) from exc
+            raise StoreError(
+                f"cannot read {path}: its -wal file holds units not yet in the main file, and "
+                f"reading them needs {path.name}-shm beside it, which cannot be created there "
+                f"(read-only media?); copy the store with its -wal file to a writable directory"
+            ) from exc
+    return conn
+
+
+def set_pragmas(conn: sqlite3.Connection) -> None:
+    # Durability.  WAL: a commit appends to the -wal file and readers (status)
+    # never block the writer.  In WAL mode a transaction is durable against a
+    # crash of the *process* (kill -9) as soon as COMMIT returns, whatever the
+    # synchronous setting, because the frames are already in the OS page cache.
+    # synchronous=FULL adds an fsync of the WAL per commit, so units also
+    # survive a power cut or kernel panic; that costs well under a millisecond
+    # per unit on a local disk, negligible next to a unit's search time, and a
+    # lost unit costs the whole search time again.  (NORMAL would survive
+    # kill -9 too but could lose the last units on power loss.)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = FULL")
+
+
+def is_blank(conn: sqlite3.Connection, path: Path) -> bool:
+    """True for a database with no schema at all (new, or killed while being created)."""
+    try:
+        n_objects = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    except sqlite3.Error as exc:
+        raise open_error(path, exc) from exc
+    return n_objects == 0 and app_id == 0
+
+
+def initialise(conn: sqlite3.Connection, path: Path, job: JobInfo) -> bool:
+    """Create schema and meta in one transaction; False if another process beat us to it."""
+    doing = f"create database {path}"
+    with as_store_errors(path, doing):
+        set_pragmas(conn)
+    with transaction(conn, path, doing):
+        if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+            return False  # (committing a transaction that only read writes nothing)
+        # Both pragmas write the database header and are part of the transaction.
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        conn.execute(f"PRAGMA user_version = {FORMAT_VERSION}")
+        conn.execute(META_TABLE)
+        conn.execute(UNITS_TABLE)
+        conn.executemany(
+            "INSERT INTO meta (key, value) VALUES (?, ?)",
+            [
+                ("format", FORMAT),
+                ("format_version", str(FORMAT_VERSION)),
+                ("shape", job.shape),
+                ("reduction", job.reduction),
+                ("engine_version", job.engine_version),
+                ("n_units", str(job.n_units)),
+            ],
+        )
+    return True
+
+
+def open_error(path: Path, exc: sqlite3.Error) -> StoreError:
+    if is_corruption(exc):
+        return CorruptStoreError(f"{path} is a damaged SQLite database ({exc})")
+    return StoreError(f"cannot open {path}: {reason(exc)}")
+
+
+def read_job(conn: sqlite3.Connection, path: Path, *, writable: bool = True) -> tuple[JobInfo, int]:
+    """Check the markers and integrity of an existing store; return its job
+    and its format version.  ``writable=False`` changes nothing in the file
+    (a read-only connection)."""
+    try:
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if app_id != APPLICATION_ID or "meta" not in tables:
+            raise ForeignStoreError(
+                f"{path} is an SQLite database but not a gridcount store "
+                f"(application_id {app_id}, tables: {', '.join(sorted(tables)) or 'none'})"
+            )
+        meta = dict(conn.execute("SELECT key, value FROM meta"))
+        if meta.get("format") != FORMAT:
+            raise ForeignStoreError(
+                f"{path} is not a gridcount store (meta format is {meta.get('format')!r})"
+            )
+        try:
+            version = int(meta.get("format_version", ""))
+        except ValueError:
+            raise CorruptStoreError(f"{path} has an unreadable format_version {meta.get('format_version')!r}") from None
+        if version < 1:
+            raise CorruptStoreError(f"{path} has an unreadable format_version {version}")
+        if version > FORMAT_VERSION:
+            raise StoreError(
+                f"{path} has store format {version}, newer than this gridcount supports "
+                f"({FORMAT_VERSION}); upgrade gridcount"
+            )
+        missing = [key for key in META_KEYS if key not in meta]
+        if missing or "units" not in tables:
+            what = ", ".join([f"meta key {k!r}" for k in missing] + ([] if "units" in tables else ["table 'units'"]))
+            raise CorruptStoreError(f"{path} is a damaged gridcount store (missing {what})")
+        # Cheap structural check (O(size), no index cross-checks): catches torn
+        # or overwritten pages before we trust or extend the file.
+        problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
+        if problems != ["ok"]:
+            raise CorruptStoreError(f"{path} is a damaged SQLite database (quick_check: {problems[0]})")
+        if writable:
+            set_pragmas(conn)
+    except sqlite3.Error as exc:
+        raise open_error(path, exc) from exc
+    try:
+        job = JobInfo(
+            shape=meta["shape"],
+            reduction=meta["reduction"],
+            engine_version=meta["engine_version"],
+            n_units=int(meta["n_units"]),
+        )
+        return job, version
+    except ValueError as exc:
+        raise CorruptStoreError(f"{path} has unreadable job metadata ({exc})") from None
+
+
+def check_job(path: Path, stored: JobInfo, wanted: JobInfo, *, allow_mismatch: bool) -> None:
+    fixed = [n for n in ("shape", "reduction", "n_units") if getattr(stored, n) != getattr(wanted, n)]
+    engine = stored.engine_version != wanted.engine_version
+    if not fixed and (not engine or allow_mismatch):
+        return
+    names = fixed + (["engine_version"] if engine else [])
+    detail = "; ".join(
+        f"{n} is {getattr(stored, n)!r} in the database but {getattr(wanted, n)!r} was asked for"
+        for n in names
+    )
+    if fixed:
+        advice = (
+            "use another --db for this job (shape, reduction and n_units mismatches are never allowed)"
+        )
+    else:
+        advice = (
+            "use another --db, or pass --allow-mismatch to add units counted by this engine version"
+        )
+    raise ForeignStoreError(f"{path} belongs to another job ({detail}); {advice}")
+
+
+# ---------------------------------------------------------------------------
+# Row checksums and the migration from format 1.
+
+
+def row_checksum(job: JobInfo, row) -> str:
+    """The checksum of one ``units`` row of a store of ``job``.
+
+    ``row`` holds the values of :data:`COLUMNS` in that order, as stored:
+    ``unit_id``, ``class_id``, ``form_id`` as ints, the :data:`EXACT`
+    counters as decimal strings, ``seconds`` as a float, the rest as strings.
+    The job's ``shape``, ``reduction`` and ``n_units`` are hashed with them
+    (not its ``engine_version``: each row names its own, and stores of one
+    job with different engines can be merged).  The encoding is a JSON
+    array, which separates the fields unambiguously and writes a float so
+    that it reads back exactly.  SHA-256 cut to :data:`CHECKSUM_DIGITS` hex
+    digits: it detects damage and hand edits, it is no defence against
+    someone who edits the row and recomputes this function.
+
+    Example
+    -------
+    >>> job = JobInfo("2x2", "moves", "v", 2)
+    >>> row = (0, 0, 0, "2", "9", "1", "0", 0.5, "host", "v", "2026-01-01T00:00:00+00:00", "")
+    >>> len(row_checksum(job, row)), row_checksum(job, row) == row_checksum(job, list(row))
+    (16, True)
+    """
+    text = json.dumps(["gridcount-unit", job.shape, job.reduction, job.n_units, *row],
+                      ensure_ascii=False, separators=(",", ":"), allow_nan=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:CHECKSUM_DIGITS]
+
+
+def columns_of(version: int) -> tuple[str, ...]:
+    """SELECT expressions giving :data:`COLUMNS` then the checksum, for a
+    store of format ``version`` (version 1 has no worker and no checksum:
+    they read as ``''`` and NULL)."""
+    if version >= 2:
+        return (*COLUMNS, "checksum")
+    return tuple("'' AS worker" if c == "worker" else c for c in COLUMNS) + ("NULL AS checksum",)
+
+
+def migrate(conn: sqlite3.Connection, path: Path, job: JobInfo) -> int:
+    """Bring the store on ``conn`` up to :data:`FORMAT_VERSION`, in one
+    transaction; return the version it had.
+
+    Format 1 to 2: the units table is rebuilt with the ``worker`` column
+    (``''``: version 1 did not record it) and the ``checksum`` of every row
+    computed from the row as it is, so the migration vouches for rows it
+    cannot check (see the module docstring).  Another process may have
+    migrated the store meanwhile: the version is read again inside the
+    transaction.
+    """
+    with transaction(conn, path, f"upgrade {path} from store format 1 to {FORMAT_VERSION}"):
+        version = int(conn.execute(
+            "SELECT value FROM meta WHERE key = 'format_version'").fetchone()[0])
+        if version == 1:
+            rows = conn.execute(
+                f"SELECT {', '.join(columns_of(1)[:-1])} FROM units ORDER BY unit_id").fetchall()
+            conn.execute("ALTER TABLE units RENAME TO units_format_1")
+            conn.execute(UNITS_TABLE)
+            conn.executemany(
+                f"INSERT INTO units ({', '.join(COLUMNS)}, checksum) "
+                f"VALUES ({', '.join('?' * (len(COLUMNS) + 1))})",
+                [(*row, row_checksum(job, row)) for row in rows])
+            conn.execute("DROP TABLE units_format_1")
+            conn.execute("UPDATE meta SET value = ? WHERE key = 'format_version'",
+                         (str(FORMAT_VERSION),))
+            conn.execute(f"PRAGMA user_version = {FORMAT_VERSION}")
+    return version

@@ -1,0 +1,236 @@
+"""Spawned worker processes, shut down the same way on every exit.
+
+Private helpers shared by ``grids.puzzles`` (rule statistics) and
+``counting.run.pool`` (work units): they live in ``dlx`` because ``dlx`` must not
+import ``counting``.
+
+:func:`map_unordered` runs each task in a worker of its own and watches the
+workers: ``multiprocessing.Pool`` silently loses the task of a worker that
+is killed (``kill -9``, the kernel's out-of-memory killer) and then waits
+for its result forever.  Here a dead worker is noticed at once, replaced,
+and its task run again a bounded number of times (or, with ``retries=0``,
+the death raised at once).  Workers are spawned, not forked: forking a
+process that runs threads (tqdm's monitor, a ``solve_batch`` thread pool) is
+unsafe, and spawn behaves the same on every platform.
+
+Example
+-------
+>>> sorted(map_unordered(abs, [-3, 1, -2], workers=2))
+[1, 2, 3]
+"""
+from __future__ import annotations
+
+import collections
+import contextlib
+import multiprocessing as mp
+import multiprocessing.connection
+import signal
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator
+
+__all__ = ["ignore_sigint", "map_unordered", "WorkerDied"]
+
+_POLL_SECONDS = 0.2   # longest untimed wait: keeps Ctrl-C and SIGTERM prompt
+_JOIN_SECONDS = 5.0   # a stopped worker gets this long to exit before SIGKILL
+
+
+def ignore_sigint() -> None:
+    """Worker initializer: Ctrl-C is the parent's to handle."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+# ---------------------------------------------------------------------------
+# map_unordered: one task per worker at a time, dead workers noticed
+
+@dataclass(eq=False)
+class WorkerDied(RuntimeError):
+    """A worker process ended while it was running a task.
+
+    Passed to ``on_death`` when the task will run again in a new worker;
+    raised by :func:`map_unordered` when the task has used up its retries.
+
+    Attributes
+    ----------
+    pid : int
+        The dead worker's process id.
+    exitcode : int or None
+        Its exit code; ``-N`` when signal ``N`` ended it (``-9``: SIGKILL,
+        as sent by ``kill -9`` and the out-of-memory killer).
+    item : object
+        The task it was running.
+    deaths : int
+        Workers that have died running this task so far (this one included).
+    attempts : int
+        How many times the task may run in all (``retries + 1``).
+    """
+
+    pid: int
+    exitcode: int | None
+    item: Any
+    deaths: int
+    attempts: int
+
+    def __post_init__(self):
+        super().__init__(f"worker process {self.pid} died ({self.cause})")
+
+    @property
+    def cause(self) -> str:
+        """``signal 9, SIGKILL`` or ``exit code 1``, as a person reads it."""
+        code = self.exitcode
+        if code is None:
+            return "exit status unknown"
+        if code < 0:
+            try:
+                return f"signal {-code}, {signal.Signals(-code).name}"
+            except ValueError:
+                return f"signal {-code}"
+        return f"exit code {code}"
+
+    @property
+    def will_retry(self) -> bool:
+        return self.deaths < self.attempts
+
+
+def _worker_loop(conn, func, initializer, initargs) -> None:
+    """A worker: run each task the parent sends, send back its outcome."""
+    if initializer is not None:
+        initializer(*initargs)
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):       # the parent is gone
+            return
+        if task is None:                  # the parent's "no more work"
+            return
+        index, item = task
+        try:
+            outcome = ("ok", index, func(item))
+        except Exception as e:
+            outcome = ("error", index, e)
+        try:
+            conn.send(outcome)
+        except (EOFError, OSError):
+            return
+        except Exception as e:            # an outcome that cannot be pickled
+            conn.send(("error", index, RuntimeError(f"{type(e).__name__}: {e}")))
+
+
+class _Worker:
+    """One spawned process, the parent's end of its pipe, its current task."""
+
+    def __init__(self, ctx, func, initializer, initargs):
+        self.conn, child = ctx.Pipe(duplex=True)
+        self.process = ctx.Process(target=_worker_loop, daemon=True,
+                                   args=(child, func, initializer, initargs))
+        self.process.start()
+        child.close()   # only the worker holds it: its death closes the pipe
+        self.task: tuple[int, Any] | None = None
+
+    def give(self, task: tuple[int, Any]) -> None:
+        self.task = task
+        try:
+            self.conn.send(task)
+        except OSError:   # it died already: its sentinel says so next round
+            pass
+
+    def receive(self):
+        """The worker's outcome, or ``None`` if it died without sending one."""
+        try:
+            if self.conn.poll():
+                return self.conn.recv()
+        except (EOFError, OSError):
+            pass
+        return None
+
+    def stop(self, graceful: bool) -> None:
+        """Let it finish (``graceful``) or terminate it; join it either way."""
+        p = self.process
+        try:
+            if graceful and p.is_alive():
+                with contextlib.suppress(OSError):
+                    self.conn.send(None)
+                p.join(_JOIN_SECONDS)
+            if p.is_alive():
+                p.terminate()
+                p.join(_JOIN_SECONDS)
+            if p.is_alive():  # pragma: no cover - a worker that ignores SIGTERM
+                p.kill()
+                p.join()
+        finally:
+            self.conn.close()
+
+
+def map_unordered(func: Callable, items: Iterable, workers: int, *, retries: int = 2,
+                  on_death: Callable[[WorkerDied], None] | None = None,
+                  initializer: Callable[..., None] | None = ignore_sigint,
+                  initargs: tuple = ()) -> Iterator:
+    """``func(item)`` for every item in spawned worker processes, yielded as
+    each finishes.
+
+    Items are handed out in the order given, one at a time to each of
+    ``min(workers, len(items))`` workers; a worker gets its next item as
+    soon as its result arrives, before the result is yielded, so workers
+    stay busy while the caller handles it.  ``func`` and the items must
+    pickle (a module-level function, or a ``functools.partial`` of one).
+
+    A worker that dies while running an item (killed by a signal, or
+    exiting) is noticed within a fraction of a second: ``on_death`` is told
+    (a :class:`WorkerDied`), a new worker starts and the item runs again,
+    first in line.  An item on whose account ``retries + 1`` workers have
+    died raises its :class:`WorkerDied` instead.  An exception raised by
+    ``func`` is re-raised here.  Whenever the iteration ends early (an
+    exception, ``KeyboardInterrupt``, the generator closed) the workers are
+    terminated; results already yielded are the caller's.
+    """
+    queue = collections.deque(enumerate(items))
+    deaths: collections.Counter = collections.Counter()
+    ctx = mp.get_context("spawn")
+    live: list[_Worker] = []
+    done = False
+
+    def start_with_next() -> None:
+        w = _Worker(ctx, func, initializer, initargs)
+        live.append(w)
+        w.give(queue.popleft())
+
+    try:
+        for _ in range(min(workers, len(queue))):
+            start_with_next()
+        while True:
+            busy = [w for w in live if w.task is not None]
+            if not busy:
+                break
+            waits = [w.conn for w in busy] + [w.process.sentinel for w in busy]
+            ready = set(mp.connection.wait(waits, timeout=_POLL_SECONDS))
+            for w in busy:
+                if w.conn not in ready and w.process.sentinel not in ready:
+                    continue
+                outcome = w.receive()
+                if outcome is None:
+                    if w.process.sentinel not in ready:
+                        continue  # its pipe closed first; the sentinel follows
+                    index, item = w.task
+                    w.process.join(_JOIN_SECONDS)
+                    live.remove(w)
+                    w.conn.close()
+                    deaths[index] += 1
+                    died = WorkerDied(w.process.pid, w.process.exitcode, item,
+                                      deaths[index], retries + 1)
+                    if not died.will_retry:
+                        raise died
+                    if on_death is not None:
+                        on_death(died)
+                    queue.appendleft((index, item))
+                    start_with_next()
+                    continue
+                kind, _, value = outcome
+                w.task = None
+                if kind == "error":
+                    raise value
+                if queue:
+                    w.give(queue.popleft())
+                yield value
+        done = True
+    finally:
+        for w in live:
+            w.stop(graceful=done)

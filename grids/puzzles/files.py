@@ -1,0 +1,303 @@
+"""Puzzle files: the line and hint-list formats, read and written.
+
+:func:`read_puzzles` reads two formats and reports every malformed puzzle
+with its line number while still reading the rest (see :class:`PuzzleFile`):
+
+``line``
+    one puzzle a line, ``N²`` symbols (:mod:`grids.grid`); ``#`` comment lines
+    and blank lines are skipped.
+``hints``
+    a hint count ``k`` on a line, then ``k`` lines ``row column digit``
+    (rows and columns ``0``..``N-1``, digits ``1``..``N`` as decimal numbers,
+    or as the letters of grids); several puzzles may follow one another;
+    ``#`` comments and blank lines are skipped.
+
+:func:`parse_puzzle` reads one puzzle given as text (a command-line
+argument) into the same :class:`PuzzleFile`.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Iterator
+
+import numpy as np
+
+from grids.grid import (ALPHABET, PuzzleError, as_batch, format_hints, format_line, grid_shape,
+                      decimal, hint_digit, n_cells_of, symbol_error, symbol_table, text_shape,
+                      to_array)
+from grids.shape import Shape
+
+__all__ = ["Entry", "PuzzleFile", "parse_puzzles", "read_puzzles", "write_puzzles",
+           "parse_puzzle", "FORMATS"]
+
+#: Input formats: ``auto`` detects ``line`` or ``hints`` from the first line.
+FORMATS = ("auto", "line", "hints")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One puzzle of a file: where it starts and what became of it.
+
+    Attributes
+    ----------
+    line : int
+        1-based line of the puzzle (hint format: its count line).
+    index : int or None
+        Its row in :attr:`PuzzleFile.grids`; ``None`` when malformed.
+    error : str or None
+        What is wrong with it (``None`` when it was read).
+    """
+
+    line: int
+    index: int | None
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+@dataclass
+class PuzzleFile:
+    """Puzzles read from a file, in input order.
+
+    Attributes
+    ----------
+    entries : list of Entry
+        Every puzzle and every malformed puzzle, in input order.
+    grids : ndarray, shape (m, N²)
+        The puzzles that were read (0 for blank); ``entries[i].index``
+        points here.
+    shape : Shape
+        Box shape (``str(pf.shape)`` is ``"RxC"``).
+    format : str
+        ``"line"`` or ``"hints"`` (the detected one, with ``format="auto"``).
+    """
+
+    entries: list[Entry]
+    grids: np.ndarray
+    shape: Shape
+    format: str
+
+    @property
+    def lines(self) -> np.ndarray:
+        """Line number of each row of :attr:`grids`."""
+        return np.asarray([e.line for e in self.entries if e.ok], dtype=np.int64)
+
+    @property
+    def errors(self) -> list[Entry]:
+        return [e for e in self.entries if not e.ok]
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+
+
+def _content_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(line number, stripped text) of the lines that are not blank or comments."""
+    for i, raw in enumerate(text.split("\n"), 1):
+        s = raw.strip()
+        if s and s[0] != "#":
+            yield i, s
+
+
+def _looks_like_hints(text: str, nn: int) -> bool:
+    for _, s in _content_lines(text):
+        return len(s) != nn and decimal(s) is not None
+    return False
+
+
+def _parse_line_format(text: str, s: Shape) -> tuple[list[Entry], np.ndarray]:
+    n, nn = s.n, s.n_cells
+    pending: list[tuple[int, str | None, str]] = []   # (line, error, symbols)
+    for i, line in _content_lines(text):
+        if len(line) != nn:
+            packed = "".join(line.split())
+            if len(packed) != nn:
+                pending.append((i, f"a {n}x{n} puzzle needs {nn} symbols, got {len(packed)}", ""))
+                continue
+            line = packed
+        pending.append((i, None, line))
+    good = [sym for _, err, sym in pending if err is None]
+    # brute force is the rule for input, but 50,000 lines a second needs a
+    # lookup table over the whole file at once
+    buf = "".join(good).encode("latin-1", errors="replace")
+    vals = symbol_table(n)[np.frombuffer(buf, dtype=np.uint8)].reshape(len(good), nn)
+    bad_rows = np.flatnonzero((vals < 0).any(axis=1)) if vals.size else np.zeros(0, np.int64)
+    bad = set(bad_rows.tolist())
+    entries: list[Entry] = []
+    keep: list[int] = []
+    g = 0
+    for i, err, sym in pending:
+        if err is not None:
+            entries.append(Entry(i, None, err))
+            continue
+        if g in bad:
+            k = int(np.flatnonzero(vals[g] < 0)[0])
+            entries.append(Entry(i, None, symbol_error(sym[k], k, n)))
+        else:
+            entries.append(Entry(i, len(keep)))
+            keep.append(g)
+        g += 1
+    grids = vals[keep].astype(np.int64) if keep else np.zeros((0, nn), dtype=np.int64)
+    return entries, grids
+
+
+
+def _parse_hint_format(text: str, s: Shape) -> tuple[list[Entry], np.ndarray]:
+    n, nn = s.n, s.n_cells
+    entries: list[Entry] = []
+    grids: list[np.ndarray] = []
+    lines = list(_content_lines(text))
+    pos = 0
+    while pos < len(lines):
+        start, head = lines[pos]
+        pos += 1
+        toks = head.split()
+        if len(toks) != 1 or decimal(toks[0]) is None:
+            what = "a hint line" if len(toks) == 3 else repr(head[:40])
+            entries.append(Entry(start, None, f"expected the number of hints of a puzzle, "
+                                              f"got {what}"))
+            continue
+        want = int(toks[0])
+        if want > nn:
+            entries.append(Entry(start, None, f"a {n}x{n} puzzle has at most {nn} hints, "
+                                              f"got {want}"))
+            continue
+        grid = np.zeros(nn, dtype=np.int64)
+        where: dict[int, int] = {}
+        error: str | None = None
+        err_line = start
+        got = 0
+        while got < want:
+            if pos == len(lines):
+                if error is None:
+                    error, err_line = f"{want} hints promised, the file ends after {got}", start
+                break
+            i, line = lines[pos]
+            parts = line.split()
+            if len(parts) == 1 and decimal(parts[0]) is not None:
+                # the next puzzle starts early: this one is short
+                if error is None:
+                    error, err_line = f"{want} hints promised, only {got} before line {i}", start
+                break
+            pos += 1
+            got += 1
+            if error is not None:
+                continue   # keep consuming this puzzle's lines
+            err_line = i
+            if len(parts) != 3:
+                error = f"expected 'row column digit', got {line[:40]!r}"
+                continue
+            r, c, d = parts
+            if not (decimal(r) is not None and decimal(r) < n
+                    and decimal(c) is not None and decimal(c) < n):
+                error = f"row and column must be 0..{n - 1}, got {r} {c}"
+                continue
+            v = hint_digit(d, n)
+            if v is None:
+                error = f"digit must be 1..{ALPHABET[n - 1] if n > 9 else n}, got {d!r}"
+                continue
+            k = int(r) * n + int(c)
+            if k in where:
+                error = f"cell ({r}, {c}) is given twice (first on line {where[k]})"
+                continue
+            where[k] = i
+            grid[k] = v
+        if error is not None:
+            if err_line != start:
+                error += f"; the puzzle of line {start} is skipped"
+            entries.append(Entry(err_line, None, error))
+        else:
+            entries.append(Entry(start, len(grids)))
+            grids.append(grid)
+    arr = np.stack(grids) if grids else np.zeros((0, nn), dtype=np.int64)
+    return entries, arr
+
+
+def parse_puzzles(text: str, *, shape=None, format: str = "auto") -> PuzzleFile:
+    """Read puzzles from text; malformed ones become :class:`Entry` errors.
+
+    Parameters
+    ----------
+    text : str
+        File contents (``\\n`` or ``\\r\\n`` line ends).
+    shape : Shape or str, optional
+        Box shape, default 3x3.
+    format : {"auto", "line", "hints"}
+        ``auto`` takes ``hints`` when the first line that is not blank or a
+        comment is a lone number (not an ``N²``-symbol grid).
+
+    Example
+    -------
+    >>> pf = parse_puzzles("# two\\n" + "." * 16 + "\\n1234\\n", shape="2x2")
+    >>> [(e.line, e.error) for e in pf.entries]
+    [(2, None), (3, 'a 4x4 puzzle needs 16 symbols, got 4')]
+    """
+    s = text_shape(shape)
+    if text.startswith("\ufeff"):
+        text = text[1:]         # a UTF-8 byte-order mark
+    if format not in FORMATS:
+        raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {format!r}")
+    if format == "auto":
+        format = "hints" if _looks_like_hints(text, s.n_cells) else "line"
+    parse = _parse_hint_format if format == "hints" else _parse_line_format
+    entries, grids = parse(text, s)
+    return PuzzleFile(entries, grids, s, format)
+
+
+def read_puzzles(source, *, shape=None, format: str = "auto") -> PuzzleFile:
+    """Read a puzzle file (a path, or an open text or binary file).
+
+    Bytes that are not UTF-8 are read as U+FFFD and reported as bad symbols.
+    """
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, "rb") as f:
+            data = f.read()
+    else:
+        data = source.read()
+    text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
+    return parse_puzzles(text, shape=shape, format=format)
+
+
+def write_puzzles(grids, *, format: str = "line", shape=None) -> str:
+    """Text of many puzzles in ``line`` or ``hints`` format (reads back with
+    :func:`read_puzzles`); shapes of more than 35 digits have no text."""
+    if shape is not None:
+        text_shape(shape)
+    if isinstance(grids, np.ndarray) and grids.ndim == 2 and shape is None:
+        arr = grids         # rows of N² values: the writers need no shape
+    else:
+        arr = as_batch(grids, shape)
+    if format == "line":
+        return "".join(format_line(g) + "\n" for g in arr)
+    if format == "hints":
+        return "".join(format_hints(g) for g in arr)
+    raise ValueError(f"format must be 'line' or 'hints', got {format!r}")
+
+
+def parse_puzzle(text: str, *, shape=None) -> PuzzleFile:
+    """One puzzle written as a line of text, as a one-entry :class:`PuzzleFile`.
+
+    Without ``shape`` the box shape comes from the number of symbols
+    (:func:`grids.grid.grid_shape`), and is 3x3 when that number has no
+    square shape, so the error names the 81 symbols a 9x9 grid needs.
+
+    Raises
+    ------
+    PuzzleError
+        The text is not a puzzle of that shape.
+
+    Example
+    -------
+    >>> pf = parse_puzzle("12..3...........")
+    >>> str(pf.shape), pf.grids[0][:3].tolist()
+    ('2x2', [1, 2, 0])
+    """
+    try:
+        s = grid_shape(shape, None if shape is not None else n_cells_of(text))
+    except PuzzleError:
+        s = grid_shape(None)
+    grid = to_array(text, s)
+    return PuzzleFile([Entry(1, 0)], grid[None, :], s, "line")

@@ -1,0 +1,207 @@
+"""Specification of counting/group/burnside.py: essentially different grids.
+
+The oracle is a count of orbits with no Burnside in it: every grid with box 1
+standard, joined by union-find to its images under generators of G (row swaps
+inside a band, band swaps, the same for columns, transposition), each image
+relabelled back to box 1 standard.  Published values appear only as
+references: 2 (4×4), 49 (6×6), 1,673,187 (2×4) from OEIS A291188 / Russell &
+Jarvis; 2, 2, 22 isotopy classes of Latin squares of order 4, 5, 6 (OEIS A040082).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from counting.group.burnside import (CSV_HEADER, MAX_SEARCHED_IDENTITY, burnside_table,
+                                        count_unit, csv_row, essentially_different,
+                                        identity_fixed, relabelling_types_in_order,
+                                        symmetry_units, type_label)
+from counting.group.permutations import partitions
+from counting.group.symmetries import conjugacy_classes, group_order
+from grids.shape import Shape
+
+
+def _generators(shape: Shape) -> list[np.ndarray]:
+    """Cell permutations generating G, from its definition."""
+    n = shape.n
+    r, c = np.divmod(np.arange(n * n), n)
+
+    def swap(i, j):
+        p = np.arange(n)
+        p[[i, j]] = p[[j, i]]
+        return p
+
+    def blocks(b, i, j):
+        p = np.arange(n)
+        p[i * b:(i + 1) * b], p[j * b:(j + 1) * b] = np.arange(j * b, (j + 1) * b), \
+            np.arange(i * b, (i + 1) * b)
+        return p
+
+    row_moves = [swap(k, k + 1) for k in range(n - 1) if (k + 1) % shape.box_rows] + \
+        [blocks(shape.box_rows, k, k + 1) for k in range(shape.n_bands - 1)]
+    col_moves = [swap(k, k + 1) for k in range(n - 1) if (k + 1) % shape.box_cols] + \
+        [blocks(shape.box_cols, k, k + 1) for k in range(shape.n_stacks - 1)]
+    out = [p[r] * n + c for p in row_moves] + [r * n + p[c] for p in col_moves]
+    if shape.box_rows == shape.box_cols:
+        out.append(c * n + r)
+    return out
+
+
+def brute_force_orbits(shape: Shape, grids: np.ndarray) -> int:
+    """Orbits of all grids under G × relabelling, by union-find on the grids
+    with box 1 standard."""
+    box1 = shape.box_cells[0]
+    index = {g.tobytes(): i for i, g in enumerate(grids)}
+    parent = list(range(len(grids)))
+
+    def find(a):
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    rows = np.arange(len(grids))[:, None]
+    for p in _generators(shape):
+        moved = grids[:, p]
+        relabel = np.zeros((len(grids), shape.n + 1), dtype=grids.dtype)
+        relabel[rows, moved[:, box1]] = np.arange(1, shape.n + 1)
+        standard = np.take_along_axis(relabel, moved, axis=1)
+        for i, image in enumerate(standard):
+            a, b = find(i), find(index[image.tobytes()])
+            if a != b:
+                parent[a] = b
+    return len({find(i) for i in range(len(grids))})
+
+
+def burnside(name: str) -> int:
+    return essentially_different(name, {u.unit_id: count_unit(u).fixed
+                                        for u in symmetry_units(name)})
+
+
+@pytest.mark.parametrize("name, expected", [("2x2", 2), ("2x3", 49), ("3x2", 49)])
+def test_essentially_different_grids_by_burnside_and_by_brute_force(name, expected,
+                                                                    standard_grids):
+    assert burnside(name) == expected
+    assert brute_force_orbits(Shape.parse(name), standard_grids(name)) == expected
+
+
+@pytest.mark.parametrize("name, expected", [("1x4", 2), ("4x1", 2), ("1x5", 2), ("1x6", 22)])
+def test_latin_squares_give_isotopy_classes(name, expected):
+    assert burnside(name) == expected
+
+
+def test_brute_force_orbits_of_latin_squares_of_order_4(standard_grids):
+    assert brute_force_orbits(Shape(1, 4), standard_grids("1x4")) == 2
+
+
+def test_units_have_stable_ids_and_carry_their_class():
+    units = symmetry_units("3x3")
+    n_types = len(partitions(9))
+    classes = conjugacy_classes("3x3")
+    assert [u.unit_id for u in units] == list(range(len(units)))
+    assert [(u.class_id, u.type_id) for u in units] == sorted({(u.class_id, u.type_id)
+                                                               for u in units})
+    for u in units:
+        assert 0 <= u.type_id < n_types
+        assert (u.weight, u.form_id, u.reduction) == (u.size, u.type_id, "symmetry")
+        assert relabelling_types_in_order(9)[u.type_id] == u.pi_type
+        assert u.size == classes[u.class_id].size
+        assert u.symmetry == classes[u.class_id].representative
+    assert units[0].is_identity and units[0].unit_id == 0
+    assert units[0].pi_type == (1,) * 9
+    assert len(units) == 39 and len({u.class_id for u in units}) == 27
+    assert sorted(relabelling_types_in_order(9)) == sorted(partitions(9))
+
+
+def test_identity_unit_is_the_grid_count_over_n_factorial():
+    identity = symmetry_units("2x2")[0]
+    searched = count_unit(identity)
+    assert searched.fixed == 288 // math.factorial(4) and searched.searches == 1
+    given = count_unit(identity, grid_total=288)
+    assert given.fixed == searched.fixed and given.searches == 0
+
+
+def test_identity_beyond_6x6_needs_the_grid_count():
+    identity = symmetry_units("3x3")[0]
+    with pytest.raises(ValueError, match="pass grid_total"):
+        count_unit(identity)
+    assert MAX_SEARCHED_IDENTITY == 6
+    assert count_unit(identity, grid_total=math.factorial(9) * 5).fixed == 5
+
+
+@pytest.mark.parametrize("bad", [0, -288, 289, True, 288.0, "288"])
+def test_identity_fixed_refuses_what_is_not_a_grid_count(bad):
+    with pytest.raises(ValueError, match="grid total"):
+        identity_fixed("2x2", bad)
+
+
+@pytest.fixture(scope="module")
+def counts_2x3():
+    return {u.unit_id: count_unit(u).fixed for u in symmetry_units("2x3")}
+
+
+def test_table_rows_add_up_to_the_total(counts_2x3):
+    table = burnside_table("2x3", counts_2x3)
+    assert sum(row.weighted for row in table) == 49 * group_order("2x3")
+    assert all(row.weighted == row.size * row.fixed for row in table)
+    assert table[0].class_id == 0 and table[0].fixed == 39_168
+    assert {"size", "fixed"} <= set(table[0].as_dict())
+
+
+def test_a_wrong_count_breaks_divisibility(counts_2x3):
+    wrong = dict(counts_2x3)
+    unit = next(u for u in symmetry_units("2x3") if u.size < group_order("2x3") and wrong[u.unit_id])
+    wrong[unit.unit_id] += 1
+    with pytest.raises(ArithmeticError, match="not a multiple"):
+        essentially_different("2x3", wrong)
+
+
+def test_missing_and_unknown_units_are_refused(counts_2x3):
+    partial = dict(counts_2x3)
+    partial.pop(max(partial))
+    with pytest.raises(ValueError, match="no count yet"):
+        essentially_different("2x3", partial)
+    with pytest.raises(ValueError, match="not units"):
+        essentially_different("2x3", {**counts_2x3, 10**6: 0})
+    with pytest.raises(ValueError, match="non-negative integer"):
+        essentially_different("2x3", {**counts_2x3, 0: -1})
+
+
+def test_csv_rows_follow_the_header(counts_2x3):
+    unit = symmetry_units("2x3")[5]
+    row = csv_row(unit, count_unit(unit))
+    assert len(row) == len(CSV_HEADER)
+    assert row[0] == unit.unit_id and row[6] == counts_2x3[unit.unit_id]
+    assert type_label((3, 3, 1, 1, 1)) == "3^2 1^3"
+
+
+def _grid_total(name: str, reduction: str | None = None) -> int:
+    """The shape's grid count, by the grid-count units (two workers)."""
+    from counting.run import pool
+    from counting.options import CountOptions
+    from counting.reduction import get_reduction
+    grid = get_reduction(name, reduction)
+    counts = {r.unit_id: r.count
+              for r in pool.run_units(grid.units(), workers=2, options=CountOptions())}
+    return grid.total(counts)
+
+
+def _essentially_different_with_grid_count(name: str, reduction: str | None = None) -> int:
+    grid_total = _grid_total(name, reduction)
+    return essentially_different(name, {u.unit_id: count_unit(u, grid_total=grid_total).fixed
+                                        for u in symmetry_units(name)})
+
+
+@pytest.mark.slow
+def test_8x8_essentially_different_grids():
+    """2x4: 1,673,187 (OEIS A291188); the identity term is the grid count."""
+    assert _essentially_different_with_grid_count("2x4") == 1_673_187
+
+
+@pytest.mark.slow
+def test_9x9_essentially_different_grids():
+    """3x3: 5,472,730,538 (Russell & Jarvis 2006; OEIS A109741), about 1.5
+    minutes on two cores, most of it the grid count (44 classes)."""
+    assert _essentially_different_with_grid_count("3x3", "44") == 5_472_730_538

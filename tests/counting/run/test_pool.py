@@ -1,0 +1,87 @@
+"""Running units (counting/run/pool.py): in this process or in a process pool,
+longest first, with the options reaching every worker; a killed worker's
+unit counted again; memo tables that cannot fit refused."""
+import multiprocessing as mp
+import os
+import re
+import signal
+
+import pytest
+
+from counting.run import pool
+from counting.reduction import get_reduction
+from counting.options import CountOptions
+from counting.run.pool import check_memory, run_units
+from counting.units import UnitSpec
+from dlx.api import MEMO_MB_MAX
+from grids.sudoku import Sudoku
+
+DEFAULT = CountOptions()
+
+
+def test_pool_gives_the_same_counts_as_in_process():
+    specs = get_reduction("3x3", "71").units()[:6]
+    alone = {r.unit_id: r.count for r in run_units(specs, workers=1, options=DEFAULT)}
+    pooled = {r.unit_id: r.count for r in run_units(specs, workers=2, options=DEFAULT)}
+    assert alone == pooled and sorted(alone) == [s.unit_id for s in specs]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_options_reach_every_worker(workers):
+    specs = get_reduction("2x3", "moves").units()
+    memo = list(run_units(specs, workers=workers, options=DEFAULT))
+    plain = list(run_units(specs, workers=workers, options=CountOptions(memo=False)))
+    assert sorted((r.unit_id, r.count) for r in memo) == sorted((r.unit_id, r.count) for r in plain)
+    assert all(r.memo_hits > 0 for r in memo)
+    assert all(r.memo_hits == 0 for r in plain)
+
+
+def test_units_are_handed_out_longest_estimate_first():
+    # Three 4x4 units, known by construction: the fewer the givens, the
+    # larger the search; ids run the other way, so no tie-break hides it.
+    band = [(0, c, d) for c, d in enumerate((1, 2, 3, 4))]
+    column = [(1, 0, 3), (2, 0, 2), (3, 0, 4)]
+    specs = [UnitSpec("2x2", "moves", u, u, 0, 1, tuple(g))
+             for u, g in enumerate([band + column, band, []])]
+    got = [(r.unit_id, r.count) for r in run_units(specs, workers=1, options=DEFAULT)]
+    sud = Sudoku(2, 2)
+    assert got == [(2, sud.count("." * 16)), (1, sud.count("1234" + "." * 12)),
+                   (0, sud.count("1234" "3..." "2..." "4..."))]
+
+
+def test_no_units_count_nothing():
+    assert list(run_units([], workers=2, options=DEFAULT)) == []
+
+
+
+def test_a_killed_worker_s_unit_is_counted_again_and_yielded_once(fails_instead_of_hanging):
+    specs = get_reduction("3x3", "71").units()[:8]
+    reference = {r.unit_id: r.count for r in run_units(specs, workers=1, options=DEFAULT)}
+    said = []
+    results = run_units(specs, workers=2, options=DEFAULT, log=said.append)
+    got = [next(results)]
+    [victim, _] = mp.active_children()       # both busy: six units are still to come
+    os.kill(victim.pid, signal.SIGKILL)
+    got += list(results)
+    assert sorted(r.unit_id for r in got) == sorted(reference)     # each unit once
+    assert {r.unit_id: r.count for r in got} == reference
+    [line] = said
+    m = re.fullmatch(r"worker process (\d+) died \(signal 9, SIGKILL\) while counting unit "
+                     r"(\d+); counting it again in a new worker \(attempt 2 of 3\)", line)
+    assert m and int(m[1]) == victim.pid and int(m[2]) in reference
+
+
+def test_memo_tables_beyond_the_machine_s_memory_are_refused():
+    check_memory(2, CountOptions(memo_mb=MEMO_MB_MAX / 2))
+    check_memory(3, CountOptions(memo=False, memo_mb=MEMO_MB_MAX / 2))   # no table at all
+    with pytest.raises(ValueError, match=r"^3 workers × .* MiB memo tables = .* more than this "
+                                         r"machine's memory .*; use fewer workers"):
+        check_memory(3, CountOptions(memo_mb=MEMO_MB_MAX / 2))
+
+
+def test_a_pool_whose_memo_tables_cannot_fit_never_starts(monkeypatch):
+    monkeypatch.setattr(pool, "MEMO_MB_MAX", 100)   # were the check gone: small tables
+    specs = get_reduction("2x3", "moves").units()
+    with pytest.raises(ValueError, match=r"3 workers × 40 MiB .* more than this machine's memory"):
+        next(run_units(specs, workers=3, options=CountOptions(memo_mb=40)))
+    assert mp.active_children() == []

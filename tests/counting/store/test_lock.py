@@ -1,0 +1,100 @@
+"""Tests for counting/store/lock.py: one counting run per store."""
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from counting.store.database import StoreError, StoreLock, StoreLockedError
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "s.sqlite"
+
+
+def test_a_held_lock_refuses_a_second_holder_naming_the_first(db):
+    with StoreLock.acquire(db) as lock:
+        assert lock.held and lock.path == db.parent / "s.sqlite.lock"
+        with pytest.raises(StoreLockedError) as exc_info:
+            StoreLock.acquire(db)
+        message = str(exc_info.value)
+        assert "\n" not in message
+        assert message.startswith(f"{db} is being counted by another process "
+                                  f"(pid {os.getpid()} on host {socket.gethostname()} since ")
+    assert not lock.held and not lock.path.exists()
+    with StoreLock.acquire(db):            # released: free again
+        pass
+
+
+def test_the_lock_file_names_its_holder(db):
+    with StoreLock.acquire(db) as lock:
+        info = json.loads(lock.path.read_text())
+    assert info["pid"] == os.getpid() and info["host"] == socket.gethostname()
+
+
+def test_release_is_idempotent(db):
+    lock = StoreLock.acquire(db)
+    lock.release()
+    lock.release()
+    assert not lock.held and not lock.path.exists()
+
+
+def test_a_lock_file_removed_while_it_is_being_locked_is_not_trusted(db, monkeypatch):
+    first = StoreLock.acquire(db)
+    real, calls = fcntl.flock, []
+
+    def holder_ends_meanwhile(fd, operation):
+        # the first holder releases (and removes the file) between our
+        # open() of the file and our flock() of it
+        if not calls:
+            first.release()
+        calls.append(fd)
+        return real(fd, operation)
+    monkeypatch.setattr(fcntl, "flock", holder_ends_meanwhile)
+    second = StoreLock.acquire(db)
+    monkeypatch.undo()
+    assert len(calls) == 2        # the removed file was locked, then left for a new one
+    with pytest.raises(StoreLockedError):
+        StoreLock.acquire(db)      # so nobody else can lock a third file meanwhile
+    second.release()
+
+
+_HOLDER = textwrap.dedent("""
+    import sys, time
+    from counting.store.database import StoreLock
+    lock = StoreLock.acquire(sys.argv[1])
+    print("locked", flush=True)
+    time.sleep(120)
+""")
+
+
+def test_a_lock_whose_holder_was_killed_is_free(db):
+    holder = subprocess.Popen([sys.executable, "-c", _HOLDER, str(db)], stdout=subprocess.PIPE,
+                              text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        with pytest.raises(StoreLockedError, match=f"pid {holder.pid} "):
+            StoreLock.acquire(db)
+        holder.send_signal(signal.SIGKILL)
+        assert holder.wait(timeout=30) == -signal.SIGKILL
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+            holder.wait()
+        holder.stdout.close()
+    assert db.with_name("s.sqlite.lock").exists()   # left behind, but nobody holds it
+    with StoreLock.acquire(db) as lock:
+        assert json.loads(lock.path.read_text())["pid"] == os.getpid()
+
+
+def test_a_lock_in_a_missing_directory_is_a_clear_error(tmp_path):
+    with pytest.raises(StoreError, match="does not exist"):
+        StoreLock.acquire(tmp_path / "no" / "s.sqlite")
