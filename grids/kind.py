@@ -1,0 +1,155 @@
+"""The grid kind: what a counting job counts, as one value.
+
+A *grid kind* is a box shape (:class:`grids.shape.Shape`) plus a tuple of
+extra constraints (extra houses, difference rules, regions replacing the
+boxes).  Plain Sudoku and Latin-square grids have none.  The kind has one
+canonical text form, :attr:`GridKind.name`: the shape's ``"RxC"``, followed
+by ``"+name"`` for each constraint in canonical order (``"3x3"``,
+``"3x3+x+windoku"``).  That text is what the store's job row, every work
+unit, file names, the command line and the report carry, and
+:func:`as_kind` is the one place it is parsed.  Existing stores hold a
+bare ``"RxC"``: that is the kind of that shape with no constraints, so
+they open unchanged.
+
+Constraints
+-----------
+A constraint is a value with a ``name`` (its text after ``+``) that says
+which cells must differ (:meth:`GridKind.houses`, :meth:`GridKind.differences`)
+and whether it applies to a shape.  They are made by the constraint
+registry handed to :func:`register_constraints` (the variants package
+registers its own); with none registered, any ``+name`` is an unknown kind.
+Encodings add one exact-cover column per (extra house, digit) and one
+secondary column per (difference pair, digit) from these two methods.
+
+Examples
+--------
+>>> k = as_kind("3x3")
+>>> k.name, k.shape.n, k.plain
+('3x3', 9, True)
+>>> as_kind(k) is k
+True
+>>> as_kind("3x3+nothing")
+Traceback (most recent call last):
+...
+ValueError: unknown grid kind 'nothing' in '3x3+nothing'
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Protocol
+
+from grids.shape import Shape, as_shape
+
+__all__ = ["GridKind", "Constraint", "as_kind", "register_constraints"]
+
+
+class Constraint(Protocol):
+    """An extra rule of a grid kind (extra houses, difference pairs)."""
+
+    name: str
+
+    def applies_to(self, shape: Shape) -> str | None:
+        """None when the rule is defined on ``shape``, else why not."""
+
+    def houses(self, shape: Shape) -> tuple[tuple[int, ...], ...]:
+        """Extra houses: cell-index tuples, each holding every digit once."""
+
+    def differences(self, shape: Shape) -> tuple[tuple[int, int], ...]:
+        """Pairs of cell indices that must hold different digits."""
+
+
+# name -> factory(name) of a constraint; filled by register_constraints
+_FACTORIES: list[Callable[[str], "Constraint | None"]] = []
+
+
+def register_constraints(factory: Callable[[str], "Constraint | None"]) -> None:
+    """Add a source of constraints: ``factory(name)`` gives the constraint
+    called ``name``, or None when it does not know that name."""
+    if factory not in _FACTORIES:
+        _FACTORIES.append(factory)
+
+
+def _constraint(name: str, text: str) -> Constraint:
+    for factory in _FACTORIES:
+        c = factory(name)
+        if c is not None:
+            return c
+    raise ValueError(f"unknown grid kind {name!r} in {text!r}")
+
+
+@dataclass(frozen=True)
+class GridKind:
+    """A box shape and its extra constraints (none for plain grids).
+
+    Attributes
+    ----------
+    shape : Shape
+    constraints : tuple of Constraint
+        In canonical order (sorted by name, no repeats).
+    """
+
+    shape: Shape
+    constraints: tuple = ()
+
+    def __post_init__(self):
+        if not isinstance(self.shape, Shape):
+            raise ValueError(f"GridKind.shape must be a Shape, got {self.shape!r}")
+        cons = tuple(sorted(self.constraints, key=lambda c: c.name))
+        names = [c.name for c in cons]
+        if len(set(names)) != len(names):
+            raise ValueError(f"a constraint is named twice in {names}")
+        for c in cons:
+            why = c.applies_to(self.shape)
+            if why:
+                raise ValueError(f"grid kind {c.name!r} does not apply to {self.shape.name}: {why}")
+        object.__setattr__(self, "constraints", cons)
+
+    @property
+    def name(self) -> str:
+        """The canonical text: ``"RxC"`` plus ``"+name"`` per constraint."""
+        return "+".join([self.shape.name] + [c.name for c in self.constraints])
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def plain(self) -> bool:
+        """Whether the kind has no extra constraints (plain Sudoku or Latin)."""
+        return not self.constraints
+
+    @property
+    def side(self) -> str:
+        """The grid's size in words: ``"9×9"``."""
+        return f"{self.shape.n}×{self.shape.n}"
+
+    @property
+    def family(self) -> str:
+        """What the grids are called: ``"Sudoku"`` or ``"Latin square"``."""
+        return "Latin square" if self.shape.latin else "Sudoku"
+
+    def houses(self) -> tuple[tuple[int, ...], ...]:
+        """Every extra house of every constraint, in constraint order."""
+        return tuple(h for c in self.constraints for h in c.houses(self.shape))
+
+    def differences(self) -> tuple[tuple[int, int], ...]:
+        """Every difference pair of every constraint (a < b, no repeats)."""
+        pairs = {tuple(sorted(p)) for c in self.constraints for p in c.differences(self.shape)}
+        return tuple(sorted(pairs))
+
+
+def as_kind(kind) -> GridKind:
+    """The :class:`GridKind` of a kind, a :class:`Shape` or a text.
+
+    Text is ``"RxC"`` optionally followed by ``"+name"`` parts; each name is
+    looked up among the registered constraints.  ValueError, in one line
+    naming the part, for anything else.
+    """
+    if isinstance(kind, GridKind):
+        return kind
+    if isinstance(kind, Shape):
+        return GridKind(kind)
+    if not isinstance(kind, str):
+        raise ValueError(f"a grid kind must be text like '3x3' or '3x3+x', got {kind!r}")
+    head, *rest = kind.strip().split("+")
+    shape = as_shape(head)
+    return GridKind(shape, tuple(_constraint(part.strip(), kind) for part in rest))
