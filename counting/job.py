@@ -34,7 +34,7 @@ from counting.reduction import (BandClass, Reduction, check_shape, default_reduc
                                 get_reduction, reduction_name)
 from counting.store.database import JobInfo, Store
 from counting.run.progress import Progress
-from counting.run.counter import count_unit, estimate_work
+from counting.run.counter import count_unit
 from counting.units import UnitResult, UnitSpec
 from dlx import ENGINE_VERSION
 
@@ -297,7 +297,7 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
             say(note)
     else:
         source = pool.run_units(todo, workers=workers, options=options, log=warn)
-    bar = Progress(f"{job.shape} r{job.reduction}", estimate_work(job.units[u] for u in wanted),
+    bar = Progress(f"{job.shape} r{job.reduction}", job.reduction_object.work_shares([job.units[u] for u in wanted]),
                    done, progress)
     say = log or bar.write
     with bar:

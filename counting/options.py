@@ -55,3 +55,10 @@ class CountOptions:
     def tail_enabled(self) -> bool:
         """Whether the closed-form tail is asked for (``tail``, else ``memo``)."""
         return self.memo if self.tail is None else self.tail
+
+    def engine_arguments(self, ec) -> dict:
+        """The keyword arguments of ``ec.count`` (and of the estimator) these
+        options stand for: the one place they become engine switches.  The
+        tail is used where it is asked for and ``ec`` has one."""
+        return {"memo": self.memo, "memo_mb": self.memo_mb,
+                "tail": self.tail_enabled and ec.has_tail}

@@ -10,7 +10,7 @@ estimates the job's CPU time as *units × measured seconds per unit*:
 * the seconds per unit are measured on this machine: a few units
   (:meth:`Reduction.sample_units`: drawn at random, or for a symmetry job
   those of the smallest classes, the costliest) are each explored by
-  Knuth's estimator (:meth:`Reduction.estimate_unit_seconds`,
+  Knuth's estimator (:func:`unit_seconds`,
   :func:`dlx.estimate.estimate`): random paths down the unit's search
   tree, each ended by an exact count with the engine, memo and tail as the
   run would use them.  The mean of those estimates is the rate.
@@ -36,6 +36,8 @@ from dataclasses import dataclass
 
 from counting.options import CountOptions
 from counting.reduction import Reduction
+from counting.run.counter import unit_problem
+from dlx.estimate import estimate
 
 __all__ = ["JobCost", "job_cost", "REACH_DAYS", "ESTIMATE_FROM_N", "needs_estimate",
            "format_seconds"]
@@ -119,12 +121,30 @@ def job_cost(reduction: Reduction, options: CountOptions = CountOptions(), *,
     t0 = time.perf_counter()
     n, exact = reduction.n_units_bound()
     specs = reduction.sample_units(sample, seed)
-    per_unit = [reduction.estimate_unit_seconds(spec, options, probes=probes, seed=seed + i,
-                                                max_seconds=max_seconds / max(len(specs), 1))
+    budget = max_seconds / max(len(specs), 1)
+    per_unit = [unit_seconds(reduction, spec, options, probes=probes, seed=seed + i,
+                             max_seconds=budget)
                 for i, spec in enumerate(specs)]
     mean = math.fsum(per_unit) / len(per_unit) if per_unit else 0.0
     return JobCost(reduction.shape.name, reduction.name, n, exact, mean, len(specs),
                    time.perf_counter() - t0)
+
+
+def unit_seconds(reduction: Reduction, spec, options: CountOptions, *, probes: int, seed: int,
+                 max_seconds: float) -> float:
+    """Estimated seconds of counting one unit: the reduction's own estimate
+    where it has one, else Knuth's estimator on the unit's problem (this
+    process's matrix, whose memo table is emptied after)."""
+    own = reduction.estimate_unit_seconds(spec, options, probes=probes, seed=seed,
+                                          max_seconds=max_seconds)
+    if own is not None:
+        return own
+    ec, given = unit_problem(spec)
+    try:
+        return estimate(ec, given=given, probes=probes, seed=seed, max_seconds=max_seconds,
+                        **options.engine_arguments(ec)).seconds
+    finally:
+        ec.clear_memo()
 
 
 def _two_figures(value: float) -> str:

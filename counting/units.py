@@ -6,12 +6,20 @@ stable and documented: ``unit_id = class_id * n_forms + form_id`` where
 representatives (lexicographically smallest first) and ``form_id`` numbers
 the canonical column-1 forms in lexicographic order.
 
-Workers receive a :class:`UnitSpec` (a few hundred bytes) and rebuild the
-engine themselves; they send back a :class:`UnitResult`.
+Workers receive a :class:`WorkUnit` (a few hundred bytes), ask its
+reduction for the unit's :class:`UnitProblem` (which matrix, which given
+rows), count it on their own cached engine and send back a
+:class:`UnitResult`, made in one place (:meth:`UnitResult.made`) from the
+unit and a :class:`Tally`.
 """
 from __future__ import annotations
 
+import socket
 from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from typing import Callable
+
+from dlx import ENGINE_VERSION, ExactCover
 
 
 @dataclass(frozen=True)
@@ -79,3 +87,55 @@ class UnitResult:
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+    @classmethod
+    def made(cls, unit: WorkUnit, tally: "Tally", worker: str = "") -> "UnitResult":
+        """The result of ``unit`` counted as ``tally`` says, finished now: the
+        one place a result is made from a count."""
+        return cls(unit_id=unit.unit_id, class_id=unit.class_id, form_id=unit.form_id,
+                   count=tally.count, nodes=tally.nodes, dead_ends=tally.dead_ends,
+                   memo_hits=tally.memo_hits, seconds=round(tally.seconds, 6),
+                   host=tally.host, engine_version=tally.engine_version,
+                   finished_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                   worker=worker)
+
+
+@dataclass(frozen=True)
+class UnitProblem:
+    """What a unit is to the engine: a matrix and the unit's given rows in it.
+
+    Attributes
+    ----------
+    matrix : tuple
+        The matrix's key in a process's engine cache: units with the same
+        key are counted on the same :class:`~dlx.ExactCover` (and share its
+        memo table, which is always correct: its keys are exact states).
+    build : callable
+        Makes that matrix (priorities and tail included) when the process
+        has none under ``matrix`` yet.
+    given : tuple of int
+        The unit's given rows.
+    """
+
+    matrix: tuple
+    build: Callable[[], ExactCover] = field(compare=False, repr=False)
+    given: tuple[int, ...] = field(repr=False)
+
+
+@dataclass(frozen=True)
+class Tally:
+    """An exact count and the statistics of the work that produced it."""
+
+    count: int
+    nodes: int = 0
+    dead_ends: int = 0
+    memo_hits: int = 0
+    seconds: float = 0.0
+    engine_version: str = ENGINE_VERSION
+    host: str = field(default_factory=socket.gethostname)
+
+    @classmethod
+    def of_engine(cls, count: int, ec: ExactCover) -> "Tally":
+        """The count of a run of ``ec`` with that run's statistics."""
+        st = ec.stats
+        return cls(count, st.nodes, st.dead_ends, st.memo_hits, st.seconds)

@@ -35,6 +35,7 @@ import time
 
 from counting.options import CountOptions
 from counting.reduction.patterns2 import TwoBandPatternReduction, pattern_classes
+from counting.run.counter import count_unit
 from grids.rectangle import ColumnSetRectangles
 
 #: Reference totals (Wikipedia "Mathematics of Sudoku", rectangular boxes;
@@ -49,7 +50,7 @@ def _count(args):
     """Worker: count one unit; return its result and the CPU seconds it took."""
     shape, spec, options = args
     t = time.process_time()
-    result = TwoBandPatternReduction(shape).count_unit(spec, options)
+    result = count_unit(spec, options)
     return result, time.process_time() - t
 
 
@@ -124,7 +125,7 @@ def tail(args) -> None:
         for label, options in (("both", CountOptions(memo_mb=args.memo_mb)),
                                ("memo", CountOptions(memo_mb=args.memo_mb, tail=False))):
             t = time.process_time()
-            n = red.count_unit(spec, options, fresh_memo=True).count
+            n = count_unit(spec, options, fresh_memo=True).count
             cpu[label] = (time.process_time() - t, n)
         assert cpu["both"][1] == cpu["memo"][1]
         print(f"| {spec.unit_id} | {spec.weight:,} | {cpu['both'][1]:,} | {cpu['both'][0]:.2f} s "

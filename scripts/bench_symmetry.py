@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 from counting.reduction import get_reduction
-from counting.run.counter import count_unit as count_grid_unit, longest_first
+from counting.run.counter import count_unit as count_grid_unit, hand_out
 from counting.job import describe_machine
 from counting.group.burnside import (CSV_HEADER, burnside_table, count_unit, csv_row,
                                         essentially_different, symmetry_units, type_label)
@@ -63,7 +63,7 @@ def main() -> None:
     tasks = [("symmetry", u) for u in units if not u.is_identity]
     grid_units = []
     if args.grid_total is None:
-        grid_units = longest_first(get_reduction(shape, args.reduction).units())
+        grid_units = hand_out(get_reduction(shape, args.reduction).units())
         tasks += [("grid", u) for u in grid_units]
 
     results, seconds, grid_counts = {}, {}, {}

@@ -102,6 +102,7 @@ from counting.options import CountOptions
 from counting.group.fixed import count_fixed, relabelling_types
 from counting.group.permutations import partitions
 from counting.group.symmetries import ConjugacyClass, Symmetry, conjugacy_classes, group_order
+from counting.units import WorkUnit
 from dlx.api import ENGINE_VERSION
 from grids.shape import Shape, as_shape
 
@@ -112,6 +113,10 @@ __all__ = ["SymmetryUnit", "SymmetryResult", "ClassRow", "symmetry_units", "coun
 #: Largest grid side whose identity unit :func:`count_unit` counts by
 #: itself (a 6×6 grid count takes well under a second; 8×8 would take hours).
 MAX_SEARCHED_IDENTITY = 6
+
+#: The stored name of the reduction whose units these are
+#: (:mod:`counting.reduction.orbits`).
+REDUCTION = "symmetry"
 
 
 def type_label(pi_type: tuple[int, ...]) -> str:
@@ -130,20 +135,18 @@ def type_label(pi_type: tuple[int, ...]) -> str:
 
 
 @dataclass(frozen=True)
-class SymmetryUnit:
+class SymmetryUnit(WorkUnit):
     """One work unit: ``A_t(g)`` for a class representative ``g`` and a type ``t``.
+
+    Of the common fields (:class:`counting.units.WorkUnit`): ``reduction``
+    is ``"symmetry"``, ``unit_id`` the position in the order of
+    ``(class_id, type_id)`` (module docstring), ``class_id`` the position in
+    :func:`~counting.group.symmetries.conjugacy_classes`, ``form_id`` the
+    type's position in :func:`relabelling_types_in_order` (:attr:`type_id`)
+    and ``weight`` the number of elements of the class (:attr:`size`).
 
     Attributes
     ----------
-    shape : str
-        Box shape ``"RxC"``.
-    unit_id : int
-        Position in the order of ``(class_id, type_id)`` (module docstring).
-    class_id, type_id : int
-        Positions in :func:`~counting.group.symmetries.conjugacy_classes` and
-        :func:`relabelling_types_in_order`.
-    size : int
-        Number of elements of the class: the unit's weight in the total.
     rows, cols : tuple of int
         The representative ``g`` (one-line notation, 0-based):
         cell ``(r, c)`` goes to ``(rows[r], cols[c])``, or to
@@ -153,32 +156,24 @@ class SymmetryUnit:
         The cycle type of the relabelling, a partition of N, largest first.
     """
 
-    shape: str
-    unit_id: int
-    class_id: int
-    type_id: int
-    size: int
-    rows: tuple[int, ...]
-    cols: tuple[int, ...]
-    transpose: bool
-    pi_type: tuple[int, ...]
-
-    #: The reduction whose units these are (:mod:`counting.reduction.orbits`).
-    reduction = "symmetry"
+    rows: tuple[int, ...] = ()
+    cols: tuple[int, ...] = ()
+    transpose: bool = False
+    pi_type: tuple[int, ...] = ()
 
     @property
     def symmetry(self) -> Symmetry:
         return Symmetry(self.rows, self.cols, self.transpose)
 
     @property
-    def weight(self) -> int:
+    def size(self) -> int:
         """The class size: the unit's weight in Σ size · A."""
-        return self.size
+        return self.weight
 
     @property
-    def form_id(self) -> int:
-        """The type id, where a stored result keeps a unit's second id."""
-        return self.type_id
+    def type_id(self) -> int:
+        """The relabelling type's position (kept as ``form_id``)."""
+        return self.form_id
 
     @property
     def is_identity(self) -> bool:
@@ -233,8 +228,8 @@ def _units(s: Shape) -> tuple[SymmetryUnit, ...]:
     for cls in conjugacy_classes(s):
         g = cls.representative
         for t in sorted(relabelling_types(s, g), key=type_id.get):
-            out.append(SymmetryUnit(s.name, len(out), cls.class_id, type_id[t], cls.size,
-                                    g.rows, g.cols, g.transpose, t))
+            out.append(SymmetryUnit(s.name, REDUCTION, len(out), cls.class_id, type_id[t],
+                                    cls.size, g.rows, g.cols, g.transpose, t))
     return tuple(out)
 
 

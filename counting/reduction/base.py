@@ -14,6 +14,7 @@ sums, the total) are written here once, from :meth:`Reduction.units`.
 from __future__ import annotations
 
 import abc
+import functools
 import math
 import random
 from collections.abc import Mapping
@@ -21,8 +22,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from counting.units import UnitSpec
-from grids.shape import Shape
+from counting.reduction.cost import estimate_work, longest_first
+from counting.units import Tally, UnitProblem, UnitSpec
+from dlx import ExactCover
+from grids.shape import Shape, as_shape
+from grids.sudoku import Sudoku
 
 __all__ = ["Reduction", "BandClass", "checked_counts"]
 
@@ -158,20 +162,40 @@ class Reduction(abc.ABC):
         it can, the default)."""
         return None
 
+    def problem(self, spec) -> UnitProblem | None:
+        """What ``spec`` is to the engine: a matrix and its given rows.
+
+        The default is a unit given on the grid (a :class:`UnitSpec`): its
+        givens on the grid's own matrix, filled row by row
+        (``Sudoku.row_priority``, memo points at row ends, the tail where
+        the shape has one).  None: the unit is no single exact cover, and
+        :meth:`count_directly` counts it.
+        """
+        shape = as_shape(spec.shape)
+        sud = _sudoku(shape)
+        return UnitProblem(("grid", shape.name, "rows"), functools.partial(_grid_matrix, shape),
+                           tuple(sud.row_index(r, c, d) for r, c, d in spec.givens))
+
+    def count_directly(self, spec, options) -> Tally:
+        """Count a unit whose :meth:`problem` is None (not needed otherwise)."""
+        raise NotImplementedError(f"{type(self).__name__} units are counted as exact covers")
+
+    def hand_out(self, specs) -> list:
+        """``specs`` in the order the pools hand them out (default: the
+        costliest givens first, :func:`~counting.reduction.cost.longest_first`)."""
+        return longest_first(specs)
+
+    def work_shares(self, specs) -> dict[int, float]:
+        """Each unit's share of the work, for the progress bar (default:
+        :func:`~counting.reduction.cost.estimate_work`)."""
+        return estimate_work(specs)
+
     def estimate_unit_seconds(self, spec, options, *, probes: int, seed: int,
-                              max_seconds: float) -> float:
-        """Estimated engine seconds of counting ``spec`` (Knuth's estimator on
-        the unit's matrix, :func:`counting.run.counter.unit_problem`), for
-        :mod:`counting.reach`; the process's memo table is emptied after."""
-        from counting.run.counter import unit_problem
-        from dlx.estimate import estimate
-        ec, given = unit_problem(spec)
-        try:
-            return estimate(ec, given=given, probes=probes, seed=seed, memo=options.memo,
-                            memo_mb=options.memo_mb, tail=options.tail_enabled and ec.has_tail,
-                            max_seconds=max_seconds).seconds
-        finally:
-            ec.clear_memo()
+                              max_seconds: float) -> float | None:
+        """Estimated seconds of a unit whose :meth:`problem` is None; None
+        (the default): estimate the problem with Knuth's estimator
+        (:mod:`counting.reach`)."""
+        return None
 
     def sample_units(self, k: int, seed: int = 0) -> list:
         """``k`` units (all, if there are fewer) drawn uniformly without
@@ -261,6 +285,16 @@ class Reduction(abc.ABC):
                              f"({', '.join(label for label, _ in self.divisors)}): "
                              f"some unit count is wrong")
         return total
+
+
+@functools.lru_cache(maxsize=None)
+def _sudoku(shape: Shape) -> Sudoku:
+    return Sudoku.from_shape(shape)
+
+
+def _grid_matrix(shape: Shape) -> ExactCover:
+    """The grid's matrix as units given on the grid are counted on it."""
+    return _sudoku(shape).exact_cover(priority="rows")
 
 
 def checked_counts(counts: Mapping[int, int], n: int) -> dict[int, int]:

@@ -28,21 +28,20 @@ sampled unit's orbit covers by Knuth's estimator.
 """
 from __future__ import annotations
 
-import dataclasses
 import random
-from datetime import datetime, timezone
 
 from counting.options import CountOptions
 from counting.reduction.base import BandClass, Reduction
 from counting.group import burnside
 from counting.group.fixed import estimate_fixed_seconds
 from counting.group.symmetries import conjugacy_classes, group_order
-from counting.units import UnitResult
+from counting.reduction.cost import even_work, smallest_class_first
+from counting.units import Tally, UnitResult
 from grids.shape import Shape, as_shape
 
 __all__ = ["SymmetryReduction", "NAME"]
 
-NAME = "symmetry"
+NAME = burnside.REDUCTION
 
 
 class SymmetryReduction(Reduction):
@@ -89,16 +88,27 @@ class SymmetryReduction(Reduction):
     def units(self) -> list[burnside.SymmetryUnit]:
         return burnside.symmetry_units(self.shape)
 
-    def count_unit(self, spec: burnside.SymmetryUnit, options: CountOptions = CountOptions(),
-                   *, fresh_memo: bool = False) -> UnitResult:
+    def problem(self, spec) -> None:
+        """None: a unit is a sum over relabellings of orbit covers
+        (:func:`counting.group.burnside.count_unit`), counted by
+        :meth:`count_directly`."""
+        return None
+
+    def count_directly(self, spec: burnside.SymmetryUnit,
+                       options: CountOptions = CountOptions()) -> Tally:
         """Count ``A_t(g)`` of one unit (not the identity beyond 6×6: its
-        count comes from the grid count).  ``fresh_memo`` is accepted for the
-        common signature; every search here starts from an empty table."""
+        count comes from the grid count).  Every search here starts from an
+        empty table, so a recount is always independent."""
         if as_shape(spec.shape) != self.shape or spec.reduction != NAME:
             raise ValueError(f"unit {spec.unit_id} is a {spec.shape}/{spec.reduction} unit, "
                              f"not {self.shape.name}/{NAME}")
-        r = burnside.count_unit(spec, options)
-        return _stored(spec, r)
+        return _tally(burnside.count_unit(spec, options))
+
+    def hand_out(self, specs) -> list:
+        return smallest_class_first(specs)
+
+    def work_shares(self, specs) -> dict[int, float]:
+        return even_work(specs)
 
     class_table_title = "Burnside table: classes of the symmetry group that fix some grid"
     weight_label = "size"
@@ -147,17 +157,13 @@ class SymmetryReduction(Reduction):
         """The identity unit's result: ``grid_total / N!``, exact and checked;
         ``source`` (the grid count's store) is kept as its worker."""
         unit = self.units()[0]
-        r = burnside.count_unit(unit, grid_total=grid_total)
-        return dataclasses.replace(_stored(unit, r), worker=source)
+        return UnitResult.made(unit, _tally(burnside.count_unit(unit, grid_total=grid_total)),
+                               worker=source)
 
     def __repr__(self) -> str:
         return f"SymmetryReduction({self.shape.name!r})"
 
 
-def _stored(unit: burnside.SymmetryUnit, r: burnside.SymmetryResult) -> UnitResult:
-    """A :class:`~counting.group.burnside.SymmetryResult` as the store keeps it."""
-    return UnitResult(
-        unit_id=unit.unit_id, class_id=unit.class_id, form_id=unit.type_id, count=r.fixed,
-        nodes=r.nodes, dead_ends=0, memo_hits=0, seconds=r.seconds, host=r.host,
-        engine_version=r.engine_version,
-        finished_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+def _tally(r: burnside.SymmetryResult) -> Tally:
+    """A :class:`~counting.group.burnside.SymmetryResult` as a count and its work."""
+    return Tally(r.fixed, r.nodes, 0, 0, r.seconds, r.engine_version, r.host)

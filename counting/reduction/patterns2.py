@@ -67,7 +67,7 @@ Work units
 One unit per class, ``unit_id = class_id``, classes numbered in the order of
 their representatives' column sets.  A unit is a :class:`PatternUnitSpec`:
 it carries the representative's column sets instead of givens, and its
-count (:meth:`TwoBandPatternReduction.count_unit`) is ``c``, the number of
+count (:func:`counting.run.counter.count_unit`) is ``c``, the number of
 rectangles with those column sets whose column 1 is increasing.
 
 Example
@@ -75,7 +75,8 @@ Example
 >>> red = TwoBandPatternReduction("3x2")
 >>> red.factor, red.n_units()
 (36, 4)
->>> red.total({u.unit_id: red.count_unit(u).count for u in red.units()})
+>>> from counting.run.counter import count_unit
+>>> red.total({u.unit_id: count_unit(u).count for u in red.units()})
 28200960
 """
 from __future__ import annotations
@@ -83,17 +84,14 @@ from __future__ import annotations
 import itertools
 import math
 import random
-import socket
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from functools import lru_cache
 
 import numpy as np
 
-from counting.options import CountOptions
 from counting.reduction.base import Reduction
-from counting.units import UnitResult, WorkUnit
-from dlx import ENGINE_VERSION, ExactCover
+from counting.reduction.cost import even_work, smallest_class_first
+from counting.units import UnitProblem, WorkUnit
 from grids.rectangle import ColumnSetRectangles
 from grids.shape import as_shape
 
@@ -305,16 +303,6 @@ def pattern_classes(R: int, dual: bool = True) -> tuple[PatternClass, ...]:
 # The reduction
 # ---------------------------------------------------------------------------
 
-_ENGINES: dict[int, ExactCover] = {}  # per process: one matrix (and memo table) per R
-
-
-def _engine(R: int) -> ExactCover:
-    ec = _ENGINES.get(R)
-    if ec is None:
-        ec = _ENGINES[R] = ColumnSetRectangles(R, 2 * R).exact_cover()
-    return ec
-
-
 class TwoBandPatternReduction(Reduction):
     """The ``patterns2`` reduction of one two-band shape (``R×2`` or ``2×R``).
 
@@ -424,40 +412,22 @@ class TwoBandPatternReduction(Reduction):
             raise ValueError(f"unit {spec.unit_id} is a {spec.shape}/{spec.reduction} unit, "
                              f"not {self.shape.name}/{NAME}")
 
-    def unit_problem(self, spec: PatternUnitSpec) -> tuple[ExactCover, list[int]]:
-        """The matrix of ``R × 2R`` rectangles (this process's, memo and tail
-        included) and the givens of the unit's column sets, column 1 increasing."""
+    def problem(self, spec: PatternUnitSpec) -> UnitProblem:
+        """The matrix of ``R × 2R`` rectangles (memo and tail included) and
+        the givens of the unit's column sets, column 1 increasing: the unit
+        counts ``L / R!`` rectangles (:attr:`factors` hold the ``R!``)."""
         self._check_spec(spec)
-        R = self.rows
-        return _engine(R), ColumnSetRectangles(R, 2 * R).givens(spec.column_sets,
-                                                                 order_rows=True)
+        rect = ColumnSetRectangles(self.rows, 2 * self.rows)
+        return UnitProblem(("rectangles", self.rows, 2 * self.rows), rect.exact_cover,
+                           tuple(rect.givens(spec.column_sets, order_rows=True)))
 
-    def count_unit(self, spec: PatternUnitSpec, options: CountOptions = CountOptions(), *,
-                   fresh_memo: bool = False) -> UnitResult:
-        """Count one unit: the rectangles of its column sets with column 1
-        increasing (``L / R!``), with the engine's statistics.
+    def hand_out(self, specs) -> list:
+        """Smallest class first: the most symmetric patterns have the most
+        rectangles and the longest counts (``results/5x2-units.csv``)."""
+        return smallest_class_first(specs)
 
-        The per-process matrix keeps its memo table from one unit to the
-        next (keys are exact states, so this is always correct);
-        ``fresh_memo`` empties it first (for independent recounts).
-        """
-        ec, given = self.unit_problem(spec)
-        if fresh_memo:
-            ec.clear_memo()
-        count = ec.count(given=given, memo=options.memo, memo_mb=options.memo_mb,
-                         tail=options.tail_enabled)
-        st = ec.stats
-        return UnitResult(
-            unit_id=spec.unit_id, class_id=spec.class_id, form_id=spec.form_id, count=count,
-            nodes=st.nodes, dead_ends=st.dead_ends, memo_hits=st.memo_hits,
-            seconds=round(st.seconds, 6), host=socket.gethostname(),
-            engine_version=ENGINE_VERSION,
-            finished_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
-
-    def count_unit_L(self, spec: PatternUnitSpec, options: CountOptions = CountOptions()) -> int:
-        """``L(P)`` of the unit's pattern: ``R!`` times :meth:`count_unit`'s count."""
-        return ColumnSetRectangles(self.rows, 2 * self.rows).row_order_factor * \
-            self.count_unit(spec, options).count
+    def work_shares(self, specs) -> dict[int, float]:
+        return even_work(specs)
 
     def __repr__(self) -> str:
         return f"TwoBandPatternReduction({self.shape.name!r})"

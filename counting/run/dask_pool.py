@@ -63,7 +63,7 @@ from urllib.parse import urlsplit
 from counting.run.dask_stats import WorkerStats, add_result, per_worker_rows
 from counting.options import CountOptions
 from counting.run.pool import check_memory, default_workers
-from counting.run.counter import count_unit, longest_first
+from counting.run.counter import count_unit, hand_out
 from counting.units import UnitResult, UnitSpec
 from dlx import ENGINE_VERSION
 
@@ -502,7 +502,7 @@ def run_units_dask(specs: Iterable[UnitSpec], *, scheduler: str, options: CountO
         check_memory(target.n_workers or default_workers(), options)
     _import_distributed()
     unique = {s.unit_id: s for s in specs}
-    ordered = longest_first(unique.values())
+    ordered = hand_out(unique.values())
     if not ordered:
         return DaskRun([], options=options, address=target.address or target.kind)
     say = log or (lambda msg: None)

@@ -29,7 +29,7 @@ import os
 from typing import Callable, Iterable, Iterator
 
 from counting.options import CountOptions
-from counting.run.counter import count_unit, longest_first
+from counting.run.counter import count_unit, hand_out
 from counting.units import UnitResult, UnitSpec
 from dlx.pools import WorkerDied, map_unordered
 from dlx.api import MEMO_MB_MAX
@@ -70,7 +70,7 @@ def run_units(specs: Iterable[UnitSpec], *, workers: int = 1, options: CountOpti
     WorkerLost
         A unit killed every worker that counted it.
     """
-    ordered = longest_first(specs)
+    ordered = hand_out(specs)
     if workers <= 1 or len(ordered) <= 1:
         for spec in ordered:
             yield count_unit(spec, options)

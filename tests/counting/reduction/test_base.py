@@ -16,6 +16,7 @@ from reduction_oracles import N_REDUCED, SMALL_SHAPES, SUDOKU, brute_force_grids
 from counting.reduction import get_reduction, reduction_names
 from counting.reduction.base import Reduction, checked_counts
 from counting.reduction.bands import reduced_bands
+from counting.run.counter import count_unit
 from grids.sudoku import Sudoku
 
 REGISTERED = [(name, r) for name in SMALL_SHAPES for r in reduction_names(name)]
@@ -28,7 +29,7 @@ def unit_counts(reduction: Reduction) -> dict[int, int]:
     """Count every unit with plain dancing links (pattern units, which carry
     column sets instead of givens, with their reduction's own matrix)."""
     return {u.unit_id: count_with(reduction.shape.name, {(i, j): d for i, j, d in u.givens})
-            if hasattr(u, "givens") else reduction.count_unit(u).count
+            if hasattr(u, "givens") else count_unit(u).count
             for u in reduction.units()}
 
 

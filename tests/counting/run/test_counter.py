@@ -7,7 +7,8 @@ import pytest
 
 from counting.reduction import get_reduction
 from counting.options import CountOptions
-from counting.run.counter import count_unit, estimate_cost, longest_first
+from counting.reduction.cost import estimate_cost, longest_first
+from counting.run.counter import count_unit, hand_out
 from counting.units import UnitSpec
 from dlx import ENGINE_VERSION
 from grids.sudoku import Sudoku
@@ -124,5 +125,5 @@ def test_pattern_units_go_out_smallest_class_first():
     units = get_reduction("5x2", "patterns2").units()
     weights = [u.weight for u in units]
     assert weights != sorted(weights)
-    order = [u.weight for u in longest_first(units)]
+    order = [u.weight for u in hand_out(units)]
     assert order == sorted(weights)

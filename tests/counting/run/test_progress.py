@@ -4,7 +4,7 @@ import pytest
 
 from counting.job import Job
 from counting.run.progress import Progress, format_duration, status_text
-from counting.run.counter import estimate_cost, estimate_work, longest_first
+from counting.reduction.cost import estimate_cost, estimate_work, longest_first
 
 
 def test_durations_are_minutes_and_seconds_or_hours():
