@@ -1,24 +1,299 @@
-"""The identity unit of a symmetry job: the grid count, from its store.
+"""A counting job from request to total: the one library call behind ``gridcount count``.
 
-The identity fixes every grid, so its unit's count is the number of grids
-over ``N!`` (:func:`counting.group.burnside.identity_fixed`).  It is not
-counted by a worker: :func:`grid_total_in` reads it from the grid count's
-store when that store holds a complete count of the same shape, and the
-command line counts the grid job into that store first when it does not
-(``gridcount count SHAPE --up-to-symmetry``).  :func:`record_identity`
-then stores it as unit 0 of the symmetry job, naming the grid store as
-the unit's worker, so the symmetry store says where its identity came from.
+:func:`count` does what ``gridcount count SHAPE [--up-to-symmetry]`` does,
+in this order, checking everything before anything is deleted or opened:
+
+1. **Reach** (:func:`check_reach`): a job that would run for more than
+   :data:`counting.reach.REACH_DAYS` days on the workers asked is refused
+   with its estimate (:class:`OutOfReach`), unless forced.  For a symmetry
+   job the symmetry units are estimated, and so is the grid count behind
+   the identity class unless its store is complete already.
+2. **The job and its store** (:func:`open_store`): the store is locked for
+   the run (one run per store); ``fresh`` deletes it first, but only a
+   store of the same job, and says how many finished units it deletes.
+3. **The identity** of a symmetry job (:func:`prepare_identity`): the
+   identity fixes every grid, so its unit's count is the number of grids
+   over ``N!``.  It is taken from the grid count's store when that store
+   holds a complete count of the same shape, and the grid job is counted
+   into that store first when it does not; :func:`record_identity` then
+   stores it as unit 0, naming the grid store as the unit's worker.
+4. **The run** (:func:`counting.job.run_count`) and its summary.
+
+``verify`` uses the same steps (:func:`check_reach`,
+:func:`record_identity`), so the command line and the verification table
+never decide differently.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
-from counting.job import Job, summarise
+from counting import reach
+from counting.group import burnside
+from counting.job import (Job, RunReport, Summary, default_db_path, parse_unit_list, run_count,
+                          summarise)
+from counting.options import CountOptions
 from counting.reduction import get_reduction
 from counting.reduction.orbits import SymmetryReduction
-from counting.store.database import Store, StoreError
+from counting.reduction.registry import SYMMETRY, check_shape
+from counting.run import dask_pool
+from counting.run.pool import WorkerLost, check_memory
+from counting.store.database import Store, StoreError, StoreLock
 
-__all__ = ["grid_total_in", "record_identity", "needs_identity"]
+__all__ = ["CountRequest", "Outcome", "count", "check_reach", "open_store", "prepare_identity",
+           "grid_total_in", "record_identity", "needs_identity", "OutOfReach", "Interrupted",
+           "RunFailed", "BadUnits", "TooMuchMemory"]
+
+
+class OutOfReach(ValueError):
+    """A job estimated to take longer than :data:`counting.reach.REACH_DAYS`
+    days: its reduction's name and the ``describe``d estimate."""
+
+    def __init__(self, shape: str, reduction: str, estimate: str):
+        super().__init__(f"{shape} by reduction {reduction} is out of reach: {estimate}; "
+                         f"more than {reach.REACH_DAYS} days, so it is refused "
+                         f"(--force runs it anyway)")
+        self.reduction, self.estimate = reduction, estimate
+
+
+class BadUnits(ValueError):
+    """A unit list that names no unit of the job."""
+
+
+class TooMuchMemory(ValueError):
+    """Memo tables that do not fit in this machine's memory."""
+
+
+class RunFailed(RuntimeError):
+    """A run stopped by lost workers or a cluster without workers; its
+    finished units are kept (the message says where)."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM during a run (the original is the ``__cause__``);
+    ``done`` of ``n_units`` units are safely in ``path``."""
+
+    def __init__(self, done: int, n_units: int, path: Path):
+        super().__init__(f"{done:,} of {n_units:,} units are safely in {path}")
+        self.done, self.n_units, self.path = done, n_units, path
+
+
+@dataclass(frozen=True)
+class CountRequest:
+    """Everything ``gridcount count`` is asked, validated by the caller's parser.
+
+    ``workers`` is the local pool's size; with a ``scheduler`` it is the
+    number of workers the estimate assumes and ``local_workers`` the
+    processes that count on this machine (0 for a remote cluster).
+    """
+
+    shape: str
+    reduction: str | None = None
+    up_to_symmetry: bool = False
+    force: bool = False
+    db: Path | None = None
+    unit_list: str | None = None
+    fresh: bool = False
+    allow_mismatch: bool = False
+    options: CountOptions = CountOptions()
+    workers: int = 1
+    local_workers: int | None = None
+    scheduler: str | None = None
+    wait_workers: float | None = None
+
+
+@dataclass
+class Outcome:
+    """What a count did: its store, the run, the summary and, for a
+    complete symmetry job, the Burnside table."""
+
+    path: Path
+    summary: Summary
+    report: RunReport
+    table: list | None = None
+    deleted: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+Say = Callable[[str], None]
+
+
+def _silent(msg: str) -> None:
+    pass
+
+
+def count(request: CountRequest, *, progress: bool | None = None, log: Say | None = None,
+          warn: Say | None = None, say: Say = _silent,
+          on_report: Callable[[RunReport], None] | None = None) -> Outcome:
+    """Run the job ``request`` describes, resuming from its store.
+
+    ``say`` receives the lines a person is told along the way (estimates,
+    deletions, the identity step); ``progress``, ``log`` and ``warn`` go to
+    :func:`counting.job.run_count`; ``on_report`` receives the run report of
+    a grid count made for a symmetry job's identity.
+
+    Raises
+    ------
+    ValueError
+        A bad shape or reduction; :class:`OutOfReach`, :class:`BadUnits`,
+        :class:`TooMuchMemory` for their cases.
+    StoreError
+        The store cannot be opened, locked or deleted.
+    Interrupted, RunFailed
+        The run stopped; its finished units are kept.
+    """
+    r = request
+    if not r.force:   # before the units are enumerated: 2x6's take minutes
+        for what, cost in check_reach(r.shape, r.reduction, r.options, r.workers,
+                                      up_to_symmetry=r.up_to_symmetry):
+            say(f"estimated cost of {what}: {cost.describe(r.workers)}")
+    job = Job.load(r.shape, SYMMETRY if r.up_to_symmetry else r.reduction, force=r.force)
+    path = Path(r.db) if r.db else default_db_path(job.shape, job.reduction)
+    try:
+        ids = None if r.unit_list is None else parse_unit_list(r.unit_list, job.n_units)
+    except ValueError as e:
+        raise BadUnits(str(e)) from None
+    here = r.workers if r.local_workers is None else r.local_workers
+    try:  # the memo tables of the processes that will count on this machine
+        check_memory(min(here, job.n_units if ids is None else len(ids)), r.options)
+    except ValueError as e:
+        raise TooMuchMemory(str(e)) from None
+    if not r.db:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    run_kw = dict(workers=r.workers, options=r.options, progress=progress, log=log,
+                  scheduler=r.scheduler, wait_workers=r.wait_workers, warn=warn)
+    store, lock, deleted = open_store(path, job, fresh=r.fresh, allow_mismatch=r.allow_mismatch)
+    try:
+        if deleted:
+            say(f"--fresh: deleted {deleted:,} finished units of {job.shape} "
+                f"({job.reduction}) from {path}")
+        with store:
+            if r.up_to_symmetry and needs_identity(store):
+                prepare_identity(store, r.shape, r.reduction, r.force, run_kw, say=say,
+                                 on_report=on_report)
+            report = _run(job, store, path, ids, run_kw)
+            summary = summarise(store, job)
+            table = burnside.burnside_table(job.shape, {u.unit_id: u.count
+                                                        for u in store.results()}) \
+                if r.up_to_symmetry and summary.complete else None
+    finally:
+        lock.release()
+    return Outcome(path, summary, report, table, deleted)
+
+
+def check_reach(shape: str, reduction: str | None, options: CountOptions, workers: int, *,
+                up_to_symmetry: bool = False, grid_total_known: bool | None = None) -> list:
+    """The estimates of a job (``(what, JobCost)`` pairs) where the job
+    needs one (:func:`counting.reach.needs_estimate`); :class:`OutOfReach`,
+    with the estimate, when one would take more than
+    :data:`counting.reach.REACH_DAYS` days on ``workers``.
+
+    For ``up_to_symmetry`` the symmetry units are estimated, and the grid
+    count behind the identity class unless its store is complete already
+    (``grid_total_known`` None: whether the grid store at its default path
+    is complete; True or False: the caller knows).
+    """
+    s = check_shape(shape)
+    grid = get_reduction(s, reduction)
+    if not reach.needs_estimate(grid):
+        return []
+    wanted = [("this job", grid)]
+    if up_to_symmetry:
+        wanted = [("the symmetry units", get_reduction(s, SYMMETRY))]
+        known = grid_total_known
+        if known is None:
+            known = grid_total_in(default_db_path(s.name, grid.name), s.name) is not None
+        if not known:
+            wanted.append(("the grid count behind the identity class", grid))
+    out = []
+    for what, red in wanted:
+        cost = reach.job_cost(red, options)
+        if cost.out_of_reach(workers):
+            raise OutOfReach(s.name, red.name, cost.describe(workers))
+        out.append((what, cost))
+    return out
+
+
+def open_store(path: Path, job: Job, *, fresh: bool = False,
+               allow_mismatch: bool = False) -> tuple[Store, StoreLock, int]:
+    """The job's store at ``path``, locked for the caller (release the
+    lock when done), made new with ``fresh``; and how many finished units
+    ``fresh`` deleted.
+
+    ``fresh`` deletes only a store of the same job (shape and reduction):
+    a store of another job is refused, naming both, and nothing is deleted.
+    """
+    lock = StoreLock.acquire(path)   # taken before --fresh deletes anything
+    try:
+        deleted = 0
+        if fresh and path.exists():
+            deleted = _deletable_units(path, job)
+            Store.delete(path)
+        return Store.create_or_open(path, job.info(), allow_mismatch=allow_mismatch), lock, \
+            deleted
+    except BaseException:
+        lock.release()
+        raise
+
+
+def _deletable_units(path: Path, job: Job) -> int:
+    """The finished units ``--fresh`` would delete from ``path``;
+    StoreError when the store there counts another job.  A store too
+    damaged to open is still deleted (that is what --fresh is for)."""
+    try:
+        with Store.open(path) as old:
+            other = (old.job.shape, old.job.reduction)
+            if other != (job.shape, job.reduction):
+                raise StoreError(f"{path} is the store of {other[0]} ({other[1]}), not of "
+                                 f"{job.shape} ({job.reduction}): --fresh deletes only a store "
+                                 f"of the same job; give another --db")
+            return len(old)
+    except StoreError as e:
+        if "--fresh deletes only" in str(e):
+            raise
+        return 0
+
+
+def _run(job: Job, store: Store, path: Path, ids, run_kw: dict) -> RunReport:
+    """:func:`counting.job.run_count`, with a stop said as where the work is."""
+    try:
+        return run_count(job, store, unit_ids=ids, **run_kw)
+    except KeyboardInterrupt as e:
+        raise Interrupted(len(store), job.n_units, path) from e
+    except (WorkerLost, dask_pool.NoWorkers, dask_pool.UnitFailed) as e:
+        raise RunFailed(f"{e}; {len(store):,} of {job.n_units:,} units are safely in {path}: "
+                        f"run the same command again to resume") from None
+    except dask_pool.DaskPoolError as e:
+        raise StoreError(str(e)) from None
+
+
+def prepare_identity(store: Store, shape: str, reduction: str | None, force: bool,
+                     run_kw: dict, *, say: Say = _silent,
+                     on_report: Callable[[RunReport], None] | None = None) -> int:
+    """Record unit 0 of a symmetry job from the grid count's store (its
+    default path), counting the grid job into that store first when it is
+    not complete there (resumable like any count).  Returns the stored count."""
+    grid_job = Job.load(shape, reduction, force=force)
+    grid_path = default_db_path(grid_job.shape, grid_job.reduction)
+    total = grid_total_in(grid_path, grid_job.shape)
+    if total is None:
+        say(f"the identity class fixes every grid: counting the {grid_job.shape} grids "
+            f"({grid_job.reduction}) into {grid_path} first")
+        grid_path.parent.mkdir(parents=True, exist_ok=True)
+        grid_store, lock, _ = open_store(grid_path, grid_job)
+        try:
+            with grid_store:
+                report = _run(grid_job, grid_store, grid_path, None, run_kw)
+                total = summarise(grid_store, grid_job).total
+        finally:
+            lock.release()
+        if on_report:
+            on_report(report)
+    fixed = record_identity(store, grid_job.shape, total, grid_path)
+    n = check_shape(grid_job.shape, force=True).n
+    say(f"identity: {total:,} grids / {n}! = {fixed:,} (from {grid_path})")
+    return fixed
 
 
 def grid_total_in(path: Path | str, shape: str) -> int | None:
@@ -38,7 +313,7 @@ def grid_total_in(path: Path | str, shape: str) -> int | None:
         if store.job.shape != shape:
             raise StoreError(f"{path} counts {store.job.shape} grids, not {shape}")
         job = Job.for_store(store)
-        if job.reduction_object.divisors:
+        if job.reduction_object.counts_orbits:
             raise StoreError(f"{path} is a store of essentially different grids, "
                              f"not of the grid count")
         summary = summarise(store, job)

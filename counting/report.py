@@ -121,7 +121,7 @@ def build_report(store: Store) -> Report:
     results = sorted(store.results(), key=lambda r: r.unit_id)
     weight = {c.class_id: c.weight for c in job.classes}
     red = job.reduction_object
-    pub = published.lookup(job.shape, up_to_symmetry=bool(red.divisors))
+    pub = published.lookup(job.shape, up_to_symmetry=red.counts_orbits)
 
     total_text = _n(s.total) if s.complete else \
         f"not yet: {job.n_units - s.done:,} of {job.n_units:,} units remain"

@@ -27,10 +27,9 @@ from typing import Callable, Iterable
 from counting import published
 from counting.job import Job, run_count
 from counting.options import CountOptions
-from counting import reach
-from counting.reduction import check_shape, get_reduction
+from counting.plan import OutOfReach, check_reach, record_identity
+from counting.reduction import check_shape
 from counting.reduction.registry import SYMMETRY
-from counting.plan import record_identity
 from counting.store.database import Store
 from grids.shape import as_shape
 
@@ -176,8 +175,11 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
     t0 = time.perf_counter()
     computed = units = reduction = error = None
     try:
-        _refuse_out_of_reach(name, workers, options, up_to_symmetry and grid_total is None,
-                             up_to_symmetry)
+        try:
+            check_reach(name, None, options, workers, up_to_symmetry=up_to_symmetry,
+                        grid_total_known=grid_total is not None)
+        except OutOfReach as e:
+            raise ValueError(f"out of reach by reduction {e.reduction}: {e.estimate}") from None
         with tempfile.TemporaryDirectory(prefix="gridcount-verify-") as tmp:
             if up_to_symmetry:
                 job = Job.load(name, SYMMETRY)
@@ -198,21 +200,6 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
         seconds=time.perf_counter() - t0, units=units, reduction=reduction, error=error,
         up_to_symmetry=up_to_symmetry,
     )
-
-
-def _refuse_out_of_reach(name: str, workers: int, options: CountOptions, grids: bool,
-                         symmetry: bool) -> None:
-    """Raise ``ValueError`` with the estimate when a count this row needs is
-    out of reach (:mod:`counting.reach`): a shape given to ``--shapes`` that
-    would run for weeks is a failed row, not a wait without end."""
-    wanted = ([get_reduction(name)] if grids or not symmetry else []) + \
-        ([get_reduction(name, SYMMETRY)] if symmetry else [])
-    for red in wanted:
-        if reach.needs_estimate(red):
-            cost = reach.job_cost(red, options)
-            if cost.out_of_reach(workers):
-                raise ValueError(f"out of reach by reduction {red.name}: "
-                                 f"{cost.describe(workers)}")
 
 
 def _count(job: Job, path: Path, workers: int, options: CountOptions,

@@ -14,17 +14,14 @@ from typing import NoReturn
 
 import click
 
-from counting import reach
-from counting.run import dask_pool, dask_stats
 from counting import job as jobs
+from counting import plan, reach
 from counting.cli import Terminated, fail, print_table, sigterm_stops_like_ctrl_c
 from counting.options import CountOptions
 from counting.reduction import registry
-from counting import plan as identity
-from counting.group import burnside
-from counting.run.pool import WorkerLost, check_memory, default_workers
-from counting.store.database import Store, StoreError, StoreLock
-from grids.shape import as_shape
+from counting.run import dask_pool, dask_stats
+from counting.run.pool import default_workers
+from counting.store.database import StoreError
 from grids.sudoku import ALPHABET
 
 __all__ = ["count", "classes", "verify"]
@@ -121,119 +118,52 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
                                "replaces a lost worker itself)")
     options = _count_options(memo_mb_text, no_memo, no_tail)
     workers = workers or default_workers()
-    if not force:   # before the units are enumerated: 2x6's take minutes
-        estimate_on = workers if scheduler is None else (target.n_workers or default_workers())
-        _refuse_out_of_reach(shape, reduction, options, estimate_on, quiet or as_json,
-                             up_to_symmetry)
-    job = _load_job(shape, registry.SYMMETRY if up_to_symmetry else reduction, force)
-    path = Path(db) if db else jobs.default_db_path(job.shape, job.reduction)
-    try:
-        ids = None if unit_list is None else jobs.parse_unit_list(unit_list, job.n_units)
-    except ValueError as e:
-        raise click.BadParameter(str(e), param_hint="--units")
     if scheduler is None:
-        here = workers
-    elif target.kind == "local":
-        here = target.n_workers or default_workers()
+        estimate_on, here = workers, workers
     else:   # remote workers: their memory limits are checked on connecting
-        here = 0
-    try:  # the memo tables of the processes that will count on this machine
-        check_memory(min(here, job.n_units if ids is None else len(ids)), options)
-    except ValueError as e:
+        estimate_on = target.n_workers or default_workers()
+        here = estimate_on if target.kind == "local" else 0
+    request = plan.CountRequest(
+        shape=shape, reduction=reduction, up_to_symmetry=up_to_symmetry, force=force,
+        db=Path(db) if db else None, unit_list=unit_list, fresh=fresh,
+        allow_mismatch=allow_mismatch, options=options, workers=estimate_on,
+        local_workers=here, scheduler=scheduler, wait_workers=wait_workers)
+    quiet_run = quiet or as_json
+    say = (lambda msg: None) if quiet_run else (lambda msg: click.echo(msg, err=True))
+    try:
+        with sigterm_stops_like_ctrl_c():
+            outcome = plan.count(
+                request, say=say,
+                progress=False if (quiet or no_progress or as_json) else None,
+                log=(lambda msg: None) if quiet_run else None,
+                # lost workers are said even then (no bar is drawn then either)
+                warn=(lambda msg: click.echo(msg, err=True)) if quiet_run else None,
+                on_report=None if quiet_run else _print_run)
+    except plan.BadUnits as e:
+        raise click.BadParameter(str(e), param_hint="--units")
+    except plan.TooMuchMemory as e:
         _bad_value("--memo-mb", str(e))
-    if not db:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    store = _open_store(path, job, fresh=fresh, allow_mismatch=allow_mismatch)
-    log = (lambda msg: None) if (quiet or as_json) else None
-    # lost workers are said even then (no bar is drawn then either)
-    warn = (lambda msg: click.echo(msg, err=True)) if (quiet or as_json) else None
-    progress = False if (quiet or no_progress or as_json) else None
-    run_kw = dict(workers=workers, options=options, progress=progress, log=log,
-                  scheduler=scheduler, wait_workers=wait_workers, warn=warn)
-    with store:
-        if up_to_symmetry and identity.needs_identity(store):
-            _record_identity(shape, reduction, force, store, run_kw, quiet or as_json)
-        report = _run_job(job, store, path, unit_ids=ids, **run_kw)
-        summary = jobs.summarise(store, job)
-        table = burnside.burnside_table(job.shape, {r.unit_id: r.count for r in store.results()}) \
-            if up_to_symmetry and summary.complete else None
+    except plan.Interrupted as e:
+        terminated = isinstance(e.__cause__, Terminated)
+        how = "terminated" if terminated else "interrupted"
+        again = "the same command without --fresh" if fresh else "the same command again"
+        click.echo(f"\n{how}: {e}; run {again} to resume.", err=True)
+        # the shell's convention: 128 + the signal's number
+        sys.exit(128 + (signal.SIGTERM if terminated else signal.SIGINT))
+    except (ValueError, StoreError, plan.RunFailed) as e:
+        fail(str(e))
     if as_json:
-        doc = summary.as_json()
-        doc["run"] = _run_json(report)
-        if table is not None:
-            doc["burnside"] = [row.as_dict() for row in table]
+        doc = outcome.summary.as_json()
+        doc["run"] = _run_json(outcome.report)
+        if outcome.table is not None:
+            doc["burnside"] = [row.as_dict() for row in outcome.table]
         click.echo(json.dumps(doc, indent=2))
         return
     if not quiet:
-        _print_run(report)
-        if table is not None:
-            _print_burnside(table)
-    _print_summary(summary, path, quiet=quiet)
-
-
-def _open_store(path: Path, job: jobs.Job, *, fresh: bool = False,
-                allow_mismatch: bool = False) -> Store:
-    """The job's store, locked for this command (one run per store), made
-    new with ``fresh``; a one-line error when it cannot be."""
-    try:
-        # held until the command ends (taken before --fresh deletes anything)
-        lock = StoreLock.acquire(path)
-        click.get_current_context().call_on_close(lock.release)
-        if fresh:
-            Store.delete(path)
-        return Store.create_or_open(path, job.info(), allow_mismatch=allow_mismatch)
-    except StoreError as e:
-        fail(str(e))
-
-
-def _run_job(job: jobs.Job, store: Store, path: Path, **run_kw) -> jobs.RunReport:
-    """:func:`counting.job.run_count`, with Ctrl-C, SIGTERM, lost workers and
-    store errors said in one line and the exit codes of the shell."""
-    try:
-        with sigterm_stops_like_ctrl_c():
-            return jobs.run_count(job, store, **run_kw)
-    except KeyboardInterrupt as e:
-        n = len(store)
-        how = "terminated" if isinstance(e, Terminated) else "interrupted"
-        click.echo(f"\n{how}: {n:,} of {job.n_units:,} units are safely in {path}; "
-                   f"run the same command again to resume.", err=True)
-        # the shell's convention: 128 + the signal's number
-        sys.exit(128 + (signal.SIGTERM if isinstance(e, Terminated) else signal.SIGINT))
-    except (WorkerLost, dask_pool.NoWorkers, dask_pool.UnitFailed) as e:
-        fail(f"{e}; {len(store):,} of {job.n_units:,} units are safely in {path}: "
-             f"run the same command again to resume")
-    except (StoreError, dask_pool.DaskPoolError) as e:
-        fail(str(e))
-
-
-def _record_identity(shape: str, reduction: str | None, force: bool, store: Store,
-                     run_kw: dict, quiet: bool) -> None:
-    """Unit 0 of a symmetry job, from the grid count's store (its default
-    path); the grid job is counted into that store first when it is not
-    complete there (resumable like any count)."""
-    grid_job = _load_job(shape, reduction, force)
-    grid_path = jobs.default_db_path(grid_job.shape, grid_job.reduction)
-    try:
-        total = identity.grid_total_in(grid_path, grid_job.shape)
-    except StoreError as e:
-        fail(str(e))
-    if total is None:
-        if not quiet:
-            click.echo(f"the identity class fixes every grid: counting the {grid_job.shape} grids "
-                       f"({grid_job.reduction}) into {grid_path} first", err=True)
-        grid_path.parent.mkdir(parents=True, exist_ok=True)
-        with _open_store(grid_path, grid_job) as grid_store:
-            report = _run_job(grid_job, grid_store, grid_path, **run_kw)
-            total = jobs.summarise(grid_store, grid_job).total
-        if not quiet:
-            _print_run(report)
-    try:
-        fixed = identity.record_identity(store, grid_job.shape, total, grid_path)
-    except (ValueError, StoreError) as e:
-        fail(str(e))
-    if not quiet:
-        n = as_shape(grid_job.shape).n
-        click.echo(f"identity: {total:,} grids / {n}! = {fixed:,} (from {grid_path})", err=True)
+        _print_run(outcome.report)
+        if outcome.table is not None:
+            _print_burnside(outcome.table)
+    _print_summary(outcome.summary, outcome.path, quiet=quiet)
 
 
 def _print_burnside(table) -> None:
@@ -249,39 +179,6 @@ def _print_burnside(table) -> None:
     fixing = sum(1 for r in table if r.fixed)
     click.echo(f"{len(rows)} classes have units and {fixing} of them fix some grid; the other "
                f"classes of the group provably fix none")
-
-
-def _refuse_out_of_reach(shape: str, reduction: str | None, options: CountOptions,
-                         workers: int, quiet: bool, up_to_symmetry: bool = False) -> None:
-    """Estimate a large job (:mod:`counting.reach`) and refuse it, with the
-    estimate, when it would take more than a week; say the estimate
-    otherwise.  For ``--up-to-symmetry`` the symmetry units are estimated,
-    and so is the grid count behind the identity class unless its store is
-    complete already."""
-    try:
-        s = registry.check_shape(shape)
-        grid = registry.get_reduction(s, reduction)
-    except ValueError as e:
-        fail(str(e))
-    if not reach.needs_estimate(grid):
-        return
-    jobs_to_estimate = [("this job", grid)]
-    if up_to_symmetry:
-        jobs_to_estimate = [("the symmetry units", registry.get_reduction(s, registry.SYMMETRY))]
-        try:
-            complete = identity.grid_total_in(jobs.default_db_path(s.name, grid.name),
-                                              s.name) is not None
-        except StoreError as e:
-            fail(str(e))
-        if not complete:
-            jobs_to_estimate.append(("the grid count behind the identity class", grid))
-    for what, red in jobs_to_estimate:
-        cost = reach.job_cost(red, options)
-        if cost.out_of_reach(workers):
-            fail(f"{s.name} by reduction {red.name} is out of reach: {cost.describe(workers)}; "
-                 f"more than {reach.REACH_DAYS} days, so it is refused (--force runs it anyway)")
-        if not quiet:
-            click.echo(f"estimated cost of {what}: {cost.describe(workers)}", err=True)
 
 
 def _bad_value(option: str, message: str) -> NoReturn:

@@ -118,6 +118,10 @@ class Reduction(abc.ABC):
     #: for the grid reductions, ``|G|`` for Burnside's lemma.
     divisors: tuple[tuple[str, int], ...] = ()
 
+    #: Whether the total counts orbits of grids (essentially different
+    #: grids, Burnside's lemma) rather than grids.
+    counts_orbits: bool = False
+
     #: What :meth:`total` counts, after the shape: ``"3x3 grids"``.
     total_label: str = "grids"
 

@@ -53,6 +53,7 @@ class SymmetryReduction(Reduction):
     """
 
     kind = NAME
+    counts_orbits = True
     members = "group elements"
     sum_label = "Σ class size × A"
     term_label = "size × A"

@@ -20,6 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from counting import job as jobs
+from counting import plan
 from counting import published
 from counting.run import pool
 from counting.reduction import get_reduction
@@ -154,7 +155,7 @@ def test_the_engine_flags_become_the_count_options(run, tmp_path, monkeypatch, f
     def spy(*args, **kwargs):
         seen.append(kwargs["options"])
         return real(*args, **kwargs)
-    monkeypatch.setattr(jobs, "run_count", spy)
+    monkeypatch.setattr(plan, "run_count", spy)
     res = run("count", "2x3", "--db", tmp_path / "j.sqlite", "-w", "1", "--json", *flags)
     assert seen == [options]
     doc = json.loads(res.output)
@@ -180,13 +181,25 @@ def test_fresh_deletes_the_store_and_counts_again(run, tmp_path):
     assert sorted(units_in(db)) == [0, 1]
 
 
-def test_fresh_replaces_a_store_of_another_job(run, tmp_path):
+def test_fresh_never_deletes_a_store_of_another_job(tmp_path):
+    # issue 26.6: `count 2x3 --fresh --db STORE_OF_A_2x4_JOB` deleted the 2x4 units
     db = tmp_path / "j.sqlite"
-    run("count", "2x3", "--units", "0", "--db", db, "--workers", "1", "--quiet")
-    res = run("count", "3x2", "--db", db, "--workers", "1", "--quiet", "--fresh")
-    assert int(res.output.replace(",", "")) == published.lookup("3x2").total
+    invoke("count", "2x4", "--units", "0-2", "--db", db, "--workers", "1", "--quiet")
+    res = invoke("count", "2x3", "--db", db, "--workers", "1", "--quiet", "--fresh")
+    assert res.exit_code == 1 and "Traceback" not in res.output
+    assert res.output.count("\n") == 1
+    assert "store of 2x4" in res.output and "not of 2x3" in res.output
     with Store.open(db) as st:
-        assert st.job.shape == "3x2"
+        assert st.job.shape == "2x4" and sorted(st.done_ids()) == [0, 1, 2]
+
+
+def test_fresh_says_how_many_finished_units_it_deletes(tmp_path):
+    db = tmp_path / "j.sqlite"
+    invoke("count", "2x3", "--units", "0-3", "--db", db, "--workers", "1", "--quiet")
+    res = invoke("count", "2x3", "--units", "0", "--db", db, "--workers", "1", "--fresh",
+                 "--no-progress")
+    assert res.exit_code == 0
+    assert "--fresh: deleted 4 finished units of 2x3" in res.output
 
 
 def _other_programs_database(path):
@@ -328,6 +341,25 @@ def test_store_resumes_after_kill_9_with_no_unit_counted_twice(tmp_path):
         spec = get_reduction("3x3", "71").units()
         for u in (kept[0], final[-1]):
             assert st.get(u).count == count_unit(spec[u], CountOptions(), fresh_memo=True).count
+
+
+def test_the_resume_hint_after_fresh_is_a_command_that_resumes(tmp_path):
+    # issue 26.2: after `count --fresh` and Ctrl-C, "run the same command again"
+    # ran --fresh again and deleted the stored units
+    db = tmp_path / "f.sqlite"
+    proc = start_count(db, "0-299", "--workers", 1, "--fresh")
+    wait_for_units(db, 2, proc)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "run the same command without --fresh to resume" in err
+    kept = units_in(db)
+    # following the hint keeps every stored unit
+    proc = start_count(db, "0-299", "--workers", 1)
+    wait_for_units(db, len(kept) + 1, proc)
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=30)
+    assert set(kept) < set(units_in(db))
 
 
 @pytest.mark.parametrize("sig, code, word", [
@@ -528,6 +560,25 @@ def test_a_shape_whose_count_fails_is_reported_not_a_crash():
     assert res.exit_code == 1 and "Traceback" not in res.output
     assert "FAILED" in res.stdout and "4x4: count failed" in res.stdout
     assert "1x3" in res.stdout and " ok " in res.stdout
+
+
+def test_the_resume_hint_after_fresh_is_a_command_that_resumes(tmp_path):
+    # issue 26.2: after `count --fresh` and Ctrl-C, "run the same command again"
+    # ran --fresh again and deleted the stored units
+    db = tmp_path / "f.sqlite"
+    proc = start_count(db, "0-299", "--workers", 1, "--fresh")
+    wait_for_units(db, 2, proc)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "run the same command without --fresh to resume" in err
+    kept = units_in(db)
+    # following the hint keeps every stored unit
+    proc = start_count(db, "0-299", "--workers", 1)
+    wait_for_units(db, len(kept) + 1, proc)
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=30)
+    assert set(kept) < set(units_in(db))
 
 
 @pytest.mark.parametrize("sig, code, word", [

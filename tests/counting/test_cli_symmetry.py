@@ -93,8 +93,8 @@ def test_an_incomplete_grid_store_is_completed_first(here):
 
 def test_a_wrong_grid_total_is_refused(here, monkeypatch):
     # a grid total that N! does not divide is not a grid count
-    from counting import plan as identity
-    monkeypatch.setattr(identity, "grid_total_in", lambda path, shape: 28_200_961)
+    from counting import plan
+    monkeypatch.setattr(plan, "grid_total_in", lambda path, shape: 28_200_961)
     res = invoke("count", "2x3", "--up-to-symmetry", "--workers", "1")
     assert res.exit_code == 1
     assert "not a multiple of 6!" in res.output and "Traceback" not in res.output
