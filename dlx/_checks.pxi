@@ -67,4 +67,10 @@ cdef int _check_invariants(Engine eng) except -1:
             raise AssertionError(f"item list {head}: {n} items, expected {expected}")
     if eng.n_live_primary != eng.n_primary or eng.zhash != 0:
         raise AssertionError("covered-item bookkeeping not restored")
+    # No memo point awaits its store between searches: a flag left set by an
+    # interrupted search would store a stale count at that level next time.
+    if eng.memo_pending != NULL:
+        for i in range(eng.depth_cap):
+            if eng.memo_pending[i]:
+                raise AssertionError(f"memo point at level {i} still pending")
     return 0

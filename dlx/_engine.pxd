@@ -97,7 +97,7 @@ cdef class Engine:
     cdef count_t limit              # stop when solutions >= limit (0: none)
     cdef word_t nodes               # search-tree nodes entered
     cdef word_t dead_ends           # nodes whose chosen item had LEN 0
-    cdef word_t updates             # list unlinks (DLX1's "updates")
+    cdef word_t updates             # items covered: one per _cover of an item
 
     # --- memo (Nishino et al. 2017): key = set of uncovered items
     cdef bint memo_on               # memoize subproblem counts in this run

@@ -21,7 +21,8 @@ class SearchStats:
     dead_ends : int
         Nodes whose branching column had no rows left.
     updates : int
-        Columns covered (DLX1's "updates" counts list unlinks).
+        Items (columns) covered: one per cover of an item, as the engine
+        counts them (``_cover`` in ``dlx/_engine.pyx``).
     seconds : float
         Wall-clock seconds of the search.
     memo_lookups, memo_hits, memo_stores : int

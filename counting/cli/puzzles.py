@@ -43,8 +43,6 @@ CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 _SOURCE = "FILE|PUZZLE"
 EXIT_OK, EXIT_NOT_UNIQUE, EXIT_MALFORMED = 0, 1, 2
 _CHUNK = 2048
-_EXIT_HELP = ("Exit codes: 0 every puzzle has exactly one solution; 1 some have none or "
-              "several; 2 malformed input (every bad line is reported) or bad usage.")
 
 
 # ----------------------------------------------------------------------

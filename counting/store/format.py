@@ -80,7 +80,7 @@ from typing import Iterator
 from counting.units import UnitResult
 
 __all__ = [
-    "APPLICATION_ID", "FORMAT", "FORMAT_VERSION", "SQLITE_MAGIC", "BUSY_TIMEOUT", "SCHEMA",
+    "APPLICATION_ID", "FORMAT", "FORMAT_VERSION", "SQLITE_MAGIC", "BUSY_TIMEOUT",
     "COLUMNS", "EXACT", "META_KEYS", "CHECKSUM_DIGITS",
     "StoreError", "ForeignStoreError", "CorruptStoreError", "ConflictError", "JobInfo",
     "reason", "is_corruption", "store_error", "as_store_errors", "transaction",
@@ -124,8 +124,6 @@ CREATE TABLE units (
     checksum       TEXT NOT NULL CHECK (length(checksum) = {CHECKSUM_DIGITS}
                                         AND checksum NOT GLOB '*[^0-9a-f]*')
 )"""
-
-SCHEMA = f"{META_TABLE};\n{UNITS_TABLE};\n"
 
 COLUMNS = tuple(f.name for f in fields(UnitResult))  # units columns but checksum, in UnitResult order
 EXACT = ("count", "nodes", "dead_ends", "memo_hits")  # columns stored as decimal TEXT

@@ -2,6 +2,7 @@
 page says is read back from the HTML and the Markdown and compared with the
 store, not looked at as a picture."""
 import re
+from dataclasses import replace
 import sys
 from html.parser import HTMLParser
 
@@ -215,3 +216,20 @@ def test_a_missing_store_is_one_line(tmp_path):
     res = CliRunner().invoke(cli, ["report", str(tmp_path / "nope.sqlite")])
     assert res.exit_code == 1
     assert res.output.strip() == f"Error: {tmp_path / 'nope.sqlite'}: no such store"
+
+
+def test_a_complete_store_whose_total_differs_from_the_published_one_says_so(finished, tmp_path):
+    # a complete store with one unit's count off by one (written through the
+    # store, so its checksums are valid): the report must not say "matches"
+    pytest.importorskip("matplotlib")
+    src, job, results = finished
+    path = tmp_path / "off.sqlite"
+    with Store.open(src) as st, Store.create_or_open(path, job.info()) as out:
+        for r in st.results():
+            out.record(replace(r, count=r.count + 1) if r.unit_id == 0 else r)
+    html = tmp_path / "r.html"
+    res = CliRunner().invoke(cli, ["report", str(path), "-o", str(html)])
+    assert res.exit_code == 0, res.output
+    facts = {row[0]: row[1] for row in _html_tables(html.read_text())[0][1:]}
+    assert _int(facts[job.reduction_object.total_label]) != job.total(results)
+    assert facts["published"].startswith("DOES NOT MATCH the published 28,200,960")
