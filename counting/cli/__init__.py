@@ -9,58 +9,17 @@ The commands live in four modules: :mod:`counting.cli.count` (``count``,
 ``export``, ``merge``, ``recount``), :mod:`counting.cli.report`
 (``report``) and :mod:`counting.cli.puzzles` (``solve``, ``check``,
 ``count-solutions``, ``generate``, ``explain``).
-This module holds the group, :func:`main` and what the commands share.
+This module holds the group and :func:`main`; what the commands share is
+:mod:`counting.cli.common`.
 """
 from __future__ import annotations
 
-import contextlib
-import signal
-from typing import NoReturn
-
 import click
 
-__all__ = ["cli", "main", "fail", "print_table", "Terminated", "sigterm_stops_like_ctrl_c",
-           "CONTEXT_SETTINGS"]
+from counting.cli import count, puzzles, report, store
+from counting.cli.common import CONTEXT_SETTINGS
 
-CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
-
-
-def fail(msg: str) -> NoReturn:
-    """End the command with ``Error: msg`` on stderr and exit code 1."""
-    raise click.ClickException(msg)
-
-
-def print_table(rows) -> None:
-    """``(label, value)`` rows: labels left-aligned, values right-aligned."""
-    width = max(len(k) for k, _ in rows)
-    vwidth = max(len(v) for _, v in rows)
-    for k, v in rows:
-        click.echo(f"{k:<{width}}  {v:>{vwidth}}")
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM during a count: stopped in the same orderly way as Ctrl-C."""
-
-
-def _raise_terminated(signum, frame) -> None:
-    raise Terminated()
-
-
-@contextlib.contextmanager
-def sigterm_stops_like_ctrl_c():
-    """While counting, SIGTERM (a batch scheduler's or ``kill``'s stop) raises
-    :class:`Terminated`, so the pool is shut down and every finished unit
-    stays committed, instead of the process dying with its workers
-    orphaned.  Outside the main thread signals cannot be caught: no-op."""
-    try:
-        previous = signal.signal(signal.SIGTERM, _raise_terminated)
-    except ValueError:  # not the main thread
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+__all__ = ["cli", "main"]
 
 
 @click.group(context_settings=CONTEXT_SETTINGS)
@@ -80,8 +39,6 @@ def main() -> None:
     cli(prog_name="gridcount")
 
 
-# The commands (imported last: their modules use the helpers above).
-from counting.cli import count, puzzles, report, store  # noqa: E402
 
 for _command in (count.count, count.classes, count.verify,
                  store.status, store.export, store.merge, store.recount, report.report):

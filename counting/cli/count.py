@@ -16,7 +16,7 @@ import click
 
 from counting import job as jobs
 from counting import plan, reach
-from counting.cli import Terminated, fail, print_table, sigterm_stops_like_ctrl_c
+from counting.cli.common import Terminated, fail, print_table, sigterm_stops_like_ctrl_c
 from counting.options import CountOptions
 from counting.reduction import registry
 from counting.run import dask_pool, dask_stats

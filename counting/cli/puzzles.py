@@ -37,9 +37,9 @@ from tqdm import tqdm
 from grids import puzzles as P
 from dlx.api import COUNT_LIMIT_MAX
 from grids.grid import text_shape
+from counting.cli.common import CONTEXT_SETTINGS
 from grids.shape import Shape
 
-CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 _SOURCE = "FILE|PUZZLE"
 EXIT_OK, EXIT_NOT_UNIQUE, EXIT_MALFORMED = 0, 1, 2
 _CHUNK = 2048

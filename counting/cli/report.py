@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from counting.cli import fail
+from counting.cli.common import fail
 from counting.report import FORMATS, ReportUnavailable, write_report
 from counting.store.database import StoreError
 

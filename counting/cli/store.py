@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from counting import job as jobs
-from counting.cli import fail, print_table
+from counting.cli.common import fail, print_table
 from counting.options import CountOptions
 from counting.store.database import FORMAT_VERSION, Store, StoreError
 

@@ -562,25 +562,6 @@ def test_a_shape_whose_count_fails_is_reported_not_a_crash():
     assert "1x3" in res.stdout and " ok " in res.stdout
 
 
-def test_the_resume_hint_after_fresh_is_a_command_that_resumes(tmp_path):
-    # issue 26.2: after `count --fresh` and Ctrl-C, "run the same command again"
-    # ran --fresh again and deleted the stored units
-    db = tmp_path / "f.sqlite"
-    proc = start_count(db, "0-299", "--workers", 1, "--fresh")
-    wait_for_units(db, 2, proc)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130, err
-    assert "run the same command without --fresh to resume" in err
-    kept = units_in(db)
-    # following the hint keeps every stored unit
-    proc = start_count(db, "0-299", "--workers", 1)
-    wait_for_units(db, len(kept) + 1, proc)
-    proc.send_signal(signal.SIGINT)
-    proc.communicate(timeout=30)
-    assert set(kept) < set(units_in(db))
-
-
 @pytest.mark.parametrize("sig, code, word", [
     (signal.SIGINT, 130, "interrupted"),   # Ctrl-C
     (signal.SIGTERM, 143, "terminated"),
