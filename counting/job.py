@@ -36,6 +36,8 @@ from counting.store.database import JobInfo, Store
 from counting.run.progress import Progress
 from counting.run.counter import count_unit
 from counting.units import UnitResult, UnitSpec
+from counting.labels import labels_of
+from grids.kind import GridKind, as_kind
 from dlx import ENGINE_VERSION
 
 __all__ = ["Job", "default_db_path", "default_export_stem", "default_export_paths", "run_count",
@@ -67,7 +69,12 @@ def default_export_paths(job: "Job", directory: str | os.PathLike) -> tuple[Path
 
 @dataclass(frozen=True)
 class Job:
-    """The reduction of one shape: its classes, units and factors."""
+    """The reduction of one grid kind: its classes, units and factors.
+
+    ``shape`` is the kind's canonical text (:attr:`grids.kind.GridKind.name`:
+    ``"3x3"`` for plain 9×9 grids), as the store's job row and every unit
+    carry it; :attr:`kind` is the value.
+    """
 
     shape: str
     reduction: str
@@ -98,6 +105,11 @@ class Job:
     @cached_property
     def classes(self) -> list[BandClass]:
         return get_reduction(self.shape, self.reduction).classes()
+
+    @property
+    def kind(self) -> GridKind:
+        """What the job counts: the grid kind its ``shape`` text names."""
+        return as_kind(self.shape)
 
     @property
     def reduction_object(self) -> Reduction:
@@ -283,7 +295,7 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
     report = RunReport(skipped=len(wanted) - len(todo), workers=workers)
     results = {r.unit_id: r.count for r in store.results()}
     weight = {c.class_id: c.weight for c in job.classes}
-    noun = job.reduction_object.count_noun
+    noun = labels_of(job.reduction_object).count_noun
     say = log or _stderr_line
     warn = warn or _bar_line
     if scheduler is not None and todo:
@@ -403,14 +415,14 @@ def summarise(store: Store, job: Job | None = None) -> Summary:
         shape=job.shape, reduction=job.reduction, engine_version=store.job.engine_version,
         n_units=job.n_units, done=len(counts), classes_complete=len(ctot),
         n_classes=len(job.classes), factors=job.factors,
-        sum_label=job.reduction_object.sum_label,
+        sum_label=labels_of(job.reduction_object).sum_label,
         weighted_sum=wsum, total=job.total(counts) if complete else None,
         unit_solutions=sum(counts.values()),
         nodes=sum(r.nodes for r in results), dead_ends=sum(r.dead_ends for r in results),
         memo_hits=sum(r.memo_hits for r in results),
         cpu_seconds=sum(r.seconds for r in results),
         hosts=sorted({r.host for r in results}), class_totals=ctot,
-        divisors=job.reduction_object.divisors, total_label=job.reduction_object.total_label,
+        divisors=job.reduction_object.divisors, total_label=labels_of(job.reduction_object).total_label,
     )
 
 

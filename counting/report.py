@@ -36,9 +36,11 @@ from datetime import datetime
 from pathlib import Path
 
 from counting import published
+from grids.kind import as_kind
 from counting.job import Job, summarise
 from counting.store.database import Store
 from counting.units import UnitResult
+from counting.labels import labels_of
 
 __all__ = ["Report", "ReportUnavailable", "build_report", "write_report", "FORMATS"]
 
@@ -155,7 +157,7 @@ def build_report(store: Store) -> Report:
         by_class[r.class_id].append(r)
     labels = {cid: red.class_label(cid) for cid in job.units_of_class}
     described = any(labels.values())
-    class_header = ("class", red.weight_label, "units done", red.class_count_label, red.term_label,
+    class_header = ("class", labels_of(red).weight_label, "units done", labels_of(red).class_count_label, labels_of(red).term_label,
                     "seconds", *(("elements",) if described else ()))
     class_rows = []
     for cid in sorted(job.units_of_class):
@@ -189,7 +191,7 @@ def build_report(store: Store) -> Report:
 
     rep = Report(
         title=f"gridcount report: {job.shape}, reduction {job.reduction}",
-        class_title=red.class_table_title,
+        class_title=labels_of(red).class_table_title,
         job_rows=job_rows, class_rows=class_rows, class_header=class_header,
         slow_rows=slow_rows, slow_header=slow_header,
         worker_rows=worker_rows, worker_header=worker_header)
@@ -198,9 +200,8 @@ def build_report(store: Store) -> Report:
     return rep
 
 
-def _grid_side(shape: str) -> str:
-    r, c = (int(x) for x in shape.split("x"))
-    return f"{r * c}×{r * c}"
+def _grid_side(kind: str) -> str:
+    return as_kind(kind).side
 
 
 # ---------------------------------------------------------------------------
@@ -228,9 +229,9 @@ def _figures(plt, job, results, weight, per_worker) -> list[Figure]:
     _class_ticks(bottom, classes)
     f.tight_layout()
     figs.append(Figure("unit-counts", "Unit counts by class",
-                       f"Each dot is one unit's count ({job.reduction_object.count_noun}), "
+                       f"Each dot is one unit's count ({labels_of(job.reduction_object).count_noun}), "
                        f"at its class; the bars beneath are the class weights "
-                       f"({job.reduction_object.members} per class).", f))
+                       f"({labels_of(job.reduction_object).members} per class).", f))
 
     f, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
     secs = [r.seconds for r in results]

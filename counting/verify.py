@@ -31,7 +31,7 @@ from counting.plan import OutOfReach, check_reach, record_identity
 from counting.reduction import check_shape
 from counting.reduction.registry import SYMMETRY
 from counting.store.database import Store
-from grids.shape import as_shape
+from grids.kind import as_kind
 
 __all__ = ["QUICK_SHAPES", "LONG_SHAPES", "QUICK_SYMMETRY", "LONG_SYMMETRY", "VerifyRow",
            "verify", "verify_shape", "default_shapes", "default_symmetry_shapes", "format_table", "format_markdown", "write_markdown"]
@@ -116,8 +116,7 @@ class VerifyRow:
 
     @property
     def kind(self) -> str:
-        r, c = (int(x) for x in self.shape.split("x"))
-        return "Latin square" if 1 in (r, c) else "Sudoku"
+        return as_kind(self.shape).family
 
     @property
     def match(self) -> bool | None:
@@ -164,11 +163,11 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
     ``symmetry`` job); its identity unit is ``grid_total`` when given (a
     grid count made in the same run), else the grid count made here first.
     """
-    name = as_shape(shape).name
+    name = as_kind(shape).name
     ref = published.lookup(name, up_to_symmetry=up_to_symmetry)
     listed = NOT_COUNTED_SYMMETRY if up_to_symmetry else NOT_COUNTED
     if name in listed:
-        return VerifyRow(shape=name, n=as_shape(name).n, computed=None,
+        return VerifyRow(shape=name, n=as_kind(name).shape.n, computed=None,
                          published=None if ref is None else ref.total,
                          source=None if ref is None else ref.source, seconds=0.0, units=None,
                          reduction=None, not_counted=listed[name], up_to_symmetry=up_to_symmetry)
@@ -195,7 +194,7 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
     except Exception as e:  # reported in the table, never a crash (Ctrl-C still stops)
         error = str(e) or type(e).__name__
     return VerifyRow(
-        shape=name, n=as_shape(name).n, computed=computed,
+        shape=name, n=as_kind(name).shape.n, computed=computed,
         published=None if ref is None else ref.total, source=None if ref is None else ref.source,
         seconds=time.perf_counter() - t0, units=units, reduction=reduction, error=error,
         up_to_symmetry=up_to_symmetry,

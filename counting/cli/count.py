@@ -22,6 +22,7 @@ from counting.reduction import registry
 from counting.run import dask_pool, dask_stats
 from counting.run.pool import default_workers
 from counting.store.database import StoreError
+from counting.labels import labels_of
 from grids.sudoku import ALPHABET
 
 __all__ = ["count", "classes", "verify"]
@@ -276,14 +277,14 @@ def classes(shape, reduction, force, as_json):
         return
     reps = [" / ".join(text(row) for row in c.representative) for c in cls]
     band_rows = len(cls[0].representative)
-    title = job.reduction_object.representative_label or (
+    title = labels_of(job.reduction_object).representative_label or (
         "representative (row 1)" if band_rows == 1 else f"representative (rows 1-{band_rows})")
     width = max(32, *(len(r) for r in reps))
     click.echo(f"{'class':>5}  {title:<{width}}  {'weight':>7}")
     for c, rep in zip(cls, reps):
         click.echo(f"{c.class_id:>5}  {rep:<{width}}  {c.weight:>7,}")
     click.echo(f"{len(cls)} classes, weights sum to {sum(c.weight for c in cls):,} "
-               f"{job.reduction_object.members}")
+               f"{labels_of(job.reduction_object).members}")
 
 
 @click.command()

@@ -91,12 +91,6 @@ class Reduction(abc.ABC):
         in the registry that says so (default: wherever it applies)."""
         return cls.applies_to(shape)
 
-    #: What a unit's count counts, as the class log of a run says it.
-    count_noun: str = "completions"
-
-    #: What ``gridcount classes`` calls a representative (None: its rows).
-    representative_label: str | None = None
-
     @property
     def name(self) -> str:
         """Stable stored name: what units, stores and file names carry."""
@@ -122,9 +116,6 @@ class Reduction(abc.ABC):
     #: grids, Burnside's lemma) rather than grids.
     counts_orbits: bool = False
 
-    #: What :meth:`total` counts, after the shape: ``"3x3 grids"``.
-    total_label: str = "grids"
-
 
     @abc.abstractmethod
     def classes(self) -> list[BandClass]:
@@ -134,12 +125,6 @@ class Reduction(abc.ABC):
     def units(self) -> list[UnitSpec]:
         """Every work unit, ``unit_id`` = position 0..n-1, stable from one
         run (and one release) to the next; a new list each call."""
-
-    #: The title of the report's class table, and its heads for a class's
-    #: weight and for the sum of its units' counts.
-    class_table_title: str = "Classes"
-    weight_label: str = "weight"
-    class_count_label: str = "Σ unit counts"
 
     def class_label(self, class_id: int) -> str | None:
         """What a class is, in words, for the report (None: nothing to add)."""
@@ -237,13 +222,6 @@ class Reduction(abc.ABC):
         for u in all_units:
             totals[u.class_id] = totals.get(u.class_id, 0) + clean[u.unit_id]
         return totals
-
-    #: What a class's weight counts, as ``gridcount classes`` says it.
-    members: str = "reduced bands"
-    #: How the weighted sum is printed beside the factors.
-    sum_label: str = "Σ class weight × Σ unit counts"
-    #: A class's part of that sum, as the report's class table heads it.
-    term_label: str = "weight × Σ"
 
     def term(self, weight: int, count: int) -> int:
         """A unit's term of the weighted sum: ``weight · count``.

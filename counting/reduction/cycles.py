@@ -241,7 +241,6 @@ class CycleTypeReduction(Reduction):
     """
 
     kind = "cycles"
-    members = "Latin rectangles with row 1 in order"
     _ROWS = 2  # rows 1.._ROWS are given in every unit (fewer if N is smaller)
 
     def __init__(self, shape: Shape | str):

@@ -54,12 +54,6 @@ class SymmetryReduction(Reduction):
 
     kind = NAME
     counts_orbits = True
-    members = "group elements"
-    sum_label = "Σ class size × A"
-    term_label = "size × A"
-    count_noun = "grids fixed up to relabelling"
-    representative_label = "representative g: rows / columns (1-based)"
-    total_label = "essentially different grids"
 
     def __init__(self, shape: Shape | str):
         self.shape = as_shape(shape)
@@ -111,9 +105,6 @@ class SymmetryReduction(Reduction):
     def work_shares(self, specs) -> dict[int, float]:
         return even_work(specs)
 
-    class_table_title = "Burnside table: classes of the symmetry group that fix some grid"
-    weight_label = "size"
-    class_count_label = "A (Σ over relabelling types)"
 
     def class_label(self, class_id: int) -> str:
         """The class's elements by their cycle types (:class:`ConjugacyClass` label)."""

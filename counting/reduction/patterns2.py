@@ -322,11 +322,6 @@ class TwoBandPatternReduction(Reduction):
     """
 
     kind = NAME
-    members = "column-set patterns"
-    sum_label = "Σ class size × unit count²"
-    term_label = "weight × count²"
-    representative_label = "column sets of band 1"
-    count_noun = "rectangles with column 1 increasing"
 
     def __init__(self, shape):
         self.shape = as_shape(shape)

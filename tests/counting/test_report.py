@@ -13,6 +13,7 @@ from counting.cli import cli
 from counting.job import Job, run_count
 from counting.options import CountOptions
 from counting.store.database import Store
+from counting.labels import labels_of
 
 
 class _Tables(HTMLParser):
@@ -84,15 +85,15 @@ def _check_page(tables, job, results, complete=True):
     assert facts["units done"] == f"{len(results):,} of {job.n_units:,}"
     assert facts["units remaining"] == f"{job.n_units - len(results):,}"
     if complete:
-        assert _int(facts[job.reduction_object.total_label]) == job.total(results)
+        assert _int(facts[labels_of(job.reduction_object).total_label]) == job.total(results)
         assert facts["published"].startswith("matches")
     else:
-        assert facts[job.reduction_object.total_label].startswith(f"not yet: {job.n_units - len(results):,} of")
+        assert facts[labels_of(job.reduction_object).total_label].startswith(f"not yet: {job.n_units - len(results):,} of")
     red = job.reduction_object
-    assert tables[1][0][4] == red.term_label
+    assert tables[1][0][4] == labels_of(red).term_label
     classes = {row[0]: row for row in tables[1][1:]}
     assert len(classes) == len(job.classes)
-    facts_total = red.total_label
+    facts_total = labels_of(red).total_label
     assert facts_total in facts
     weight = {c.class_id: c.weight for c in job.classes}
     for cid, members in job.units_of_class.items():
@@ -231,5 +232,5 @@ def test_a_complete_store_whose_total_differs_from_the_published_one_says_so(fin
     res = CliRunner().invoke(cli, ["report", str(path), "-o", str(html)])
     assert res.exit_code == 0, res.output
     facts = {row[0]: row[1] for row in _html_tables(html.read_text())[0][1:]}
-    assert _int(facts[job.reduction_object.total_label]) != job.total(results)
+    assert _int(facts[labels_of(job.reduction_object).total_label]) != job.total(results)
     assert facts["published"].startswith("DOES NOT MATCH the published 28,200,960")

@@ -19,7 +19,7 @@ PACKAGES = ("dlx", "grids", "counting")
 LAYERS = [
     ["dlx"],
     ["grids"],
-    ["counting.units", "counting.options", "counting.published"],
+    ["counting.units", "counting.options", "counting.published", "counting.labels"],
     ["counting.group"],
     ["counting.reduction"],
     ["counting.run", "counting.store"],

@@ -1,0 +1,76 @@
+"""What a reduction's numbers are called where people read them.
+
+The reductions (:mod:`counting.reduction`) hold only mathematics; the words
+the command line, the summary and the report print for a reduction's
+members, sums, classes and total live here, one :class:`Labels` value per
+reduction kind (:func:`labels_of`).
+
+Example
+-------
+>>> labels_of("moves").total_label, labels_of("symmetry").total_label
+('grids', 'essentially different grids')
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Labels", "labels_of"]
+
+
+@dataclass(frozen=True)
+class Labels:
+    """The printed names of one reduction's quantities.
+
+    Attributes
+    ----------
+    members : str
+        What a class's weight counts (``gridcount classes``).
+    sum_label : str
+        How the weighted sum is printed beside the factors.
+    term_label : str
+        A class's part of that sum (the report's class table).
+    count_noun : str
+        What a unit's count counts (the class log of a run).
+    representative_label : str or None
+        What ``gridcount classes`` calls a representative (None: its rows).
+    total_label : str
+        What the total counts, after the shape: ``"3x3 grids"``.
+    class_table_title, weight_label, class_count_label : str
+        The report's class table: its title and its heads for a class's
+        weight and for the sum of its units' counts.
+    """
+
+    members: str = "reduced bands"
+    sum_label: str = "Σ class weight × Σ unit counts"
+    term_label: str = "weight × Σ"
+    count_noun: str = "completions"
+    representative_label: str | None = None
+    total_label: str = "grids"
+    class_table_title: str = "Classes"
+    weight_label: str = "weight"
+    class_count_label: str = "Σ unit counts"
+
+
+_LATIN = Labels(members="Latin rectangles with row 1 in order")
+
+_LABELS = {
+    "cycles": _LATIN,
+    "cycles2": _LATIN,
+    "patterns2": Labels(members="column-set patterns", sum_label="Σ class size × unit count²",
+                        term_label="weight × count²",
+                        representative_label="column sets of band 1",
+                        count_noun="rectangles with column 1 increasing"),
+    "symmetry": Labels(members="group elements", sum_label="Σ class size × A",
+                       term_label="size × A", count_noun="grids fixed up to relabelling",
+                       representative_label="representative g: rows / columns (1-based)",
+                       total_label="essentially different grids",
+                       class_table_title="Burnside table: classes of the symmetry group that "
+                                         "fix some grid",
+                       weight_label="size", class_count_label="A (Σ over relabelling types)"),
+}
+
+
+def labels_of(reduction) -> Labels:
+    """The labels of a reduction (object or kind)."""
+    kind = reduction if isinstance(reduction, str) else reduction.kind
+    return _LABELS.get(kind, Labels())
