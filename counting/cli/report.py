@@ -8,7 +8,8 @@ from pathlib import Path
 
 import click
 
-from counting.cli import fail
+from counting.cli import check_outputs, fail, output_errors
+from counting.outputs import why_not_written
 from counting.report import FORMATS, ReportUnavailable, write_report
 from counting.store.database import StoreError
 
@@ -36,10 +37,12 @@ def report(db, out, fmt):
     if not path.is_file():
         fail(f"{db}: no such store")
     target = Path(out) if out else path.with_suffix("." + fmt)
+    check_outputs([path], [target])
     try:
-        written = write_report(path, target, fmt)
+        with output_errors():
+            written = write_report(path, target, fmt)
     except (ReportUnavailable, StoreError, ValueError) as e:
         fail(str(e))
     except OSError as e:
-        fail(f"cannot write {target}: {e.strerror or e}")
+        fail(f"cannot write {target}: {why_not_written(e)}")
     click.echo(f"wrote {written}")

@@ -14,7 +14,8 @@ from pathlib import Path
 import click
 
 from counting import job as jobs
-from counting.cli import fail, print_table
+from counting.cli import check_outputs, fail, print_table
+from counting.outputs import why_not_written
 from counting.options import CountOptions
 from counting.store.database import FORMAT_VERSION, Store, StoreError
 
@@ -121,13 +122,11 @@ def export(db, csv_path, summary_path, output_dir, as_json):
         default_csv, default_summary = jobs.default_export_paths(job, directory)
         csv_path = Path(csv_path) if csv_path else default_csv
         summary_path = Path(summary_path) if summary_path else default_summary
-        for p in (csv_path, summary_path):
-            if not p.parent.exists():
-                fail(f"directory {p.parent} does not exist")
+        check_outputs([db], [csv_path, summary_path])
         try:
             s = jobs.export(store, csv_path, summary_path, job)
         except OSError as e:
-            fail(f"cannot write {e.filename}: {e.strerror or e}")
+            fail(f"cannot write {e.filename}: {why_not_written(e)}")
     if as_json:
         doc = s.as_json()
         doc["files"] = {"csv": str(csv_path), "summary": str(summary_path)}

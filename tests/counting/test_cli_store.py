@@ -195,7 +195,7 @@ def test_export_to_a_full_disk_is_one_line_and_leaves_no_temporary(counted, tmp_
     assert "exit 1" in lines, res
     assert lines[lines.index("exit 1") + 1:] == ["filler"]
     assert res.stderr.startswith(f"Error: cannot write {full / '3x3-units.csv'}: "
-                                 f"No space left on device"), res.stderr
+                                 f"disk full (No space left on device)"), res.stderr
     assert len(res.stderr.strip().splitlines()) == 1
 
 
