@@ -34,7 +34,7 @@ def report(db, out, fmt):
         gridcount report results/3x3-r71.sqlite --format md -o results/3x3-report.md
     """
     path = Path(db)
-    if not path.is_file():
+    if not path.exists():
         fail(f"{db}: no such store")
     target = Path(out) if out else path.with_suffix("." + fmt)
     check_outputs([path], [target])

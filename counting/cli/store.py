@@ -14,10 +14,11 @@ from pathlib import Path
 import click
 
 from counting import job as jobs
-from counting.cli import check_outputs, fail, print_table
+from counting.cli import check_outputs, fail, print_table, refuse
 from counting.outputs import why_not_written
 from counting.options import CountOptions
-from counting.store.database import FORMAT_VERSION, Store, StoreError
+from counting.store import exchange
+from counting.store.database import FORMAT_VERSION, Store, StoreError, StoreLockedError
 
 __all__ = ["status", "export", "merge", "recount"]
 
@@ -140,19 +141,24 @@ def export(db, csv_path, summary_path, output_dir, as_json):
 @click.argument("target", type=click.Path(dir_okay=False))
 @click.argument("sources", nargs=-1, required=True, type=click.Path(dir_okay=False))
 def merge(target, sources):
-    """Merge the stores SOURCES into TARGET (created if missing).
+    """Merge the stores or units exports SOURCES into TARGET (created if missing).
 
     All or nothing: every source is read and checked first, then all are
     merged in one transaction.  A source that is damaged, of another job, or
     disagrees on a unit's count is named with the reason, and nothing is
-    written.
+    written.  A unit already in TARGET with the same count is left as it is,
+    so merging twice changes nothing.  TARGET is locked like a count: a
+    merge into a store that is being counted or merged into is refused.
 
     \b
     Example:
         gridcount merge all.sqlite machine1.sqlite machine2.sqlite
+        gridcount merge results/3x3-r71.sqlite results/3x3-r71-done.json
     """
     try:
-        rows = jobs.merge(Path(target), [Path(s) for s in sources])
+        rows = exchange.merge_paths(Path(target), [Path(s) for s in sources])
+    except (StoreLockedError, exchange.SameFileError) as e:
+        refuse(str(e))
     except StoreError as e:
         fail(str(e))
     for path, added, same in rows:

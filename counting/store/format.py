@@ -211,7 +211,7 @@ def reason(exc: sqlite3.Error) -> str:
     if name.startswith("SQLITE_BUSY") or "database is locked" in text:
         return f"database is locked by another process (waited {BUSY_TIMEOUT:g} s)"
     if name.startswith("SQLITE_IOERR") or "disk I/O error" in text:
-        return "disk I/O error"
+        return "disk I/O error (is the disk full?)"
     if name.startswith("SQLITE_CANTOPEN") or "unable to open" in text:
         return "unable to open the database file"
     return text
@@ -302,6 +302,9 @@ def check_file_header(path: Path, *, allow_empty: bool) -> None:
         return
     if path.is_dir():
         raise StoreError(f"{path} is a directory, not a database file")
+    if not path.is_file():  # opening a FIFO would wait for a writer for ever
+        raise StoreError(f"{path} is not a regular file (a FIFO, device or socket), "
+                         f"not a database file")
     try:
         with open(path, "rb") as f:
             head = f.read(len(SQLITE_MAGIC))

@@ -444,3 +444,92 @@ def test_a_second_count_on_a_store_is_refused_until_the_first_ends(tmp_path):
     assert res.exit_code == 0, res.output
     assert json.loads(res.output)["run"]["units_skipped"] == len(done)
     assert not Path(f"{db}.lock").exists()
+
+
+# ---------------------------------------------------------------------------
+# Issue 26: concurrent merges, and stores that are not regular files.
+
+_READY_MERGE = ("import sys\nfrom counting.cli import main\nsys.stdin.readline()\n"
+                "sys.argv = ['gridcount', 'merge', *sys.argv[1:]]\nmain()\n")
+
+
+def test_two_concurrent_merges_into_a_new_target_never_lose_the_good_one(tmp_path):
+    from store_samples import make_job, make_result
+    job = make_job(50_000)
+    good, damaged, target = (tmp_path / n for n in ("good.sqlite", "damaged.sqlite", "t.sqlite"))
+    with Store.create_or_open(good, job) as st:
+        for u in range(5):
+            st.record(make_result(u))
+    with Store.create_or_open(damaged, job) as st, st.atomic():
+        for u in range(100, 20_100):
+            st.record(make_result(u))
+    edit_row(damaged, 20_099, count="7")     # found only once every row has been read
+    # the good merge waits, imported, for its cue: the failing one has created the target
+    first = subprocess.Popen([sys.executable, "-c", _READY_MERGE, str(target), str(good)],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    second = subprocess.Popen([sys.executable, "-m", "counting", "merge", str(target),
+                               str(damaged)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True)
+    try:
+        wait_for(lambda: target.exists() and target.stat().st_size > 0, second)
+        first.stdin.write("go\n")
+        first.stdin.flush()
+        good_out, good_err = first.communicate(timeout=120)
+        bad_out, bad_err = second.communicate(timeout=120)
+    finally:
+        for p in (first, second):
+            if p.poll() is None:
+                p.kill()
+                p.communicate()
+    assert second.returncode != 0 and len(bad_err.strip().splitlines()) == 1, bad_err
+    assert "Traceback" not in good_err + bad_err
+    if first.returncode == 0:       # the good merge ran: its units are there to stay
+        assert target.exists(), "the failed merge deleted the target the good one had filled"
+        with Store.open(target) as st:
+            assert [r.unit_id for r in st.results()] == list(range(5))
+    else:                           # it met the other merge's lock: it said so, nothing lost
+        assert "by another process" in good_err, good_err
+        assert first.returncode == 2
+    # in turn, the good merge and then the failing one: the target keeps the good units
+    assert invoke("merge", target, good).exit_code == 0
+    assert invoke("merge", target, damaged).exit_code == 1
+    with Store.open(target) as st:
+        assert [r.unit_id for r in st.results()] == list(range(5))
+
+
+def wait_for(condition, proc, timeout=60):
+    import time
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert proc.poll() is None, f"ended early: {proc.communicate()}"
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.002)
+
+
+def test_a_merge_into_a_store_being_counted_is_refused(tmp_path):
+    from counting.store.database import StoreLock
+    target, src = tmp_path / "t.sqlite", tmp_path / "s.sqlite"
+    _fake_store(target, {0: 5})
+    _fake_store(src, {1: 6})
+    with StoreLock.acquire(target):
+        res = invoke("merge", target, src)
+    assert res.exit_code == 2 and "by another process" in res.output
+    assert len(res.output.strip().splitlines()) == 1
+    with Store.open(target) as st:
+        assert [r.unit_id for r in st.results()] == [0]
+
+
+@pytest.mark.parametrize("command", [["status"], ["export"], ["recount"], ["report"],
+                                     ["merge", "{tmp}/t.sqlite"], ["merge", "{fifo}", "{tmp}/s"]])
+def test_a_fifo_given_as_a_store_is_refused_at_once(tmp_path, command):
+    fifo = tmp_path / "fifo.sqlite"
+    os.mkfifo(fifo)
+    _fake_store(tmp_path / "s", {0: 5})
+    args = [a.format(tmp=tmp_path, fifo=fifo) for a in command]
+    if "{fifo}" not in command:
+        args.append(str(fifo))
+    res = subprocess.run([sys.executable, "-m", "counting", *args], capture_output=True,
+                         text=True, timeout=30)
+    assert res.returncode != 0 and "Traceback" not in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1 and "not a regular file" in res.stderr
