@@ -533,3 +533,49 @@ def test_a_fifo_given_as_a_store_is_refused_at_once(tmp_path, command):
                          text=True, timeout=30)
     assert res.returncode != 0 and "Traceback" not in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1 and "not a regular file" in res.stderr
+
+
+# ---------------------------------------------------------------------------
+# A job longer than a sitting: finished units travel as a units export.
+
+def test_a_job_resumes_on_another_machine_from_the_export_of_its_finished_units(tmp_path):
+    first, second = tmp_path / "machine1", tmp_path / "machine2"
+    first.mkdir()
+    second.mkdir()
+    n = Job.load("2x3").n_units
+    assert invoke("count", "2x3", "--db", first / "2x3.sqlite", "--units", f"0-{n // 2}",
+                  "-q", "-w", "1").exit_code == 0
+    done = tmp_path / "results" / "2x3-done.json"
+    done.parent.mkdir()
+    res = invoke("export", first / "2x3.sqlite", "--units", done)
+    assert res.exit_code == 0, res.output
+    assert f"and {done} ({n // 2 + 1:,} finished units, checked)" in res.output
+    resumed = second / "2x3.sqlite"
+    res = invoke("merge", resumed, done)                # TARGET missing: created for the job
+    assert res.exit_code == 0 and f"{n // 2 + 1:,} units added" in res.output
+    res = invoke("merge", resumed, done)                # twice: nothing counted twice
+    assert res.exit_code == 0 and "0 units added" in res.output
+    res = invoke("count", "2x3", "--db", resumed, "-w", "1", "--json")
+    assert res.exit_code == 0, res.output
+    with Store.open(resumed) as st:
+        assert len(st) == n
+    assert json.loads(invoke("status", resumed, "--json").output)["total_int"] == \
+        published.lookup("2x3").total
+
+
+def test_a_damaged_units_export_is_refused_in_one_line(counted, tmp_path):
+    done = tmp_path / "done.json"
+    assert invoke("export", counted, "--units", done, "-o", tmp_path).exit_code == 0
+    done.write_text(done.read_text().replace('"count": "', '"count": "1', 1))
+    res = invoke("merge", tmp_path / "t.sqlite", done)
+    assert res.exit_code == 1 and len(res.output.strip().splitlines()) == 1
+    assert f"in {done} is damaged or was edited" in res.output
+    assert not (tmp_path / "t.sqlite").exists()
+
+
+def test_the_units_export_is_checked_like_every_output(counted, tmp_path):
+    before = counted.read_bytes()
+    res = invoke("export", counted, "--units", counted)
+    assert res.exit_code == 2 and counted.read_bytes() == before
+    res = invoke("export", counted, "--units", tmp_path / "x", "--csv", tmp_path / "x")
+    assert res.exit_code == 2 and not (tmp_path / "x").exists()
