@@ -34,6 +34,7 @@ from typing import Iterator, Sequence
 
 
 from counting.store import format as fmt
+from counting.store import versions
 from counting.store.format import (
     APPLICATION_ID,
     FORMAT,
@@ -132,7 +133,9 @@ class Store:
     format_version : int
         The store's format: :data:`FORMAT_VERSION` once opened for writing
         (older stores are migrated then); a read-only store keeps the one it
-        has (rows of format 1 carry no checksum and are read unchecked).
+        has (rows of format 1 carry no checksum and are read unchecked).  It
+        is the format the store is in, not the one ``meta.format_version``
+        claims (:mod:`counting.store.versions`).
     read_only : bool
         Opened by :meth:`open` without ``writable``: every write raises
         :class:`StoreError`.
@@ -199,10 +202,9 @@ class Store:
                     store = cls(conn, path, job)
                     store.checkpoint()  # the main file is a store from the start
                     return store
-            stored, version = fmt.read_job(conn, path)
+            stored, claimed = fmt.read_job(conn, path)
             fmt.check_job(path, stored, job, allow_mismatch=allow_mismatch)
-            if version < FORMAT_VERSION:
-                fmt.migrate(conn, path, stored)
+            cls._bring_up_to_date(conn, path, stored, claimed)
             return cls(conn, path, stored)
         except BaseException:
             conn.close()
@@ -236,14 +238,28 @@ class Store:
         try:
             if fmt.is_blank(conn, path):
                 raise ForeignStoreError(f"{path} is an empty SQLite database, not a gridcount store")
-            job, version = fmt.read_job(conn, path, writable=writable)
-            if writable and version < FORMAT_VERSION:
-                fmt.migrate(conn, path, job)
-                version = FORMAT_VERSION
+            job, claimed = fmt.read_job(conn, path, writable=writable)
+            if writable:
+                version = cls._bring_up_to_date(conn, path, job, claimed)
+            else:
+                version, _ = versions.check(conn, path, job, claimed)
             return cls(conn, path, job, format_version=version, read_only=not writable)
         except BaseException:
             conn.close()
             raise
+
+    @staticmethod
+    def _bring_up_to_date(conn: sqlite3.Connection, path: Path, job: JobInfo,
+                          claimed: int) -> int:
+        """Before a store is written: migrate a format-1 store, or put the
+        markers of a format-2 one right after re-verifying its rows
+        (:mod:`counting.store.versions`); the format it then has."""
+        version, stale = versions.check(conn, path, job, claimed)
+        if version < FORMAT_VERSION:
+            fmt.migrate(conn, path, job)
+        elif stale:
+            versions.reseal(conn, path, job)
+        return FORMAT_VERSION
 
     @staticmethod
     def delete(path: str | os.PathLike) -> list[Path]:

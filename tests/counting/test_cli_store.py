@@ -579,3 +579,16 @@ def test_the_units_export_is_checked_like_every_output(counted, tmp_path):
     assert res.exit_code == 2 and counted.read_bytes() == before
     res = invoke("export", counted, "--units", tmp_path / "x", "--csv", tmp_path / "x")
     assert res.exit_code == 2 and not (tmp_path / "x").exists()
+
+
+def test_status_of_a_store_whose_format_row_was_set_to_1_still_checks_its_rows(counted, tmp_path):
+    db = tmp_path / "s.sqlite"
+    shutil.copy(counted, db)
+    edit_row(db, 10, count="1")
+    con = sqlite3.connect(db)
+    with con:
+        con.execute("UPDATE meta SET value = '1' WHERE key = 'format_version'")
+    con.close()
+    res = invoke("status", db)
+    assert res.exit_code == 1 and "unit 10 in" in res.output and "damaged or was edited" in \
+        res.output

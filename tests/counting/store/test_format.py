@@ -23,8 +23,8 @@ from counting.store.database import (
     StoreError,
 )
 
-from store_samples import (N_UNITS, assert_one_line_naming, edit_row, make_result, stored_row,
-                           write_format_1_store, write_store)
+from store_samples import (N_UNITS, assert_one_line_naming, edit_row, make_job, make_result,
+                           stored_row, write_format_1_store, write_store)
 
 # The fixtures job, db and store are in conftest.py.
 
@@ -50,6 +50,7 @@ def test_new_store_carries_application_id_and_format_markers(store, db):
         "reduction": "71",
         "engine_version": "1.0",
         "n_units": str(N_UNITS),
+        "format_seal": fmt.format_seal(make_job(), FORMAT_VERSION),
     }
 
 
