@@ -211,6 +211,15 @@ def open_source(path: str | os.PathLike) -> "Store | UnitsExport":
     return Store.open(path) if is_db else UnitsExport.read(path)
 
 
+def _remove_created(target: Path) -> None:
+    """Remove the target a failed merge created (and its -wal, -shm), quietly:
+    the merge's own error is the one to report."""
+    try:
+        Store.delete(target)
+    except StoreError:
+        pass
+
+
 def merge_paths(target: str | os.PathLike,
                 sources: Iterable[str | os.PathLike]) -> list[tuple[Path, int, int]]:
     """Merge the stores and units exports ``sources`` into the store
@@ -244,14 +253,13 @@ def merge_paths(target: str | os.PathLike,
             for s in sources:
                 opened.append(open_source(s))
             existed = target.exists()  # under the lock: nobody else creates it meanwhile
-            tgt = Store.open(target, writable=True) if existed else \
-                Store.create_or_open(target, opened[0].job)
             try:
-                with tgt:
+                with (Store.open(target, writable=True) if existed else
+                      Store.create_or_open(target, opened[0].job)) as tgt:
                     reports = tgt.merge_all(opened)
             except BaseException:
                 if not existed:
-                    Store.delete(target)
+                    _remove_created(target)
                 raise
         finally:
             for s in opened:

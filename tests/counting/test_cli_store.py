@@ -592,3 +592,25 @@ def test_status_of_a_store_whose_format_row_was_set_to_1_still_checks_its_rows(c
     res = invoke("status", db)
     assert res.exit_code == 1 and "unit 10 in" in res.output and "damaged or was edited" in \
         res.output
+
+
+@needs_mounts
+@pytest.mark.parametrize("size", ["48k", "128k"])   # full at its creation, or while merging
+def test_a_merge_into_a_full_disk_is_one_line_and_leaves_nothing(tmp_path, size):
+    src, full = tmp_path / "src.sqlite", tmp_path / "full"
+    full.mkdir()
+    with Store.create_or_open(src, Job.load("3x3", "71").info()) as st, st.atomic():
+        for u in range(700):
+            st.record(UnitResult(u, u // 10, u % 10, 10**40 + u, 1, 0, 0, 0.1, "h" * 50, "v", "t"))
+    res = _in_mount_namespace(f"""
+        mount -t tmpfs -o size={size} tmpfs {full}
+        set +e
+        {sys.executable} -m counting merge {full}/t.sqlite {src}
+        echo "exit $?"
+        ls -A {full}
+    """)
+    lines = res.stdout.splitlines()
+    assert lines == ["exit 1"], res
+    assert res.stderr.startswith("Error: cannot ") and f"{full}/t.sqlite: " in res.stderr
+    assert "disk full" in res.stderr, res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr
