@@ -66,8 +66,15 @@ def units_export(store: Store) -> str:
     """Every finished unit of ``store`` as the text of a units export.
 
     Every row is read and checked (:meth:`Store.results`) first, so a
-    damaged store gives a :class:`CorruptStoreError`, never an export.
+    damaged store gives a :class:`CorruptStoreError`, never an export.  A
+    store of format 1 is refused (:class:`StoreError`): its rows carry no
+    checksum, and an export must not vouch for rows nobody checked.
     """
+    if store.format_version < fmt.FORMAT_VERSION:
+        raise StoreError(
+            f"{store.path} is of store format {store.format_version}: its rows carry no "
+            f"checksums, so they cannot be exported checked; upgrade it first "
+            f"(gridcount merge NEW.sqlite {store.path}) and export NEW.sqlite")
     job = store.job
     units, checksums = [], []
     for result in store.results():

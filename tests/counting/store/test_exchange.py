@@ -116,3 +116,23 @@ def test_a_file_that_is_no_export_is_refused(tmp_path):
             merge_paths(tmp_path / "t.sqlite", [tmp_path / "x.json"])
         assert_one_line_naming(exc, tmp_path / "x.json")
     assert not (tmp_path / "t.sqlite").exists()
+
+
+def test_a_store_of_format_1_is_not_exported_unchecked(tmp_path, job):
+    from counting.store.format import StoreError
+    from store_samples import write_format_1_store
+    db = tmp_path / "old.sqlite"
+    write_format_1_store(db, job, [make_result(0, worker="")])
+    with Store.open(db) as st, pytest.raises(StoreError, match="no checksums") as exc:
+        units_export(st)
+    assert_one_line_naming(exc, db)
+
+
+def test_a_merge_into_one_of_its_sources_is_refused(exported, tmp_path):
+    from counting.store.exchange import SameFileError
+    db, path = exported
+    (tmp_path / "link.sqlite").symlink_to(db)
+    for target in (db, tmp_path / "link.sqlite"):
+        with pytest.raises(SameFileError, match="it is the target itself") as exc:
+            merge_paths(target, [path, db])
+        assert_one_line_naming(exc, db)
