@@ -392,10 +392,11 @@ class Store:
         """Copy the committed units from the -wal file into the main file
         (a passive checkpoint: it never waits for readers).  Best effort:
         the units are committed either way, so a failure is ignored here
-        and met by the next write."""
-        self._unsaved, self._saved_at = 0, time.monotonic()
-        if self.read_only:
+        and met by the next write.  Inside a transaction (a ``record`` in an
+        :meth:`atomic` block) it waits for the next call."""
+        if self.read_only or self._db.in_transaction:
             return
+        self._unsaved, self._saved_at = 0, time.monotonic()
         try:
             self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
         except sqlite3.Error:
