@@ -441,3 +441,11 @@ def test_a_store_whose_shm_file_cannot_be_created_can_still_be_read(tmp_path, db
     with Store.open(db) as s:
         assert s.results() == [make_result(0)]
     assert sorted(os.listdir(tmp_path)) == [db.name, f"{db.name}-shm"]    # and no -wal
+
+
+def test_a_disk_io_error_asks_whether_the_disk_is_full():
+    # SQLite reports a write that ran out of space in the -wal file as a
+    # disk I/O error as often as SQLITE_FULL
+    assert fmt.reason(sqlite3.OperationalError("disk I/O error")) == \
+        "disk I/O error (is the disk full?)"
+    assert fmt.reason(sqlite3.OperationalError("database or disk is full")) == "disk full"
