@@ -521,6 +521,7 @@ def test_a_merge_into_a_store_being_counted_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize("command", [["status"], ["export"], ["recount"], ["report"],
+                                     ["count", "1x1", "--db"],
                                      ["merge", "{tmp}/t.sqlite"], ["merge", "{fifo}", "{tmp}/s"]])
 def test_a_fifo_given_as_a_store_is_refused_at_once(tmp_path, command):
     fifo = tmp_path / "fifo.sqlite"
