@@ -41,7 +41,7 @@ from grids.kind import GridKind, as_kind
 from dlx import ENGINE_VERSION
 
 __all__ = ["Job", "default_db_path", "default_export_stem", "default_export_paths", "run_count",
-           "RunReport", "summarise", "Summary", "export", "recount", "RecountReport", "merge",
+           "RunReport", "summarise", "Summary", "export", "recount", "RecountReport",
            "parse_unit_list", "format_unit_list", "describe_machine"]
 
 
@@ -536,34 +536,3 @@ def recount(store: Store, sample: int, *, seed: int | None = None,
         again = count_unit(job.units[u], options, fresh_memo=True)
         checked.append((u, stored[u], again.count))
     return RecountReport(checked, {u: w for u, w in why.items() if w is not None})
-
-
-def merge(target: Path, sources: Iterable[Path]) -> list[tuple[Path, int, int]]:
-    """Merge ``sources`` into ``target`` (created from the first source's
-    job if missing): every source or none.
-
-    Returns (source, added, identical) per source.  A source that cannot be
-    opened, belongs to another job, holds a damaged row or disagrees on a
-    count raises ``StoreError`` (a subclass) naming it, and nothing is
-    written: a target this call created is removed again.
-    """
-    sources = [Path(s) for s in sources]
-    target = Path(target)
-    opened: list[Store] = []
-    try:
-        for s in sources:
-            opened.append(Store.open(s))
-        created = not target.exists()
-        tgt = Store.create_or_open(target, opened[0].job) if created else \
-            Store.open(target, writable=True)
-        try:
-            with tgt:
-                reports = tgt.merge_all(opened)
-        except BaseException:
-            if created:
-                Store.delete(target)
-            raise
-        return [(path, rep.added, rep.identical) for path, rep in zip(sources, reports)]
-    finally:
-        for s in opened:
-            s.close()

@@ -38,6 +38,7 @@ from pathlib import Path
 from counting import published
 from grids.kind import as_kind
 from counting.job import Job, summarise
+from counting.outputs import write_atomic
 from counting.store.database import Store
 from counting.units import UnitResult
 from counting.labels import labels_of
@@ -336,9 +337,7 @@ def write_report(store_path, out_path, fmt: str = "html") -> Path:
     out = Path(out_path)
     try:
         text = _html(rep) if fmt == "html" else _markdown(rep, out)
-        tmp = out.with_name(out.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(out)
+        write_atomic({out: text})
     finally:
         import matplotlib.pyplot as plt
         for fig in rep.figures:

@@ -17,7 +17,6 @@ Example
 """
 from __future__ import annotations
 
-import os
 import tempfile
 import time
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from typing import Callable, Iterable
 from counting import published
 from counting.job import Job, run_count
 from counting.options import CountOptions
+from counting.outputs import check_outputs, write_atomic
 from counting.plan import OutOfReach, check_reach, record_identity
 from counting.reduction import check_shape
 from counting.reduction.registry import SYMMETRY
@@ -319,7 +319,8 @@ def format_markdown(rows: list[VerifyRow], machine: dict, command: str) -> str:
 
 
 def write_markdown(path: Path, rows: list[VerifyRow], machine: dict, command: str) -> None:
-    """Write :func:`format_markdown` to ``path`` atomically (temp file + rename)."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(format_markdown(rows, machine, command))
-    os.replace(tmp, path)
+    """Write :func:`format_markdown` to ``path`` atomically (temp file +
+    rename, :func:`counting.outputs.write_atomic`); raises
+    :class:`~counting.outputs.OutputError`."""
+    check_outputs([], [path])
+    write_atomic({path: format_markdown(rows, machine, command)})

@@ -8,7 +8,10 @@ from typing import NoReturn
 
 import click
 
-__all__ = ["fail", "print_table", "Terminated", "sigterm_stops_like_ctrl_c", "CONTEXT_SETTINGS"]
+from counting import outputs
+
+__all__ = ["fail", "refuse", "Refused", "check_outputs", "output_errors", "print_table",
+           "Terminated", "sigterm_stops_like_ctrl_c", "CONTEXT_SETTINGS"]
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 
@@ -16,6 +19,36 @@ CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 def fail(msg: str) -> NoReturn:
     """End the command with ``Error: msg`` on stderr and exit code 1."""
     raise click.ClickException(msg)
+
+
+class Refused(click.ClickException):
+    """A refusal (an output that is the input, a store in use...): one line, exit code 2."""
+
+    exit_code = 2
+
+
+def refuse(msg: str) -> NoReturn:
+    """End the command with ``Error: msg`` on stderr and exit code 2."""
+    raise Refused(msg)
+
+
+@contextlib.contextmanager
+def output_errors():
+    """An :class:`~counting.outputs.OutputError` of the block as one line:
+    exit code 2 for a refusal, 1 for a failed write."""
+    try:
+        yield
+    except outputs.OutputRefused as e:
+        refuse(str(e))
+    except outputs.OutputError as e:
+        fail(str(e))
+
+
+def check_outputs(inputs, files) -> None:
+    """:func:`counting.outputs.check_outputs`, its errors as one line
+    (every command that writes a file calls it before writing anything)."""
+    with output_errors():
+        outputs.check_outputs(inputs, files)
 
 
 def print_table(rows) -> None:

@@ -16,7 +16,8 @@ import click
 
 from counting import job as jobs
 from counting import plan, reach
-from counting.cli.common import Terminated, fail, print_table, sigterm_stops_like_ctrl_c
+from counting.cli.common import (Terminated, check_outputs, fail, output_errors, print_table,
+                                 sigterm_stops_like_ctrl_c)
 from counting.options import CountOptions
 from counting.reduction import registry
 from counting.run import dask_pool, dask_stats
@@ -321,8 +322,7 @@ def verify(all_shapes, shapes, workers, as_json, report):
         raise click.BadParameter("no shape given", param_hint="--shapes")
     # essentially different grids: with the default shapes, not with --shapes
     sym = [] if shapes is not None else verifying.default_symmetry_shapes(all_shapes)
-    if report and not Path(report).parent.exists():
-        fail(f"directory {Path(report).parent} does not exist")
+    check_outputs([], [report])
     workers = workers or default_workers()
     say = (lambda msg: None) if as_json else (lambda msg: click.echo(msg, err=True))
     machine = jobs.describe_machine()
@@ -360,7 +360,8 @@ def verify(all_shapes, shapes, workers, as_json, report):
     if report:
         command = "gridcount verify" + (" --all" if all_shapes else "") + \
             (f" --shapes {shapes}" if shapes else "") + f" --workers {workers}"
-        verifying.write_markdown(Path(report), rows, machine, command)
+        with output_errors():
+            verifying.write_markdown(Path(report), rows, machine, command)
     bad = [r for r in rows if r.failed]
     if bad:
         fail(f"{len(bad)} of {len(rows)} shapes failed or disagree with the published totals: "

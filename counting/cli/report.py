@@ -8,7 +8,8 @@ from pathlib import Path
 
 import click
 
-from counting.cli.common import fail
+from counting.cli.common import check_outputs, fail, output_errors
+from counting.outputs import why_not_written
 from counting.report import FORMATS, ReportUnavailable, write_report
 from counting.store.database import StoreError
 
@@ -33,13 +34,15 @@ def report(db, out, fmt):
         gridcount report results/3x3-r71.sqlite --format md -o results/3x3-report.md
     """
     path = Path(db)
-    if not path.is_file():
+    if not path.exists():
         fail(f"{db}: no such store")
     target = Path(out) if out else path.with_suffix("." + fmt)
+    check_outputs([path], [target])
     try:
-        written = write_report(path, target, fmt)
+        with output_errors():
+            written = write_report(path, target, fmt)
     except (ReportUnavailable, StoreError, ValueError) as e:
         fail(str(e))
     except OSError as e:
-        fail(f"cannot write {target}: {e.strerror or e}")
+        fail(f"cannot write {target}: {why_not_written(e)}")
     click.echo(f"wrote {written}")

@@ -14,9 +14,11 @@ from pathlib import Path
 import click
 
 from counting import job as jobs
-from counting.cli.common import fail, print_table
+from counting.cli.common import check_outputs, fail, output_errors, print_table, refuse
+from counting.outputs import why_not_written, write_atomic
 from counting.options import CountOptions
-from counting.store.database import FORMAT_VERSION, Store, StoreError
+from counting.store import exchange
+from counting.store.database import FORMAT_VERSION, Store, StoreError, StoreLockedError
 
 __all__ = ["status", "export", "merge", "recount"]
 
@@ -99,16 +101,21 @@ def status(db, as_json):
 @click.option("--output-dir", "-o", type=click.Path(file_okay=False), default=None,
               help="Directory of the default file names instead of the store's (created if "
                    "missing).")
+@click.option("--units", "units_path", type=click.Path(dir_okay=False), default=None,
+              help="Also write the finished units as a checked units export (JSON: the job, "
+                   "every unit's row and checksum) that gridcount merge takes into any store.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the summary (and the files written) as JSON on stdout.")
-def export(db, csv_path, summary_path, output_dir, as_json):
-    """Write a store's per-unit counts (CSV) and summary (JSON).
+def export(db, csv_path, summary_path, output_dir, units_path, as_json):
+    """Write a store's per-unit counts (CSV) and summary (JSON), and with
+    --units its finished units as a checked export to resume from elsewhere.
 
     \b
     Example:
         gridcount export results/3x3-r71.sqlite    # results/3x3-units.csv, results/3x3.json
         gridcount export part.sqlite --csv part.csv --summary part.json
         gridcount export /tmp/p.sqlite -o results --json
+        gridcount export /tmp/p.sqlite -o results --units results/3x3-r71-done.json
     """
     with _open_store(db) as store, _store_errors():
         job = _job_of(store, db)
@@ -121,39 +128,51 @@ def export(db, csv_path, summary_path, output_dir, as_json):
         default_csv, default_summary = jobs.default_export_paths(job, directory)
         csv_path = Path(csv_path) if csv_path else default_csv
         summary_path = Path(summary_path) if summary_path else default_summary
-        for p in (csv_path, summary_path):
-            if not p.parent.exists():
-                fail(f"directory {p.parent} does not exist")
+        units_path = Path(units_path) if units_path else None
+        check_outputs([db], [csv_path, summary_path, units_path])
+        units = exchange.units_export(store) if units_path else None
         try:
             s = jobs.export(store, csv_path, summary_path, job)
         except OSError as e:
-            fail(f"cannot write {e.filename}: {e.strerror or e}")
+            fail(f"cannot write {e.filename}: {why_not_written(e)}")
+        if units_path:
+            with output_errors():
+                write_atomic({units_path: units})
     if as_json:
         doc = s.as_json()
         doc["files"] = {"csv": str(csv_path), "summary": str(summary_path)}
+        if units_path:
+            doc["files"]["units"] = str(units_path)
         click.echo(json.dumps(doc, indent=2))
         return
-    click.echo(f"wrote {csv_path} ({s.done:,} units) and {summary_path} "
-               f"(total {_int(s.total)})")
+    wrote = [f"{csv_path} ({s.done:,} units)", f"{summary_path} (total {_int(s.total)})"]
+    if units_path:
+        wrote.append(f"{units_path} ({s.done:,} finished units, checked)")
+    click.echo(f"wrote {', '.join(wrote[:-1])} and {wrote[-1]}")
 
 
 @click.command()
 @click.argument("target", type=click.Path(dir_okay=False))
 @click.argument("sources", nargs=-1, required=True, type=click.Path(dir_okay=False))
 def merge(target, sources):
-    """Merge the stores SOURCES into TARGET (created if missing).
+    """Merge the stores or units exports SOURCES into TARGET (created if missing).
 
     All or nothing: every source is read and checked first, then all are
     merged in one transaction.  A source that is damaged, of another job, or
     disagrees on a unit's count is named with the reason, and nothing is
-    written.
+    written.  A unit already in TARGET with the same count is left as it is,
+    so merging twice changes nothing.  TARGET is locked like a count: a
+    merge into a store that is being counted or merged into is refused.
 
     \b
     Example:
         gridcount merge all.sqlite machine1.sqlite machine2.sqlite
+        gridcount merge results/3x3-r71.sqlite results/3x3-r71-done.json
     """
     try:
-        rows = jobs.merge(Path(target), [Path(s) for s in sources])
+        rows = exchange.merge_paths(Path(target), [Path(s) for s in sources])
+    except (StoreLockedError, exchange.SameFileError) as e:
+        refuse(str(e))
     except StoreError as e:
         fail(str(e))
     for path, added, same in rows:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import operator
 import os
 import sqlite3
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +34,7 @@ from typing import Iterator, Sequence
 
 
 from counting.store import format as fmt
+from counting.store import versions
 from counting.store.format import (
     APPLICATION_ID,
     FORMAT,
@@ -48,6 +50,8 @@ from counting.units import UnitResult
 
 __all__ = [
     "APPLICATION_ID",
+    "CHECKPOINT_EVERY",
+    "CHECKPOINT_SECONDS",
     "FORMAT",
     "FORMAT_VERSION",
     "ConflictError",
@@ -61,6 +65,14 @@ __all__ = [
     "StoreLockedError",
 ]
 
+
+# How often :meth:`Store.record` copies the -wal file into the main file (a
+# passive checkpoint): after this many recorded units, or this many seconds.
+# SQLite's own checkpoint waits for ~4 MB of WAL, hundreds of units; until
+# then the units live in the -wal file only, and a run whose -wal file was
+# deleted ("a temporary file") and that then died lost every one of them.
+CHECKPOINT_EVERY = 8
+CHECKPOINT_SECONDS = 30.0
 
 # ---------------------------------------------------------------------------
 # Small records and helpers.
@@ -121,7 +133,9 @@ class Store:
     format_version : int
         The store's format: :data:`FORMAT_VERSION` once opened for writing
         (older stores are migrated then); a read-only store keeps the one it
-        has (rows of format 1 carry no checksum and are read unchecked).
+        has (rows of format 1 carry no checksum and are read unchecked).  It
+        is the format the store is in, not the one ``meta.format_version``
+        claims (:mod:`counting.store.versions`).
     read_only : bool
         Opened by :meth:`open` without ``writable``: every write raises
         :class:`StoreError`.
@@ -134,6 +148,8 @@ class Store:
         self.job = job
         self.format_version = format_version
         self.read_only = read_only
+        self._unsaved = 0  # units recorded since the last checkpoint
+        self._saved_at = time.monotonic()
 
     # -- opening -----------------------------------------------------------
 
@@ -183,11 +199,12 @@ class Store:
             if fmt.is_blank(conn, path):
                 created = fmt.initialise(conn, path, job)
                 if created:
-                    return cls(conn, path, job)
-            stored, version = fmt.read_job(conn, path)
+                    store = cls(conn, path, job)
+                    store.checkpoint()  # the main file is a store from the start
+                    return store
+            stored, claimed = fmt.read_job(conn, path)
             fmt.check_job(path, stored, job, allow_mismatch=allow_mismatch)
-            if version < FORMAT_VERSION:
-                fmt.migrate(conn, path, stored)
+            cls._bring_up_to_date(conn, path, stored, claimed)
             return cls(conn, path, stored)
         except BaseException:
             conn.close()
@@ -221,14 +238,28 @@ class Store:
         try:
             if fmt.is_blank(conn, path):
                 raise ForeignStoreError(f"{path} is an empty SQLite database, not a gridcount store")
-            job, version = fmt.read_job(conn, path, writable=writable)
-            if writable and version < FORMAT_VERSION:
-                fmt.migrate(conn, path, job)
-                version = FORMAT_VERSION
+            job, claimed = fmt.read_job(conn, path, writable=writable)
+            if writable:
+                version = cls._bring_up_to_date(conn, path, job, claimed)
+            else:
+                version, _ = versions.check(conn, path, job, claimed)
             return cls(conn, path, job, format_version=version, read_only=not writable)
         except BaseException:
             conn.close()
             raise
+
+    @staticmethod
+    def _bring_up_to_date(conn: sqlite3.Connection, path: Path, job: JobInfo,
+                          claimed: int) -> int:
+        """Before a store is written: migrate a format-1 store, or put the
+        markers of a format-2 one right after re-verifying its rows
+        (:mod:`counting.store.versions`); the format it then has."""
+        version, stale = versions.check(conn, path, job, claimed)
+        if version < FORMAT_VERSION:
+            fmt.migrate(conn, path, job)
+        elif stale:
+            versions.reseal(conn, path, job)
+        return FORMAT_VERSION
 
     @staticmethod
     def delete(path: str | os.PathLike) -> list[Path]:
@@ -351,7 +382,25 @@ class Store:
                     [(row[0], stored[0].count, int(row[3]))],
                 )
             self._insert(row)
+        self._unsaved += 1
+        if (self._unsaved >= CHECKPOINT_EVERY
+                or time.monotonic() - self._saved_at >= CHECKPOINT_SECONDS):
+            self.checkpoint()
         return True
+
+    def checkpoint(self) -> None:
+        """Copy the committed units from the -wal file into the main file
+        (a passive checkpoint: it never waits for readers).  Best effort:
+        the units are committed either way, so a failure is ignored here
+        and met by the next write.  Inside a transaction (a ``record`` in an
+        :meth:`atomic` block) it waits for the next call."""
+        if self.read_only or self._db.in_transaction:
+            return
+        self._unsaved, self._saved_at = 0, time.monotonic()
+        try:
+            self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        except sqlite3.Error:
+            pass
 
     def merge_from(self, other: "Store") -> MergeReport:
         """Copy into this store every unit of ``other`` it lacks, in one
@@ -361,6 +410,9 @@ class Store:
     def merge_all(self, others: Sequence["Store"]) -> list[MergeReport]:
         """Copy into this store every unit of ``others`` it lacks: all of
         them in one transaction, or nothing.
+
+        A source is a :class:`Store` or anything with its ``path``, ``job``
+        and ``results()`` (a :class:`counting.store.exchange.UnitsExport`).
 
         The stores must belong to the same job in shape, reduction and
         ``n_units``; engine versions may differ (each row keeps its own).
@@ -384,8 +436,9 @@ class Store:
             units.
         """
         for other in others:
-            if not isinstance(other, Store):
-                raise TypeError(f"can only merge a Store, got {type(other).__name__}")
+            if not (isinstance(other, Store) or callable(getattr(other, "results", None))):
+                raise TypeError(f"can only merge a Store or a units export, "
+                                f"got {type(other).__name__}")
             differing = [
                 f"{name} is {getattr(other.job, name)!r} there but {getattr(self.job, name)!r} here"
                 for name in ("shape", "reduction", "n_units")
@@ -424,6 +477,7 @@ class Store:
                         have[r.unit_id] = (r.count, other.path)
                         added += 1
                 reports.append(MergeReport(added=added, identical=identical))
+        self.checkpoint()
         return reports
 
     def _validated_row(self, result: UnitResult) -> tuple:

@@ -14,8 +14,9 @@ become).
 Schema (format version 2)
 -------------------------
 ``meta(key TEXT PRIMARY KEY, value TEXT)`` holds ``format = "gridcount-store"``,
-``format_version``, and the :class:`JobInfo` fields ``shape``, ``reduction``,
-``engine_version`` and ``n_units``.  The database header also carries
+``format_version``, ``format_seal`` (:func:`format_seal`: the format the store
+was written in, checksummed; see :mod:`counting.store.versions`), and the
+:class:`JobInfo` fields ``shape``, ``reduction``, ``engine_version`` and ``n_units``.  The database header also carries
 ``PRAGMA application_id = APPLICATION_ID`` and ``PRAGMA user_version =
 FORMAT_VERSION``, so a foreign SQLite file is recognised before anything is
 read from it, let alone written to it.
@@ -65,7 +66,9 @@ Format history
    checksums of its rows as they are: the migration vouches for the rows it
    finds (the CHECK constraints were their only guard until then), it cannot
    tell whether one was edited earlier.  Read-only opening leaves a
-   version-1 store as it is and reads its rows unchecked.
+   version-1 store as it is and reads its rows unchecked.  Only a store that
+   is format 1 in every marker is (:mod:`counting.store.versions`): editing
+   ``format_version`` switches no checksum off.
 """
 from __future__ import annotations
 
@@ -86,7 +89,7 @@ __all__ = [
     "reason", "is_corruption", "store_error", "as_store_errors", "transaction",
     "open_error", "check_file_header", "check_deletable", "connect",
     "connect_read_only", "set_pragmas", "is_blank", "initialise", "read_job", "check_job",
-    "row_checksum", "columns_of", "migrate",
+    "row_checksum", "columns_of", "migrate", "SEAL_KEY", "format_seal",
 ]
 
 APPLICATION_ID = 0x67726964  # "grid" in ASCII: PRAGMA application_id of every gridcount store
@@ -130,7 +133,6 @@ EXACT = ("count", "nodes", "dead_ends", "memo_hits")  # columns stored as decima
 META_KEYS = ("format", "format_version", "shape", "reduction", "engine_version", "n_units")
 
 
-# ---------------------------------------------------------------------------
 # Exceptions: one line each, always naming the file.
 
 
@@ -160,7 +162,6 @@ class ConflictError(StoreError):
         self.conflicts = conflicts
 
 
-# ---------------------------------------------------------------------------
 # The job a store belongs to.
 
 
@@ -194,7 +195,6 @@ class JobInfo:
             raise ValueError(f"JobInfo.n_units must be a positive int, got {self.n_units!r}")
 
 
-# ---------------------------------------------------------------------------
 # SQLite errors in a few words.
 
 
@@ -209,7 +209,7 @@ def reason(exc: sqlite3.Error) -> str:
     if name.startswith("SQLITE_BUSY") or "database is locked" in text:
         return f"database is locked by another process (waited {BUSY_TIMEOUT:g} s)"
     if name.startswith("SQLITE_IOERR") or "disk I/O error" in text:
-        return "disk I/O error"
+        return "disk I/O error (is the disk full?)"
     if name.startswith("SQLITE_CANTOPEN") or "unable to open" in text:
         return "unable to open the database file"
     return text
@@ -289,7 +289,6 @@ def transaction(conn: sqlite3.Connection, path: Path, doing: str) -> Iterator[sq
         raise store_error(path, exc, doing) from exc
 
 
-# ---------------------------------------------------------------------------
 # Opening, step by step.  Nothing is written to a file before it is known to
 # be a gridcount store (or a brand-new / empty database).
 
@@ -300,6 +299,9 @@ def check_file_header(path: Path, *, allow_empty: bool) -> None:
         return
     if path.is_dir():
         raise StoreError(f"{path} is a directory, not a database file")
+    if not path.is_file():  # opening a FIFO would wait for a writer for ever
+        raise StoreError(f"{path} is not a regular file (a FIFO, device or socket), "
+                         f"not a database file")
     try:
         with open(path, "rb") as f:
             head = f.read(len(SQLITE_MAGIC))
@@ -389,14 +391,11 @@ def connect_read_only(path: Path) -> sqlite3.Connection:
 
 def set_pragmas(conn: sqlite3.Connection) -> None:
     # Durability.  WAL: a commit appends to the -wal file and readers (status)
-    # never block the writer.  In WAL mode a transaction is durable against a
-    # crash of the *process* (kill -9) as soon as COMMIT returns, whatever the
-    # synchronous setting, because the frames are already in the OS page cache.
-    # synchronous=FULL adds an fsync of the WAL per commit, so units also
-    # survive a power cut or kernel panic; that costs well under a millisecond
-    # per unit on a local disk, negligible next to a unit's search time, and a
-    # lost unit costs the whole search time again.  (NORMAL would survive
-    # kill -9 too but could lose the last units on power loss.)
+    # never block the writer; a COMMIT that returned survives kill -9 whatever
+    # the synchronous setting.  synchronous=FULL adds an fsync of the WAL per
+    # commit, so units also survive a power cut (well under a millisecond per
+    # unit, negligible next to its search time; NORMAL could lose the last
+    # units on power loss).
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = FULL")
 
@@ -433,6 +432,7 @@ def initialise(conn: sqlite3.Connection, path: Path, job: JobInfo) -> bool:
                 ("reduction", job.reduction),
                 ("engine_version", job.engine_version),
                 ("n_units", str(job.n_units)),
+                (SEAL_KEY, format_seal(job, FORMAT_VERSION)),
             ],
         )
     return True
@@ -518,7 +518,6 @@ def check_job(path: Path, stored: JobInfo, wanted: JobInfo, *, allow_mismatch: b
     raise ForeignStoreError(f"{path} belongs to another job ({detail}); {advice}")
 
 
-# ---------------------------------------------------------------------------
 # Row checksums and the migration from format 1.
 
 
@@ -546,6 +545,17 @@ def row_checksum(job: JobInfo, row) -> str:
     text = json.dumps(["gridcount-unit", job.shape, job.reduction, job.n_units, *row],
                       ensure_ascii=False, separators=(",", ":"), allow_nan=True)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:CHECKSUM_DIGITS]
+
+
+SEAL_KEY = "format_seal"  # meta key of the format a store was written in
+
+
+def format_seal(job: JobInfo, version: int) -> str:
+    """``"VERSION:CHECKSUM"``: the store format ``version`` of a store of
+    ``job``, with a checksum of both, kept in meta beside ``format_version``
+    so that a format row edited downwards is noticed."""
+    text = json.dumps(["gridcount-format", job.shape, job.reduction, job.n_units, version])
+    return f"{version}:{hashlib.sha256(text.encode()).hexdigest()[:CHECKSUM_DIGITS]}"
 
 
 def columns_of(version: int) -> tuple[str, ...]:
@@ -583,5 +593,7 @@ def migrate(conn: sqlite3.Connection, path: Path, job: JobInfo) -> int:
             conn.execute("DROP TABLE units_format_1")
             conn.execute("UPDATE meta SET value = ? WHERE key = 'format_version'",
                          (str(FORMAT_VERSION),))
+            conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                         (SEAL_KEY, format_seal(job, FORMAT_VERSION)))
             conn.execute(f"PRAGMA user_version = {FORMAT_VERSION}")
     return version

@@ -195,7 +195,7 @@ def test_export_to_a_full_disk_is_one_line_and_leaves_no_temporary(counted, tmp_
     assert "exit 1" in lines, res
     assert lines[lines.index("exit 1") + 1:] == ["filler"]
     assert res.stderr.startswith(f"Error: cannot write {full / '3x3-units.csv'}: "
-                                 f"No space left on device"), res.stderr
+                                 f"disk full (No space left on device)"), res.stderr
     assert len(res.stderr.strip().splitlines()) == 1
 
 
@@ -444,3 +444,174 @@ def test_a_second_count_on_a_store_is_refused_until_the_first_ends(tmp_path):
     assert res.exit_code == 0, res.output
     assert json.loads(res.output)["run"]["units_skipped"] == len(done)
     assert not Path(f"{db}.lock").exists()
+
+
+# ---------------------------------------------------------------------------
+# Issue 26: concurrent merges, and stores that are not regular files.
+
+_READY_MERGE = ("import sys\nfrom counting.cli import main\nsys.stdin.readline()\n"
+                "sys.argv = ['gridcount', 'merge', *sys.argv[1:]]\nmain()\n")
+
+
+def test_two_concurrent_merges_into_a_new_target_never_lose_the_good_one(tmp_path):
+    from store_samples import make_job, make_result
+    job = make_job(50_000)
+    good, damaged, target = (tmp_path / n for n in ("good.sqlite", "damaged.sqlite", "t.sqlite"))
+    with Store.create_or_open(good, job) as st:
+        for u in range(5):
+            st.record(make_result(u))
+    with Store.create_or_open(damaged, job) as st, st.atomic():
+        for u in range(100, 20_100):
+            st.record(make_result(u))
+    edit_row(damaged, 20_099, count="7")     # found only once every row has been read
+    # the good merge waits, imported, for its cue: the failing one has created the target
+    first = subprocess.Popen([sys.executable, "-c", _READY_MERGE, str(target), str(good)],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    second = subprocess.Popen([sys.executable, "-m", "counting", "merge", str(target),
+                               str(damaged)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True)
+    try:
+        wait_for(lambda: target.exists() and target.stat().st_size > 0, second)
+        first.stdin.write("go\n")
+        first.stdin.flush()
+        good_out, good_err = first.communicate(timeout=120)
+        bad_out, bad_err = second.communicate(timeout=120)
+    finally:
+        for p in (first, second):
+            if p.poll() is None:
+                p.kill()
+                p.communicate()
+    assert second.returncode != 0 and len(bad_err.strip().splitlines()) == 1, bad_err
+    assert "Traceback" not in good_err + bad_err
+    if first.returncode == 0:       # the good merge ran: its units are there to stay
+        assert target.exists(), "the failed merge deleted the target the good one had filled"
+        with Store.open(target) as st:
+            assert [r.unit_id for r in st.results()] == list(range(5))
+    else:                           # it met the other merge's lock: it said so, nothing lost
+        assert "by another process" in good_err, good_err
+        assert first.returncode == 2
+    # in turn, the good merge and then the failing one: the target keeps the good units
+    assert invoke("merge", target, good).exit_code == 0
+    assert invoke("merge", target, damaged).exit_code == 1
+    with Store.open(target) as st:
+        assert [r.unit_id for r in st.results()] == list(range(5))
+
+
+def wait_for(condition, proc, timeout=60):
+    import time
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert proc.poll() is None, f"ended early: {proc.communicate()}"
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.002)
+
+
+def test_a_merge_into_a_store_being_counted_is_refused(tmp_path):
+    from counting.store.database import StoreLock
+    target, src = tmp_path / "t.sqlite", tmp_path / "s.sqlite"
+    _fake_store(target, {0: 5})
+    _fake_store(src, {1: 6})
+    with StoreLock.acquire(target):
+        res = invoke("merge", target, src)
+    assert res.exit_code == 2 and "by another process" in res.output
+    assert len(res.output.strip().splitlines()) == 1
+    with Store.open(target) as st:
+        assert [r.unit_id for r in st.results()] == [0]
+
+
+@pytest.mark.parametrize("command", [["status"], ["export"], ["recount"], ["report"],
+                                     ["count", "1x1", "--db"],
+                                     ["merge", "{tmp}/t.sqlite"], ["merge", "{fifo}", "{tmp}/s"]])
+def test_a_fifo_given_as_a_store_is_refused_at_once(tmp_path, command):
+    fifo = tmp_path / "fifo.sqlite"
+    os.mkfifo(fifo)
+    _fake_store(tmp_path / "s", {0: 5})
+    args = [a.format(tmp=tmp_path, fifo=fifo) for a in command]
+    if "{fifo}" not in command:
+        args.append(str(fifo))
+    res = subprocess.run([sys.executable, "-m", "counting", *args], capture_output=True,
+                         text=True, timeout=30)
+    assert res.returncode != 0 and "Traceback" not in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1 and "not a regular file" in res.stderr
+
+
+# ---------------------------------------------------------------------------
+# A job longer than a sitting: finished units travel as a units export.
+
+def test_a_job_resumes_on_another_machine_from_the_export_of_its_finished_units(tmp_path):
+    first, second = tmp_path / "machine1", tmp_path / "machine2"
+    first.mkdir()
+    second.mkdir()
+    n = Job.load("2x3").n_units
+    assert invoke("count", "2x3", "--db", first / "2x3.sqlite", "--units", f"0-{n // 2}",
+                  "-q", "-w", "1").exit_code == 0
+    done = tmp_path / "results" / "2x3-done.json"
+    done.parent.mkdir()
+    res = invoke("export", first / "2x3.sqlite", "--units", done)
+    assert res.exit_code == 0, res.output
+    assert f"and {done} ({n // 2 + 1:,} finished units, checked)" in res.output
+    resumed = second / "2x3.sqlite"
+    res = invoke("merge", resumed, done)                # TARGET missing: created for the job
+    assert res.exit_code == 0 and f"{n // 2 + 1:,} units added" in res.output
+    res = invoke("merge", resumed, done)                # twice: nothing counted twice
+    assert res.exit_code == 0 and "0 units added" in res.output
+    res = invoke("count", "2x3", "--db", resumed, "-w", "1", "--json")
+    assert res.exit_code == 0, res.output
+    with Store.open(resumed) as st:
+        assert len(st) == n
+    assert json.loads(invoke("status", resumed, "--json").output)["total_int"] == \
+        published.lookup("2x3").total
+
+
+def test_a_damaged_units_export_is_refused_in_one_line(counted, tmp_path):
+    done = tmp_path / "done.json"
+    assert invoke("export", counted, "--units", done, "-o", tmp_path).exit_code == 0
+    done.write_text(done.read_text().replace('"count": "', '"count": "1', 1))
+    res = invoke("merge", tmp_path / "t.sqlite", done)
+    assert res.exit_code == 1 and len(res.output.strip().splitlines()) == 1
+    assert f"in {done} is damaged or was edited" in res.output
+    assert not (tmp_path / "t.sqlite").exists()
+
+
+def test_the_units_export_is_checked_like_every_output(counted, tmp_path):
+    before = counted.read_bytes()
+    res = invoke("export", counted, "--units", counted)
+    assert res.exit_code == 2 and counted.read_bytes() == before
+    res = invoke("export", counted, "--units", tmp_path / "x", "--csv", tmp_path / "x")
+    assert res.exit_code == 2 and not (tmp_path / "x").exists()
+
+
+def test_status_of_a_store_whose_format_row_was_set_to_1_still_checks_its_rows(counted, tmp_path):
+    db = tmp_path / "s.sqlite"
+    shutil.copy(counted, db)
+    edit_row(db, 10, count="1")
+    con = sqlite3.connect(db)
+    with con:
+        con.execute("UPDATE meta SET value = '1' WHERE key = 'format_version'")
+    con.close()
+    res = invoke("status", db)
+    assert res.exit_code == 1 and "unit 10 in" in res.output and "damaged or was edited" in \
+        res.output
+
+
+@needs_mounts
+@pytest.mark.parametrize("size", ["48k", "128k"])   # full at its creation, or while merging
+def test_a_merge_into_a_full_disk_is_one_line_and_leaves_nothing(tmp_path, size):
+    src, full = tmp_path / "src.sqlite", tmp_path / "full"
+    full.mkdir()
+    with Store.create_or_open(src, Job.load("3x3", "71").info()) as st, st.atomic():
+        for u in range(700):
+            st.record(UnitResult(u, u // 10, u % 10, 10**40 + u, 1, 0, 0, 0.1, "h" * 50, "v", "t"))
+    res = _in_mount_namespace(f"""
+        mount -t tmpfs -o size={size} tmpfs {full}
+        set +e
+        {sys.executable} -m counting merge {full}/t.sqlite {src}
+        echo "exit $?"
+        ls -A {full}
+    """)
+    lines = res.stdout.splitlines()
+    assert lines == ["exit 1"], res
+    assert res.stderr.startswith("Error: cannot ") and f"{full}/t.sqlite: " in res.stderr
+    assert "disk full" in res.stderr, res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr

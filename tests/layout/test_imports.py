@@ -19,7 +19,8 @@ PACKAGES = ("dlx", "grids", "counting")
 LAYERS = [
     ["dlx"],
     ["grids"],
-    ["counting.units", "counting.options", "counting.published", "counting.labels"],
+    ["counting.units", "counting.options", "counting.published", "counting.labels",
+     "counting.outputs"],
     ["counting.group"],
     ["counting.reduction"],
     ["counting.run", "counting.store"],

@@ -23,8 +23,8 @@ from counting.store.database import (
     StoreError,
 )
 
-from store_samples import (N_UNITS, assert_one_line_naming, edit_row, make_result, stored_row,
-                           write_format_1_store, write_store)
+from store_samples import (N_UNITS, assert_one_line_naming, edit_row, make_job, make_result,
+                           stored_row, write_format_1_store, write_store)
 
 # The fixtures job, db and store are in conftest.py.
 
@@ -50,6 +50,7 @@ def test_new_store_carries_application_id_and_format_markers(store, db):
         "reduction": "71",
         "engine_version": "1.0",
         "n_units": str(N_UNITS),
+        "format_seal": fmt.format_seal(make_job(), FORMAT_VERSION),
     }
 
 
@@ -243,9 +244,11 @@ def test_delete_removes_the_store_with_its_wal_and_shm_files(db, job):
         assert len(s) == 0
 
 
-def test_delete_of_a_store_left_by_kill_9_before_any_checkpoint(db, job):
-    # the store's header is still in the -wal file only: copy the three
-    # files while the store is open, as a killed process leaves them
+def test_delete_of_a_store_left_by_kill_9_before_any_checkpoint(db, job, monkeypatch):
+    # the store's header is still in the -wal file only (killed before the
+    # checkpoint that follows its creation): copy the three files while the
+    # store is open, as a killed process leaves them
+    monkeypatch.setattr(Store, "checkpoint", lambda self: None)
     with Store.create_or_open(db, job) as s:
         s.record(make_result(0))
         copies = {p: p.read_bytes() for p in [db, *_side_files(db)]}
@@ -438,3 +441,11 @@ def test_a_store_whose_shm_file_cannot_be_created_can_still_be_read(tmp_path, db
     with Store.open(db) as s:
         assert s.results() == [make_result(0)]
     assert sorted(os.listdir(tmp_path)) == [db.name, f"{db.name}-shm"]    # and no -wal
+
+
+def test_a_disk_io_error_asks_whether_the_disk_is_full():
+    # SQLite reports a write that ran out of space in the -wal file as a
+    # disk I/O error as often as SQLITE_FULL
+    assert fmt.reason(sqlite3.OperationalError("disk I/O error")) == \
+        "disk I/O error (is the disk full?)"
+    assert fmt.reason(sqlite3.OperationalError("database or disk is full")) == "disk full"

@@ -98,3 +98,31 @@ def test_a_lock_whose_holder_was_killed_is_free(db):
 def test_a_lock_in_a_missing_directory_is_a_clear_error(tmp_path):
     with pytest.raises(StoreError, match="does not exist"):
         StoreLock.acquire(tmp_path / "no" / "s.sqlite")
+
+
+# ---------------------------------------------------------------------------
+# The lock is the file's, not its name's (issue 26, item 11).
+
+def test_a_store_locked_under_one_name_is_locked_under_every_other(tmp_path, db):
+    from store_samples import make_job, write_store
+    write_store(db, make_job(), [0])
+    (tmp_path / "link.sqlite").symlink_to(db)
+    (tmp_path / "dir-link").symlink_to(tmp_path, target_is_directory=True)
+    os.link(db, tmp_path / "hard.sqlite")
+    with StoreLock.acquire(db):
+        for other in (tmp_path / "link.sqlite", tmp_path / "hard.sqlite",
+                      tmp_path / "dir-link" / "s.sqlite"):
+            with pytest.raises(StoreLockedError, match=f"pid {os.getpid()} "):
+                StoreLock.acquire(other)
+    with StoreLock.acquire(tmp_path / "hard.sqlite"):
+        with pytest.raises(StoreLockedError):
+            StoreLock.acquire(db)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dir-link", "hard.sqlite",
+                                                           "link.sqlite", "s.sqlite"]
+
+
+def test_a_store_not_created_yet_is_locked_through_a_symlink_too(tmp_path, db):
+    (tmp_path / "link.sqlite").symlink_to(db)      # dangling until the count creates it
+    with StoreLock.acquire(tmp_path / "link.sqlite"):
+        with pytest.raises(StoreLockedError):
+            StoreLock.acquire(db)

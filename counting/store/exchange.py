@@ -1,0 +1,274 @@
+"""Finished units leaving one store and entering another: ``merge``, and the
+units export that carries them between machines.
+
+A long job need not live and die with one machine.  ``gridcount export
+STORE --units FILE`` writes every finished unit of a store to a *units
+export*, a small JSON file with what is needed to check it anywhere: the
+job (shape, reduction, ``n_units``, engine version), and per unit every
+column of its row with the row's checksum
+(:func:`counting.store.format.row_checksum`), plus a checksum of the whole
+list.  ``gridcount merge TARGET FILE`` accepts such a file wherever it
+accepts a store: it is read and checked in full first (any damaged unit,
+a missing or added unit, or another job is refused, one line naming
+what), and its units then enter TARGET like those of a store: all or none,
+twice is harmless (a unit already present with the same count is left as
+it is), a unit present with a different count is refused.  A missing
+TARGET is created for the export's job.
+
+:func:`merge_paths` is the library call behind ``gridcount merge``.  It
+takes the target's :class:`~counting.store.lock.StoreLock` (like a count)
+for the whole merge, so two merges into one target run one after the
+other, and a merge that fails deletes the target only if this very call
+created it.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Iterable
+
+from counting.store import format as fmt
+from counting.store.database import Store
+from counting.store.format import (
+    CorruptStoreError, ForeignStoreError, JobInfo, StoreError,
+)
+from counting.store.lock import StoreLock
+from counting.units import UnitResult
+
+__all__ = ["EXPORT_FORMAT", "EXPORT_VERSION", "UnitsExport", "units_export", "open_source",
+           "merge_paths", "SameFileError"]
+
+EXPORT_FORMAT = "gridcount-units"  # the "format" of a units export
+EXPORT_VERSION = 1  # its "format_version"
+_KEYS = ("format", "format_version", "job", "units", "units_checksum")
+
+
+class SameFileError(StoreError):
+    """A merge whose target is one of its sources."""
+
+
+def _units_checksum(job: JobInfo, checksums: list[str]) -> str:
+    """The checksum of a whole export: the job and every row checksum, in order."""
+    text = json.dumps([EXPORT_FORMAT, job.shape, job.reduction, job.n_units, checksums],
+                      separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:fmt.CHECKSUM_DIGITS]
+
+
+def _row(result: UnitResult) -> list:
+    """``result`` as the values of ``fmt.COLUMNS``, as a store holds them."""
+    return [str(getattr(result, c)) if c in fmt.EXACT else getattr(result, c)
+            for c in fmt.COLUMNS]
+
+
+def units_export(store: Store) -> str:
+    """Every finished unit of ``store`` as the text of a units export.
+
+    Every row is read and checked (:meth:`Store.results`) first, so a
+    damaged store gives a :class:`CorruptStoreError`, never an export.  A
+    store of format 1 is refused (:class:`StoreError`): its rows carry no
+    checksum, and an export must not vouch for rows nobody checked.
+    """
+    if store.format_version < fmt.FORMAT_VERSION:
+        raise StoreError(
+            f"{store.path} is of store format {store.format_version}: its rows carry no "
+            f"checksums, so they cannot be exported checked; upgrade it first "
+            f"(gridcount merge NEW.sqlite {store.path}) and export NEW.sqlite")
+    job = store.job
+    units, checksums = [], []
+    for result in store.results():
+        row = _row(result)
+        checksum = fmt.row_checksum(job, row)
+        units.append({**dict(zip(fmt.COLUMNS, row)), "checksum": checksum})
+        checksums.append(checksum)
+    doc = {
+        "format": EXPORT_FORMAT,
+        "format_version": EXPORT_VERSION,
+        "job": {"shape": job.shape, "reduction": job.reduction, "n_units": job.n_units,
+                "engine_version": job.engine_version},
+        "units": units,
+        "units_checksum": _units_checksum(job, checksums),
+    }
+    return json.dumps(doc, indent=1) + "\n"
+
+
+class UnitsExport:
+    """A units export, read and checked in full: a source of :meth:`Store.merge_all`.
+
+    Attributes
+    ----------
+    path : pathlib.Path
+    job : JobInfo
+        The job of the store it was exported from.
+    """
+
+    def __init__(self, path: Path, job: JobInfo, results: list[UnitResult]):
+        self.path, self.job, self._results = path, job, results
+
+    @classmethod
+    def read(cls, path: str | os.PathLike) -> "UnitsExport":
+        """Read and check the export at ``path``.
+
+        Raises
+        ------
+        StoreError
+            It cannot be read.
+        ForeignStoreError
+            It is not a units export.
+        CorruptStoreError
+            It is damaged or was edited: a unit's checksum does not match its
+            fields, a unit was removed or added, a field is unreadable.
+        """
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise ForeignStoreError(f"{path} is neither a gridcount store nor a units "
+                                    f"export") from None
+        except OSError as exc:
+            raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from exc
+        try:
+            doc = json.loads(text)
+        except ValueError as exc:
+            if text.lstrip().startswith("{"):
+                raise CorruptStoreError(f"{path} is a damaged units export (not valid JSON: "
+                                        f"{exc})") from None
+            raise ForeignStoreError(f"{path} is neither a gridcount store nor a units "
+                                    f"export") from None
+        if not isinstance(doc, dict) or doc.get("format") != EXPORT_FORMAT:
+            raise ForeignStoreError(f"{path} is not a gridcount units export (no format "
+                                    f"{EXPORT_FORMAT!r})")
+        if doc.get("format_version") != EXPORT_VERSION:
+            raise StoreError(f"{path} is a units export of format "
+                             f"{doc.get('format_version')!r}; this gridcount reads format "
+                             f"{EXPORT_VERSION}")
+        damaged = f"{path} is a damaged or edited units export"
+        if sorted(doc) != sorted(_KEYS) or not isinstance(doc["units"], list):
+            raise CorruptStoreError(f"{damaged} (its keys are {', '.join(sorted(doc))})")
+        try:
+            job = JobInfo(**doc["job"])
+        except (TypeError, ValueError) as exc:
+            raise CorruptStoreError(f"{damaged} (its job is unreadable: {exc})") from None
+        results, checksums, seen = [], [], set()
+        for i, unit in enumerate(doc["units"]):
+            result, checksum = _checked_unit(path, job, i, unit)
+            if result.unit_id in seen:
+                raise CorruptStoreError(f"{damaged} (unit {result.unit_id} is in it twice)")
+            seen.add(result.unit_id)
+            results.append(result)
+            checksums.append(checksum)
+        if doc["units_checksum"] != _units_checksum(job, checksums):
+            raise CorruptStoreError(f"{damaged} (its units_checksum does not match its units: "
+                                    f"a unit was removed, added or moved)")
+        return cls(path, job, sorted(results, key=lambda r: r.unit_id))
+
+    def results(self) -> list[UnitResult]:
+        """Every unit of the export, sorted by unit id (checked when it was read)."""
+        return list(self._results)
+
+    def close(self) -> None:
+        """Nothing to close (a source of :func:`merge_paths`, like a Store)."""
+
+
+def _checked_unit(path: Path, job: JobInfo, i: int, unit) -> tuple[UnitResult, str]:
+    """Unit number ``i`` of an export, checked: its result and checksum."""
+    name = f"unit {unit.get('unit_id', f'#{i}')!r}" if isinstance(unit, dict) else f"entry {i}"
+    where = f"{name} in {path}"
+    if not isinstance(unit, dict) or sorted(unit) != sorted((*fmt.COLUMNS, "checksum")):
+        raise CorruptStoreError(f"{where} is damaged or was edited (its fields are not "
+                                f"those of a unit); nothing was merged")
+    row = [unit[c] for c in fmt.COLUMNS]
+    for c, value in zip(fmt.COLUMNS, row):
+        if c in ("unit_id", "class_id", "form_id"):
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        elif c == "seconds":
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        elif c in fmt.EXACT:
+            ok = isinstance(value, str) and value.isdigit() and value.isascii() and \
+                (value == "0" or not value.startswith("0"))
+        else:
+            ok = isinstance(value, str)
+        if not ok:
+            raise CorruptStoreError(f"{where} has an unreadable {c} {value!r}; "
+                                    f"nothing was merged")
+    row[fmt.COLUMNS.index("seconds")] = float(row[fmt.COLUMNS.index("seconds")])
+    if unit["checksum"] != fmt.row_checksum(job, row):
+        raise CorruptStoreError(f"{where} is damaged or was edited (its checksum does not "
+                                f"match its fields); nothing was merged")
+    if not 0 <= row[0] < job.n_units:
+        raise CorruptStoreError(f"{where} is outside range({job.n_units}) of its job; "
+                                f"nothing was merged")
+    fields = dict(zip(fmt.COLUMNS, row))
+    for c in fmt.EXACT:
+        fields[c] = int(fields[c])
+    return UnitResult(**fields), unit["checksum"]
+
+
+def open_source(path: str | os.PathLike) -> "Store | UnitsExport":
+    """A store (read-only) or a units export, told apart by their first bytes."""
+    path = Path(path)
+    if not path.is_file():
+        return Store.open(path)  # it says what is wrong: missing, a directory, a FIFO...
+    try:
+        with open(path, "rb") as f:
+            is_db = f.read(len(fmt.SQLITE_MAGIC)) == fmt.SQLITE_MAGIC
+    except OSError:
+        is_db = True  # let Store.open say why it cannot be read
+    return Store.open(path) if is_db else UnitsExport.read(path)
+
+
+def _remove_created(target: Path) -> None:
+    """Remove the target a failed merge created (and its -wal, -shm), quietly:
+    the merge's own error is the one to report."""
+    try:
+        Store.delete(target)
+    except StoreError:
+        pass
+
+
+def merge_paths(target: str | os.PathLike,
+                sources: Iterable[str | os.PathLike]) -> list[tuple[Path, int, int]]:
+    """Merge the stores and units exports ``sources`` into the store
+    ``target`` (created for the first source's job if missing): every
+    source or none.
+
+    Returns (source, added, identical) per source.  The target's
+    :class:`StoreLock` is held throughout.
+
+    Raises
+    ------
+    StoreLockedError
+        Another process counts or merges into ``target``; nothing is done.
+    SameFileError
+        ``target`` is one of the sources.
+    StoreError
+        A source cannot be opened, is damaged, belongs to another job or
+        disagrees on a count (a subclass names it); nothing is written, and
+        a target that this call created is removed again.
+    """
+    target = Path(target)
+    sources = [Path(s) for s in sources]
+    if not sources:
+        raise ValueError("merge needs at least one source")
+    with StoreLock.acquire(target, "merged into"):
+        for s in sources:
+            if target.exists() and s.exists() and os.path.samefile(target, s):
+                raise SameFileError(f"cannot merge {s} into {target}: it is the target itself")
+        opened: list = []
+        try:
+            for s in sources:
+                opened.append(open_source(s))
+            existed = target.exists()  # under the lock: nobody else creates it meanwhile
+            try:
+                with (Store.open(target, writable=True) if existed else
+                      Store.create_or_open(target, opened[0].job)) as tgt:
+                    reports = tgt.merge_all(opened)
+            except BaseException:
+                if not existed:
+                    _remove_created(target)
+                raise
+        finally:
+            for s in opened:
+                s.close()
+    return [(path, rep.added, rep.identical) for path, rep in zip(sources, reports)]
