@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import argparse
 import csv
-import multiprocessing as mp
 import os
 import platform
 import resource
 import time
 
 from counting import published
+from dlx.pools import map_unordered
 from counting.reduction.cycles import CycleTypeReduction, RowTripleReduction
 from grids.sudoku import Sudoku
 
@@ -66,32 +66,23 @@ def count_one(job):
 
 
 def run(specs, workers, memo_mb, memo_at="class", tail=True, time_box=None):
-    """Count ``specs`` in a spawned pool; return ({unit_id: result}, wall, finished)."""
+    """Count ``specs`` in the library's worker pool (:func:`dlx.pools.map_unordered`);
+    return ({unit_id: result}, wall).  With ``time_box``, stop at the first
+    result that arrives after that many seconds (the workers are ended)."""
     jobs = [(s, memo_mb, memo_at, tail) for s in specs]
     out = {}
     t0 = time.perf_counter()
-    ctx = mp.get_context("spawn")
-    pool = ctx.Pool(workers)
+    results = map_unordered(count_one, jobs, workers)
     try:
-        it = pool.imap_unordered(count_one, jobs, chunksize=1)
-        while len(out) < len(jobs):
-            left = None if time_box is None else time_box - (time.perf_counter() - t0)
-            if left is not None and left <= 0:
-                break
-            try:
-                r = it.next(timeout=None if left is None else max(left, 0.1))
-            except mp.TimeoutError:
-                break
+        for r in results:
             out[r[0]] = r
             print(f"  unit {r[0]:>5}: count {r[1]:,}  cpu {r[2]:.2f} s  wall {r[3]:.2f} s  "
                   f"nodes {r[4]['nodes']:,}  memo hits {r[4]['memo_hits']:,}  "
                   f"tail calls {r[4]['tail_calls']:,}", flush=True)
-        pool.close() if len(out) == len(jobs) else pool.terminate()
-    except BaseException:
-        pool.terminate()
-        raise
+            if time_box is not None and time.perf_counter() - t0 > time_box:
+                break
     finally:
-        pool.join()
+        results.close()
     return out, time.perf_counter() - t0
 
 

@@ -36,6 +36,8 @@ import time
 from counting.options import CountOptions
 from counting.reduction.patterns2 import TwoBandPatternReduction, pattern_classes
 from counting.run.counter import count_unit
+from dlx.estimate import estimate as knuth_estimate
+from dlx.pools import map_unordered
 from grids.rectangle import ColumnSetRectangles
 
 #: Reference totals (Wikipedia "Mathematics of Sudoku", rectangular boxes;
@@ -71,8 +73,7 @@ def _run(red, specs, workers, options):
     if workers == 1:
         yield from map(_count, jobs)
         return
-    with mp.get_context("spawn").Pool(workers) as pool:
-        yield from pool.imap_unordered(_count, jobs, chunksize=1)
+    yield from map_unordered(_count, jobs, workers)
 
 
 def count(args) -> None:
@@ -92,7 +93,7 @@ def count(args) -> None:
     secs = sorted(r.seconds for r, _ in results.values())
     published = PUBLISHED.get(red.rows)
     print(f"machine: {_machine()}\n")
-    print(f"| shape | units | workers | wall | classes | CPU (units) | peak RSS | "
+    print("| shape | units | workers | wall | classes | CPU (units) | peak RSS | "
           f"unit s: median / mean / max | total = published |")
     print("|---|---:|---:|---:|---:|---:|---:|---|---|")
     print(f"| {red.shape.name} | {len(specs)} | {args.workers} | {wall:.1f} s | {setup:.1f} s | "
@@ -153,46 +154,6 @@ def depths(args) -> None:
               + " | ".join(cells) + " |", flush=True)
 
 
-def _row_fillings(remaining, first):
-    """Every way to fill one row: cell 0 takes ``first``, cell c a digit of
-    ``remaining[c]``, all distinct."""
-    order = sorted(range(1, len(remaining)), key=lambda c: len(remaining[c]))
-    row, out = [first] + [0] * (len(remaining) - 1), []
-
-    def extend(i, used):
-        if i == len(order):
-            out.append(tuple(row))
-            return
-        for d in remaining[order[i]]:
-            if not used >> d & 1:
-                row[order[i]] = d
-                extend(i + 1, used | 1 << d)
-
-    extend(0, 1 << first)
-    return out
-
-
-def _knuth_count(rect, ec, sets, depth, probes, rng):
-    """Knuth's estimator of the unit count (column 1 increasing): fill
-    ``depth`` rows at random, each uniformly among its fillings, and count
-    the rest exactly; the product of the numbers of choices times that count
-    is unbiased.  Returns the mean and its standard error."""
-    base = rect.givens(sets, order_rows=True)
-    column1 = sorted(sets[0])
-    values = []
-    for _ in range(probes):
-        remaining, weight, given = [set(s) for s in sets], 1, list(base)
-        for r in range(depth):
-            options = _row_fillings(remaining, column1[r])
-            weight *= len(options)
-            row = options[rng.randrange(len(options))]
-            given += [rect.row_index(r, c, d) for c, d in enumerate(row) if c]
-            for c, d in enumerate(row):
-                remaining[c].discard(d)
-        values.append(weight * ec.count(given=given, tail=True))
-    return statistics.fmean(values), statistics.stdev(values) / math.sqrt(probes)
-
-
 def _probe(args):
     """Worker: estimate one unit's count (Knuth), then count it for at most
     ``limit`` CPU seconds and extrapolate its CPU time from the share of
@@ -203,8 +164,9 @@ def _probe(args):
     R = len(spec.column_sets[0])
     rect = ColumnSetRectangles(R, 2 * R)
     ec = rect.exact_cover()
-    estimate, error = _knuth_count(rect, ec, spec.column_sets, depth, probes,
-                                   random.Random(seed))
+    guess = knuth_estimate(ec, given=rect.givens(spec.column_sets, order_rows=True),
+                           probes=probes, seed=seed, memo=True, memo_mb=memo_mb, tail=True)
+    estimate, error = guess.count, guess.count_se
 
     def stop(signum, frame):
         raise KeyboardInterrupt
@@ -237,13 +199,12 @@ def estimate(args) -> None:
     depth = max(red.rows - ColumnSetRectangles(red.rows, 2 * red.rows).default_tail_rows, 1)
     jobs = [(units[i], depth, args.probes, args.seed + i, args.limit, args.memo_mb)
             for i in sample]
-    with mp.get_context("spawn").Pool(args.workers) as pool:
-        rows = sorted(pool.imap_unordered(_probe, jobs, chunksize=1))
+    rows = sorted(map_unordered(_probe, jobs, args.workers))
     print(f"machine: {_machine()}\n")
     print(f"{red.shape.name}: {len(classes):,} classes ({len(pattern_classes(red.rows, False)):,} "
           f"before duality), enumerated in {enum_cpu:,.0f} s CPU; "
           f"{len(sample)} sampled (seed {args.seed}); count estimated from {args.probes} "
-          f"probes of {depth} rows; each unit counted for at most {args.limit:g} s CPU\n")
+          f"probes (Knuth's estimator, dlx.estimate); each unit counted for at most {args.limit:g} s CPU\n")
     print("| class | weight | count (estimate ± s.e.) | found | CPU | CPU for the unit | "
           "tail calls |")
     print("|---:|---:|---:|---:|---:|---:|---:|")

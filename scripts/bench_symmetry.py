@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import argparse
 import csv
-import multiprocessing as mp
 import resource
-import signal
 import time
 from pathlib import Path
 
@@ -33,10 +31,7 @@ from counting.job import describe_machine
 from counting.group.burnside import (CSV_HEADER, burnside_table, count_unit, csv_row,
                                         essentially_different, symmetry_units, type_label)
 from counting.group.symmetries import conjugacy_classes, group_order
-
-
-def _init() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+from dlx.pools import map_unordered
 
 
 def _work(task):
@@ -68,13 +63,11 @@ def main() -> None:
 
     results, seconds, grid_counts = {}, {}, {}
     t0 = time.perf_counter()
-    ctx = mp.get_context("spawn")
-    with ctx.Pool(args.workers, initializer=_init) as workers:
-        for kind, item, result, cpu in workers.imap_unordered(_work, tasks, chunksize=1):
-            if kind == "symmetry":
-                results[item.unit_id], seconds[item.unit_id] = result, cpu
-            else:
-                grid_counts[item.unit_id] = result.count
+    for kind, item, result, cpu in map_unordered(_work, tasks, args.workers):
+        if kind == "symmetry":
+            results[item.unit_id], seconds[item.unit_id] = result, cpu
+        else:
+            grid_counts[item.unit_id] = result.count
     grid_total = args.grid_total
     if grid_total is None:
         grid_total = get_reduction(shape, args.reduction).total(grid_counts)
