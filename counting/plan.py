@@ -50,10 +50,11 @@ class OutOfReach(ValueError):
     """A job estimated to take longer than :data:`counting.reach.REACH_DAYS`
     days: its reduction's name and the ``describe``d estimate."""
 
-    def __init__(self, shape: str, reduction: str, estimate: str):
-        super().__init__(f"{shape} by reduction {reduction} is out of reach: {estimate}; "
-                         f"more than {reach.REACH_DAYS} days, so it is refused "
-                         f"(--force runs it anyway)")
+    def __init__(self, shape: str, reduction: str, estimate: str, *,
+                 refused_because: str | None = None):
+        why = refused_because or (f"more than {reach.REACH_DAYS} days, so it is refused "
+                                  f"(--force runs it anyway)")
+        super().__init__(f"{shape} by reduction {reduction} is out of reach: {estimate}; {why}")
         self.reduction, self.estimate = reduction, estimate
 
 
@@ -208,7 +209,11 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
             wanted.append(("the grid count behind the identity class", grid))
     out = []
     for what, red in wanted:
-        cost = reach.job_cost(red, options)
+        try:
+            cost = reach.job_cost(red, options)
+        except ValueError as e:   # the units cannot even be enumerated
+            raise OutOfReach(s.name, red.name, f"no estimate can be made ({e})",
+                             refused_because="it cannot be enumerated here") from None
         if cost.out_of_reach(workers):
             raise OutOfReach(s.name, red.name, cost.describe(workers))
         out.append((what, cost))

@@ -17,7 +17,7 @@ import click
 from counting import job as jobs
 from counting import plan, reach
 from counting.cli.common import (Terminated, check_outputs, fail, output_errors, print_table,
-                                 sigterm_stops_like_ctrl_c)
+                                 refuse, sigterm_stops_like_ctrl_c)
 from counting.options import CountOptions
 from counting.reduction import registry
 from counting.run import dask_pool, dask_stats
@@ -143,6 +143,8 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
                 on_report=None if quiet_run else _print_run)
     except plan.BadUnits as e:
         raise click.BadParameter(str(e), param_hint="--units")
+    except plan.OutOfReach as e:
+        refuse(str(e))
     except plan.TooMuchMemory as e:
         _bad_value("--memo-mb", str(e))
     except plan.Interrupted as e:

@@ -261,7 +261,7 @@ class OrbitCover:
         return self.matrix
 
     def _count(self, given, options: CountOptions) -> int:
-        out = self.matrix.count(given=given, memo=options.memo, memo_mb=options.memo_mb)
+        out = self.matrix.count(given=given, **options.engine_arguments(self.matrix))
         self.nodes += self.matrix.stats.nodes
         self.searches += 1
         return out

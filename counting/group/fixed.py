@@ -338,9 +338,10 @@ def estimate_fixed_seconds(shape, g: Symmetry, pi_type: tuple[int, ...],
     total = 0.0
     for i, (pi, known) in enumerate(candidates):
         cover = OrbitCover(s, orbits, pi, known)
-        e = estimate(cover.build(), given=cover.given, probes=probes, seed=seed + i,
-                     memo=options.memo, memo_mb=options.memo_mb, tail=False,
-                     max_seconds=None if max_seconds is None else max_seconds / len(candidates))
+        ec = cover.build()
+        e = estimate(ec, given=cover.given, probes=probes, seed=seed + i,
+                     max_seconds=None if max_seconds is None else max_seconds / len(candidates),
+                     **options.engine_arguments(ec))
         total += e.seconds
     return total
 

@@ -601,3 +601,14 @@ def test_cli_verify_on_the_long_8x8_shapes():
     res = invoke("verify", "--shapes", "2x4,4x2")
     assert res.exit_code == 0, res.output
     assert res.stdout.count("29,136,487,207,403,520") == 4
+
+
+@pytest.mark.parametrize("shape", ["3x4", "4x3", "4x4"])
+def test_a_shape_that_cannot_be_enumerated_is_refused_in_one_line(tmp_path, shape):
+    # issue 26.1: count 3x4 (4x3, 4x4) printed a traceback; every shape gets a
+    # count or a one-line refusal with its estimate or why none can be made
+    res = invoke("count", shape, "--db", tmp_path / "x.sqlite", "--workers", "1")
+    assert res.exit_code == 2, res.output
+    assert "Traceback" not in res.output and res.output.count("\n") == 1
+    assert "is out of reach: no estimate can be made" in res.output
+    assert not (tmp_path / "x.sqlite").exists()
