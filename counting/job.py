@@ -32,7 +32,7 @@ from counting.run import pool
 from counting.options import CountOptions
 from counting.reduction import (BandClass, Reduction, check_shape, default_reduction,
                                 get_reduction, reduction_name)
-from counting.store.database import JobInfo, Store
+from counting.store.database import JobInfo, Store, StoreError
 from counting.run.progress import Progress
 from counting.run.counter import count_unit
 from counting.units import UnitResult, UnitSpec
@@ -406,17 +406,26 @@ def summarise(store: Store, job: Job | None = None) -> Summary:
     job = job or Job.for_store(store)
     results = store.results()
     counts = {r.unit_id: r.count for r in results}
+    unknown = sorted(u for u in counts if not 0 <= u < job.n_units)
+    if unknown:
+        raise StoreError(f"{store.path} holds unit id {unknown[0]}, which job {job.shape} "
+                         f"({job.reduction}) does not have (ids 0..{job.n_units - 1}): "
+                         f"the store is damaged")
     complete = len(counts) == job.n_units
     ctot = {cid: sum(counts[u] for u in members)
             for cid, members in job.units_of_class.items()
             if all(u in counts for u in members)}
     wsum = job.partial_sum(counts) if complete else None
+    try:
+        total = job.total(counts) if complete else None
+    except ValueError as e:   # Burnside's divisor does not divide: a count is wrong
+        raise StoreError(f"{store.path}: {e}") from None
     return Summary(
         shape=job.shape, reduction=job.reduction, engine_version=store.job.engine_version,
         n_units=job.n_units, done=len(counts), classes_complete=len(ctot),
         n_classes=len(job.classes), factors=job.factors,
         sum_label=labels_of(job.reduction_object).sum_label,
-        weighted_sum=wsum, total=job.total(counts) if complete else None,
+        weighted_sum=wsum, total=total,
         unit_solutions=sum(counts.values()),
         nodes=sum(r.nodes for r in results), dead_ends=sum(r.dead_ends for r in results),
         memo_hits=sum(r.memo_hits for r in results),

@@ -10,6 +10,7 @@ import csv
 import json
 import math
 import re
+from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
@@ -19,6 +20,8 @@ from counting.job import Job, run_count
 from counting.options import CountOptions
 from counting.reduction import get_reduction
 from counting.store.database import Store
+from counting.store.format import row_checksum
+from store_samples import edit_row, store_wrong_count, stored_row
 from counting.group.burnside import symmetry_units
 from counting.group.symmetries import group_order
 
@@ -177,3 +180,36 @@ def test_a_symmetry_job_runs_on_a_dask_cluster_too(here):
     doc = json.loads(res.output[res.output.index("{"):])
     assert doc["total_int"] == 49 and doc["run"]["workers"] == 2
     assert doc["run"]["units_counted"] == len(symmetry_units("2x3")) - 1   # identity recorded
+
+
+def _symmetry_store(path):
+    res = invoke("count", "2x3", "--up-to-symmetry", "--workers", "1", "--quiet", "--db", path)
+    assert res.exit_code == 0, res.output
+
+
+@pytest.mark.parametrize("command", ["status", "export"])
+def test_a_burnside_sum_that_the_group_order_does_not_divide_is_one_line(here, command):
+    # issue 26.9: status, export and count printed a 33-line traceback
+    bad = here / "bad.sqlite"
+    _symmetry_store(bad)
+    with Store.open(bad) as st:
+        count = st.get(1).count
+    store_wrong_count(bad, 1, count + 1)
+    args = [command, bad] + (["--output-dir", here] if command == "export" else [])
+    res = invoke(*args)
+    assert res.exit_code != 0 and "Traceback" not in res.output, res.output
+    assert res.output.count("\n") == 1 and "is not a multiple of" in res.output
+
+
+def test_a_store_with_a_unit_id_the_job_lacks_is_one_line(here):
+    # issue 26.9: a unit id out of range gave a 32-line traceback
+    bad = here / "bad.sqlite"
+    _symmetry_store(bad)
+    with Store.open(bad) as st:
+        job, row = st.job, replace(st.get(3), unit_id=200)
+    edit_row(bad, 3, unit_id=200, checksum=row_checksum(job, stored_row(row)))
+    for args in (["status", bad], ["count", "2x3", "--up-to-symmetry", "--db", bad,
+                                   "--workers", "1"]):
+        res = invoke(*args)
+        assert res.exit_code != 0 and "Traceback" not in res.output, res.output
+        assert "unit 200" in res.output
