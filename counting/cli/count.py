@@ -24,6 +24,7 @@ from counting.run import dask_pool, dask_stats
 from counting.run.pool import default_workers
 from counting.store.database import StoreError
 from counting.labels import labels_of
+from grids.kind import as_kind
 from grids.sudoku import ALPHABET
 
 __all__ = ["count", "classes", "verify"]
@@ -103,6 +104,16 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
         gridcount count 3x3 --up-to-symmetry   # 5,472,730,538 essentially different
     """
     # Everything is checked before anything is deleted (--fresh) or opened.
+    try:
+        as_kind(shape)
+    except ValueError as e:
+        _bad_value("SHAPE", str(e))
+    if db is not None and not db.strip():
+        _bad_value("--db", "an empty path names no store (leave --db out for the default)")
+    source = click.get_current_context().get_parameter_source("memo_mb_text")
+    if no_memo and source is not click.core.ParameterSource.DEFAULT:
+        raise click.UsageError("--memo-mb sizes the memo table, which --no-memo turns off: "
+                               "give one or the other")
     if scheduler is not None:
         if workers is not None:
             raise click.UsageError("--workers sets the local pool; with --scheduler the cluster's "

@@ -612,3 +612,16 @@ def test_a_shape_that_cannot_be_enumerated_is_refused_in_one_line(tmp_path, shap
     assert "Traceback" not in res.output and res.output.count("\n") == 1
     assert "is out of reach: no estimate can be made" in res.output
     assert not (tmp_path / "x.sqlite").exists()
+
+
+@pytest.mark.parametrize("args, says", [
+    (["count", "3y3"], "bad box shape '3y3'"),                        # issue 26.20: was exit 1
+    (["count", "2x3", "--db", ""], "an empty path names no store"),   # 26.13: used the default
+    (["count", "2x3", "--no-memo", "--memo-mb", "5"], "--no-memo"),  # 26.13: was accepted
+])
+def test_usage_errors_of_count_exit_2_and_count_nothing(tmp_path, monkeypatch, args, says):
+    monkeypatch.chdir(tmp_path)
+    res = invoke(*args)
+    assert res.exit_code == 2, res.output
+    assert says in res.output and "Traceback" not in res.output
+    assert not list(tmp_path.rglob("*.sqlite"))
