@@ -14,15 +14,32 @@ This module holds the group and :func:`main`; what the commands share is
 """
 from __future__ import annotations
 
+import signal
+import sys
+
 import click
 
 from counting.cli import count, puzzles, report, store
-from counting.cli.common import CONTEXT_SETTINGS
+from counting.cli.common import CONTEXT_SETTINGS, Terminated
 
 __all__ = ["cli", "main"]
 
 
-@click.group(context_settings=CONTEXT_SETTINGS)
+class _Group(click.Group):
+    """The command group: Ctrl-C is exit code 130 (SIGTERM 143) in every
+    command, as the shell reports a signal, not click's "Aborted!" and 1
+    (which ``check`` also uses for "not all unique")."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as e:
+            terminated = isinstance(e, Terminated)
+            click.echo("\nterminated" if terminated else "\ninterrupted", err=True)
+            sys.exit(128 + (signal.SIGTERM if terminated else signal.SIGINT))
+
+
+@click.group(cls=_Group, context_settings=CONTEXT_SETTINGS)
 @click.version_option(package_name="gridcount")
 def cli() -> None:
     """Count Sudoku grids exactly, by dancing links over equivalence classes.

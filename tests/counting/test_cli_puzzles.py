@@ -386,3 +386,28 @@ def test_an_argument_that_is_neither_a_file_nor_a_puzzle_is_one_error(run, cmd, 
     assert res.exit_code == 2 and "a 9x9 grid needs 81 symbols, got 5" in error_line(res)
     res = run(cmd, tmp_path)
     assert res.exit_code == 2 and "is a directory" in error_line(res)
+
+
+def _cpu_ticks(pid: int) -> int:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])   # utime + stime
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+def test_ctrl_c_in_a_puzzle_command_is_exit_130_without_aborted():
+    # issue 26.17: Ctrl-C printed "Aborted!" and exited 1 (check's "not all unique")
+    import signal
+    import subprocess
+    import sys
+    import time
+    puzzle = "1" + "." * 80          # one clue: a search that runs for minutes
+    proc = subprocess.Popen([sys.executable, "-m", "counting", "count-solutions", puzzle,
+                             "--no-limit"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while _cpu_ticks(proc.pid) < 150 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.1)          # until it has been searching for a while
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (out, err)
+    assert "Aborted!" not in err and "Traceback" not in err
