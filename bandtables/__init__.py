@@ -1,0 +1,9 @@
+"""Band tables: three bands of ``R`` rows at once (boxes of ``R × 3`` cells).
+
+The public API is :mod:`bandtables.api`; :mod:`bandtables.partitions` and
+:mod:`bandtables.tables` build what it reads, and ``_contract`` is the
+private ``nogil`` kernel.
+"""
+from bandtables.api import BandTables, band_codes, max_terms_bound
+
+__all__ = ["BandTables", "band_codes", "max_terms_bound"]
