@@ -159,10 +159,17 @@ class BandTables:
 
     def l(self, column_sets) -> int:
         """``l = L / R!`` of a band with these column sets, read from ``T``."""
+        return int(self.T[self._rest(column_sets)])
+
+    def _rest(self, column_sets) -> int:
+        """Flat rest of the band after relabelling box 1 to the standard code."""
         u = code_index(band_codes(column_sets, self.R), self.R)
         rest = self.act[u[0], u[1:]].astype(np.int64)
-        flat = int((rest * self.U ** np.arange(self.R - 2, -1, -1)).sum())
-        return int(self.T[flat])
+        return int((rest * self.U ** np.arange(self.R - 2, -1, -1)).sum())
+
+    def class_id(self, column_sets) -> int:
+        """The class (:attr:`classes`) of a band with these column sets."""
+        return int(self.classes.rest_class[self._rest(column_sets)])
 
     def pairs(self, column_sets) -> tuple[np.ndarray, np.ndarray]:
         """Band 2's and band 3's unordered codes per stack and choice, ``(R, K)`` each."""
