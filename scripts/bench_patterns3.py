@@ -47,16 +47,42 @@ def one(shape: str) -> dict:
 
 
 def r4_blocks() -> dict:
-    """What 4x3 needs that exists: codes, the normalising table, K."""
-    from bandtables.partitions import compatible_pairs, normalisers, unordered_codes
+    """What 4x3 needs that exists: codes, the normalising table, K; and the
+    kernel's seconds per term when each prefix reads its own table row from
+    memory (synthetic tables of 4x3's sizes, fixed seed: the regime of a
+    4x3 row table, which is far larger than any cache)."""
     import numpy as np
+
+    from bandtables import _contract
+    from bandtables.estimate import job_size
+    from bandtables.partitions import compatible_pairs, normalisers, unordered_codes
     t0 = time.perf_counter()
     U = len(unordered_codes(4))
     _, act = normalisers(4)
     t1 = time.perf_counter()
     K = len(compatible_pairs(np.repeat(np.arange(3), 4), 4)[0])
+    size = job_size(4)
+    assert (U, K) == (size["U"], size["K"])
+    rng = np.random.default_rng(2026)
+    T = rng.integers(0, 1 << 26, size=U * U, dtype=np.uint64)      # one row per prefix
+    b = rng.integers(0, U, size=(3, K), dtype=np.uint16)
+    c = rng.integers(0, U, size=(3, K), dtype=np.uint16)
+    n0 = 8
+    t2 = time.perf_counter()
+    _contract.contract(act, T, b, c, 0, n0)
+    ns = (time.perf_counter() - t2) / (n0 * K * K) * 1e9
     return {"U": U, "K": K, "act_MiB": act.nbytes / 2 ** 20, "act_s": t1 - t0,
-            "terms_per_unit": K ** 4}
+            "terms_per_unit": size["terms_per_unit"],
+            "classes_lower_bound": size["classes_lower_bound"],
+            "row_table_MiB": T.nbytes / 2 ** 20, "ns_per_term_rows_in_memory": ns,
+            "core_hours_at_lower_bound": size["classes_lower_bound"]
+            * size["terms_per_unit"] * ns * 1e-9 / 3600}
+
+
+def r5_size() -> dict:
+    """5x3: sizes only (nothing is built)."""
+    from bandtables.estimate import job_size
+    return job_size(5)
 
 
 def main(argv=None) -> int:
@@ -82,6 +108,7 @@ def main(argv=None) -> int:
         print(json.dumps(best))
     if args.r4:
         print(json.dumps(r4_blocks()))
+        print(json.dumps({k: str(v) for k, v in r5_size().items()}))
     return 0
 
 

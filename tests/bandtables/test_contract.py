@@ -126,3 +126,18 @@ def test_a_bad_slice_or_band_is_refused():
 def test_act_rows_have_the_width_the_kernel_strides_by():
     _, act = normalisers(3)
     assert act.shape == (280, 280) and act.flags.c_contiguous and act.dtype == np.uint16
+
+
+# ---------------------------------------------------------------------------
+# Job sizes (bandtables/estimate.py) agree with what the tables hold
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("R", [2, 3])
+def test_job_size_matches_the_built_tables(R):
+    from bandtables.estimate import job_size
+    bt = BandTables.build(R)
+    size = job_size(R)
+    assert (size["U"], size["K"], size["terms_per_unit"]) == (bt.U, bt.K, bt.K ** R)
+    assert sum(bt.classes.sizes) == size["patterns"]
+    assert size["classes_lower_bound"] <= len(bt.classes.reps)
+    assert max(bt.classes.sizes) <= size["group"]
