@@ -141,3 +141,16 @@ def test_job_size_matches_the_built_tables(R):
     assert sum(bt.classes.sizes) == size["patterns"]
     assert size["classes_lower_bound"] <= len(bt.classes.reps)
     assert max(bt.classes.sizes) <= size["group"]
+
+
+def test_threads_share_one_set_of_tables_and_agree():
+    """The kernel runs without the GIL on read-only tables: threads of one
+    process count units side by side and get the sequential results."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bandtables.tables import pattern_column_sets
+    bt = BandTables.build(3)
+    sets = [pattern_column_sets(rep, 3) for rep in bt.classes.reps[:8]]
+    sequential = [bt.completions(s) for s in sets]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        assert list(pool.map(bt.completions, sets)) == sequential
