@@ -27,6 +27,12 @@ extensions = [
         ["bandtables/_contract.pyx"],
         extra_compile_args=["-O3"],
     ),
+    # l of one band: Latin rectangles with column sets (bandtables/tables.py: band_l).
+    Extension(
+        "bandtables._rect",
+        ["bandtables/_rect.pyx"],
+        extra_compile_args=["-O3"],
+    ),
 ]
 
 setup(
