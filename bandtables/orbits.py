@@ -175,11 +175,18 @@ class ChainClasses:
         their smallest orbit key.
     sizes : tuple of int
         Ordered patterns per class.
+    nodes : ndarray of int64
+        Sorted keys (:meth:`StabiliserChain.canonical`) of every
+        ``G0``-orbit of ordered rests.
+    node_class : ndarray of int64
+        The class of each of them.
     """
 
     R: int
     reps: tuple
     sizes: tuple
+    nodes: np.ndarray
+    node_class: np.ndarray
 
 
 def chain_classes(R: int, chain: StabiliserChain | None = None) -> ChainClasses:
@@ -220,7 +227,7 @@ def chain_classes(R: int, chain: StabiliserChain | None = None) -> ChainClasses:
     for i, s in zip(inverse.tolist(), sizes.tolist()):
         totals[i] += int(s)
     reps = tuple((0,) + tuple(int(boxes[j][k]) for j in range(1, R)) for k in labels.tolist())
-    return ChainClasses(R, reps, tuple(per_rest * t for t in totals))
+    return ChainClasses(R, reps, tuple(per_rest * t for t in totals), nodes, inverse)
 
 
 def _find_all(parent: np.ndarray) -> np.ndarray:
