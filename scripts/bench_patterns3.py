@@ -5,6 +5,7 @@ and prints what it measured.  Run it under ``nice`` on a shared machine::
 
     nice python scripts/bench_patterns3.py            # 2x3 and 3x3, cold
     nice python scripts/bench_patterns3.py --r4       # also the 4x3 building blocks
+    nice python scripts/bench_patterns3.py --sample4 DIR   # 4x3 units from built tables
 
 Each shape is counted in a fresh process (``--one SHAPE``), so "tables"
 includes building every table from nothing, and "whole" is the process's
@@ -79,6 +80,54 @@ def r4_blocks() -> dict:
             * size["terms_per_unit"] * ns * 1e-9 / 3600}
 
 
+def sample4(directory: str, n: int, seed: int, csv_path: str) -> dict:
+    """Count ``n`` random 4x3 units (a unit: one class and one choice x_0 of
+    stack 1's band-2 code, K^3 terms) plus one of the smallest class, from
+    the tables under ``directory``; write them to ``csv_path``."""
+    import csv
+    import random
+    import resource
+
+    import numpy as np
+
+    from bandtables.api import band_codes
+    from bandtables.estimate import job_size
+    from bandtables.tables import pattern_column_sets
+    from bandtables.tables4 import completions4, load
+    t4 = load(directory)
+    size = job_size(4)
+    K, n_classes = size["K"], len(t4.reps)
+    rng = random.Random(seed)
+    picks = [(rng.randrange(n_classes), rng.randrange(K)) for _ in range(n)]
+    smallest = int(np.argmin(t4.sizes))
+    picks.append((smallest, 0))
+    rows = []
+    for class_id, x0 in picks:
+        sets = pattern_column_sets(t4.reps[class_id].tolist(), 4)
+        codes = band_codes(sets, 4)
+        t = time.perf_counter()
+        count = completions4(t4, codes, (x0, x0 + 1))
+        seconds = time.perf_counter() - t
+        rows.append({"class_id": class_id, "x0": x0, "weight": int(t4.sizes[class_id]),
+                     "l_band1": int(t4.l[class_id]),
+                     "band1_column_sets": " ".join("".join("%x" % (d - 1) for d in s)
+                                                   for s in sets),
+                     "count": count, "terms": K ** 3, "seconds": round(seconds, 3)})
+    rows.sort(key=lambda r: (r["class_id"], r["x0"]))
+    with open(csv_path, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    secs = [r["seconds"] for r in rows]
+    mean = sum(secs) / len(secs)
+    job_core_h = mean * K * n_classes / 3600
+    return {"units": len(rows), "mean_s": mean, "min_s": min(secs), "max_s": max(secs),
+            "ns_per_term": mean / K ** 3 * 1e9, "classes": n_classes,
+            "unit_slices_per_class": K, "job_core_hours": job_core_h,
+            "workers_for_a_day": job_core_h / 24,
+            "maxrss_MiB": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
 def r5_size() -> dict:
     """5x3: sizes only (nothing is built)."""
     from bandtables.estimate import job_size
@@ -90,9 +139,16 @@ def main(argv=None) -> int:
     ap.add_argument("--one", help="count one shape in this process (internal)")
     ap.add_argument("--r4", action="store_true", help="also time the 4x3 building blocks")
     ap.add_argument("--repeat", type=int, default=3, help="fresh processes per shape")
+    ap.add_argument("--sample4", metavar="DIR", help="count sampled 4x3 units from the tables in DIR")
+    ap.add_argument("--units", type=int, default=50, help="random 4x3 units (--sample4)")
+    ap.add_argument("--seed", type=int, default=2026, help="seed of the 4x3 sample")
+    ap.add_argument("--csv", default=os.path.join(ROOT, "results", "4x3-sample-units.csv"))
     args = ap.parse_args(argv)
     if args.one:
         print(json.dumps(one(args.one)))
+        return 0
+    if args.sample4:
+        print(json.dumps(sample4(args.sample4, args.units, args.seed, args.csv)))
         return 0
     env = dict(os.environ, PYTHONHASHSEED="0")
     for shape in ("2x3", "3x3"):
