@@ -53,6 +53,7 @@ Example
 from __future__ import annotations
 
 import math
+import os
 import socket
 import time
 from dataclasses import dataclass, field
@@ -68,20 +69,47 @@ from dlx import ENGINE_VERSION
 from dlx.rectangle import ColumnSetRectangles
 from dlx.shape import as_shape
 
-__all__ = ["ThreeBandPatternReduction", "BandPatternClass", "BandPatternUnitSpec", "tables"]
+__all__ = ["ThreeBandPatternReduction", "BandPatternClass", "BandPatternUnitSpec", "tables",
+           "tables4"]
 
 NAME = "patterns3"
 
+MAX_R = 4             # 4x3 / 3x4 read tables built beforehand (bandtables.tables4)
+TABLES4_ENV = "GRIDCOUNT_BANDTABLES4"  # directory of the 4x3 tables
+
 _TABLES: dict[int, BandTables] = {}  # per process: one read-only set of tables per R
+_TABLES4: dict[str, object] = {}     # per process: the memory-mapped 4x3 tables by directory
 
 
 def tables(R: int) -> BandTables:
-    """This process's tables for ``R`` (built on first use, then shared by
-    every unit and every thread of the process)."""
+    """This process's tables for ``R <= 3`` (built on first use, then shared
+    by every unit and every thread of the process)."""
     bt = _TABLES.get(R)
     if bt is None:
         bt = _TABLES[R] = BandTables.build(R)
     return bt
+
+
+def tables4(directory: str | None = None):
+    """The 4x3 tables (:class:`bandtables.tables4.Tables4`), memory-mapped
+    from ``directory`` or ``$GRIDCOUNT_BANDTABLES4``: one copy per machine
+    in the page cache, whatever the number of workers.
+
+    Raises
+    ------
+    ValueError
+        When no directory is given or set, saying how to build the tables.
+    """
+    from bandtables.tables4 import load
+    d = directory or os.environ.get(TABLES4_ENV)
+    if not d:
+        raise ValueError(f"4x3 patterns3 reads tables built beforehand: run "
+                         f"`python -c \"from bandtables.tables4 import build; build(DIR)\"` "
+                         f"(about 30 min, 2 GiB) and set {TABLES4_ENV}=DIR")
+    t = _TABLES4.get(d)
+    if t is None:
+        t = _TABLES4[d] = load(d)
+    return t
 
 
 @dataclass(frozen=True)
@@ -130,9 +158,12 @@ class ThreeBandPatternReduction(Reduction):
     Parameters
     ----------
     shape : Shape or str
-        ``R x 3`` (native) or ``3 x R`` (its transpose), ``2 <= R <= 3``
-        (the dense tables; ``4x3`` is estimated only, see
-        ``results/bench_patterns3.md``).
+        ``R x 3`` (native) or ``3 x R`` (its transpose), ``2 <= R <= 4``.
+        ``R <= 3`` builds its dense tables in a fraction of a second;
+        ``R = 4`` reads the tables of :mod:`bandtables.tables4` from
+        ``table_dir`` or ``$GRIDCOUNT_BANDTABLES4`` (:func:`tables4`).
+    table_dir : str, optional
+        Directory of the 4x3 tables.
 
     Attributes
     ----------
@@ -148,21 +179,22 @@ class ThreeBandPatternReduction(Reduction):
     representative_label = "column sets of band 1"
     count_noun = "grids with band 1's column sets, / (R!)³"
 
-    def __init__(self, shape):
+    def __init__(self, shape, table_dir: str | None = None):
         self.shape = as_shape(shape)
+        self.table_dir = table_dir
         if not self.applies_to(self.shape):
             raise ValueError(f"reduction {NAME!r} applies to boxes of R x 3 or 3 x R cells "
-                             f"(R = 2..{DENSE_MAX_R}), not {self.shape.name}")
+                             f"(R = 2..{MAX_R}), not {self.shape.name}")
         self.rows = self.shape.box_rows if self.shape.box_cols == 3 else self.shape.box_cols
 
     @classmethod
     def applies_to(cls, shape) -> bool:
-        """Whether ``shape`` has three bands or three stacks, ``2 <= R <= 3``."""
+        """Whether ``shape`` has three bands or three stacks, ``2 <= R <= 4``."""
         s = as_shape(shape)
         if s.latin or 3 not in (s.box_rows, s.box_cols):
             return False
         R = s.box_rows if s.box_cols == 3 else s.box_cols
-        return 2 <= R <= DENSE_MAX_R
+        return 2 <= R <= MAX_R
 
     @classmethod
     def default_for(cls, shape) -> bool:
@@ -178,12 +210,21 @@ class ThreeBandPatternReduction(Reduction):
         f = ColumnSetRectangles(R, 3 * R).row_order_factor
         return tuple((f"order the {what} {b} by {first} 1 ({R}!)", f) for b in (1, 2, 3))
 
+    def _class_records(self):
+        """``(reps as code tuples, sizes, l)`` of this ``R``."""
+        R = self.rows
+        if R <= DENSE_MAX_R:
+            ct = tables(R).classes
+            return ct.reps, ct.sizes, ct.l
+        t4 = tables4(self.table_dir)
+        return [tuple(r) for r in t4.reps.tolist()], [int(x) for x in t4.sizes], t4.l
+
     def classes(self) -> list[BandPatternClass]:
         """The classes with representatives, sizes and ``l`` (a new list)."""
         R = self.rows
-        ct = tables(R).classes
+        reps, sizes, ls = self._class_records()
         return [BandPatternClass(i, pattern_column_sets(rep, R), size, int(l))
-                for i, (rep, size, l) in enumerate(zip(ct.reps, ct.sizes, ct.l))]
+                for i, (rep, size, l) in enumerate(zip(reps, sizes, ls))]
 
     def units(self) -> list[BandPatternUnitSpec]:
         """One unit per class, ``unit_id = class_id`` (a new list)."""
@@ -191,7 +232,7 @@ class ThreeBandPatternReduction(Reduction):
                                     c.representative) for c in self.classes()]
 
     def n_units(self) -> int:
-        return len(tables(self.rows).classes.reps)
+        return len(self._class_records()[0])
 
     def _check_spec(self, spec: BandPatternUnitSpec) -> None:
         if as_shape(spec.shape) not in (self.shape, self.shape.transpose()) \
@@ -212,32 +253,59 @@ class ThreeBandPatternReduction(Reduction):
 
     def estimate_unit_seconds(self, spec, options, *, probes: int, seed: int,
                               max_seconds: float) -> float:
-        """The unit's own seconds: it is cheaper to count than to estimate."""
-        return self.count_unit(spec, options).seconds
+        """Seconds of counting ``spec``: every unit has ``K^R`` terms, so one
+        slice (stack 1's first choice) is counted and multiplied by ``K``."""
+        return self.count_unit(spec, options, x0=(0, 1)).seconds * self.choices
+
+    def _completions(self, column_sets, x0=None) -> int:
+        """``Σ_{P2} l(P2)·l(P3)`` for band 1's column sets (stack 1's choice in ``x0``)."""
+        R = self.rows
+        if R <= DENSE_MAX_R:
+            return tables(R).completions(column_sets, x0)
+        from bandtables.api import band_codes
+        from bandtables.tables4 import completions4
+        return completions4(tables4(self.table_dir), band_codes(column_sets, R), x0)
+
+    def _l(self, column_sets) -> int:
+        R = self.rows
+        if R <= DENSE_MAX_R:
+            return tables(R).l(column_sets)
+        from bandtables.api import band_codes
+        from bandtables.partitions import code_index
+        return tables4(self.table_dir).lookup(code_index(band_codes(column_sets, R), R))
+
+    @property
+    def choices(self) -> int:
+        """``K``: band-2 codes per stack compatible with band 1's."""
+        from bandtables.estimate import job_size
+        return job_size(self.rows)["K"]
 
     def band_completions(self, column_sets) -> int:
         """Completions of bands 2 and 3 of any band 1 with these column sets
         (``R × 3`` orientation): ``(R!)² · Σ_{P2} l(P2)·l(P3)``, exact."""
-        bt = tables(self.rows)
-        return bt.row_orders ** 2 * bt.completions(column_sets)
+        return math.factorial(self.rows) ** 2 * self._completions(column_sets)
 
     def count_unit(self, spec: BandPatternUnitSpec, options: CountOptions = CountOptions(), *,
-                   fresh_memo: bool = False) -> UnitResult:
+                   fresh_memo: bool = False, x0: tuple[int, int] | None = None) -> UnitResult:
         """Count one unit: ``l(rep) · Σ_{P2} l(P2)·l(P3)`` (exact int).
 
-        ``options`` and ``fresh_memo`` are accepted for the common interface
-        and ignored (no memo table; the tables are read-only).  ``nodes``
-        reports the number of terms summed, ``K^R``.
+        ``x0 = (start, stop)`` counts a slice only (stack 1's band-2 choice
+        in ``start .. stop-1`` of ``0 .. K-1``; the slices add up to the
+        unit).  ``options`` and ``fresh_memo`` are accepted for the common
+        interface and ignored (no memo table; the tables are read-only).
+        ``nodes`` reports the number of terms summed.
         """
         self._check_spec(spec)
-        bt = tables(self.rows)
+        K = self.choices
         t0 = time.perf_counter()
-        count = bt.l(spec.column_sets) * bt.completions(spec.column_sets)
+        count = self._l(spec.column_sets) * self._completions(spec.column_sets, x0)
         seconds = time.perf_counter() - t0
+        width = K if x0 is None else x0[1] - x0[0]
         return UnitResult(
             unit_id=spec.unit_id, class_id=spec.class_id, form_id=spec.form_id, count=count,
-            nodes=bt.K ** self.rows, dead_ends=0, memo_hits=0, seconds=round(seconds, 6),
-            host=socket.gethostname(), engine_version=f"{ENGINE_VERSION}+bandtables{KERNEL_VERSION}",
+            nodes=width * K ** (self.rows - 1), dead_ends=0, memo_hits=0,
+            seconds=round(seconds, 6), host=socket.gethostname(),
+            engine_version=f"{ENGINE_VERSION}+bandtables{KERNEL_VERSION}",
             finished_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
 
     def n_patterns(self) -> int:

@@ -167,11 +167,28 @@ def test_there_is_no_exact_cover_problem():
         red.unit_problem(red.units()[0])
 
 
-@pytest.mark.parametrize("shape", ["2x2", "3x4", "1x3", "2x4"])
+@pytest.mark.parametrize("shape", ["2x2", "5x3", "1x3", "2x4"])
 def test_other_shapes_are_refused(shape):
     assert not ThreeBandPatternReduction.applies_to(shape)
     with pytest.raises(ValueError, match="R x 3 or 3 x R"):
         ThreeBandPatternReduction(shape)
+
+
+def test_4x3_needs_its_tables_and_says_how_to_build_them(monkeypatch):
+    monkeypatch.delenv("GRIDCOUNT_BANDTABLES4", raising=False)
+    red = ThreeBandPatternReduction("3x4")
+    assert red.rows == 4 and red.choices == 346
+    with pytest.raises(ValueError, match="GRIDCOUNT_BANDTABLES4"):
+        red.units()
+
+
+def test_slices_add_up_to_the_unit():
+    red = ThreeBandPatternReduction("3x3")
+    spec = red.units()[7]
+    whole = red.count_unit(spec).count
+    parts = [red.count_unit(spec, x0=(a, min(a + 20, 56))).count for a in range(0, 56, 20)]
+    assert sum(parts) == whole
+    assert red.count_unit(spec, x0=(0, 20)).nodes == 20 * 56 ** 2
 
 
 def test_a_wrong_count_gives_a_wrong_total():
