@@ -31,7 +31,8 @@ from pathlib import Path
 import numpy as np
 
 from bandtables import _contract
-from bandtables.partitions import code_index, compatible_pairs, normalisers, unordered_codes
+from bandtables.partitions import (band2_choices, code_index, compatible_pairs, normalisers,
+                                  unordered_codes)
 from bandtables.tables import DENSE_MAX_R, ClassTable, class_table
 
 __all__ = ["BandTables", "band_codes", "max_terms_bound"]
@@ -101,6 +102,9 @@ class BandTables:
         Number of unordered box codes.
     K : int
         Band-2 choices per stack.
+    K0 : int
+        ``K / 2``: stack 1's choices summed (one of each pair exchanged by
+        swapping bands 2 and 3; the sum is doubled).
     row_orders : int
         ``R!``: ``L = R! · l`` in each band.
     """
@@ -118,6 +122,7 @@ class BandTables:
         self.R, self.U, self._classes = R, U, classes
         self.act, self.T = act, T
         self.K = len(compatible_pairs(np.repeat(np.arange(3), R), R)[0])
+        self.K0 = self.K // 2
         self.row_orders = math.factorial(R)
         self._tmax = int(T.max())
         if self._tmax >= max_terms_bound(R):
@@ -172,23 +177,24 @@ class BandTables:
         return int(self.classes.rest_class[self._rest(column_sets)])
 
     def pairs(self, column_sets) -> tuple[np.ndarray, np.ndarray]:
-        """Band 2's and band 3's unordered codes per stack and choice, ``(R, K)`` each."""
-        codes = band_codes(column_sets, self.R)
-        bc = [compatible_pairs(codes[s], self.R) for s in range(self.R)]
-        return (np.ascontiguousarray([p[0] for p in bc], dtype=np.uint16),
-                np.ascontiguousarray([p[1] for p in bc], dtype=np.uint16))
+        """The kernel's band-2 and band-3 codes per stack and choice, ``(R, K)``
+        each (:func:`bandtables.partitions.band2_choices`: stack 1 halved)."""
+        return band2_choices(band_codes(column_sets, self.R), self.R)
 
     def completions(self, column_sets, x0: tuple[int, int] | None = None) -> int:
         """``Σ_{P2} l(P2)·l(P3)`` over band-2 patterns compatible with band 1's
         column sets (exact int); multiply by ``(R!)²`` for the completions
         of bands 2 and 3 of one band 1.
 
-        ``x0 = (start, stop)`` restricts stack 1's band-2 choice to
-        ``start <= x_0 < stop`` (``0 .. K``): a slice of the sum.
+        Computed as twice the sum over stack 1's first ``K0 = K/2`` choices
+        (bands 2 and 3 exchanged give equal terms).  ``x0 = (start, stop)``
+        restricts those to ``start <= x_0 < stop`` (``0 .. K0``): a slice,
+        doubled likewise; the slices add up to the whole.
         """
-        start, stop = (0, self.K) if x0 is None else x0
-        if not (isinstance(start, int) and isinstance(stop, int) and 0 <= start <= stop <= self.K):
-            raise ValueError(f"x0 must be a range inside 0..{self.K}, got {x0!r}")
+        start, stop = (0, self.K0) if x0 is None else x0
+        if not (isinstance(start, int) and isinstance(stop, int)
+                and 0 <= start <= stop <= self.K0):
+            raise ValueError(f"x0 must be a range inside 0..{self.K0}, got {x0!r}")
         b, c = self.pairs(column_sets)
         hi, lo = _contract.contract(self.act, self.T, b, c, start, stop)
-        return (int(hi) << 64) | int(lo)
+        return 2 * ((int(hi) << 64) | int(lo))

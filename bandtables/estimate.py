@@ -1,8 +1,8 @@
 """The size of a three-band job, computed: codes, choices, terms, classes.
 
 For boxes of ``R`` rows × 3 columns (see :mod:`bandtables.api`) every band-1
-class costs the same contraction, ``K^R`` terms, so a job's size is
-``classes × K^R`` terms; the seconds per term are measured
+class costs the same contraction, ``K^R / 2`` terms, so a job's size is
+``classes × K^R / 2`` terms; the seconds per term are measured
 (``scripts/bench_patterns3.py``), not assumed here.
 
 The number of classes is exact only where the classes are enumerated
@@ -14,7 +14,7 @@ Example
 -------
 >>> s = job_size(3)
 >>> s["U"], s["K"], s["terms_per_unit"], s["classes_lower_bound"] <= 44
-(280, 56, 175616, True)
+(280, 56, 87808, True)
 """
 from __future__ import annotations
 
@@ -42,5 +42,5 @@ def job_size(R: int) -> dict:
     M = math.factorial(N) // math.factorial(R) ** 3
     K = sum(math.comb(R, a) ** 3 for a in range(R + 1))
     group = math.factorial(N) * math.factorial(R) * math.factorial(3) ** R
-    return {"R": R, "N": N, "M": M, "U": M // 6, "K": K, "terms_per_unit": K ** R,
+    return {"R": R, "N": N, "M": M, "U": M // 6, "K": K, "terms_per_unit": K ** R // 2,
             "patterns": M ** R, "group": group, "classes_lower_bound": -(-M ** R // group)}

@@ -40,7 +40,8 @@ from functools import lru_cache
 import numpy as np
 
 __all__ = ["ordered_codes", "unordered_codes", "canonical_labels", "code_index",
-           "normalisers", "standard_stabiliser", "compatible_pairs", "block_sets"]
+           "normalisers", "standard_stabiliser", "compatible_pairs", "band2_choices",
+           "block_sets"]
 
 
 def _check_R(R: int) -> int:
@@ -166,7 +167,8 @@ def standard_stabiliser(R: int) -> tuple[np.ndarray, np.ndarray]:
     return perms, act0
 
 
-def compatible_pairs(column: np.ndarray, R: int) -> tuple[np.ndarray, np.ndarray]:
+def compatible_pairs(column: np.ndarray, R: int, *, half: bool = False
+                     ) -> tuple[np.ndarray, np.ndarray]:
     """Band 2 and band 3 of one stack, given band 1's ordered code there.
 
     In a stack each grid column holds every digit once, so digit ``d``
@@ -177,9 +179,40 @@ def compatible_pairs(column: np.ndarray, R: int) -> tuple[np.ndarray, np.ndarray
     Returns the unordered numbers ``(b, c)`` of band 2 and band 3 for every
     such ``o``, as uint16 arrays of one length ``K`` (the same for every
     ``column``: relabelling digits maps the choices of one onto another's).
+
+    With ``half``, only the choices whose band-2 code is below its band-3
+    code (as digit vectors, lexicographically) are kept: exchanging bands 2
+    and 3 maps the choices onto themselves with no fixed point (``o[d]``
+    and the third code differ at every digit), so this is exactly one of
+    each exchanged pair, ``K/2`` in all.
     """
     column = np.asarray(column, dtype=np.int64)
     o = ordered_codes(R).astype(np.int64)
     ok = np.all(o != column[None, :], axis=1)
     b, third = o[ok], 3 - column[None, :] - o[ok]
+    if half:
+        first = np.argmax(b != third, axis=1)                  # first digit where they differ
+        keep = b[np.arange(len(b)), first] < third[np.arange(len(b)), first]
+        assert 2 * int(keep.sum()) == len(b)
+        b, third = b[keep], third[keep]
     return code_index(b, R).astype(np.uint16), code_index(third, R).astype(np.uint16)
+
+
+def band2_choices(codes: np.ndarray, R: int) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel's ``(b, c)``, ``(R, K)`` uint16 each, for band 1's ordered
+    codes ``(R, 3R)``: stack 0 keeps one choice of each pair exchanged by
+    swapping bands 2 and 3 (its first ``K/2`` columns hold them; the rest
+    repeat them and are never read: the kernel is asked for ``x_0 < K/2``).
+
+    Every term ``l(P2)·l(P3)`` is symmetric in the two bands, so the whole
+    sum is twice the sum over ``x_0 < K/2``.
+    """
+    rows_b, rows_c = [], []
+    for s in range(R):
+        b, c = compatible_pairs(codes[s], R, half=(s == 0))
+        if s == 0:
+            b, c = np.concatenate([b, b]), np.concatenate([c, c])
+        rows_b.append(b)
+        rows_c.append(c)
+    return (np.ascontiguousarray(rows_b, dtype=np.uint16),
+            np.ascontiguousarray(rows_c, dtype=np.uint16))

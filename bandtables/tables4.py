@@ -30,7 +30,7 @@ import numpy as np
 
 from bandtables import _contract
 from bandtables._rect import count_l
-from bandtables.partitions import compatible_pairs, normalisers, unordered_codes
+from bandtables.partitions import band2_choices, normalisers, unordered_codes
 
 __all__ = ["block_masks", "class_l", "build", "load", "Tables4", "completions4"]
 
@@ -134,8 +134,9 @@ def load(directory) -> Tables4:
 
 def completions4(t: Tables4, codes: np.ndarray, x0: tuple[int, int] | None = None) -> int:
     """``Σ_{P2} l(P2)·l(P3)`` for band 1's ordered box codes ``codes (4, 12)``
-    (:func:`bandtables.api.band_codes`), stack 1's choice restricted to
-    ``x0 = (start, stop)`` (a slice; None: all ``K``), exact.
+    (:func:`bandtables.api.band_codes`), exact: twice the sum over stack 1's
+    first ``K/2`` choices (:func:`bandtables.partitions.band2_choices`),
+    restricted to ``x0 = (start, stop)`` (a slice, also doubled; None: all).
 
     Raises
     ------
@@ -148,16 +149,14 @@ def completions4(t: Tables4, codes: np.ndarray, x0: tuple[int, int] | None = Non
     codes = np.asarray(codes)
     if codes.shape != (R, 3 * R):
         raise ValueError(f"band 1 of 4x3 has codes of shape (4, 12), got {codes.shape}")
-    pairs = [compatible_pairs(codes[s], R) for s in range(R)]
-    b = np.ascontiguousarray([p[0] for p in pairs], dtype=np.uint16)
-    c = np.ascontiguousarray([p[1] for p in pairs], dtype=np.uint16)
+    b, c = band2_choices(codes, R)
     K = b.shape[1]
-    start, stop = (0, K) if x0 is None else x0
-    if not (isinstance(start, int) and isinstance(stop, int) and 0 <= start <= stop <= K):
-        raise ValueError(f"x0 must be a range inside 0..{K}, got {x0!r}")
+    start, stop = (0, K // 2) if x0 is None else x0
+    if not (isinstance(start, int) and isinstance(stop, int) and 0 <= start <= stop <= K // 2):
+        raise ValueError(f"x0 must be a range inside 0..{K // 2}, got {x0!r}")
     bound = max_terms_bound(R)
     if bound ** 2 * K >= 2 ** 64 or bound ** 2 * K ** R >= 2 ** 128:
         raise OverflowError("the kernel's 64/128-bit sums are not proven safe for these sizes")
     hi, lo = _contract.contract4(t.act, t.act0, t.rep1, t.trans1, t.index1, t.rep2, t.trans2,
                                  t.pair_index, t.LT, b, c, start, stop)
-    return (int(hi) << 64) | int(lo)
+    return 2 * ((int(hi) << 64) | int(lo))

@@ -253,9 +253,9 @@ class ThreeBandPatternReduction(Reduction):
 
     def estimate_unit_seconds(self, spec, options, *, probes: int, seed: int,
                               max_seconds: float) -> float:
-        """Seconds of counting ``spec``: every unit has ``K^R`` terms, so one
-        slice (stack 1's first choice) is counted and multiplied by ``K``."""
-        return self.count_unit(spec, options, x0=(0, 1)).seconds * self.choices
+        """Seconds of counting ``spec``: every unit has ``K^R / 2`` terms, so
+        one slice (stack 1's first choice) is counted and multiplied by ``K/2``."""
+        return self.count_unit(spec, options, x0=(0, 1)).seconds * (self.choices // 2)
 
     def _completions(self, column_sets, x0=None) -> int:
         """``Σ_{P2} l(P2)·l(P3)`` for band 1's column sets (stack 1's choice in ``x0``)."""
@@ -290,17 +290,18 @@ class ThreeBandPatternReduction(Reduction):
         """Count one unit: ``l(rep) · Σ_{P2} l(P2)·l(P3)`` (exact int).
 
         ``x0 = (start, stop)`` counts a slice only (stack 1's band-2 choice
-        in ``start .. stop-1`` of ``0 .. K-1``; the slices add up to the
-        unit).  ``options`` and ``fresh_memo`` are accepted for the common
-        interface and ignored (no memo table; the tables are read-only).
-        ``nodes`` reports the number of terms summed.
+        in ``start .. stop-1`` of ``0 .. K/2 - 1``: the kernel sums half of
+        stack 1's choices and doubles, see :func:`bandtables.partitions.band2_choices`;
+        the slices add up to the unit).  ``options`` and ``fresh_memo`` are
+        accepted for the common interface and ignored (no memo table; the
+        tables are read-only).  ``nodes`` reports the number of terms summed.
         """
         self._check_spec(spec)
         K = self.choices
         t0 = time.perf_counter()
         count = self._l(spec.column_sets) * self._completions(spec.column_sets, x0)
         seconds = time.perf_counter() - t0
-        width = K if x0 is None else x0[1] - x0[0]
+        width = K // 2 if x0 is None else x0[1] - x0[0]
         return UnitResult(
             unit_id=spec.unit_id, class_id=spec.class_id, form_id=spec.form_id, count=count,
             nodes=width * K ** (self.rows - 1), dead_ends=0, memo_hits=0,

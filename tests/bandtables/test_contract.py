@@ -117,7 +117,7 @@ def test_bregmans_bound_holds_and_is_not_vacuous():
 def test_a_bad_slice_or_band_is_refused():
     bt = BandTables.build(2)
     sets = [(1, 2), (3, 4), (5, 6), (1, 3), (2, 5), (4, 6)]
-    with pytest.raises(ValueError, match="x0 must be a range inside 0..10"):
+    with pytest.raises(ValueError, match="x0 must be a range inside 0..5"):
         bt.completions(sets, (3, 11))
     with pytest.raises(ValueError, match="box 2"):
         bt.completions(sets[:3] + [(1, 2), (1, 3), (4, 6)], None)
@@ -137,7 +137,7 @@ def test_job_size_matches_the_built_tables(R):
     from bandtables.estimate import job_size
     bt = BandTables.build(R)
     size = job_size(R)
-    assert (size["U"], size["K"], size["terms_per_unit"]) == (bt.U, bt.K, bt.K ** R)
+    assert (size["U"], size["K"], size["terms_per_unit"]) == (bt.U, bt.K, bt.K0 * bt.K ** (R - 1))
     assert sum(bt.classes.sizes) == size["patterns"]
     assert size["classes_lower_bound"] <= len(bt.classes.reps)
     assert max(bt.classes.sizes) <= size["group"]
@@ -154,3 +154,24 @@ def test_threads_share_one_set_of_tables_and_agree():
     sequential = [bt.completions(s) for s in sets]
     with ThreadPoolExecutor(max_workers=2) as pool:
         assert list(pool.map(bt.completions, sets)) == sequential
+
+
+@pytest.mark.parametrize("R", [2, 3])
+def test_half_of_stack_1_doubled_is_the_whole_sum(R):
+    """Exchanging bands 2 and 3 pairs the choices of stack 1 without fixed
+    points and keeps every term, so the kernel's halved sum, doubled, is
+    the sum over all K choices."""
+    from bandtables.api import band_codes
+    from bandtables.partitions import compatible_pairs
+    from bandtables.tables import pattern_column_sets
+    bt = BandTables.build(R)
+    for rep in bt.classes.reps[:6]:
+        sets = pattern_column_sets(rep, R)
+        codes = band_codes(sets, R)
+        full = [compatible_pairs(codes[s], R) for s in range(R)]
+        b = np.ascontiguousarray([p[0] for p in full], dtype=np.uint16)
+        c = np.ascontiguousarray([p[1] for p in full], dtype=np.uint16)
+        assert bt.completions(sets) == kernel_sum(bt.act, bt.T, b, c, 0, bt.K)
+        hb, hc = compatible_pairs(codes[0], R, half=True)
+        halves = list(zip(hb.tolist(), hc.tolist())) + list(zip(hc.tolist(), hb.tolist()))
+        assert sorted(halves) == sorted(zip(full[0][0].tolist(), full[0][1].tolist()))
