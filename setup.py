@@ -27,6 +27,12 @@ extensions = [
         ["bandtables/_contract.pyx"],
         extra_compile_args=["-O3"],
     ),
+    # A whole row of 4x3 l values at once (bandtables/tables4.py: prefix_rows); pext needs BMI2.
+    Extension(
+        "bandtables._rows4",
+        ["bandtables/_rows4.pyx"],
+        extra_compile_args=["-O3", "-mbmi2"],
+    ),
     # l of one band: Latin rectangles with column sets (bandtables/tables.py: band_l).
     Extension(
         "bandtables._rect",

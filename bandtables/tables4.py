@@ -12,7 +12,10 @@ chain of :mod:`bandtables.orbits` instead: for a band ``(u0, u1, u2, u3)``,
 4. ``l = LT[p, act0[g2, act0[g1, v3]]]``: the row ``LT[p]`` holds ``l`` of
    ``(0, w1, w2, v)`` for every code ``v`` of box 3.
 
-``LT`` is ``n_pairs × U`` uint32 (1,546 × 5,775: 34 MiB); ``act0`` is
+``LT`` is ``n_pairs × U`` uint32 (1,546 × 5,775: 34 MiB), built a row at a
+time (:func:`prefix_rows`, :mod:`bandtables._rows4`: ~0.2 s a row, where
+``l`` of one band by :func:`bandtables._rect.count_l` takes ~20 ms and the
+dancing-links engine ~20 s; :func:`class_l` stays as the check); ``act0`` is
 82,944 × 5,775 uint16 (914 MiB).  :func:`build` writes them and the rest
 of the chain as ``.npy`` files; :func:`load` memory-maps them read-only,
 so the workers of one machine share one copy through the page cache.
@@ -20,6 +23,7 @@ so the workers of one machine share one copy through the page cache.
 """
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -32,7 +36,7 @@ from bandtables import _contract
 from bandtables._rect import count_l
 from bandtables.partitions import band2_choices, normalisers, unordered_codes
 
-__all__ = ["block_masks", "class_l", "build", "load", "Tables4", "completions4"]
+__all__ = ["block_masks", "class_l", "prefix_rows", "build", "load", "Tables4", "completions4"]
 
 _ARRAYS = ("act", "act0", "rep1", "trans1", "index1", "rep2", "trans2", "pair_index", "LT",
            "l", "reps", "sizes")
@@ -55,6 +59,52 @@ def class_l(reps, R: int, threads: int = 1) -> np.ndarray:
     return np.array(values, dtype=np.uint32)
 
 
+def _rho_decoding() -> np.ndarray:
+    """``(369600, 4)`` uint16: the four row sets of each ordered row code, by
+    the rank :mod:`bandtables._rows4` gives it (every rank checked once)."""
+    from bandtables._rows4 import rank_rho
+    decode = np.zeros((369600, 4), dtype=np.uint16)
+    seen = np.zeros(len(decode), dtype=bool)
+    digits = range(12)
+    for a in itertools.combinations(digits, 3):
+        rest1 = [d for d in digits if d not in a]
+        for b in itertools.combinations(rest1, 3):
+            rest2 = [d for d in rest1 if d not in b]
+            for c in itertools.combinations(rest2, 3):
+                ma, mb, mc = (sum(1 << d for d in x) for x in (a, b, c))
+                k = rank_rho(ma, mb, mc)
+                if seen[k]:
+                    raise AssertionError(f"row codes share rank {k}")
+                seen[k] = True
+                decode[k] = (ma, mb, mc, 0xFFF & ~(ma | mb | mc))
+    if not seen.all():
+        raise AssertionError("some rank has no row code")
+    return decode
+
+
+def prefix_rows(prefixes, threads: int = 1) -> np.ndarray:
+    """``l(b0, b1, b2, v)`` for each prefix ``(b0, b1, b2)`` (unordered codes)
+    and every code ``v``: ``(len(prefixes), U)`` uint64, a row at a time by
+    :func:`bandtables._rows4.prefix_row` (about 0.2 s a row)."""
+    from bandtables._rows4 import prefix_row
+    from bandtables.partitions import _lookup
+    R = 4
+    masks = block_masks(R)
+    decode = _rho_decoding()
+    pw = np.array([sum(3 ** (11 - d) for d in range(12) if m >> d & 1) for m in range(4096)],
+                  dtype=np.uint32)
+    word_index = _lookup(R)[1]
+    out = np.zeros((len(prefixes), len(masks)), dtype=np.uint64)
+
+    def row(i):
+        prefix = np.ascontiguousarray(masks[list(prefixes[i])])
+        return prefix_row(prefix, decode, pw, word_index, out[i])
+
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        list(pool.map(row, range(len(prefixes))))
+    return out
+
+
 def build(directory, threads: int = 1, log=print) -> dict:
     """Build every 4x3 table and write it under ``directory``; timings in seconds."""
     from bandtables.api import max_terms_bound
@@ -69,28 +119,27 @@ def build(directory, threads: int = 1, log=print) -> dict:
     classes = chain_classes(R, chain)
     t2 = time.perf_counter()
     log(f"classes: {len(classes.reps)}, {t2 - t1:.0f} s")
-    l = class_l(classes.reps, R, threads)
+    prefixes = [(0, int(w1), int(w2)) for w1, w2 in chain.pair_w.tolist()]
+    LT = prefix_rows(prefixes, threads)
     t3 = time.perf_counter()
-    log(f"l of every class: {t3 - t2:.0f} s")
-    if int(l.max()) >= max_terms_bound(R):
-        raise ValueError("an l exceeds Bregman's bound: the counter is wrong")
-    U = chain.act0.shape[1]
-    keys = np.arange(len(chain.pair_w), dtype=np.int64)[:, None] * U + chain.rep3
-    at = np.searchsorted(classes.nodes, keys)
-    assert np.array_equal(classes.nodes[at], keys)
-    LT = l[classes.node_class[at]]
+    log(f"LT: {LT.shape[0]} rows of l, {t3 - t2:.0f} s")
+    if int(LT.max()) >= max_terms_bound(R):
+        raise ValueError("an l exceeds Bregman's bound: a table is wrong")
+    LT = LT.astype(np.uint32)
+    reps = np.array(classes.reps, dtype=np.int64)
+    pair_of = chain.pair_index[chain.index1[reps[:, 1]], reps[:, 2]]
+    l = LT[pair_of, reps[:, 3]]
     arrays = {"act": normalisers(R)[1], "act0": chain.act0, "rep1": chain.rep1.astype(np.uint16),
               "trans1": chain.trans1.astype(np.int32), "index1": chain.index1.astype(np.int32),
               "rep2": chain.rep2, "trans2": chain.trans2.astype(np.int32),
-              "pair_index": chain.pair_index, "LT": np.ascontiguousarray(LT, dtype=np.uint32),
-              "l": l, "reps": np.array(classes.reps, dtype=np.uint16),
-              "sizes": np.array(classes.sizes, dtype=np.int64)}
+              "pair_index": chain.pair_index, "LT": LT, "l": l,
+              "reps": reps.astype(np.uint16), "sizes": np.array(classes.sizes, dtype=np.int64)}
     for name, arr in arrays.items():
         tmp = d / f"R4-{name}.npy.tmp"
         with open(tmp, "wb") as fh:
             np.save(fh, np.ascontiguousarray(arr))
         tmp.replace(d / f"R4-{name}.npy")
-    timings = {"chain_s": t1 - t0, "classes_s": t2 - t1, "l_s": t3 - t2,
+    timings = {"chain_s": t1 - t0, "classes_s": t2 - t1, "LT_s": t3 - t2,
                "write_s": time.perf_counter() - t3, "classes": len(classes.reps),
                "pairs": len(chain.pair_w)}
     (d / "R4-build.json").write_text(json.dumps(timings, indent=1))

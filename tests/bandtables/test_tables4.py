@@ -79,6 +79,18 @@ def test_count_l_of_4x3_bands_is_unchanged_by_moves():
         assert count_l(masks_of(moved), 4) == base > 0
 
 
+def test_a_prefix_row_equals_the_counter_code_by_code():
+    """l(b0, b1, b2, v) for all 5,775 codes v at once, against count_l."""
+    from bandtables.tables4 import prefix_rows
+    rng = random.Random(12)
+    prefix = (0, rng.randrange(5775), rng.randrange(5775))
+    row = prefix_rows([prefix])[0]
+    masks = block_masks(4)
+    for v in rng.sample(range(5775), 12):
+        assert int(row[v]) == count_l(np.ascontiguousarray(masks[list(prefix) + [v]].ravel()), 4)
+    assert int(row.min()) > 0          # every band with these column sets exists (König)
+
+
 def test_block_masks_partition_the_digits():
     m = block_masks(4).astype(np.int64)
     assert np.all((m[:, 0] | m[:, 1] | m[:, 2]) == (1 << 12) - 1)
