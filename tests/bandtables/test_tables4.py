@@ -177,3 +177,34 @@ def test_the_4x3_lookup_is_unchanged_by_box_order(t4):
         boxes = [rng.randrange(5775) for _ in range(4)]
         values = {t4.lookup(p) for p in itertools.permutations(boxes)}
         assert len(values) == 1
+
+
+@needs_tables
+def test_contract4_on_the_real_tables_equals_the_direct_counter(t4):
+    """A corner of a real unit: the first 3 band-2 choices of every stack,
+    summed by the kernel through the tables and term by term by count_l."""
+    from bandtables.api import band_codes
+    from bandtables.partitions import band2_choices
+    masks = block_masks(4)
+    rep = t4.reps[1234].tolist()
+    codes = band_codes(pattern_column_sets(rep, 4), 4)
+    b, c = band2_choices(codes, 4)
+    b, c = np.ascontiguousarray(b[:, :3]), np.ascontiguousarray(c[:, :3])
+
+    def l(boxes):
+        return count_l(np.ascontiguousarray(masks[list(boxes)].ravel()), 4)
+
+    expected = sum(l(b[range(4), x]) * l(c[range(4), x])
+                   for x in itertools.product(range(1, 2), range(3), range(3), range(3)))
+    hi, lo = _contract.contract4(t4.act, t4.act0, t4.rep1, t4.trans1, t4.index1, t4.rep2,
+                                 t4.trans2, t4.pair_index, t4.LT, b, c, 1, 2)
+    assert (int(hi) << 64 | int(lo)) == expected
+
+
+@needs_tables
+def test_class_l_is_the_table_at_the_representative(t4):
+    rng = random.Random(46)
+    masks = block_masks(4)
+    for k in rng.sample(range(len(t4.reps)), 10):
+        rep = t4.reps[k].tolist()
+        assert int(t4.l[k]) == t4.lookup(rep) == count_l(np.ascontiguousarray(masks[rep].ravel()), 4)

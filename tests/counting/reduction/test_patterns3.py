@@ -203,3 +203,22 @@ def test_units_are_picklable_specs():
     spec = ThreeBandPatternReduction("3x3").units()[0]
     assert isinstance(spec, BandPatternUnitSpec)
     assert pickle.loads(pickle.dumps(spec)) == spec
+
+
+@pytest.mark.skipif(not __import__("os").environ.get("GRIDCOUNT_BANDTABLES4"),
+                    reason="GRIDCOUNT_BANDTABLES4 (the built 4x3 tables) not set")
+def test_4x3_units_read_the_built_tables():
+    """144,578 units (Silver's class count); slices of a unit add up; a
+    transposed shape reads the same tables."""
+    red = ThreeBandPatternReduction("4x3")
+    units = red.units()
+    assert len(units) == 144_578
+    assert sum(u.weight for u in units) == red.n_patterns()
+    spec = units[777]
+    one = red.count_unit(spec, x0=(5, 6))
+    assert one.nodes == 346 ** 3
+    two = red.count_unit(spec, x0=(5, 7)).count
+    assert two == one.count + red.count_unit(spec, x0=(6, 7)).count
+    assert ThreeBandPatternReduction("3x4").count_unit(
+        BandPatternUnitSpec("3x4", "patterns3", 777, 777, 0, spec.weight, spec.column_sets),
+        x0=(5, 6)).count == one.count
