@@ -83,7 +83,12 @@ def r4_blocks() -> dict:
 def sample4(directory: str, n: int, seed: int, csv_path: str) -> dict:
     """Count ``n`` random 4x3 units (a unit: one class and one choice x_0 of
     stack 1's band-2 code among K/2, K^3 terms) plus one of the smallest class, from
-    the tables under ``directory``; write them to ``csv_path``."""
+    the tables under ``directory``; write them to ``csv_path``.
+
+    Columns: the class, x_0, the class weight (ordered patterns), l of band 1,
+    band 1's column sets (digits 0..b in hex, box by box), the slice's
+    ``2·Σ l(P2)·l(P3)`` and the patterns3 count ``l_band1 × sum_l2_l3``,
+    the terms summed and the kernel's wall seconds."""
     import csv
     import random
     import resource
@@ -106,13 +111,14 @@ def sample4(directory: str, n: int, seed: int, csv_path: str) -> dict:
         sets = pattern_column_sets(t4.reps[class_id].tolist(), 4)
         codes = band_codes(sets, 4)
         t = time.perf_counter()
-        count = completions4(t4, codes, (x0, x0 + 1))
+        inner = completions4(t4, codes, (x0, x0 + 1))
         seconds = time.perf_counter() - t
         rows.append({"class_id": class_id, "x0": x0, "weight": int(t4.sizes[class_id]),
                      "l_band1": int(t4.l[class_id]),
                      "band1_column_sets": " ".join("".join("%x" % (d - 1) for d in s)
                                                    for s in sets),
-                     "count": count, "terms": K ** 3, "seconds": round(seconds, 3)})
+                     "sum_l2_l3": inner, "count": int(t4.l[class_id]) * inner,
+                     "terms": K ** 3, "seconds": round(seconds, 3)})
     rows.sort(key=lambda r: (r["class_id"], r["x0"]))
     with open(csv_path, "w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=list(rows[0]))
