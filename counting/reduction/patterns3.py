@@ -34,13 +34,23 @@ Hence, with ``size`` the number of (ordered) patterns in a class::
 Work units
 ----------
 One unit per class, ``unit_id = class_id``, classes numbered by their key
-(:mod:`bandtables.tables`).  A unit is a :class:`BandPatternUnitSpec`
-carrying the representative's column sets; its count
-(:meth:`ThreeBandPatternReduction.count_unit`) is
+(:mod:`bandtables.tables`; for 4×3 the order of :mod:`bandtables.orbits`).
+A unit is a :class:`BandPatternUnitSpec` carrying the representative's
+column sets; its count (:meth:`ThreeBandPatternReduction.count_unit`) is
 ``l(rep) · Σ_{P2} l(P2)·l(P3)``: the grids whose band 1 has exactly those
 column sets, divided by ``(R!)³``.  The sum is a table contraction (the
-``nogil`` kernel of :mod:`bandtables._contract`), not an exact-cover
+``nogil`` kernels of :mod:`bandtables._contract`), not an exact-cover
 search: there is no :meth:`~ThreeBandPatternReduction.unit_problem`.
+Exchanging bands 2 and 3 keeps every term and pairs stack 1's ``K``
+band-2 choices, so the kernels sum ``K/2`` of them and double; a unit may
+be counted in slices of those (``count_unit(..., x0=(start, stop))``).
+
+Tables: 2×3 and 3×3 build theirs in the process in a fraction of a
+second; 4×3 (and 3×4) read the memory-mapped tables of
+:mod:`bandtables.tables4` (built once, ~8 minutes and 1 GiB on disk) from
+``table_dir`` or ``$GRIDCOUNT_BANDTABLES4``.  Costs: 3×3 ≈ 0.3 s for all
+44 units; a 4×3 unit ≈ 2 minutes (173 slices of ~0.7 s), 144,578 units
+(``results/bench_patterns3.md``).
 
 Example
 -------
