@@ -244,6 +244,13 @@ class ThreeBandPatternReduction(Reduction):
     def n_units(self) -> int:
         return len(self._class_records()[0])
 
+    def unit_columns(self, spec: BandPatternUnitSpec) -> dict[str, object]:
+        """The per-unit CSV column of ``gridcount export``: band 1's column
+        sets, box by box, digits ``1..N`` written ``0..N-1`` in hex (one
+        character each, N <= 16), as ``results/4x3-sample-units.csv``."""
+        return {"band1_column_sets": " ".join("".join("%x" % (d - 1) for d in s)
+                                              for s in spec.column_sets)}
+
     def _check_spec(self, spec: BandPatternUnitSpec) -> None:
         if as_shape(spec.shape) not in (self.shape, self.shape.transpose()) \
                 or spec.reduction != NAME:

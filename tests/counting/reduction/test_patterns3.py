@@ -198,6 +198,14 @@ def test_a_wrong_count_gives_a_wrong_total():
     assert red.total(counts) != PUBLISHED["2x3"]
 
 
+def test_export_columns_name_band_1_column_sets():
+    red = ThreeBandPatternReduction("2x3")
+    cols = red.unit_columns(red.units()[0])
+    assert list(cols) == ["band1_column_sets"]
+    assert len(cols["band1_column_sets"].split()) == 6
+    assert sorted(cols["band1_column_sets"].replace(" ", "")) == sorted("012345" * 2)
+
+
 def test_units_are_picklable_specs():
     import pickle
     spec = ThreeBandPatternReduction("3x3").units()[0]
