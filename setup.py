@@ -1,7 +1,7 @@
 """Build the Cython dancing-links extension (dlx._engine).
 
 Everything else about the package lives in pyproject.toml; this file only
-exists because the extension needs NumPy's headers and compiler flags.
+exists because the extensions need NumPy's headers and compiler flags.
 The extension is one compilation unit: _engine.pyx includes the .pxi files
 (_build, _memo, _tail, _checks, _batch) and the generated C includes _simd.h; all are
 shipped as package data, so sdists and editable installs build alike.
@@ -20,7 +20,25 @@ extensions = [
                  "dlx/_simd.h"],
         extra_compile_args=["-O3"],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-    )
+    ),
+    # The band-table contraction (bandtables/api.py validates its inputs).
+    Extension(
+        "bandtables._contract",
+        ["bandtables/_contract.pyx"],
+        extra_compile_args=["-O3"],
+    ),
+    # A whole row of 4x3 l values at once (bandtables/tables4.py: prefix_rows); pext needs BMI2.
+    Extension(
+        "bandtables._rows4",
+        ["bandtables/_rows4.pyx"],
+        extra_compile_args=["-O3", "-mbmi2"],
+    ),
+    # l of one band: Latin rectangles with column sets (bandtables/tables.py: band_l).
+    Extension(
+        "bandtables._rect",
+        ["bandtables/_rect.pyx"],
+        extra_compile_args=["-O3"],
+    ),
 ]
 
 setup(

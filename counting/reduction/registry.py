@@ -24,6 +24,7 @@ from counting.reduction.cycles import CycleTypeReduction, RowTripleReduction
 from counting.reduction.moves import MovesReduction
 from counting.reduction.patterns import PatternsReduction
 from counting.reduction.patterns2 import TwoBandPatternReduction
+from counting.reduction.patterns3 import ThreeBandPatternReduction
 from counting.reduction.orbits import SymmetryReduction
 from grids.shape import Shape, as_shape
 
@@ -35,7 +36,7 @@ MAX_N = 16  # largest grid side accepted without force (check_shape)
 # kind -> reduction class; the first that applies to a shape is its default
 _TABLE: dict[str, type[Reduction]] = {
     cls.kind: cls for cls in (RowTripleReduction, CycleTypeReduction, TwoBandPatternReduction,
-                              MovesReduction, PatternsReduction)
+                              MovesReduction, PatternsReduction, ThreeBandPatternReduction)
 }
 REDUCTIONS = tuple(_TABLE)  # reduction kinds, the default first
 # Not a reduction of the grid count but of its orbits (Burnside's lemma):
@@ -149,7 +150,7 @@ def reduction_names(shape: Shape | str) -> tuple[str, ...]:
     Examples
     --------
     >>> reduction_names("3x3"), reduction_names("2x3")
-    (('71', '44'), ('moves', 'patterns2', 'patterns'))
+    (('71', '44', 'patterns3'), ('moves', 'patterns2', 'patterns', 'patterns3'))
     """
     s = as_shape(shape)
     default = reduction_kind(None, s)

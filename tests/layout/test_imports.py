@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("dlx", "grids", "counting")
+PACKAGES = ("dlx", "grids", "bandtables", "counting")
 
 # Lowest first: a module may import its own layer and the layers below.
 LAYERS = [
     ["dlx"],
-    ["grids"],
+    ["grids", "bandtables"],
     ["counting.units", "counting.options", "counting.published", "counting.labels",
      "counting.outputs"],
     ["counting.group"],

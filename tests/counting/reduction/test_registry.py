@@ -41,7 +41,7 @@ def test_malformed_shapes_are_rejected(shape):
 
 
 def test_71_and_44_are_the_3x3_names_of_moves_and_patterns():
-    assert REDUCTIONS == ("cycles2", "cycles", "patterns2", "moves", "patterns")
+    assert REDUCTIONS == ("cycles2", "cycles", "patterns2", "moves", "patterns", "patterns3")
     assert ALIASES_3X3 == {"71": "moves", "44": "patterns"}
     assert reduction_name("moves", SUDOKU) == default_reduction("3x3") == "71"
     assert reduction_name("patterns", "3x3") == "44"
@@ -53,11 +53,12 @@ def test_71_and_44_are_the_3x3_names_of_moves_and_patterns():
 
 
 def test_other_shapes_use_the_kinds_as_names():
-    assert reduction_names("3x3") == ("71", "44")
+    assert reduction_names("3x3") == ("71", "44", "patterns3")
     for name in ("2x3", "1x5", "5x1", "4x4"):
         latin = ("cycles2", "cycles") if name in ("1x5", "5x1") else ()
         two_band = ("patterns2",) if name == "2x3" else ()
-        assert reduction_names(name) == (*latin, "moves", *two_band, "patterns")
+        three_band = ("patterns3",) if name == "2x3" else ()
+        assert reduction_names(name) == (*latin, "moves", *two_band, "patterns", *three_band)
         assert default_reduction(name) == reduction_name(None, name) == (latin or ("moves",))[0]
         assert get_reduction(name, "patterns").name == "patterns"
 
@@ -92,7 +93,8 @@ def test_71_and_44_are_refused_for_other_shapes(alias):
 
 def test_unknown_reduction_names_are_rejected():
     with pytest.raises(ValueError,
-                       match="'cycles2', 'cycles', 'patterns2', 'moves', 'patterns'.*'71', '44'"):
+                       match="'cycles2', 'cycles', 'patterns2', 'moves', 'patterns', "
+                             "'patterns3'.*'71', '44'"):
         get_reduction("3x3", "72")
     with pytest.raises(ValueError, match="unknown reduction 'none'"):
         reduction_kind("none", "2x3")
@@ -111,7 +113,7 @@ class _LatinOnly(MovesReduction):
 def test_a_reduction_is_offered_only_for_the_shapes_it_applies_to(monkeypatch):
     monkeypatch.setitem(registry._TABLE, "rows", _LatinOnly)
     assert reduction_names("1x4") == ("cycles2", "cycles", "moves", "patterns", "rows")
-    assert reduction_names("2x3") == ("moves", "patterns2", "patterns")
+    assert reduction_names("2x3") == ("moves", "patterns2", "patterns", "patterns3")
     assert type(get_reduction("1x4", "rows")) is _LatinOnly
     with pytest.raises(ValueError, match="reduction 'rows' does not apply to box shape 2x3"):
         get_reduction("2x3", "rows")

@@ -1,0 +1,17 @@
+"""Band tables: three bands of ``R`` rows at once (boxes of ``R × 3`` cells).
+
+The public API is :mod:`bandtables.api` (R = 2, 3: dense tables built in
+the process) and :mod:`bandtables.tables4` (R = 4: tables built once,
+memory-mapped).  :mod:`bandtables.partitions` (box column codes and their
+relabelling tables), :mod:`bandtables.tables` (dense classes and l),
+:mod:`bandtables.orbits` (classes through a stabiliser chain) and
+:mod:`bandtables.estimate` (job sizes) build what they read; the private
+compiled modules are ``_contract`` (the ``nogil`` contraction kernels),
+``_rect`` (l of one band) and ``_rows4`` (l of a 3-box prefix and every
+box-4 code at once).
+"""
+KERNEL_VERSION = "1"  # bumped whenever a table or the kernel could count differently
+
+from bandtables.api import BandTables, band_codes, max_terms_bound
+
+__all__ = ["KERNEL_VERSION", "BandTables", "band_codes", "max_terms_bound"]

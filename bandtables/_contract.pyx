@@ -1,0 +1,198 @@
+# cython: language_level=3
+"""The band-table contraction: Σ over band-2 choices of l(band 2)·l(band 3).
+
+Private: :mod:`bandtables.api` validates every argument, proves that the
+128-bit accumulator cannot overflow, and owns the docstrings.  Here the
+arrays are trusted (dtype, contiguity, index ranges).
+
+What is summed
+--------------
+Band 1's ordered code in stack ``s`` admits ``K`` band-2 codes; choice
+``x`` of stack ``s`` gives band 2 the unordered code ``b[s, x]`` and band 3
+``c[s, x]`` (:func:`bandtables.partitions.compatible_pairs`).  A band-2
+choice is one ``x_s`` per stack, ``K^R`` in all, and the sum is
+
+    Σ_{x_0 .. x_{R-1}}  l(b[0,x_0], .., b[R-1,x_{R-1}]) · l(c[0,x_0], .., c[R-1,x_{R-1}])
+
+where ``l(u_0, .., u_{R-1})`` (rectangles of a band with those box codes,
+rows ordered by column 1) is read as ``T[act[u_0, u_1], .., act[u_0, u_{R-1}]]``:
+``act[u_0]`` relabels the digits so that box 0 becomes the standard code
+(``l`` is unchanged by relabelling), and ``T`` is the table of ``l`` over
+the other ``R - 1`` boxes, flat, ``U^(R-1)`` entries, row-major.
+
+Loop order (why it is fast)
+---------------------------
+Stack 0 is outermost: it fixes the two rows ``act[b[0,x_0]]`` and
+``act[c[0,x_0]]`` (``U`` uint16 each, in L1).  Stacks ``1 .. R-2`` run as
+an odometer that keeps the partial flat indices ``ib[s]``, ``ic[s]``
+(index of the prefix ``x_1 .. x_s`` in ``T``, scaled by ``U`` per stack);
+stack ``R-1`` is the inner loop: two gathers from ``T`` and one multiply.
+[For R = 3 and U = 280, T is 78,400 uint64 = 627 KB: it stays in L2, so
+the whole 3×3 contraction is a few milliseconds.]
+"""
+from libc.stdint cimport uint16_t, uint64_t, int64_t, int32_t, uint32_t
+from libc.stdlib cimport malloc, free
+
+cdef extern from *:
+    """
+    typedef unsigned __int128 bt_acc_t;
+    """
+    # 128-bit unsigned accumulator (gcc/clang extension); Python sees it as
+    # two 64-bit halves.  The caller proves max(T)² · K^R < 2^128.
+    ctypedef unsigned long long acc_t "bt_acc_t"
+
+cdef enum:
+    MAX_R = 8  # largest number of stacks the odometer holds
+
+
+cdef int _contract(const uint16_t* act, const uint64_t* T, const uint16_t* b,
+                   const uint16_t* c, int R, int K, int64_t U, int x0_start, int x0_stop,
+                   acc_t* out) noexcept nogil:
+    """Add the terms with ``x0_start <= x_0 < x0_stop`` to ``*out``.  Returns 0."""
+    cdef int64_t ib[MAX_R]          # ib[s]: flat index of (x_1 .. x_s) in T for band 2, unscaled tail
+    cdef int64_t ic[MAX_R]          # the same for band 3
+    cdef int pos[MAX_R]             # odometer digits x_1 .. x_{R-2}
+    cdef const uint16_t* rb          # act row of band 2's box 0
+    cdef const uint16_t* rc          # act row of band 3's box 0
+    cdef const uint16_t* bl = b + (R - 1) * K   # last stack's choices
+    cdef const uint16_t* cl = c + (R - 1) * K
+    cdef acc_t acc = 0
+    cdef int x0, x, s
+    for x0 in range(x0_start, x0_stop):
+        rb = act + <int64_t>b[x0] * U
+        rc = act + <int64_t>c[x0] * U
+        ib[0] = 0
+        ic[0] = 0
+        for s in range(1, R - 1):       # odometer at (0, .., 0)
+            pos[s] = 0
+            ib[s] = (ib[s - 1] + rb[b[s * K]]) * U
+            ic[s] = (ic[s - 1] + rc[c[s * K]]) * U
+        while True:
+            # invariant: ib[R-2] = Σ_{s=1..R-2} act[b0, b[s, pos[s]]] · U^(R-1-s)
+            for x in range(K):
+                acc += <acc_t>T[ib[R - 2] + rb[bl[x]]] * T[ic[R - 2] + rc[cl[x]]]
+            s = R - 2                   # advance the odometer, last digit fastest
+            while s >= 1:
+                pos[s] += 1
+                if pos[s] < K:
+                    break
+                pos[s] = 0
+                s -= 1
+            if s < 1:
+                break
+            while s <= R - 2:           # recompute the partial indices from s on
+                ib[s] = (ib[s - 1] + rb[b[s * K + pos[s]]]) * U
+                ic[s] = (ic[s - 1] + rc[c[s * K + pos[s]]]) * U
+                s += 1
+    out[0] += acc
+    return 0
+
+
+def contract(const uint16_t[:, ::1] act, const uint64_t[::1] T, const uint16_t[:, ::1] b,
+             const uint16_t[:, ::1] c, int x0_start, int x0_stop):
+    """Σ of the terms with ``x0_start <= x_0 < x0_stop``, as ``(high, low)`` 64-bit halves."""
+    cdef int R = b.shape[0]
+    cdef int K = b.shape[1]
+    cdef int64_t U = act.shape[0]
+    cdef acc_t acc = 0
+    with nogil:
+        _contract(&act[0, 0], &T[0], &b[0, 0], &c[0, 0], R, K, U, x0_start, x0_stop, &acc)
+    return <uint64_t>(acc >> 64), <uint64_t>acc
+
+
+# ---------------------------------------------------------------------------
+# R = 4: l read through the stabiliser chain (bandtables/tables4.py)
+# ---------------------------------------------------------------------------
+# The row LT[p] (box 3's code -> l of (0, w1, w2, ·)) and the relabelling
+# rows act0[g1], act0[g2] replace the dense table T.  Work per level:
+#   x0       : the act rows of band 2's and band 3's box 0;
+#   x0, x1   : g1 and i1, and boxes 2 and 3 of every choice relabelled by
+#              act0[g1] (2K gathers per band, amortised over K² terms);
+#   x0..x2   : g2 and the pair p;
+#   x3       : l2 = LT[p_b, act0[g2_b, v3b]] and l3 likewise, one multiply.
+# Each prefix's inner sum has K terms below bound² (checked by the caller:
+# bound² · K < 2^64), so it is summed in 64 bits and added to the 128-bit total.
+
+
+cdef struct _Chain:
+    const uint16_t* act        # (U, U): box 0 -> standard code
+    const uint16_t* act0       # (|G0|, U): the relabellings fixing code 0
+    const uint16_t* rep1       # (U,): G0-representative of box 1
+    const int32_t* trans1      # (U,): an element of G0 reaching it
+    const int32_t* index1      # (U,): row of a representative in rep2/trans2/pair_index
+    const uint16_t* rep2       # (n1, U): S1-representative of box 2
+    const int32_t* trans2      # (n1, U): an element of S1 reaching it
+    const int32_t* pair_index  # (n1, U): pair number of (w1, w2)
+    const uint32_t* LT         # (n_pairs, U): l by pair and box 3
+    int64_t U
+
+
+cdef int _contract4(const _Chain* t, const uint16_t* b, const uint16_t* c, int K,
+                    int x0_start, int x0_stop, uint32_t* scratch, acc_t* out) noexcept nogil:
+    """Add the R = 4 terms with ``x0_start <= x_0 < x0_stop`` to ``*out``.  Returns 0."""
+    cdef int64_t U = t.U
+    cdef uint32_t* v2b = scratch          # box 2 of each choice, after act[b0] and act0[g1]
+    cdef uint32_t* v3b = scratch + K      # box 3, the same
+    cdef uint32_t* v2c = scratch + 2 * K
+    cdef uint32_t* v3c = scratch + 3 * K
+    cdef const uint16_t* rb
+    cdef const uint16_t* rc
+    cdef const uint16_t* g1b
+    cdef const uint16_t* g1c
+    cdef const uint16_t* g2b
+    cdef const uint16_t* g2c
+    cdef const uint32_t* lb
+    cdef const uint32_t* lc
+    cdef int64_t i1b, i1c, vb, vc
+    cdef uint64_t inner
+    cdef acc_t acc = 0
+    cdef int x0, x1, x2, x3, x
+    for x0 in range(x0_start, x0_stop):
+        rb = t.act + <int64_t>b[x0] * U
+        rc = t.act + <int64_t>c[x0] * U
+        for x1 in range(K):
+            vb = rb[b[K + x1]]
+            vc = rc[c[K + x1]]
+            g1b = t.act0 + <int64_t>t.trans1[vb] * U
+            g1c = t.act0 + <int64_t>t.trans1[vc] * U
+            i1b = t.index1[t.rep1[vb]] * U
+            i1c = t.index1[t.rep1[vc]] * U
+            for x in range(K):
+                v2b[x] = g1b[rb[b[2 * K + x]]]
+                v3b[x] = g1b[rb[b[3 * K + x]]]
+                v2c[x] = g1c[rc[c[2 * K + x]]]
+                v3c[x] = g1c[rc[c[3 * K + x]]]
+            for x2 in range(K):
+                g2b = t.act0 + <int64_t>t.trans2[i1b + v2b[x2]] * U
+                g2c = t.act0 + <int64_t>t.trans2[i1c + v2c[x2]] * U
+                lb = t.LT + <int64_t>t.pair_index[i1b + t.rep2[i1b + v2b[x2]]] * U
+                lc = t.LT + <int64_t>t.pair_index[i1c + t.rep2[i1c + v2c[x2]]] * U
+                inner = 0
+                for x3 in range(K):
+                    inner += <uint64_t>lb[g2b[v3b[x3]]] * lc[g2c[v3c[x3]]]
+                acc += inner
+    out[0] += acc
+    return 0
+
+
+def contract4(const uint16_t[:, ::1] act, const uint16_t[:, ::1] act0,
+              const uint16_t[::1] rep1, const int32_t[::1] trans1, const int32_t[::1] index1,
+              const uint16_t[:, ::1] rep2, const int32_t[:, ::1] trans2,
+              const int32_t[:, ::1] pair_index, const uint32_t[:, ::1] LT,
+              const uint16_t[:, ::1] b, const uint16_t[:, ::1] c, int x0_start, int x0_stop):
+    """Σ of the R = 4 terms with ``x0_start <= x_0 < x0_stop``, as ``(high, low)`` halves."""
+    cdef _Chain t
+    cdef int K = b.shape[1]
+    cdef acc_t acc = 0
+    cdef uint32_t* scratch = <uint32_t*>malloc(4 * K * sizeof(uint32_t))
+    if scratch == NULL:
+        raise MemoryError()
+    t.act, t.act0, t.rep1, t.trans1 = &act[0, 0], &act0[0, 0], &rep1[0], &trans1[0]
+    t.index1, t.rep2, t.trans2 = &index1[0], &rep2[0, 0], &trans2[0, 0]
+    t.pair_index, t.LT, t.U = &pair_index[0, 0], &LT[0, 0], act.shape[0]
+    try:
+        with nogil:
+            _contract4(&t, &b[0, 0], &c[0, 0], K, x0_start, x0_stop, scratch, &acc)
+    finally:
+        free(scratch)
+    return <uint64_t>(acc >> 64), <uint64_t>acc

@@ -1,0 +1,334 @@
+"""Three-band shapes by column-set patterns: the ``patterns3`` reduction.
+
+Boxes of ``R`` rows × 3 columns make ``3R × 3R`` grids of three bands of
+``R`` rows and ``R`` stacks of three columns; the ``3 × R`` boxes make the
+same grids transposed (same units, same total).  Every step below is
+computed in code (:mod:`bandtables`) and tested in
+``tests/counting/reduction/test_patterns3.py``.
+
+The identity
+------------
+1. In a band each box's three columns split the ``N = 3R`` digits into
+   three ``R``-sets: the box's *column code*.  A band's *pattern* ``P`` is
+   the ordered column sets of its ``N`` columns; ``L(P)`` counts the bands
+   with that pattern (``R × N`` Latin rectangles with those column sets,
+   :mod:`grids.rectangle`; the boxes are then complete by themselves).
+2. In a stack each grid column holds every digit once, so a digit lies in
+   a different column of the stack in each band: given ``P1`` and ``P2``
+   (with no digit twice in one grid column), band 3's column sets are the
+   complements, ``P3``, and again a pattern.  Hence, exactly,
+   ``grids = Σ_{P1} Σ_{P2 compatible} L(P1)·L(P2)·L(P3)``.
+3. *Rows ordered by column 1.*  ``L = R!·l`` in every band
+   (:attr:`grids.rectangle.ColumnSetRectangles.row_order_factor`): the
+   :attr:`ThreeBandPatternReduction.factors` are ``R!`` once per band.
+4. *Classes.*  Relabelling the digits, permuting the stacks and permuting
+   the columns inside a stack map grids to grids and keep every band's
+   ``l`` and the compatibility, so ``l(P1)·Σ_{P2} l(P2)·l(P3)`` depends
+   only on the class of ``P1`` (:mod:`bandtables.tables`).  For 3×3 these
+   are the 44 column-set classes (Russell).
+
+Hence, with ``size`` the number of (ordered) patterns in a class::
+
+    grids = (R!)³ · Σ_class size · l(rep) · Σ_{P2} l(P2)·l(P3)
+
+Work units
+----------
+One unit per class, ``unit_id = class_id``, classes numbered by their key
+(:mod:`bandtables.tables`; for 4×3 the order of :mod:`bandtables.orbits`).
+A unit is a :class:`BandPatternUnitSpec` carrying the representative's
+column sets; its count (:meth:`ThreeBandPatternReduction.count_directly`) is
+``l(rep) · Σ_{P2} l(P2)·l(P3)``: the grids whose band 1 has exactly those
+column sets, divided by ``(R!)³``.  The sum is a table contraction (the
+``nogil`` kernels of :mod:`bandtables._contract`), not an exact-cover
+search: :meth:`~ThreeBandPatternReduction.problem` is None.
+Exchanging bands 2 and 3 keeps every term and pairs stack 1's ``K``
+band-2 choices, so the kernels sum ``K/2`` of them and double; a unit may
+be counted in slices of those (``count_slice(spec, (start, stop))``).
+
+Tables: 2×3 and 3×3 build theirs in the process in a fraction of a
+second; 4×3 (and 3×4) read the memory-mapped tables of
+:mod:`bandtables.tables4` (built once, ~8 minutes and 1 GiB on disk) from
+``table_dir`` or ``$GRIDCOUNT_BANDTABLES4``.  Costs: 3×3 ≈ 0.3 s for all
+44 units; a 4×3 unit ≈ 2 minutes (173 slices of ~0.7 s), 144,578 units
+(``results/bench_patterns3.md``).
+
+Example
+-------
+>>> red = ThreeBandPatternReduction("2x3")
+>>> red.factor, red.n_units()
+(8, 3)
+>>> red.total({u.unit_id: red.count_directly(u).count for u in red.units()})
+28200960
+"""
+from __future__ import annotations
+
+import math
+import os
+import time
+from dataclasses import dataclass, field
+
+from bandtables import KERNEL_VERSION
+from bandtables.api import BandTables
+from bandtables.tables import DENSE_MAX_R, pattern_column_sets
+from counting.options import CountOptions
+from counting.reduction.base import Reduction
+from counting.reduction.cost import even_work, smallest_class_first
+from counting.units import Tally, WorkUnit
+from dlx import ENGINE_VERSION
+from grids.rectangle import ColumnSetRectangles
+from grids.shape import as_shape
+
+__all__ = ["ThreeBandPatternReduction", "BandPatternClass", "BandPatternUnitSpec", "tables",
+           "tables4"]
+
+NAME = "patterns3"
+
+MAX_R = 4             # 4x3 / 3x4 read tables built beforehand (bandtables.tables4)
+TABLES4_ENV = "GRIDCOUNT_BANDTABLES4"  # directory of the 4x3 tables
+
+_TABLES: dict[int, BandTables] = {}  # per process: one read-only set of tables per R
+_TABLES4: dict[str, object] = {}     # per process: the memory-mapped 4x3 tables by directory
+
+
+def tables(R: int) -> BandTables:
+    """This process's tables for ``R <= 3`` (built on first use, then shared
+    by every unit and every thread of the process)."""
+    bt = _TABLES.get(R)
+    if bt is None:
+        bt = _TABLES[R] = BandTables.build(R)
+    return bt
+
+
+def tables4(directory: str | None = None):
+    """The 4x3 tables (:class:`bandtables.tables4.Tables4`), memory-mapped
+    from ``directory`` or ``$GRIDCOUNT_BANDTABLES4``: one copy per machine
+    in the page cache, whatever the number of workers.
+
+    Raises
+    ------
+    ValueError
+        When no directory is given or set, saying how to build the tables.
+    """
+    from bandtables.tables4 import load
+    d = directory or os.environ.get(TABLES4_ENV)
+    if not d:
+        raise ValueError(f"4x3 patterns3 reads tables built beforehand: run "
+                         f"`python -c \"from bandtables.tables4 import build; build(DIR)\"` "
+                         f"(about 30 min, 2 GiB) and set {TABLES4_ENV}=DIR")
+    t = _TABLES4.get(d)
+    if t is None:
+        t = _TABLES4[d] = load(d)
+    return t
+
+
+@dataclass(frozen=True)
+class BandPatternClass:
+    """One class of band-1 patterns.
+
+    Attributes
+    ----------
+    class_id : int
+        Position in the order of class keys.
+    representative : tuple of tuple of int
+        The representative's ``3R`` column sets (digits ``1..3R``), box by
+        box, of band 1 of an ``R × 3`` grid.
+    weight : int
+        The class size: its number of ordered patterns.
+    l : int
+        ``l = L / R!`` of every pattern of the class.
+    """
+
+    class_id: int
+    representative: tuple[tuple[int, ...], ...]
+    weight: int
+    l: int
+
+
+@dataclass(frozen=True)
+class BandPatternUnitSpec(WorkUnit):
+    """Everything a worker needs to count one ``patterns3`` unit.
+
+    ``unit_id`` equals ``class_id``, ``form_id`` is 0 and ``weight`` is the
+    class size (ordered patterns).
+
+    Attributes
+    ----------
+    column_sets : tuple of tuple of int
+        Band 1's ``3R`` column sets (sorted digits ``1..3R``), box by box,
+        in the ``R × 3`` orientation (for ``3 × R`` read transposed).
+    """
+
+    column_sets: tuple[tuple[int, ...], ...] = field(repr=False)
+
+
+class ThreeBandPatternReduction(Reduction):
+    """The ``patterns3`` reduction of one three-band shape (``R×3`` or ``3×R``).
+
+    Parameters
+    ----------
+    shape : Shape or str
+        ``R x 3`` (native) or ``3 x R`` (its transpose), ``2 <= R <= 4``.
+        ``R <= 3`` builds its dense tables in a fraction of a second;
+        ``R = 4`` reads the tables of :mod:`bandtables.tables4` from
+        ``table_dir`` or ``$GRIDCOUNT_BANDTABLES4`` (:func:`tables4`).
+    table_dir : str, optional
+        Directory of the 4x3 tables.
+
+    Attributes
+    ----------
+    shape : Shape
+    rows : int
+        ``R``, the rows of a band in the ``R × 3`` orientation.
+    """
+
+    kind = NAME
+    members = "column-set patterns of band 1"
+    sum_label = "Σ class size × unit count"
+    term_label = "size × count"
+    representative_label = "column sets of band 1"
+    count_noun = "grids with band 1's column sets, / (R!)³"
+
+    def __init__(self, shape, table_dir: str | None = None):
+        self.shape = as_shape(shape)
+        self.table_dir = table_dir
+        if not self.applies_to(self.shape):
+            raise ValueError(f"reduction {NAME!r} applies to boxes of R x 3 or 3 x R cells "
+                             f"(R = 2..{MAX_R}), not {self.shape.name}")
+        self.rows = self.shape.box_rows if self.shape.box_cols == 3 else self.shape.box_cols
+
+    @classmethod
+    def applies_to(cls, shape) -> bool:
+        """Whether ``shape`` has three bands or three stacks, ``2 <= R <= 4``."""
+        s = as_shape(shape)
+        if s.latin or 3 not in (s.box_rows, s.box_cols):
+            return False
+        R = s.box_rows if s.box_cols == 3 else s.box_cols
+        return 2 <= R <= MAX_R
+
+    @classmethod
+    def default_for(cls, shape) -> bool:
+        """Never the default (until the registry says otherwise)."""
+        return False
+
+    @property
+    def factors(self) -> tuple[tuple[str, int], ...]:
+        """The row orderings, one per band: ``R!`` each (stacks, for ``3×R``)."""
+        R = self.rows
+        what = "rows of band" if self.shape.box_cols == 3 else "columns of stack"
+        first = "column" if self.shape.box_cols == 3 else "row"
+        f = ColumnSetRectangles(R, 3 * R).row_order_factor
+        return tuple((f"order the {what} {b} by {first} 1 ({R}!)", f) for b in (1, 2, 3))
+
+    def _class_records(self):
+        """``(reps as code tuples, sizes, l)`` of this ``R``."""
+        R = self.rows
+        if R <= DENSE_MAX_R:
+            ct = tables(R).classes
+            return ct.reps, ct.sizes, ct.l
+        t4 = tables4(self.table_dir)
+        return [tuple(r) for r in t4.reps.tolist()], [int(x) for x in t4.sizes], t4.l
+
+    def classes(self) -> list[BandPatternClass]:
+        """The classes with representatives, sizes and ``l`` (a new list)."""
+        R = self.rows
+        reps, sizes, ls = self._class_records()
+        return [BandPatternClass(i, pattern_column_sets(rep, R), size, int(l))
+                for i, (rep, size, l) in enumerate(zip(reps, sizes, ls))]
+
+    def units(self) -> list[BandPatternUnitSpec]:
+        """One unit per class, ``unit_id = class_id`` (a new list)."""
+        return [BandPatternUnitSpec(self.shape.name, NAME, c.class_id, c.class_id, 0, c.weight,
+                                    c.representative) for c in self.classes()]
+
+    def n_units(self) -> int:
+        return len(self._class_records()[0])
+
+    def unit_columns(self, spec: BandPatternUnitSpec) -> dict[str, object]:
+        """The per-unit CSV column of ``gridcount export``: band 1's column
+        sets, box by box, digits ``1..N`` written ``0..N-1`` in hex (one
+        character each, N <= 16), as ``results/4x3-sample-units.csv``."""
+        return {"band1_column_sets": " ".join("".join("%x" % (d - 1) for d in s)
+                                              for s in spec.column_sets)}
+
+    def _check_spec(self, spec: BandPatternUnitSpec) -> None:
+        if as_shape(spec.shape) not in (self.shape, self.shape.transpose()) \
+                or spec.reduction != NAME:
+            raise ValueError(f"unit {spec.unit_id} is a {spec.shape}/{spec.reduction} unit, "
+                             f"not {self.shape.name}/{NAME}")
+
+    def problem(self, spec) -> None:
+        """None: a unit is a table contraction (:mod:`bandtables`), not an
+        exact-cover problem; :meth:`count_directly` counts it."""
+        return None
+
+    def hand_out(self, specs) -> list:
+        """Smallest class first (unit costs are nearly uniform: every unit
+        sums ``K^R / 2`` terms)."""
+        return smallest_class_first(specs)
+
+    def work_shares(self, specs) -> dict[int, float]:
+        return even_work(specs)
+
+    def estimate_unit_seconds(self, spec, options, *, probes: int, seed: int,
+                              max_seconds: float) -> float:
+        """Seconds of counting ``spec``: every unit has ``K^R / 2`` terms, so
+        one slice (stack 1's first choice) is counted and multiplied by ``K/2``."""
+        return self.count_slice(spec, (0, 1)).seconds * (self.choices // 2)
+
+    def _completions(self, column_sets, x0=None) -> int:
+        """``Σ_{P2} l(P2)·l(P3)`` for band 1's column sets (stack 1's choice in ``x0``)."""
+        R = self.rows
+        if R <= DENSE_MAX_R:
+            return tables(R).completions(column_sets, x0)
+        from bandtables.api import band_codes
+        from bandtables.tables4 import completions4
+        return completions4(tables4(self.table_dir), band_codes(column_sets, R), x0)
+
+    def _l(self, column_sets) -> int:
+        R = self.rows
+        if R <= DENSE_MAX_R:
+            return tables(R).l(column_sets)
+        from bandtables.api import band_codes
+        from bandtables.partitions import code_index
+        return tables4(self.table_dir).lookup(code_index(band_codes(column_sets, R), R))
+
+    @property
+    def choices(self) -> int:
+        """``K``: band-2 codes per stack compatible with band 1's."""
+        from bandtables.estimate import job_size
+        return job_size(self.rows)["K"]
+
+    def band_completions(self, column_sets) -> int:
+        """Completions of bands 2 and 3 of any band 1 with these column sets
+        (``R × 3`` orientation): ``(R!)² · Σ_{P2} l(P2)·l(P3)``, exact."""
+        return math.factorial(self.rows) ** 2 * self._completions(column_sets)
+
+    def count_directly(self, spec: BandPatternUnitSpec,
+                       options: CountOptions = CountOptions()) -> Tally:
+        """Count one unit: ``l(rep) · Σ_{P2} l(P2)·l(P3)`` (exact int).
+
+        ``options`` are accepted for the common interface and ignored (no
+        memo table; the tables are read-only).  ``nodes`` reports the number
+        of terms summed.
+        """
+        return self.count_slice(spec, None)
+
+    def count_slice(self, spec: BandPatternUnitSpec, x0: tuple[int, int] | None) -> Tally:
+        """The part of a unit's count from stack 1's band-2 choices
+        ``x0 = (start, stop)`` of ``0 .. K/2 - 1`` (None: all of them; the
+        kernel sums half of stack 1's choices and doubles, see
+        :func:`bandtables.partitions.band2_choices`; the slices add up to
+        the unit)."""
+        self._check_spec(spec)
+        K = self.choices
+        t0 = time.perf_counter()
+        count = self._l(spec.column_sets) * self._completions(spec.column_sets, x0)
+        seconds = time.perf_counter() - t0
+        width = K // 2 if x0 is None else x0[1] - x0[0]
+        return Tally(count, nodes=width * K ** (self.rows - 1), seconds=seconds,
+                     engine_version=f"{ENGINE_VERSION}+bandtables{KERNEL_VERSION}")
+
+    def n_patterns(self) -> int:
+        """Number of ordered band-1 patterns: ``(N! / (R!)³)^R``."""
+        R = self.rows
+        return (math.factorial(3 * R) // math.factorial(R) ** 3) ** R

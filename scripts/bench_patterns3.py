@@ -1,0 +1,178 @@
+"""Benchmark the patterns3 reduction (three bands at once, band tables).
+
+Thin: it calls :mod:`bandtables` and :mod:`counting.reduction.patterns3`
+and prints what it measured.  Run it under ``nice`` on a shared machine::
+
+    nice python scripts/bench_patterns3.py            # 2x3 and 3x3, cold
+    nice python scripts/bench_patterns3.py --r4       # also the 4x3 building blocks
+    nice python scripts/bench_patterns3.py --sample4 DIR   # 4x3 units from built tables
+
+Each shape is counted in a fresh process (``--one SHAPE``), so "tables"
+includes building every table from nothing, and "whole" is the process's
+wall time from interpreter start (imports included) to the exact total.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+T_START = time.perf_counter()
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)  # this worktree's packages, not the shared install
+
+
+def one(shape: str) -> dict:
+    """Count one shape from nothing in this process; timings in seconds."""
+    t_imp = time.perf_counter()
+    from counting.reduction.patterns3 import ThreeBandPatternReduction, tables
+    red = ThreeBandPatternReduction(shape)
+    t0 = time.perf_counter()
+    bt = tables(red.rows)                 # act, classes, l table
+    units = red.units()
+    t1 = time.perf_counter()
+    counts, kernel = {}, 0.0
+    for u in units:
+        res = red.count_directly(u)
+        counts[u.unit_id] = res.count
+        kernel += res.seconds
+    t2 = time.perf_counter()
+    total = red.total(counts)
+    return {"shape": shape, "units": len(units), "K": bt.K, "terms": len(units) * bt.K0 * bt.K ** (red.rows - 1),
+            "imports_s": t0 - t_imp, "tables_s": t1 - t0, "units_s": t2 - t1,
+            "contraction_s": kernel, "whole_s": time.perf_counter() - T_START,
+            "total": str(total)}
+
+
+def r4_blocks() -> dict:
+    """What 4x3 needs that exists: codes, the normalising table, K; and the
+    kernel's seconds per term when each prefix reads its own table row from
+    memory (synthetic tables of 4x3's sizes, fixed seed: the regime of a
+    4x3 row table, which is far larger than any cache)."""
+    import numpy as np
+
+    from bandtables import kernels
+    from bandtables.estimate import job_size
+    from bandtables.partitions import compatible_pairs, normalisers, unordered_codes
+    t0 = time.perf_counter()
+    U = len(unordered_codes(4))
+    _, act = normalisers(4)
+    t1 = time.perf_counter()
+    K = len(compatible_pairs(np.repeat(np.arange(3), 4), 4)[0])
+    size = job_size(4)
+    assert (U, K) == (size["U"], size["K"])
+    rng = np.random.default_rng(2026)
+    T = rng.integers(0, 1 << 26, size=U * U, dtype=np.uint64)      # one row per prefix
+    b = rng.integers(0, U, size=(3, K), dtype=np.uint16)
+    c = rng.integers(0, U, size=(3, K), dtype=np.uint16)
+    n0 = 8
+    t2 = time.perf_counter()
+    kernels.contract(act, T, b, c, 0, n0)
+    ns = (time.perf_counter() - t2) / (n0 * K * K) * 1e9
+    return {"U": U, "K": K, "act_MiB": act.nbytes / 2 ** 20, "act_s": t1 - t0,
+            "terms_per_unit": size["terms_per_unit"],
+            "classes_lower_bound": size["classes_lower_bound"],
+            "row_table_MiB": T.nbytes / 2 ** 20, "ns_per_term_rows_in_memory": ns,
+            "core_hours_at_lower_bound": size["classes_lower_bound"]
+            * size["terms_per_unit"] * ns * 1e-9 / 3600}
+
+
+def sample4(directory: str, n: int, seed: int, csv_path: str) -> dict:
+    """Count ``n`` random 4x3 units (a unit: one class and one choice x_0 of
+    stack 1's band-2 code among K/2, K^3 terms) plus one of the smallest class, from
+    the tables under ``directory``; write them to ``csv_path``.
+
+    Columns: the class, x_0, the class weight (ordered patterns), l of band 1,
+    band 1's column sets (digits 0..b in hex, box by box), the slice's
+    ``2·Σ l(P2)·l(P3)`` and the patterns3 count ``l_band1 × sum_l2_l3``,
+    the terms summed and the kernel's wall seconds."""
+    import csv
+    import random
+    import resource
+
+    import numpy as np
+
+    from bandtables.api import band_codes
+    from bandtables.estimate import job_size
+    from bandtables.tables import pattern_column_sets
+    from bandtables.tables4 import completions4, load
+    t4 = load(directory)
+    size = job_size(4)
+    K, n_classes = size["K"], len(t4.reps)
+    rng = random.Random(seed)
+    picks = [(rng.randrange(n_classes), rng.randrange(K // 2)) for _ in range(n)]
+    smallest = int(np.argmin(t4.sizes))
+    picks.append((smallest, 0))
+    rows = []
+    for class_id, x0 in picks:
+        sets = pattern_column_sets(t4.reps[class_id].tolist(), 4)
+        codes = band_codes(sets, 4)
+        t = time.perf_counter()
+        inner = completions4(t4, codes, (x0, x0 + 1))
+        seconds = time.perf_counter() - t
+        rows.append({"class_id": class_id, "x0": x0, "weight": int(t4.sizes[class_id]),
+                     "l_band1": int(t4.l[class_id]),
+                     "band1_column_sets": " ".join("".join("%x" % (d - 1) for d in s)
+                                                   for s in sets),
+                     "sum_l2_l3": inner, "count": int(t4.l[class_id]) * inner,
+                     "terms": K ** 3, "seconds": round(seconds, 3)})
+    rows.sort(key=lambda r: (r["class_id"], r["x0"]))
+    with open(csv_path, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    secs = [r["seconds"] for r in rows]
+    mean = sum(secs) / len(secs)
+    job_core_h = mean * (K // 2) * n_classes / 3600
+    return {"units": len(rows), "mean_s": mean, "min_s": min(secs), "max_s": max(secs),
+            "ns_per_term": mean / K ** 3 * 1e9, "classes": n_classes,
+            "unit_slices_per_class": K // 2, "job_core_hours": job_core_h,
+            "workers_for_a_day": job_core_h / 24,
+            "maxrss_MiB": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
+def r5_size() -> dict:
+    """5x3: sizes only (nothing is built)."""
+    from bandtables.estimate import job_size
+    return job_size(5)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--one", help="count one shape in this process (internal)")
+    ap.add_argument("--r4", action="store_true", help="also time the 4x3 building blocks")
+    ap.add_argument("--repeat", type=int, default=3, help="fresh processes per shape")
+    ap.add_argument("--sample4", metavar="DIR", help="count sampled 4x3 units from the tables in DIR")
+    ap.add_argument("--units", type=int, default=50, help="random 4x3 units (--sample4)")
+    ap.add_argument("--seed", type=int, default=2026, help="seed of the 4x3 sample")
+    ap.add_argument("--csv", default=os.path.join(ROOT, "results", "4x3-sample-units.csv"))
+    args = ap.parse_args(argv)
+    if args.one:
+        print(json.dumps(one(args.one)))
+        return 0
+    if args.sample4:
+        print(json.dumps(sample4(args.sample4, args.units, args.seed, args.csv)))
+        return 0
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    for shape in ("2x3", "3x3"):
+        runs = []
+        for _ in range(args.repeat):
+            t = time.perf_counter()
+            out = subprocess.run([sys.executable, __file__, "--one", shape], env=env,
+                                 capture_output=True, text=True, check=True).stdout
+            r = json.loads(out)
+            r["process_wall_s"] = time.perf_counter() - t
+            runs.append(r)
+        best = min(runs, key=lambda r: r["process_wall_s"])
+        print(json.dumps(best))
+    if args.r4:
+        print(json.dumps(r4_blocks()))
+        print(json.dumps({k: str(v) for k, v in r5_size().items()}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

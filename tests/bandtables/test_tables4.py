@@ -1,0 +1,210 @@
+"""Specification of the 4x3 band tables (bandtables/orbits.py, tables4.py,
+_rect.pyx, and contract4 in _contract.pyx).
+
+Fast tests check the pieces on small cases; the tests on the real 4x3
+tables need them built (``python -c "from bandtables.tables4 import build;
+build(DIR)"``, about 30 min on 2 cores) and the directory in
+``GRIDCOUNT_BANDTABLES4``; they are skipped otherwise.
+
+Published reference: 144,578 band-1 column-set classes of 12×12 Sudoku
+with boxes of 4 × 3 (Silver), the same classification that gives Russell's
+44 for 9×9.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import os
+import random
+
+import numpy as np
+import pytest
+
+from bandtables import kernels
+from bandtables.kernels import count_l
+from bandtables.orbits import chain_classes
+from bandtables.tables import class_table, pattern_column_sets
+from bandtables.tables4 import Tables4, block_masks, class_l
+
+SILVER_4X3_CLASSES = 144_578
+TABLES4 = os.environ.get("GRIDCOUNT_BANDTABLES4")
+
+
+def masks_of(sets):
+    return np.array([sum(1 << (d - 1) for d in s) for s in sets], dtype=np.uint32)
+
+
+def brute_force_l(column_sets):
+    N, R = len(column_sets), len(column_sets[0])
+    sets = [set(s) for s in column_sets]
+    rows = [p for p in itertools.permutations(range(1, N + 1))
+            if all(p[c] in sets[c] for c in range(N))]
+    return sum(1 for choice in itertools.combinations(rows, R)
+               if all(len({r[c] for r in choice}) == R for c in range(N)))
+
+
+# ---------------------------------------------------------------------------
+# The l counter
+# ---------------------------------------------------------------------------
+
+def test_count_l_equals_brute_force_for_every_R_2_class():
+    for rep in class_table(2).reps:
+        sets = pattern_column_sets(rep, 2)
+        assert count_l(masks_of(sets), 2) == brute_force_l(sets)
+
+
+def test_count_l_equals_the_dlx_table_for_every_R_3_class():
+    ct = class_table(3)
+    assert class_l(ct.reps, 3, threads=2).tolist() == ct.l.tolist()
+
+
+@pytest.mark.slow
+def test_count_l_equals_the_engine_on_a_4x3_band():
+    from grids.rectangle import ColumnSetRectangles
+    sets = [(1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12)] * 4     # the engine: ~20 s
+    rect = ColumnSetRectangles(4, 12)
+    assert count_l(masks_of(sets), 4) == rect.count(sets, order_rows=True)
+
+
+def test_count_l_of_4x3_bands_is_unchanged_by_moves():
+    """Relabelling digits and permuting columns anywhere keep l (R = 4)."""
+    rng = random.Random(4)
+    masks = block_masks(4)
+    for _ in range(5):
+        boxes = [rng.randrange(5775) for _ in range(4)]
+        sets = pattern_column_sets(boxes, 4)
+        relabel = dict(zip(range(1, 13), rng.sample(range(1, 13), 12)))
+        moved = [tuple(relabel[d] for d in s) for s in rng.sample(sets, 12)]
+        base = count_l(np.ascontiguousarray(masks[boxes].ravel()), 4)
+        assert count_l(masks_of(moved), 4) == base > 0
+
+
+def test_a_prefix_row_equals_the_counter_code_by_code():
+    """l(b0, b1, b2, v) for all 5,775 codes v at once, against count_l."""
+    from bandtables.tables4 import prefix_rows
+    rng = random.Random(12)
+    prefix = (0, rng.randrange(5775), rng.randrange(5775))
+    row = prefix_rows([prefix])[0]
+    masks = block_masks(4)
+    for v in rng.sample(range(5775), 12):
+        assert int(row[v]) == count_l(np.ascontiguousarray(masks[list(prefix) + [v]].ravel()), 4)
+    assert int(row.min()) > 0          # every band with these column sets exists (König)
+
+
+def test_block_masks_partition_the_digits():
+    m = block_masks(4).astype(np.int64)
+    assert np.all((m[:, 0] | m[:, 1] | m[:, 2]) == (1 << 12) - 1)
+    assert np.all((m[:, 0] & m[:, 1]) == 0) and np.all((m[:, 1] & m[:, 2]) == 0)
+
+
+# ---------------------------------------------------------------------------
+# Classes through the chain
+# ---------------------------------------------------------------------------
+
+def test_the_chain_finds_the_44_classes_of_R_3_with_their_sizes():
+    cc, ct = chain_classes(3), class_table(3)
+    assert len(cc.reps) == 44
+    assert sorted(cc.sizes) == sorted(ct.sizes)
+    # each chain class is one table class
+    U = ct.U
+    assert len({int(ct.rest_class[rep[1] * U + rep[2]]) for rep in cc.reps}) == 44
+
+
+# ---------------------------------------------------------------------------
+# The R = 4 kernel, on synthetic tables
+# ---------------------------------------------------------------------------
+
+def synthetic_chain(rng, U=7, G=5, n1=3, P=4, high=1000):
+    return Tables4(
+        act=rng.integers(0, U, (U, U), dtype=np.uint16),
+        act0=rng.integers(0, U, (G, U), dtype=np.uint16),
+        rep1=rng.integers(0, U, U, dtype=np.uint16),
+        trans1=rng.integers(0, G, U, dtype=np.int32),
+        index1=rng.integers(0, n1, U, dtype=np.int32),
+        rep2=rng.integers(0, U, (n1, U), dtype=np.uint16),
+        trans2=rng.integers(0, G, (n1, U), dtype=np.int32),
+        pair_index=rng.integers(0, P, (n1, U), dtype=np.int32),
+        LT=rng.integers(0, high, (P, U), dtype=np.uint32),
+        l=np.zeros(1, np.uint32), reps=np.zeros((1, 4), np.uint16), sizes=np.zeros(1, np.int64))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_contract4_equals_the_chain_lookup_term_by_term(seed):
+    rng = np.random.default_rng(seed)
+    t = synthetic_chain(rng)
+    K = 3
+    b = rng.integers(0, 7, (4, K), dtype=np.uint16)
+    c = rng.integers(0, 7, (4, K), dtype=np.uint16)
+    expected = sum(t.lookup([b[s, x[s]] for s in range(4)]) * t.lookup([c[s, x[s]] for s in range(4)])
+                   for x in itertools.product(range(K), repeat=4) if 0 < x[0] <= 2)
+    hi, lo = kernels.contract4(t.act, t.act0, t.rep1, t.trans1, t.index1, t.rep2, t.trans2,
+                                 t.pair_index, t.LT, b, c, 1, 3)
+    assert (int(hi) << 64 | int(lo)) == expected
+
+
+# ---------------------------------------------------------------------------
+# The real 4x3 tables (built beforehand; see the module doc)
+# ---------------------------------------------------------------------------
+
+needs_tables = pytest.mark.skipif(TABLES4 is None, reason="GRIDCOUNT_BANDTABLES4 not set")
+
+
+@pytest.fixture(scope="module")
+def t4():
+    from bandtables.tables4 import load
+    return load(TABLES4)
+
+
+@needs_tables
+def test_4x3_has_silvers_classes_and_sizes_sum_to_every_pattern(t4):
+    assert len(t4.reps) == SILVER_4X3_CLASSES
+    assert sum(int(s) for s in t4.sizes) == (math.factorial(12) // math.factorial(4) ** 3) ** 4
+
+
+@needs_tables
+def test_the_4x3_lookup_equals_the_counter_on_random_bands(t4):
+    rng = random.Random(44)
+    masks = block_masks(4)
+    for _ in range(40):
+        boxes = [rng.randrange(5775) for _ in range(4)]
+        assert t4.lookup(boxes) == count_l(np.ascontiguousarray(masks[boxes].ravel()), 4)
+
+
+@needs_tables
+def test_the_4x3_lookup_is_unchanged_by_box_order(t4):
+    rng = random.Random(45)
+    for _ in range(20):
+        boxes = [rng.randrange(5775) for _ in range(4)]
+        values = {t4.lookup(p) for p in itertools.permutations(boxes)}
+        assert len(values) == 1
+
+
+@needs_tables
+def test_contract4_on_the_real_tables_equals_the_direct_counter(t4):
+    """A corner of a real unit: the first 3 band-2 choices of every stack,
+    summed by the kernel through the tables and term by term by count_l."""
+    from bandtables.api import band_codes
+    from bandtables.partitions import band2_choices
+    masks = block_masks(4)
+    rep = t4.reps[1234].tolist()
+    codes = band_codes(pattern_column_sets(rep, 4), 4)
+    b, c = band2_choices(codes, 4)
+    b, c = np.ascontiguousarray(b[:, :3]), np.ascontiguousarray(c[:, :3])
+
+    def l(boxes):
+        return count_l(np.ascontiguousarray(masks[list(boxes)].ravel()), 4)
+
+    expected = sum(l(b[range(4), x]) * l(c[range(4), x])
+                   for x in itertools.product(range(1, 2), range(3), range(3), range(3)))
+    hi, lo = kernels.contract4(t4.act, t4.act0, t4.rep1, t4.trans1, t4.index1, t4.rep2,
+                                 t4.trans2, t4.pair_index, t4.LT, b, c, 1, 2)
+    assert (int(hi) << 64 | int(lo)) == expected
+
+
+@needs_tables
+def test_class_l_is_the_table_at_the_representative(t4):
+    rng = random.Random(46)
+    masks = block_masks(4)
+    for k in rng.sample(range(len(t4.reps)), 10):
+        rep = t4.reps[k].tolist()
+        assert int(t4.l[k]) == t4.lookup(rep) == count_l(np.ascontiguousarray(masks[rep].ravel()), 4)

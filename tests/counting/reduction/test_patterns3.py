@@ -1,0 +1,232 @@
+"""Specification of counting/reduction/patterns3.py: three-band grids (boxes
+of R × 3 or 3 × R cells) as Σ over band-1 column-set classes of
+size · l(P1) · Σ_{P2} l(P2)·l(P3), times (R!)³.
+
+Published references (the only literal totals here):
+
+* 2×3: 28,200,960 6×6 grids (Pettersen; the rectangular-box table of
+  Wikipedia's "Mathematics of Sudoku", as in counting/published.py).
+* 3×3: 6,670,903,752,021,072,936,960 (Felgenhauer and Jarvis, 2005).
+* 44 column-set classes of 9×9 band 1 (Ed Russell).
+
+The unit-by-unit check ties every patterns3 class to the ``--reduction 44``
+units counted by the dancing-links engine (``get_reduction("3x3", "44")``).
+"""
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from counting.reduction.patterns3 import (
+    BandPatternUnitSpec,
+    ThreeBandPatternReduction,
+)
+from counting.reduction.registry import get_reduction
+from counting.run.counter import count_unit
+from counting.run.counter import count_unit as count_44_unit
+
+PUBLISHED = {"2x3": 28_200_960, "3x3": 6_670_903_752_021_072_936_960}
+RUSSELL_44 = 44
+
+
+def column_sets_of_band(rows):
+    """The column sets of a band given as row tuples."""
+    return tuple(tuple(sorted(r[c] for r in rows)) for c in range(len(rows[0])))
+
+
+def total(red):
+    return red.total({u.unit_id: count_unit(u).count for u in red.units()})
+
+
+# ---------------------------------------------------------------------------
+# Totals and classes
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("shape, published", [("2x3", "2x3"), ("3x2", "2x3"),
+                                              ("3x3", "3x3")])
+def test_total_is_the_published_count(shape, published):
+    assert total(ThreeBandPatternReduction(shape)) == PUBLISHED[published]
+
+
+def test_3x3_has_russells_44_classes():
+    assert ThreeBandPatternReduction("3x3").n_units() == RUSSELL_44
+
+
+@pytest.mark.parametrize("shape", ["2x3", "3x3"])
+def test_weights_sum_to_the_number_of_band_1_patterns(shape):
+    red = ThreeBandPatternReduction(shape)
+    R = red.rows
+    per_box = math.comb(3 * R, R) * math.comb(2 * R, R)   # ordered column sets of one box
+    assert sum(u.weight for u in red.units()) == per_box ** R == red.n_patterns()
+
+
+@pytest.mark.parametrize("shape", ["2x3", "3x3"])
+def test_factors_are_R_factorial_per_band(shape):
+    red = ThreeBandPatternReduction(shape)
+    assert [f for _, f in red.factors] == [math.factorial(red.rows)] * 3
+
+
+def test_transposes_have_the_same_units():
+    a, b = ThreeBandPatternReduction("2x3"), ThreeBandPatternReduction("3x2")
+    assert [(u.weight, u.column_sets) for u in a.units()] == \
+        [(u.weight, u.column_sets) for u in b.units()]
+    assert b.factors[0][0].startswith("order the columns of stack 1")
+
+
+# ---------------------------------------------------------------------------
+# Unit by unit against --reduction 44
+# ---------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def r44():
+    return get_reduction("3x3", "44")
+
+
+def column_1_factor(r44) -> int:
+    """Completions of rows 4-9 per Σ over the 10 forms of the 44 unit counts.
+
+    Column 1, rows 4-9, holds the (N - R)! orders of the six digits band 1
+    leaves out; the 44 reduction keeps one of each orbit of its sorting
+    moves, ``n_forms`` of them, all orbits of one size: so the factor is
+    (N - R)! / n_forms, and it must be the factor the 44 reduction states.
+    """
+    N, R = 9, 3
+    n_forms = r44.n_units() // len(r44.classes())
+    factor, rest = divmod(math.factorial(N - R), n_forms)
+    assert rest == 0
+    assert dict(r44.factors)["reduce column 1"] == factor
+    return factor
+
+
+def check_class(red, r44, band_class):
+    sets = column_sets_of_band(band_class.representative)
+    units = [u for u in r44.units() if u.class_id == band_class.class_id]
+    via_44 = column_1_factor(r44) * sum(count_44_unit(u).count for u in units)
+    assert red.band_completions(sets) == via_44
+
+
+def test_44_units_agree_on_a_few_classes(r44):
+    red = ThreeBandPatternReduction("3x3")
+    chosen = random.Random(3).sample(r44.classes(), 2)
+    for band_class in chosen:
+        check_class(red, r44, band_class)
+
+
+@pytest.mark.slow
+def test_44_units_agree_on_every_class(r44):
+    red = ThreeBandPatternReduction("3x3")
+    for band_class in r44.classes():
+        check_class(red, r44, band_class)
+
+
+def test_44_classes_are_the_patterns3_classes_with_matching_weights(r44):
+    """Each 44 class is one patterns3 class, and band fillings agree:
+    size · L(rep) = (bands per reduced band) · weight_44, with the ratio
+    computed from the totals, the same for every class."""
+    from counting.reduction.patterns3 import tables
+    red = ThreeBandPatternReduction("3x3")
+    bt = tables(3)
+    mine = {c.class_id: c for c in red.classes()}
+    seen = {}
+    for c44 in r44.classes():
+        cid = bt.class_id(column_sets_of_band(c44.representative))
+        seen.setdefault(cid, []).append(c44)
+    assert sorted(seen) == sorted(mine) and all(len(v) == 1 for v in seen.values())
+    bands = sum(c.weight * c.l * bt.row_orders for c in mine.values())
+    ratio, rest = divmod(bands, sum(c.weight for c in r44.classes()))
+    assert rest == 0
+    for cid, (c44,) in seen.items():
+        assert mine[cid].weight * mine[cid].l * bt.row_orders == ratio * c44.weight
+
+
+# ---------------------------------------------------------------------------
+# The unit interface
+# ---------------------------------------------------------------------------
+
+def test_count_unit_reports_the_count_and_its_terms():
+    red = ThreeBandPatternReduction("3x3")
+    spec = red.units()[5]
+    res = count_unit(spec)
+    assert (res.unit_id, res.class_id, res.form_id) == (5, 5, 0)
+    assert res.nodes == 28 * 56 ** 2             # half of stack 1's 56 choices, doubled
+    assert "bandtables" in res.engine_version
+    assert res.count == red.classes()[5].l * red.band_completions(spec.column_sets) // 36
+
+
+def test_a_foreign_unit_is_refused():
+    red = ThreeBandPatternReduction("3x3")
+    spec = ThreeBandPatternReduction("2x3").units()[0]
+    with pytest.raises(ValueError, match="not 3x3/patterns3"):
+        red.count_directly(spec)
+
+
+def test_there_is_no_exact_cover_problem():
+    red = ThreeBandPatternReduction("2x3")
+    assert red.problem(red.units()[0]) is None
+
+
+@pytest.mark.parametrize("shape", ["2x2", "5x3", "1x3", "2x4"])
+def test_other_shapes_are_refused(shape):
+    assert not ThreeBandPatternReduction.applies_to(shape)
+    with pytest.raises(ValueError, match="R x 3 or 3 x R"):
+        ThreeBandPatternReduction(shape)
+
+
+def test_4x3_needs_its_tables_and_says_how_to_build_them(monkeypatch):
+    monkeypatch.delenv("GRIDCOUNT_BANDTABLES4", raising=False)
+    red = ThreeBandPatternReduction("3x4")
+    assert red.rows == 4 and red.choices == 346
+    with pytest.raises(ValueError, match="GRIDCOUNT_BANDTABLES4"):
+        red.units()
+
+
+def test_slices_add_up_to_the_unit():
+    red = ThreeBandPatternReduction("3x3")
+    spec = red.units()[7]
+    whole = count_unit(spec).count
+    parts = [red.count_slice(spec, (a, min(a + 10, 28))).count for a in range(0, 28, 10)]
+    assert sum(parts) == whole
+    assert red.count_slice(spec, (0, 20)).nodes == 20 * 56 ** 2
+
+
+def test_a_wrong_count_gives_a_wrong_total():
+    red = ThreeBandPatternReduction("2x3")
+    counts = {u.unit_id: count_unit(u).count for u in red.units()}
+    counts[0] += 1
+    assert red.total(counts) != PUBLISHED["2x3"]
+
+
+def test_export_columns_name_band_1_column_sets():
+    red = ThreeBandPatternReduction("2x3")
+    cols = red.unit_columns(red.units()[0])
+    assert list(cols) == ["band1_column_sets"]
+    assert len(cols["band1_column_sets"].split()) == 6
+    assert sorted(cols["band1_column_sets"].replace(" ", "")) == sorted("012345" * 2)
+
+
+def test_units_are_picklable_specs():
+    import pickle
+    spec = ThreeBandPatternReduction("3x3").units()[0]
+    assert isinstance(spec, BandPatternUnitSpec)
+    assert pickle.loads(pickle.dumps(spec)) == spec
+
+
+@pytest.mark.skipif(not __import__("os").environ.get("GRIDCOUNT_BANDTABLES4"),
+                    reason="GRIDCOUNT_BANDTABLES4 (the built 4x3 tables) not set")
+def test_4x3_units_read_the_built_tables():
+    """144,578 units (Silver's class count); slices of a unit add up; a
+    transposed shape reads the same tables."""
+    red = ThreeBandPatternReduction("4x3")
+    units = red.units()
+    assert len(units) == 144_578
+    assert sum(u.weight for u in units) == red.n_patterns()
+    spec = units[777]
+    one = red.count_slice(spec, (5, 6))
+    assert one.nodes == 346 ** 3
+    two = red.count_slice(spec, (5, 7)).count
+    assert two == one.count + red.count_slice(spec, (6, 7)).count
+    assert ThreeBandPatternReduction("3x4").count_slice(
+        BandPatternUnitSpec("3x4", "patterns3", 777, 777, 0, spec.weight, spec.column_sets),
+        x0=(5, 6)).count == one.count
