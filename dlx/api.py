@@ -54,7 +54,12 @@ class ExactCover:
     rows : sequence of sequences of int
         Each row lists the columns it covers.  Columns ``0 .. n_primary-1``
         are primary (covered exactly once in a solution), the next
-        ``n_secondary`` are secondary (covered at most once).
+        ``n_secondary`` are secondary (covered at most once).  A solution is
+        a set of rows that covers every primary column once and no secondary
+        column twice.  Every row must cover a primary column: Algorithm X
+        branches on primary columns only, so it would never choose a row of
+        secondary columns alone (Knuth's convention), and such a row is
+        refused (ValueError) rather than silently left out of the count.
     n_primary : int
         Number of primary columns.
     n_secondary : int, default 0
@@ -132,6 +137,13 @@ class ExactCover:
         repeat = first_repeat(indptr, indices)
         if repeat is not None:
             raise ValueError(f"row {repeat[0]}: column {repeat[1]} is repeated")
+        if n_rows and n_secondary:
+            lowest = np.minimum.reduceat(indices, indptr[:-1])
+            secondary_only = np.flatnonzero(lowest >= n_primary)
+            if secondary_only.size:
+                r = int(secondary_only[0])
+                raise ValueError(f"row {r} covers only secondary columns: no solution would "
+                                 f"choose it (every row must cover a primary column)")
         if n_cols + indices.size + n_rows + 4 > INT32_MAX:
             raise ValueError("matrix too large for 32-bit links")
         if priority is None:

@@ -625,3 +625,12 @@ def test_usage_errors_of_count_exit_2_and_count_nothing(tmp_path, monkeypatch, a
     assert res.exit_code == 2, res.output
     assert says in res.output and "Traceback" not in res.output
     assert not list(tmp_path.rglob("*.sqlite"))
+
+
+def test_python_m_gridcount_and_version_work():
+    # issue 26.20: `python -m gridcount` failed; no __version__ or --version
+    import counting
+    res = subprocess.run([sys.executable, "-m", "gridcount", "--version"], capture_output=True,
+                         text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    assert counting.__version__ in res.stdout and counting.__version__ != "0+unknown"

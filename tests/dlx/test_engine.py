@@ -272,6 +272,7 @@ def test_flat_choice_follows_the_rule_across_scan_blocks():
                 for _ in range(int(rng.integers(1, 3 * n_primary + 2)))]
         # a planted solution (singletons), so deep searches are common
         rows += [[c] for c in range(n_primary) if rng.random() < 0.5]
+        rows = [r for r in rows if r[0] < n_primary]   # every row needs a primary column
         ec = ExactCover(rows, n_primary=n_primary, n_secondary=n_secondary)
         want, nodes = _reference_first(rows, n_primary)
         assert ec.first() == want

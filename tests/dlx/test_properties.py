@@ -302,3 +302,36 @@ def test_memo_reuse_across_calls(problem, data):
     assert ec.count(memo=True) == len(all_solutions)
     assert ec.count() == len(all_solutions)
     check_links(ec, before)
+
+
+@st.composite
+def any_rows(draw):
+    """Rows of any columns, secondary-only rows included (the docstring's case)."""
+    n_primary = draw(st.integers(0, 5))
+    n_secondary = draw(st.integers(0, 4))
+    n = n_primary + n_secondary
+    if n == 0:
+        return [], 0, 0
+    rows = draw(st.lists(st.sets(st.integers(0, n - 1), min_size=1, max_size=3).map(sorted),
+                         max_size=8))
+    return rows, n_primary, n_secondary
+
+
+@settings(max_examples=300)
+@given(any_rows())
+def test_the_docstring_definition_holds_or_the_row_is_refused(problem):
+    # issue 26.12: ExactCover([[0], [1]], n_primary=1, n_secondary=1).count()
+    # gave 1 where the definition gives 2 (a secondary-only row never chosen)
+    rows, n_primary, n_secondary = problem
+    secondary_only = [r for r, row in enumerate(rows) if min(row) >= n_primary]
+    if secondary_only:
+        with pytest.raises(ValueError, match=f"row {secondary_only[0]} covers only secondary"):
+            ExactCover(rows, n_primary, n_secondary)
+        return
+    ec = ExactCover(rows, n_primary, n_secondary)
+    assert ec.count() == len(brute_force_solutions(rows, n_primary, n_secondary))
+
+
+def test_a_row_of_secondary_columns_alone_is_refused():
+    with pytest.raises(ValueError, match="row 1 covers only secondary columns"):
+        ExactCover([[0], [1]], n_primary=1, n_secondary=1)

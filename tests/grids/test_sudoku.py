@@ -203,3 +203,12 @@ def test_solve_batch_refuses_a_matrix_of_another_shape(shape, other):
         s.solve_batch([grid], ec=Sudoku(*other).exact_cover())
     assert s.solve_batch([grid], ec=s.exact_cover(priority="rows"))[0].tolist() == \
         s.solve_batch([grid])[0].tolist()
+
+
+def test_the_plain_count_takes_the_fast_path():
+    # issue 26.19: Sudoku(2, 3).count() searched without memo or tail (14.5 s)
+    s = Sudoku(2, 3)
+    assert s.count() == 28_200_960
+    assert s.stats.memo_hits > 0 and s.stats.tail_calls > 0
+    assert Sudoku(2, 2).count(memo=False) == 288
+    assert Sudoku(2, 2).count(limit=5) == 5

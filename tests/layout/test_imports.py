@@ -73,8 +73,8 @@ GRAPH = {name: _imports(name, path) for name, path in SOURCES.items()}
 
 
 def _layer(module: str) -> int:
-    if module in PACKAGES:   # a package's own __init__ (the empty "counting")
-        return 0 if not SOURCES[module].read_text().strip() else _layer(module + ".__init__")
+    if module in PACKAGES and not GRAPH.get(module):
+        return 0   # a package's own __init__ that imports nothing of ours ("counting")
     best = None
     for i, group in enumerate(LAYERS):
         for prefix in group:

@@ -1,0 +1,3 @@
+from counting.cli import main
+
+main()
