@@ -18,6 +18,7 @@ Example
 from __future__ import annotations
 
 import tempfile
+import textwrap
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -263,23 +264,57 @@ def _cells(row: VerifyRow) -> tuple[str, ...]:
     )
 
 
+#: The terminal table's columns: the published value and its source go to
+#: numbered notes under the table, so a row fits 100 columns.
+_TERM_HEADER = ("shape", "grid", "counts", "computed total", "match", "published", "time")
+_TERM_RIGHT = {1, 3, 6}
+TABLE_WIDTH = 100
+_LONGEST_IN_TABLE = 45   # a longer computed total is written in full under the table
+
+
 def format_table(rows: list[VerifyRow]) -> str:
-    """An aligned text table, thousands separators, seconds with their unit;
-    failed counts are listed with their error under the table."""
-    body = [_HEADER] + [_cells(r) for r in rows]
-    widths = [max(len(line[i]) for line in body) for i in range(len(_HEADER))]
+    """An aligned text table that fits :data:`TABLE_WIDTH` columns:
+    thousands separators, seconds with their unit; each published total is
+    a numbered note under the table with its source (the same value and
+    source once for rows that share them), and failed counts are listed
+    with their error."""
+    notes: dict[tuple[int, str], int] = {}
+    long_totals: list[str] = []
+    body = [_TERM_HEADER]
+    for r in rows:
+        ref = "—"
+        if r.published is not None:
+            key = (r.published, r.source or "")
+            ref = f"[{notes.setdefault(key, len(notes) + 1)}]"
+        computed = "—" if r.computed is None else f"{r.computed:,}"
+        if len(computed) > _LONGEST_IN_TABLE:   # said in full under the table
+            long_totals.append(f"{r.label}: computed {computed}")
+            computed = "(below)"
+        body.append((r.shape, f"{r.n}x{r.n}",
+                     "ess. diff." if r.up_to_symmetry else "grids",
+                     computed, r.status, ref, f"{r.seconds:,.2f} s"))
+    widths = [max(len(line[i]) for line in body) for i in range(len(_TERM_HEADER))]
     out = []
     for k, line in enumerate(body):
-        cells = [c.rjust(w) if i in _RIGHT else c.ljust(w)
+        cells = [c.rjust(w) if i in _TERM_RIGHT else c.ljust(w)
                  for i, (c, w) in enumerate(zip(line, widths))]
         out.append("  ".join(cells).rstrip())
         if k == 0:
             out.append("  ".join("-" * w for w in widths))
+    if notes or long_totals:
+        out.append("")
+    for line in long_totals:
+        out += textwrap.wrap(line, TABLE_WIDTH, subsequent_indent="  ")
+    for (value, source), k in notes.items():
+        out += textwrap.wrap(f"[{k}] {value:,} ({source})", TABLE_WIDTH,
+                             subsequent_indent=" " * (len(str(k)) + 3))
     for r in rows:
         if r.error is not None:
-            out.append(f"{r.label}: count failed: {r.error}")
+            out += textwrap.wrap(f"{r.label}: count failed: {r.error}", TABLE_WIDTH,
+                                 subsequent_indent="  ")
         if r.not_counted is not None:
-            out.append(f"{r.label}: not counted here: {r.not_counted}")
+            out += textwrap.wrap(f"{r.label}: not counted here: {r.not_counted}", TABLE_WIDTH,
+                                 subsequent_indent="  ")
     return "\n".join(out)
 
 

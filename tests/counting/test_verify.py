@@ -135,3 +135,17 @@ def test_a_shape_out_of_reach_fails_at_once_with_its_estimate_instead_of_running
     assert row.status == "FAILED" and row.computed is None
     assert row.error.startswith("out of reach by reduction cycles: ") and "core-hours" in row.error
     assert row.seconds < 60
+
+
+def test_the_table_fits_100_columns_with_every_published_total():
+    # issue 26.16: rows were about 183 columns wide and wrapped at 120
+    rows = [verify.VerifyRow(shape=p.shape, n=int(p.shape.split("x")[0]) * int(p.shape.split("x")[1]),
+                             computed=p.total, published=p.total, source=p.source, seconds=1234.5,
+                             units=10, reduction="moves", up_to_symmetry=sym)
+            for sym, table in ((False, published.PUBLISHED), (True, published.ESSENTIALLY_DIFFERENT))
+            for p in table.values()]
+    text = verify.format_table(rows)
+    assert max(map(len, text.splitlines())) <= verify.TABLE_WIDTH
+    for p in published.PUBLISHED.values():   # every value is still there, with its source
+        assert f"{p.total:,}" in text
+    assert rows[0].source in text
