@@ -47,6 +47,9 @@ QUICK_SHAPES = ("1x1", "1x2", "2x1", "1x3", "3x1", "1x4", "4x1", "1x5", "5x1",
 # of seconds each), 9x9 Sudoku (under a minute) and 10x10 Sudoku by the
 # two-band patterns (2 to 4 minutes; results/bench_patterns2.md).
 LONG_SHAPES = ("1x8", "2x4", "4x2", "3x3", "2x5")
+# Shapes verified a second time by an independent method: the band tables
+# (three bands at once) beside the dancing-links units of the default.
+SECOND_METHOD = {"2x3": ("patterns3",), "3x3": ("patterns3",)}
 # Listed by `gridcount verify` beside their published totals but not
 # counted: each is a long job for `gridcount count` (or one it refuses with
 # its cost estimate), measured in the results file named.
@@ -111,6 +114,11 @@ class VerifyRow:
         return f"{self.shape} (essentially different)" if self.up_to_symmetry else self.shape
 
     @property
+    def method(self) -> str:
+        """The reduction the row was counted by (``"—"`` when not counted)."""
+        return self.reduction or "—"
+
+    @property
     def counts(self) -> str:
         """What the row counts: ``"grids"`` or ``"essentially different"``."""
         return "essentially different" if self.up_to_symmetry else "grids"
@@ -154,7 +162,8 @@ class VerifyRow:
 
 
 def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountOptions(),
-                 up_to_symmetry: bool = False, grid_total: int | None = None) -> VerifyRow:
+                 up_to_symmetry: bool = False, grid_total: int | None = None,
+                 reduction: str | None = None) -> VerifyRow:
     """Count ``shape`` from scratch (temporary store) and compare.
 
     ``options`` chooses the counting method, as for :func:`run_count`.
@@ -163,8 +172,11 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
     ``up_to_symmetry`` the essentially different grids are counted (the
     ``symmetry`` job); its identity unit is ``grid_total`` when given (a
     grid count made in the same run), else the grid count made here first.
+    ``reduction`` counts the grids by another reduction than the shape's
+    default (a second, independent method: ``patterns3``).
     """
     name = as_kind(shape).name
+    chosen_reduction = reduction
     ref = published.lookup(name, up_to_symmetry=up_to_symmetry)
     listed = NOT_COUNTED_SYMMETRY if up_to_symmetry else NOT_COUNTED
     if name in listed:
@@ -176,7 +188,7 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
     computed = units = reduction = error = None
     try:
         try:
-            check_reach(name, None, options, workers, up_to_symmetry=up_to_symmetry,
+            check_reach(name, chosen_reduction, options, workers, up_to_symmetry=up_to_symmetry,
                         grid_total_known=grid_total is not None)
         except OutOfReach as e:
             raise ValueError(f"out of reach by reduction {e.reduction}: {e.estimate}") from None
@@ -189,7 +201,7 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
                 computed = _count(job, Path(tmp) / "symmetry.sqlite", workers, options,
                                   identity=grid_total)
             else:
-                job = Job.load(name)
+                job = Job.load(name, chosen_reduction)
                 computed = _count(job, Path(tmp) / "grids.sqlite", workers, options)
             units, reduction = job.n_units, job.reduction
     except Exception as e:  # reported in the table, never a crash (Ctrl-C still stops)
@@ -230,12 +242,15 @@ def verify(shapes: Iterable[str], *, workers: int = 1, options: CountOptions = C
     sym_names = [check_shape(s).name for s in symmetry_shapes]
     rows = []
     grids: dict[str, int] = {}
-    for name, sym in [(n, False) for n in names] + [(n, True) for n in sym_names]:
+    second = [(n, False, r) for n in names for r in SECOND_METHOD.get(n, ())]
+    for name, sym, red in [(n, False, None) for n in names] + second + \
+            [(n, True, None) for n in sym_names]:
         if on_start:
-            on_start(f"{name} (essentially different)" if sym else name)
+            on_start(f"{name} (essentially different)" if sym else
+                     f"{name} by {red}" if red else name)
         row = verify_shape(name, workers=workers, options=options, up_to_symmetry=sym,
-                           grid_total=grids.get(name) if sym else None)
-        if not sym and row.computed is not None and row.match is not False:
+                           grid_total=grids.get(name) if sym else None, reduction=red)
+        if not sym and red is None and row.computed is not None and row.match is not False:
             grids[name] = row.computed
         rows.append(row)
         if on_row:
@@ -266,10 +281,10 @@ def _cells(row: VerifyRow) -> tuple[str, ...]:
 
 #: The terminal table's columns: the published value and its source go to
 #: numbered notes under the table, so a row fits 100 columns.
-_TERM_HEADER = ("shape", "grid", "counts", "computed total", "match", "published", "time")
-_TERM_RIGHT = {1, 3, 6}
+_TERM_HEADER = ("shape", "method", "counts", "computed total", "match", "published", "time")
+_TERM_RIGHT = {3, 6}
 TABLE_WIDTH = 100
-_LONGEST_IN_TABLE = 45   # a longer computed total is written in full under the table
+_LONGEST_IN_TABLE = 41   # a longer computed total is written in full under the table
 
 
 def format_table(rows: list[VerifyRow]) -> str:
@@ -290,9 +305,8 @@ def format_table(rows: list[VerifyRow]) -> str:
         if len(computed) > _LONGEST_IN_TABLE:   # said in full under the table
             long_totals.append(f"{r.label}: computed {computed}")
             computed = "(below)"
-        body.append((r.shape, f"{r.n}x{r.n}",
-                     "ess. diff." if r.up_to_symmetry else "grids",
-                     computed, r.status, ref, f"{r.seconds:,.2f} s"))
+        body.append((r.shape, r.method, "ess. diff." if r.up_to_symmetry else "grids",
+                     computed, r.status, ref, f"{r.seconds:,.1f} s"))
     widths = [max(len(line[i]) for line in body) for i in range(len(_TERM_HEADER))]
     out = []
     for k, line in enumerate(body):

@@ -525,12 +525,14 @@ def test_cli_verify_prints_an_aligned_table_and_exits_0():
     res = invoke("verify", "--shapes", "1x4,4x1,2x2", "--workers", "1")
     assert res.exit_code == 0, res.output
     lines = res.stdout.splitlines()
-    assert lines[0].split()[:5] == ["shape", "grid", "counts", "computed", "total"]
-    rows = [line for line in lines[2:] if line]
+    assert lines[0].split()[:5] == ["shape", "method", "counts", "computed", "total"]
+    rows = lines[2:5]
     assert [r.split()[0] for r in rows] == ["1x4", "4x1", "2x2"]
     assert all(" ok " in r and r.endswith(" s") for r in rows)
     assert len({len(r) for r in rows}) == 1                    # aligned
-    assert "OEIS A002860" in rows[0] and "OEIS A107739" in rows[2]
+    # the published totals are notes under the table, with their sources
+    assert rows[0].split()[5] == rows[1].split()[5] == "[1]" and rows[2].split()[5] == "[2]"
+    assert "[1] 576 (OEIS A002860)" in lines and "[2] 288 (OEIS A107739)" in lines
 
 
 def test_cli_verify_json_and_report(tmp_path):

@@ -30,7 +30,9 @@ def quick_rows():
 
 
 def test_verify_reproduces_every_quick_published_total(quick_rows):
-    assert [r.shape for r in quick_rows] == list(verify.QUICK_SHAPES)
+    # every quick shape by its default reduction, then 2x3 again by the band tables
+    assert [r.shape for r in quick_rows] == list(verify.QUICK_SHAPES) + ["2x3"]
+    assert [r.reduction for r in quick_rows if r.shape == "2x3"] == ["moves", "patterns3"]
     for row in quick_rows:
         assert row.status == "ok", (row.shape, row.error)
         assert isinstance(row.computed, int) and row.computed == row.published
@@ -99,12 +101,13 @@ def test_verify_checks_the_essentially_different_grids_after_the_grid_counts():
     # the identity of 2x3 is taken from the 2x3 grid count of the same run
     rows = verify.verify(["2x3"], symmetry_shapes=["2x2", "2x3", "2x5"], workers=1)
     assert [(r.shape, r.counts) for r in rows] == [
-        ("2x3", "grids"), ("2x2", "essentially different"), ("2x3", "essentially different"),
-        ("2x5", "essentially different")]
-    assert [r.status for r in rows] == ["ok", "ok", "ok", "not counted"]
-    assert [r.computed for r in rows[1:3]] == [2, 49]        # OEIS A109741, A291188
-    assert rows[1].reduction == "symmetry" and "A291188" in rows[2].source
-    assert rows[3].published == 4_743_933_602_050_718
+        ("2x3", "grids"), ("2x3", "grids"), ("2x2", "essentially different"),
+        ("2x3", "essentially different"), ("2x5", "essentially different")]
+    assert [r.status for r in rows] == ["ok", "ok", "ok", "ok", "not counted"]
+    assert rows[1].reduction == "patterns3" and rows[1].computed == rows[0].computed
+    assert [r.computed for r in rows[2:4]] == [2, 49]        # OEIS A109741, A291188
+    assert rows[2].reduction == "symmetry" and "A291188" in rows[3].source
+    assert rows[4].published == 4_743_933_602_050_718
     assert verify.default_symmetry_shapes() == ["1x4", "1x5", "1x6", "1x7", "2x2", "2x3",
                                                 "2x4", "1x9", "2x5"]
     assert {"1x8", "3x3"} <= set(verify.default_symmetry_shapes(all_shapes=True))
