@@ -77,6 +77,7 @@ class Report:
     worker_rows: list[tuple[str, ...]]
     worker_header: tuple[str, ...]
     figures: list[Figure] = field(default_factory=list)
+    class_note: str = ""   # what the class table leaves out
 
 
 def _pyplot():
@@ -161,8 +162,12 @@ def build_report(store: Store) -> Report:
     class_header = ("class", labels_of(red).weight_label, "units done", labels_of(red).class_count_label, labels_of(red).term_label,
                     "seconds", *(("elements",) if described else ()))
     class_rows = []
+    not_started = 0
     for cid in sorted(job.units_of_class):
         done = by_class.get(cid, [])
+        if not done:   # a class with no unit counted yet has nothing to show
+            not_started += 1
+            continue
         members = job.units_of_class[cid]
         ssum = sum(r.count for r in done)
         complete = len(done) == len(members)
@@ -195,7 +200,9 @@ def build_report(store: Store) -> Report:
         class_title=labels_of(red).class_table_title,
         job_rows=job_rows, class_rows=class_rows, class_header=class_header,
         slow_rows=slow_rows, slow_header=slow_header,
-        worker_rows=worker_rows, worker_header=worker_header)
+        worker_rows=worker_rows, worker_header=worker_header,
+        class_note=f"{not_started:,} of {len(job.units_of_class):,} classes not started yet "
+                   f"(not listed)" if not_started else "")
     if results:
         rep.figures = _figures(plt, job, results, weight, per_worker)
     return rep
@@ -374,17 +381,27 @@ font-variant-numeric:tabular-nums}th{background:#f4f4f4}figure{margin:1em 0 2em}
 figcaption{color:#555;font-size:.9em}svg{max-width:100%;height:auto}"""
 
 
+#: Longer tables are folded (HTML) or cut to their first rows (Markdown):
+#: the charts come first, and every unit is in the CSV of ``gridcount export``.
+FOLD_ROWS = 20
+
+
 def _html(rep: Report) -> str:
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(rep.title)}"
              f"</title><style>{_CSS}</style></head><body><h1>{html.escape(rep.title)}</h1>",
-             "<h2>The job</h2>", _table_html(("item", "value"), rep.job_rows, right_from=2),
-             f"<h2>{html.escape(rep.class_title)}</h2>",
-             _table_html(rep.class_header, rep.class_rows),
-             "<h2>Slowest units</h2>", _table_html(rep.slow_header, rep.slow_rows),
-             "<h2>Workers</h2>", _table_html(rep.worker_header, rep.worker_rows)]
+             "<h2>The job</h2>", _table_html(("item", "value"), rep.job_rows, right_from=2)]
     for f in rep.figures:
         parts.append(f"<h2>{html.escape(f.title)}</h2><figure>{_svg(f)}"
                      f"<figcaption>{html.escape(f.caption)}</figcaption></figure>")
+    classes = _table_html(rep.class_header, rep.class_rows)
+    if len(rep.class_rows) > FOLD_ROWS:
+        classes = (f"<details><summary>{len(rep.class_rows):,} classes (show the table)"
+                   f"</summary>{classes}</details>")
+    parts += [f"<h2>{html.escape(rep.class_title)}</h2>", classes]
+    if rep.class_note:
+        parts.append(f"<p>{html.escape(rep.class_note)}</p>")
+    parts += ["<h2>Slowest units</h2>", _table_html(rep.slow_header, rep.slow_rows),
+              "<h2>Workers</h2>", _table_html(rep.worker_header, rep.worker_rows)]
     parts.append("</body></html>\n")
     return "\n".join(parts)
 
@@ -400,14 +417,19 @@ def _markdown(rep: Report, out: Path) -> str:
     files = out.with_name(out.stem + "-files")
     files.mkdir(parents=True, exist_ok=True)
     parts = [f"# {rep.title}", "", "## The job", "",
-             _table_md(("item", "value"), rep.job_rows, right_from=2), "",
-             f"## {rep.class_title}", "", _table_md(rep.class_header, rep.class_rows), "",
-             "## Slowest units", "", _table_md(rep.slow_header, rep.slow_rows), "",
-             "## Workers", "", _table_md(rep.worker_header, rep.worker_rows), ""]
+             _table_md(("item", "value"), rep.job_rows, right_from=2), ""]
     for f in rep.figures:
         png = files / f"{f.key}.png"
         f.figure.savefig(png, format="png", dpi=100, metadata={"Software": None})
         parts += [f"## {f.title}", "", f"![{f.title}]({files.name}/{png.name})", "",
                   f.caption, ""]
+    shown = rep.class_rows[:FOLD_ROWS]
+    parts += [f"## {rep.class_title}", "", _table_md(rep.class_header, shown), ""]
+    if len(rep.class_rows) > len(shown):
+        parts += [f"The first {len(shown):,} of {len(rep.class_rows):,} classes; every unit is "
+                  f"in the CSV of `gridcount export`.", ""]
+    if rep.class_note:
+        parts += [rep.class_note, ""]
+    parts += ["## Slowest units", "", _table_md(rep.slow_header, rep.slow_rows), "",
+              "## Workers", "", _table_md(rep.worker_header, rep.worker_rows), ""]
     return "\n".join(parts)
-
