@@ -131,7 +131,13 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
         raise click.UsageError("--wait-workers applies to --scheduler runs (the local pool "
                                "replaces a lost worker itself)")
     options = _count_options(memo_mb_text, no_memo, no_tail)
-    workers = workers or default_workers()
+    cores = default_workers()
+    if workers is not None and workers > cores:
+        if not (quiet or as_json):
+            click.echo(f"--workers {workers}: this machine gives the count {cores} cores, so "
+                       f"{cores} worker processes count (more would only share them)", err=True)
+        workers = cores
+    workers = workers or cores
     if scheduler is None:
         estimate_on, here = workers, workers
     else:   # remote workers: their memory limits are checked on connecting

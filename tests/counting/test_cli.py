@@ -636,3 +636,20 @@ def test_python_m_gridcount_and_version_work():
                          text=True, timeout=60)
     assert res.returncode == 0, res.stderr
     assert counting.__version__ in res.stdout and counting.__version__ != "0+unknown"
+
+
+def test_more_workers_than_cores_are_capped_with_the_reason(tmp_path, monkeypatch):
+    # issue 26.11: --workers 40 started 40 processes on 2 cores
+    from counting.cli import count as count_command
+    monkeypatch.setattr(count_command, "default_workers", lambda: 2)
+    seen = []
+    real = plan.run_count
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs["workers"])
+        return real(*args, **kwargs)
+    monkeypatch.setattr(plan, "run_count", spy)
+    res = invoke("count", "2x2", "--db", tmp_path / "w.sqlite", "--workers", "40",
+                 "--no-progress")
+    assert res.exit_code == 0, res.output
+    assert seen == [2] and "--workers 40: this machine gives the count 2 cores" in res.output
