@@ -97,7 +97,7 @@ def test_count_refuses_a_job_out_of_reach_at_once_with_its_estimate(tmp_path, ar
     t = time.perf_counter()
     res = invoke("count", *args, "--db", db)
     assert time.perf_counter() - t < 60
-    assert res.exit_code == 1
+    assert res.exit_code == 2   # a refusal, like every usage error (issue 26.1)
     line = res.output.strip()
     assert "\n" not in line and "Traceback" not in line
     assert "out of reach" in line and "core-hours" in line and "--force" in line
