@@ -1,4 +1,5 @@
-"""Build the Cython dancing-links extension (dlx._engine).
+"""Build the Cython extensions: dancing links (dlx._engine) and the
+1-factorization kernel (factorization._kernel).
 
 Everything else about the package lives in pyproject.toml; this file only
 exists because the extension needs NumPy's headers and compiler flags.
@@ -20,7 +21,14 @@ extensions = [
                  "dlx/_simd.h"],
         extra_compile_args=["-O3"],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-    )
+    ),
+    Extension(
+        "factorization._kernel",
+        ["factorization/_kernel.pyx"],
+        include_dirs=[np.get_include()],
+        extra_compile_args=["-O3"],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+    ),
 ]
 
 setup(
