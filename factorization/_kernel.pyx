@@ -69,6 +69,7 @@ cdef enum:
     MAXN = 16               # vertices per side (a key row is 16 bits)
     KEYW = 4                # 64-bit words per key: MAXN rows of 16 bits
     MAXDEPTH = 40           # canonical search depth bound (<= 2·MAXN levels)
+    MAXAUT = 48             # automorphisms kept for pruning (more are dropped)
 
 cdef uint64_t _MIX = 0x9E3779B97F4A7C15ULL
 
@@ -139,6 +140,11 @@ cdef struct Canon:
     uint8_t best_sym[MAXN]      # symbol -> label at the best leaf
     uint64_t updates            # bumped whenever best changes
     uint64_t leaves             # leaves reached (statistics)
+    int naut                    # automorphisms found (at most MAXAUT kept)
+    uint8_t aut_col[MAXAUT][MAXN]  # automorphism k: column x -> aut_col[k][x]
+    uint8_t aut_sym[MAXAUT][MAXN]  # and symbol x -> aut_sym[k][x]
+    uint8_t path_side[MAXDEPTH]    # vertex individualised at each depth: side
+    uint8_t path_v[MAXDEPTH]       # and index
 
 
 cdef uint64_t _rank(int n, uint64_t* key, uint8_t* colour, int* ncells) noexcept nogil:
@@ -207,6 +213,76 @@ cdef uint64_t _refine(Canon* C, uint8_t* colc, uint8_t* syc, int* ncc, int* nsc)
     return ((<uint64_t>(ncc[0] + nsc[0])) << 56) | (trace >> 8)
 
 
+cdef void _record_automorphism(Canon* C, const uint8_t* colc, const uint8_t* syc) noexcept nogil:
+    """A leaf equal to the best one: the map best leaf -> this leaf (vertex
+    with position p at the best leaf -> vertex with position p here) is an
+    automorphism fixing every vertex individualised on their common path."""
+    cdef uint8_t inv_c[MAXN]
+    cdef uint8_t inv_s[MAXN]
+    cdef int x, n = C.n, ident = 1
+    if C.naut >= MAXAUT:
+        return
+    for x in range(n):
+        inv_c[colc[x]] = <uint8_t>x
+        inv_s[syc[x]] = <uint8_t>x
+    for x in range(n):
+        C.aut_col[C.naut][x] = inv_c[C.best_col[x]]
+        C.aut_sym[C.naut][x] = inv_s[C.best_sym[x]]
+        if C.aut_col[C.naut][x] != x or C.aut_sym[C.naut][x] != x:
+            ident = 0
+    if not ident:
+        C.naut += 1
+
+
+cdef inline int _root(uint8_t* par, int x) noexcept nogil:
+    while par[x] != x:
+        x = par[x]
+    return x
+
+
+cdef int _in_tried_orbit(Canon* C, int depth, int side, mask_t cell, int v,
+                         const uint8_t* tried_v, int tried) noexcept nogil:
+    """Whether v lies in the orbit of a tried vertex under the automorphisms
+    found so far that fix the path to this node pointwise (generators only:
+    a sub-orbit, so a skip is always justified: the subtrees of v and of that
+    vertex are images of each other and give the same leaves)."""
+    cdef uint8_t par[MAXN]
+    cdef const uint8_t* g
+    cdef const uint8_t* gc
+    cdef const uint8_t* gs
+    cdef int k, t, x, a, b, ok
+    cdef mask_t m
+    if C.naut == 0:
+        return 0
+    for x in range(C.n):
+        par[x] = <uint8_t>x
+    for k in range(C.naut):
+        gc = C.aut_col[k]
+        gs = C.aut_sym[k]
+        ok = 1
+        for t in range(depth):
+            x = C.path_v[t]
+            if (gc[x] if C.path_side[t] == 0 else gs[x]) != x:
+                ok = 0
+                break
+        if not ok:
+            continue
+        g = gc if side == 0 else gs
+        m = cell
+        while m:
+            x = gc_ctz(m)
+            m &= m - 1
+            a = _root(par, x)
+            b = _root(par, g[x])
+            if a != b:
+                par[a if a > b else b] = <uint8_t>(b if a > b else a)
+    a = _root(par, v)
+    for t in range(tried):
+        if _root(par, tried_v[t]) == a:
+            return 1
+    return 0
+
+
 cdef void _search(Canon* C, int depth, uint8_t* colc0, uint8_t* syc0, int ncc, int nsc,
                   int cmp) noexcept nogil:
     """One node of the search tree.  cmp: 0 when the path's traces so far equal
@@ -219,6 +295,8 @@ cdef void _search(Canon* C, int depth, uint8_t* colc0, uint8_t* syc0, int ncc, i
     cdef uint16_t rows[MAXN]
     cdef mask_t members, m
     cdef mask_t tried_nb[MAXN]
+    cdef mask_t cell_members
+    cdef uint8_t tried_v[MAXN]
     cdef uint64_t tr, seen
     cdef int kncc, knsc
     memcpy(colc, colc0, n)
@@ -246,7 +324,10 @@ cdef void _search(Canon* C, int depth, uint8_t* colc0, uint8_t* syc0, int ncc, i
             i = 0
             while i < n and rows[i] == C.best_rows[i]:
                 i += 1
-            if i == n or rows[i] > C.best_rows[i]:
+            if i == n:
+                _record_automorphism(C, colc, syc)
+                return
+            if rows[i] > C.best_rows[i]:
                 return
         C.have_best = 1
         C.best_depth = depth
@@ -268,6 +349,7 @@ cdef void _search(Canon* C, int depth, uint8_t* colc0, uint8_t* syc0, int ncc, i
             break
         cell += 1
     tried = 0
+    cell_members = members
     while members:
         v = gc_ctz(members)
         members &= members - 1
@@ -276,10 +358,14 @@ cdef void _search(Canon* C, int depth, uint8_t* colc0, uint8_t* syc0, int ncc, i
             if tried_nb[i] == (C.adj[v] if side == 0 else C.adjT[v]):
                 is_twin = 1
                 break
-        if is_twin:
+        if is_twin or (tried and _in_tried_orbit(C, depth, side, cell_members, v, tried_v,
+                                                 tried)):
             continue
         tried_nb[tried] = C.adj[v] if side == 0 else C.adjT[v]
+        tried_v[tried] = <uint8_t>v
         tried += 1
+        C.path_side[depth] = <uint8_t>side
+        C.path_v[depth] = <uint8_t>v
         # individualise v: it comes first in its class (colours doubled)
         for c in range(n):
             kc[c] = <uint8_t>(2 * colc[c] + (1 if side == 0 and c != v and colc[c] == cell else 0))
@@ -389,6 +475,7 @@ cdef uint64_t _canon(int n, const mask_t* adj, uint64_t* key) noexcept nogil:
     C.have_best = 0
     C.updates = 0
     C.leaves = 0
+    C.naut = 0
     d = gc_popcount(C.adj[0])
     if d <= 2:
         _label_cycles(n, d, C.adj, C.best_col, C.best_sym)
