@@ -67,22 +67,30 @@ def components(sets):
 
 
 def random_regular(n, d, rng: random.Random):
-    """A random d-regular bipartite graph on n + n (union of d disjoint
-    random permutations, retried until disjoint), as column sets of 1..n."""
-    while True:
-        sets = [set() for _ in range(n)]
-        for _ in range(d):
-            for _try in range(200):
-                p = list(range(1, n + 1))
-                rng.shuffle(p)
-                if all(p[c] not in sets[c] for c in range(n)):
-                    break
-            else:
-                break
-            for c in range(n):
-                sets[c].add(p[c])
-        else:
-            return [frozenset(s) for s in sets]
+    """A random d-regular bipartite graph on n + n as column sets of 1..n:
+    d times, a random perfect matching of what is still free (Kuhn's
+    augmenting paths in random order; the free graph is regular, so one
+    always exists) is added."""
+    sets = [set() for _ in range(n)]
+    for _ in range(d):
+        match = {}                                   # symbol -> column
+
+        def augment(c, seen):
+            options = [s for s in range(1, n + 1) if s not in sets[c]]
+            rng.shuffle(options)
+            for s in options:
+                if s not in seen:
+                    seen.add(s)
+                    if s not in match or augment(match[s], seen):
+                        match[s] = c
+                        return True
+            return False
+
+        for c in rng.sample(range(n), n):
+            assert augment(c, set())
+        for s, c in match.items():
+            sets[c].add(s)
+    return [frozenset(s) for s in sets]
 
 
 def relabel(sets, col_perm, sym_perm):
