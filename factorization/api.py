@@ -364,8 +364,12 @@ def latin_rectangles(k: int, n: int, *, memo_mb: float = 64.0) -> int:
     if k >= n - 1:
         return latin_squares(n, memo_mb=memo_mb)
     counter = FactorizationCounter(n, memo_mb=0)
-    level = {counter.kernel.canonical(_complete(n)): 1}
-    for _ in range(k):
+    if k == 0:
+        return 1
+    # row 1: all n! permutations leave graphs isomorphic to K - I
+    minus_identity = _complete(n) & ~(np.uint32(1) << np.arange(n, dtype=np.uint32))
+    level = {counter.kernel.canonical(minus_identity): math.factorial(n)}
+    for _ in range(1, k):
         nxt: dict[tuple, int] = {}
         for key, w in level.items():
             kids, mult = counter.children(key_to_adj(key, n), rooted=False)
