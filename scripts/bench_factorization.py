@@ -10,6 +10,7 @@ Run under ``nice`` on a shared machine.
     python scripts/bench_factorization.py estimate-pattern 2x6 --sample 3 --children 30
     python scripts/bench_factorization.py estimate-unit 10 7 --sample 3 --children 20
     python scripts/bench_factorization.py canon 9 4 --graphs 2000
+    python scripts/bench_factorization.py model 10
 
 ``squares`` counts ``L_n`` (one process, or a pool over :func:`latin_units`)
 and prints wall, CPU (this process and its children), peak RSS and the memo
@@ -21,7 +22,10 @@ and its total.  ``estimate-pattern`` and ``estimate-unit`` time a sample of
 ``F_{d-1}`` children of sampled units (``F_d = d · Σ_{M ∋ e} F_{d-1}``) and
 extrapolate to the unit, with a fresh memo per unit (an upper bound when
 units share classes).  ``canon`` times the kernel's canonical form against
-pynauty's certificate (when installed) on random regular graphs.
+pynauty's certificate (when installed) on random regular graphs.  ``model``
+prints, per degree, the labelled regular graphs over ``(n!)^2`` (about the
+number of classes: most have no automorphism) and the mean number of rooted
+children, whose products estimate the work of ``L_n``.
 """
 from __future__ import annotations
 
@@ -195,6 +199,70 @@ def estimate_unit(args):
           f" = {statistics.mean(ests) * len(us) / 3600:.3g} core-hours (no sharing between units)")
 
 
+def _labelled_regular(n: int, d: int) -> int:
+    """Number of n x n 0-1 matrices with every line sum d (rows placed one at
+    a time; the state is the sorted multiset of column sums still needed)."""
+    from functools import lru_cache
+
+    @lru_cache(maxsize=None)
+    def rows(left: int, need: tuple) -> int:
+        if left == 0:
+            return int(all(x == 0 for x in need))
+        # choose how many columns of each distinct remaining need get a 1
+        values = sorted(set(need))
+        mult = [need.count(v) for v in values]
+        total = 0
+
+        def pick(i, ones, new, ways):
+            nonlocal total
+            if i == len(values):
+                if ones == d:
+                    total += ways * rows(left - 1, tuple(sorted(new)))
+                return
+            v, m = values[i], mult[i]
+            for t in range(0, min(m, d - ones) + 1):
+                if t and v == 0:
+                    break
+                pick(i + 1, ones + t, new + [v - 1] * t + [v] * (m - t),
+                     ways * math.comb(m, t))
+
+        pick(0, 0, [], 1)
+        return total
+
+    return rows(n, (d,) * n)
+
+
+def model(args):
+    """Work model of the top-down count: classes N_d at each degree times
+    rooted children r_d, calibrated on what the kernel measures."""
+    rng = random.Random(args.seed)
+    n = args.n
+    print(f"| d | labelled d-regular | labelled / (n!)^2 | rooted children r_d (mean of "
+          f"{args.sample}) | N_d·r_d |")
+    print("|---:|---:|---:|---:|---:|")
+    kernel = Kernel(n, 0.0)
+    work = 0.0
+    for d in range(n - 1, 2, -1):
+        lab = _labelled_regular(n, min(d, n - d))
+        classes = max(1.0, lab / math.factorial(n) ** 2)
+        kids = []
+        for _ in range(args.sample):
+            adj = [0] * n
+            for _ in range(d):
+                while True:
+                    p = rng.sample(range(n), n)
+                    if all(not adj[c] >> p[c] & 1 for c in range(n)):
+                        break
+                for c in range(n):
+                    adj[c] |= 1 << p[c]
+            kids.append(len(kernel.children(np.array(adj, dtype=np.uint32), True)))
+        r = statistics.mean(kids)
+        if d >= 4:
+            work += classes * r
+        print(f"| {d} | {lab:,} | {classes:.3g} | {r:.0f} | {classes * r:.3g} |")
+    print(f"child visits (degrees >= 4, canonical form + memo lookup each): {work:.3g}")
+
+
 def canon(args):
     rng = random.Random(args.seed)
     n, d = args.n, args.degree
@@ -264,6 +332,11 @@ def main(argv=None):
         p.add_argument("--seed", type=int, default=1)
         p.add_argument("--memo-mb", type=float, default=1024.0)
         p.set_defaults(func=func)
+    p = sub.add_parser("model")
+    p.add_argument("n", type=int)
+    p.add_argument("--sample", type=int, default=5)
+    p.add_argument("--seed", type=int, default=1)
+    p.set_defaults(func=model)
     p = sub.add_parser("canon")
     p.add_argument("n", type=int)
     p.add_argument("degree", type=int)
