@@ -66,3 +66,12 @@ def test_pool_of_two_workers_gives_the_same_total_and_reports_the_memo():
     assert latin_squares(7, workers=2, stats=stats) == A002860[6]
     assert stats["units"] == len(latin_units(7, 7 // 2 + 1))
     assert stats["entries"] > 0 and stats["bytes"] > 0
+
+
+@pytest.mark.parametrize("n,memo_mb", [(6, 0.001), (7, 0.002), (8, 0.05)])
+def test_small_memo_tables_collide_often_and_still_count_right(n, memo_mb):
+    """Tables of 16 to 512 slots, a third full or more: probes collide, and
+    a result must land in the slot found after the recursion that made it."""
+    stats = {}
+    assert latin_squares(n, memo_mb=memo_mb, stats=stats) == A002860[n - 1]
+    assert stats["entries"] > stats["capacity"] // 3
