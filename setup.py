@@ -25,7 +25,8 @@ extensions = [
     Extension(
         "factorization._kernel",
         ["factorization/_kernel.pyx"],
-        include_dirs=[np.get_include()],
+        include_dirs=[np.get_include(), "factorization"],
+        depends=["factorization/_canon.pxi"],
         extra_compile_args=["-O3"],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     ),

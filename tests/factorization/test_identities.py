@@ -9,7 +9,6 @@ perfect matchings and 2-factors independently of the kernel):
 * degree 4:   F_4(G) = Σ_{H 2-factor ⊆ G} 2^{c(H)} · 2^{c(G - H)}
   (rows 1-2 form H, rows 3-4 form G - H, each ordered in 2^cycles ways).
 """
-import itertools
 import random
 
 import numpy as np
