@@ -31,6 +31,21 @@ to degree ``d`` and returns the distinct classes there with computed
 weights, so that ``L_n = Σ weight · F_d(H)``; each :func:`count_unit_class`
 is independent (a pool can spread them).  The weights are the products of
 the factors ``d`` and matching multiplicities on the way down: exact ints.
+
+How a reduction or the CLI calls it
+-----------------------------------
+* ``patterns2`` unit (``R × 2R`` rectangles with column sets): the unit's
+  count ``c = L(P) / R!`` is
+  ``count_factorizations(spec.column_sets, counter=C) // math.factorial(R)``
+  with one ``C = FactorizationCounter(2 * R)`` per worker process (its memo
+  carries over between units; keys are exact classes).
+* Latin squares of order ``n`` as a job: ``units = latin_units(n, d)``
+  (``d = n // 2 + 1``: 3,524 units for ``n = 9``) in the store with
+  ``unit.key`` / ``unit.column_sets`` and ``unit.weight``; a worker counts
+  ``count_unit_class(unit, counter=C)`` (``C = FactorizationCounter(n)``);
+  the total is ``Σ unit.weight * count``.  Or in one call:
+  ``latin_squares(n, workers=W)``.
+* ``count 1xN --rows K``: ``latin_rectangles(K, N)``.
 """
 from __future__ import annotations
 
