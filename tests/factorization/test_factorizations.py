@@ -55,3 +55,14 @@ def test_memo_off_tiny_and_shared_give_the_same_counts():
     assert tiny.stats()["dropped"] > 0
     st = shared.stats()
     assert st["entries"] > 0 and st["hits"] > 0 and st["bytes"] <= 8 * 2 ** 20
+
+
+def test_a_full_tiny_memo_never_confuses_classes():
+    """Many classes of 4-regular graphs on 9 + 9 through one 16-slot table:
+    every lookup walks the full table's probe chains past other keys, and
+    must match only its own class (all four key words and the degree)."""
+    rng = random.Random(11)
+    graphs = [random_regular(9, 4, rng) for _ in range(40)]
+    tiny = FactorizationCounter(9, memo_mb=0.001, memo_min=3)
+    assert [count_factorizations(g, counter=tiny) for g in graphs] == \
+        [count_factorizations(g, memo_mb=0) for g in graphs]
