@@ -1,4 +1,5 @@
-"""Build the Cython dancing-links extension (dlx._engine).
+"""Build the Cython extensions: dancing links (dlx._engine) and the
+1-factorization kernel (factorization._kernel).
 
 Everything else about the package lives in pyproject.toml; this file only
 exists because the extensions need NumPy's headers and compiler flags.
@@ -38,6 +39,15 @@ extensions = [
         "bandtables._rect",
         ["bandtables/_rect.pyx"],
         extra_compile_args=["-O3"],
+    ),
+    # 1-factorizations of regular bipartite graphs: Latin rectangles counted, not searched.
+    Extension(
+        "factorization._kernel",
+        ["factorization/_kernel.pyx"],
+        include_dirs=[np.get_include(), "factorization"],
+        depends=["factorization/_canon.pxi"],
+        extra_compile_args=["-O3"],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     ),
 ]
 

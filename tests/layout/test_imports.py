@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("dlx", "grids", "bandtables", "counting")
+PACKAGES = ("dlx", "grids", "bandtables", "factorization", "counting")
 
 # Lowest first: a module may import its own layer and the layers below.
 LAYERS = [
     ["dlx"],
-    ["grids", "bandtables"],
+    ["grids", "bandtables", "factorization"],
     ["counting.units", "counting.options", "counting.published", "counting.labels",
      "counting.outputs"],
     ["counting.group"],

@@ -1,0 +1,10 @@
+"""Latin rectangles and squares counted by ordered 1-factorizations.
+
+The public API lives in :mod:`factorization.api` (re-exported here); the
+counting core is the private Cython module ``factorization._kernel``.
+"""
+from factorization.api import (MAX_N, FactorizationCounter, LatinUnit, count_factorizations,
+                               count_unit_class, latin_rectangles, latin_squares, latin_units)
+
+__all__ = ["count_factorizations", "latin_rectangles", "latin_squares", "latin_units",
+           "count_unit_class", "LatinUnit", "FactorizationCounter", "MAX_N"]

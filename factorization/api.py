@@ -1,0 +1,395 @@
+"""Latin rectangles and squares counted as ordered 1-factorizations.
+
+A ``k × n`` Latin rectangle whose column ``c`` holds the set ``P_c`` is an
+*ordered 1-factorization* of the ``k``-regular bipartite graph ``G_P``
+(columns vs symbols, an edge when the symbol lies in the column's set): row
+``i`` is a perfect matching and the ``k`` rows partition the edges.
+``F_k(G)`` is their number.  This module validates inputs and turns the
+private kernel's (:mod:`factorization._kernel`) counts into exact Python
+ints; the identities it uses (each tested in ``tests/factorization``):
+
+* ``F_1 = 1`` (a perfect matching), ``F_2 = 2^c`` (``c`` cycles).
+* Rooted recurrence: ``F_d(G) = d · Σ_{M ∋ e} F_{d-1}(G - M)`` over the
+  perfect matchings ``M`` through one edge ``e`` (colour classes are
+  symmetric, so ``e`` has each colour in ``F_d / d`` factorizations).
+* ``F_d`` is a class function of ``G`` under permuting columns and symbols
+  separately, so it is memoised on a canonical form.
+* ``L_n = F_n(K_{n,n})``; ``k × n`` rectangles are the sequences of ``k``
+  disjoint perfect matchings of ``K_{n,n}``.
+
+Work above the overflow bound
+-----------------------------
+The kernel counts in 128 bits while ``(d!)^n < 2^127`` (``F_d <= (d!)^n``:
+a column's ``d`` edges take distinct colours).  Above it (the top levels of
+``L_n`` from ``n = 9``) this module applies the rooted recurrence itself,
+with the children of a graph grouped by canonical form and Python ints.
+
+Units
+-----
+:func:`latin_units` descends the rooted recurrence from ``K_{n,n}`` down
+to degree ``d`` and returns the distinct classes there with computed
+weights, so that ``L_n = Σ weight · F_d(H)``; each :func:`count_unit_class`
+is independent (a pool can spread them).  The weights are the products of
+the factors ``d`` and matching multiplicities on the way down: exact ints.
+
+How a reduction or the CLI calls it
+-----------------------------------
+* ``patterns2`` unit (``R × 2R`` rectangles with column sets): the unit's
+  count ``c = L(P) / R!`` is
+  ``count_factorizations(spec.column_sets, counter=C) // math.factorial(R)``
+  with one ``C = FactorizationCounter(2 * R)`` per worker process (its memo
+  carries over between units; keys are exact classes).
+* Latin squares of order ``n`` as a job: ``units = latin_units(n, d)``
+  (``d = n // 2 + 1``: 3,524 units for ``n = 9``) in the store with
+  ``unit.key`` / ``unit.column_sets`` and ``unit.weight``; a worker counts
+  ``count_unit_class(unit, counter=C)`` (``C = FactorizationCounter(n)``);
+  the total is ``Σ unit.weight * count``.  Or in one call:
+  ``latin_squares(n, workers=W)``.
+* ``count 1xN --rows K``: ``latin_rectangles(K, N)``.
+"""
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from factorization._kernel import Kernel, key_to_adj
+
+__all__ = ["count_factorizations", "latin_rectangles", "latin_squares", "latin_units",
+           "count_unit_class", "LatinUnit", "FactorizationCounter", "MAX_N"]
+
+MAX_N = 16          # vertices a side: a canonical key row is 16 bits
+_LIMIT = 1 << 127   # kernel counters are unsigned 128-bit
+
+
+def _fits(n: int, d: int) -> bool:
+    """Whether ``F_d`` of any ``d``-regular graph on ``n + n`` fits the kernel."""
+    return math.factorial(d) ** n < _LIMIT
+
+
+def _key(row) -> tuple[int, ...]:
+    return tuple(int(x) for x in row)
+
+
+@dataclass(frozen=True)
+class LatinUnit:
+    """One independent piece of ``L_n``: ``weight · F_degree(graph)``.
+
+    Attributes
+    ----------
+    unit_id : int
+        Position in the order of canonical keys.
+    n : int
+        Order of the squares.
+    degree : int
+        ``d``: the graph is what remains after ``n - d`` rows.
+    key : tuple of int
+        The canonical key of the remaining ``d``-regular graph (4 words).
+    weight : int
+        Its computed multiplicity, so that ``L_n = Σ weight · F_d``.
+    """
+
+    unit_id: int
+    n: int
+    degree: int
+    key: tuple[int, ...]
+    weight: int
+
+    @property
+    def column_sets(self) -> tuple[tuple[int, ...], ...]:
+        """The remaining graph as column sets of symbols ``1..n``."""
+        adj = key_to_adj(self.key, self.n)
+        return tuple(tuple(s + 1 for s in range(self.n) if (int(a) >> s) & 1) for a in adj)
+
+
+class FactorizationCounter:
+    """Counts ``F_d`` for graphs with ``n`` columns and ``n`` symbols.
+
+    Holds the kernel's bounded memo (classes of degree ``>= memo_min``) and a
+    Python memo for the levels above the 128-bit bound; reuse one counter for
+    many graphs of one ``n``.
+
+    Parameters
+    ----------
+    n : int
+        Vertices a side, ``1..16``.
+    memo_mb : float
+        Size of the kernel's memo table in MiB (0: no memo).  When it is
+        three quarters full, further results are computed but not stored
+        (``stats()["dropped"]`` counts them).
+    memo_min : int
+        Smallest degree whose ``F_d`` is memoised (default 4; ``F_3`` is
+        cheaper to recount than to canonicalise).
+    """
+
+    def __init__(self, n: int, memo_mb: float = 64.0, memo_min: int = 4):
+        _check_int("n", n, 1, MAX_N)
+        if not memo_mb >= 0:
+            raise ValueError(f"memo_mb must be >= 0, got {memo_mb!r}")
+        _check_int("memo_min", memo_min, 3, MAX_N)
+        self.n = int(n)
+        self.kernel = Kernel(self.n, float(memo_mb), int(memo_min))
+        self._top: dict[tuple, int] = {}
+
+    def count(self, adj: np.ndarray, d: int) -> int:
+        """``F_d`` of the ``d``-regular graph ``adj`` (``n`` uint32 masks), unchecked."""
+        adj = np.ascontiguousarray(adj, dtype=np.uint32)
+        if _fits(self.n, d):
+            return self.kernel.count(adj, d)
+        key = (self.kernel.canonical(adj), d)
+        if key not in self._top:
+            total = sum(int(m) * self.count(key_to_adj(_key(child), self.n), d - 1)
+                        for child, m in zip(*self.children(adj, rooted=True)))
+            self._top[key] = d * total
+        return self._top[key]
+
+    def children(self, adj: np.ndarray, rooted: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Distinct canonical keys of ``G - M`` over the perfect matchings ``M``
+        (through the root edge, column 0's lowest symbol, when ``rooted``) and
+        how many ``M`` give each."""
+        keys = self.kernel.children(np.ascontiguousarray(adj, dtype=np.uint32), bool(rooted))
+        if len(keys) == 0:
+            return keys, np.zeros(0, dtype=np.int64)
+        return np.unique(keys, axis=0, return_counts=True)
+
+    def stats(self) -> dict:
+        """Memo use and work: ``entries``, ``bytes`` (the table's), ``capacity``,
+        ``hits``, ``misses``, ``dropped``, ``canon_calls``, ``canon_leaves``,
+        ``matchings``, and ``top_entries`` (the Python memo above the bound)."""
+        return dict(self.kernel.stats(), top_entries=len(self._top))
+
+
+def _check_int(name, v, lo, hi):
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not lo <= v <= hi:
+        raise ValueError(f"{name} must be an integer in {lo}..{hi}, got {v!r}")
+
+
+def _adjacency(column_sets: Sequence[Iterable], k: int | None) -> tuple[np.ndarray, int]:
+    """Validate column sets; return the masks (symbols in sorted order) and k."""
+    if isinstance(column_sets, (str, bytes)):
+        raise ValueError(f"column_sets must be a sequence of sets, got {column_sets!r}")
+    sets = [list(s) for s in column_sets]
+    n = len(sets)
+    if not 1 <= n <= MAX_N:
+        raise ValueError(f"need 1..{MAX_N} column sets, got {n}")
+    for c, s in enumerate(sets):
+        if len(set(s)) != len(s):
+            raise ValueError(f"column {c}: repeated symbol in {s!r}")
+    if k is None:
+        k = len(sets[0])
+    _check_int("k", k, 1, n)
+    for c, s in enumerate(sets):
+        if len(s) != k:
+            raise ValueError(f"column {c}: needs {k} symbols (k-regular), got {len(s)}")
+    symbols = set().union(*map(set, sets))
+    try:
+        order = sorted(symbols)
+    except TypeError:
+        raise ValueError("symbols must be mutually comparable") from None
+    if len(order) != n:
+        raise ValueError(f"{n} columns need {n} distinct symbols, got {len(order)}")
+    index = {s: i for i, s in enumerate(order)}
+    adj = np.zeros(n, dtype=np.uint32)
+    for c, s in enumerate(sets):
+        for x in s:
+            adj[c] |= np.uint32(1 << index[x])
+    for x, i in index.items():
+        deg = sum(int(a) >> i & 1 for a in adj)
+        if deg != k:
+            raise ValueError(f"symbol {x!r} lies in {deg} column sets; each must lie in {k}")
+    return adj, int(k)
+
+
+def count_factorizations(column_sets: Sequence[Iterable], k: int | None = None, *,
+                         counter: FactorizationCounter | None = None,
+                         memo_mb: float = 64.0) -> int:
+    """Number of ``k × n`` Latin rectangles whose column ``c`` holds ``column_sets[c]``.
+
+    Equivalently ``F_k(G)``, the ordered 1-factorizations of the bipartite
+    graph columns–symbols.
+
+    Parameters
+    ----------
+    column_sets : sequence of iterables
+        ``n <= 16`` sets of ``k`` distinct, mutually comparable symbols; the
+        union must have ``n`` symbols, each in exactly ``k`` sets.
+    k : int, optional
+        The degree (default: the size of the first set).
+    counter : FactorizationCounter, optional
+        Reuse its memo (its ``n`` must match).
+    memo_mb : float
+        Memo size when no counter is given.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        One line naming the problem (a set of the wrong size, a symbol in
+        the wrong number of sets, ...).
+
+    Example
+    -------
+    >>> count_factorizations([{1, 2}, {3, 4}, {1, 3}, {2, 4}])
+    2
+    """
+    adj, k = _adjacency(column_sets, k)
+    if counter is None:
+        counter = FactorizationCounter(len(adj), memo_mb)
+    elif counter.n != len(adj):
+        raise ValueError(f"counter is for n = {counter.n}, the sets have n = {len(adj)}")
+    return counter.count(adj, k)
+
+
+def _complete(n: int) -> np.ndarray:
+    return np.full(n, (1 << n) - 1, dtype=np.uint32)
+
+
+def latin_squares(n: int, *, memo_mb: float = 256.0, workers: int = 1,
+                  unit_degree: int | None = None, stats: dict | None = None) -> int:
+    """``L_n``, the number of ``n × n`` Latin squares, as ``F_n(K_{n,n})``.
+
+    With ``workers > 1`` the rooted recurrence is unfolded down to degree
+    ``unit_degree`` (default ``n // 2 + 1``) by :func:`latin_units` and the
+    units are counted by a process pool.  ``stats``, when a dict, receives the
+    memo figures (summed over workers) and the number of units.
+
+    Example
+    -------
+    >>> [latin_squares(n) for n in range(1, 6)]
+    [1, 2, 12, 576, 161280]
+    """
+    _check_int("n", n, 1, MAX_N)
+    _check_int("workers", workers, 1, 256)
+    if workers == 1:
+        counter = FactorizationCounter(n, memo_mb)
+        total = counter.count(_complete(n), n)
+        if stats is not None:
+            stats.update(counter.stats())
+        return total
+    d = n // 2 + 1 if unit_degree is None else unit_degree
+    units = latin_units(n, d)
+    total, st = _count_units_pool(units, workers, memo_mb)
+    if stats is not None:
+        stats.update(st, units=len(units))
+    return total
+
+
+def _worker_init(n: int, memo_mb: float):
+    global _WORKER
+    _WORKER = FactorizationCounter(n, memo_mb)
+
+
+def _worker_count(chunk):
+    """Σ weight · F over a chunk of units, with this worker's cumulative stats."""
+    total = sum(u.weight * count_unit_class(u, counter=_WORKER) for u in chunk)
+    return total, os.getpid(), _WORKER.stats()
+
+
+def _count_units_pool(units, workers, memo_mb):
+    """Σ weight · F over the units on a pool of ``workers`` processes, each
+    with its own memo of ``memo_mb / workers``; returns the total and the
+    memo figures summed over the workers."""
+    n = units[0].n
+    # small chunks, interleaved, so the two ends of the key order mix
+    n_chunks = min(len(units), 16 * workers)
+    chunks = [units[i::n_chunks] for i in range(n_chunks)]
+    ctx = multiprocessing.get_context("fork")
+    latest: dict[int, dict] = {}
+    total = 0
+    with ctx.Pool(workers, _worker_init, (n, memo_mb / workers)) as pool:
+        for part, pid, st in pool.imap_unordered(_worker_count, chunks):
+            total += part
+            if pid not in latest or st["canon_calls"] >= latest[pid]["canon_calls"]:
+                latest[pid] = st
+    keys = ("entries", "bytes", "hits", "misses", "dropped", "canon_calls", "canon_leaves",
+            "matchings")
+    return total, {k: sum(st[k] for st in latest.values()) for k in keys}
+
+
+def latin_units(n: int, degree: int, *, counter: FactorizationCounter | None = None
+                ) -> list[LatinUnit]:
+    """Split ``L_n`` into independent units at ``degree``.
+
+    Unfolds ``F_n(K_{n,n}) = n · Σ_{M ∋ e} F_{n-1}(K - M)`` level by level,
+    merging children with equal canonical forms (weights add), down to the
+    ``degree``-regular graphs; then ``L_n = Σ_units weight · F_degree(graph)``.
+
+    Example
+    -------
+    >>> units = latin_units(4, 2)
+    >>> sum(u.weight * count_unit_class(u) for u in units)
+    576
+    """
+    _check_int("n", n, 1, MAX_N)
+    _check_int("degree", degree, 1, n)
+    if counter is None:
+        counter = FactorizationCounter(n, memo_mb=0)
+    level = {counter.kernel.canonical(_complete(n)): 1}
+    for d in range(n, degree, -1):
+        nxt: dict[tuple, int] = {}
+        for key, w in level.items():
+            kids, mult = counter.children(key_to_adj(key, n), rooted=True)
+            for child, m in zip(kids, mult):
+                child = _key(child)
+                nxt[child] = nxt.get(child, 0) + w * d * int(m)
+        level = nxt
+    return [LatinUnit(i, n, degree, key, level[key]) for i, key in enumerate(sorted(level))]
+
+
+def count_unit_class(unit: LatinUnit | Sequence[Iterable], degree: int | None = None, *,
+                     counter: FactorizationCounter | None = None) -> int:
+    """``F_d`` of a unit's graph (a :class:`LatinUnit`, or column sets).
+
+    The unit's term of ``L_n`` is ``unit.weight * count_unit_class(unit)``.
+    """
+    if isinstance(unit, LatinUnit):
+        adj, d = key_to_adj(unit.key, unit.n), unit.degree
+    else:
+        adj, d = _adjacency(unit, degree)
+    if counter is None:
+        counter = FactorizationCounter(len(adj))
+    elif counter.n != len(adj):
+        raise ValueError(f"counter is for n = {counter.n}, the unit has n = {len(adj)}")
+    return counter.count(adj, d)
+
+
+def latin_rectangles(k: int, n: int, *, memo_mb: float = 64.0) -> int:
+    """Number of ``k × n`` Latin rectangles (rows are permutations of ``n``
+    symbols, no symbol twice in a column).
+
+    A rectangle is a sequence of ``k`` disjoint perfect matchings of
+    ``K_{n,n}``; they are counted level by level over canonical classes of
+    the remaining graph, every matching counted (no rooting: the remaining
+    rows are free).  ``k >= n - 1`` is ``L_n`` (the last row is forced).
+
+    Example
+    -------
+    >>> latin_rectangles(2, 4), latin_rectangles(3, 4)
+    (216, 576)
+    """
+    _check_int("n", n, 1, MAX_N)
+    _check_int("k", k, 0, n)
+    if k >= n - 1:
+        return latin_squares(n, memo_mb=memo_mb)
+    counter = FactorizationCounter(n, memo_mb=0)
+    if k == 0:
+        return 1
+    # row 1: all n! permutations leave graphs isomorphic to K - I
+    minus_identity = _complete(n) & ~(np.uint32(1) << np.arange(n, dtype=np.uint32))
+    level = {counter.kernel.canonical(minus_identity): math.factorial(n)}
+    for _ in range(1, k):
+        nxt: dict[tuple, int] = {}
+        for key, w in level.items():
+            kids, mult = counter.children(key_to_adj(key, n), rooted=False)
+            for child, m in zip(kids, mult):
+                child = _key(child)
+                nxt[child] = nxt.get(child, 0) + w * int(m)
+        level = nxt
+    return sum(level.values())
