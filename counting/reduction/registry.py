@@ -21,6 +21,7 @@ from functools import lru_cache
 
 from counting.reduction.base import Reduction
 from counting.reduction.cycles import CycleTypeReduction, RowTripleReduction
+from counting.reduction.latin_factor import LatinFactorReduction
 from counting.reduction.moves import MovesReduction
 from counting.reduction.patterns import PatternsReduction
 from counting.reduction.patterns2 import TwoBandPatternReduction
@@ -35,7 +36,8 @@ MAX_N = 16  # largest grid side accepted without force (check_shape)
 
 # kind -> reduction class; the first that applies to a shape is its default
 _TABLE: dict[str, type[Reduction]] = {
-    cls.kind: cls for cls in (RowTripleReduction, CycleTypeReduction, TwoBandPatternReduction,
+    cls.kind: cls for cls in (LatinFactorReduction, RowTripleReduction, CycleTypeReduction,
+                              TwoBandPatternReduction,
                               MovesReduction, PatternsReduction, ThreeBandPatternReduction)
 }
 REDUCTIONS = tuple(_TABLE)  # reduction kinds, the default first

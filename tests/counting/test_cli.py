@@ -476,8 +476,10 @@ def test_memo_tables_beyond_the_machine_s_memory_are_refused_before_starting(tmp
                                                                              monkeypatch):
     db = tmp_path / "m.sqlite"
     assert invoke("count", "2x3", "--db", db, "--units", "0", "-q", "-w", "1").exit_code == 0
-    # a machine of 100 MiB: were the check gone, three small tables would not hurt
+    # a machine of 100 MiB and 3 cores: were the check gone, three small tables would not hurt
+    from counting.cli import count as count_command
     monkeypatch.setattr(pool, "MEMO_MB_MAX", 100)
+    monkeypatch.setattr(count_command, "default_workers", lambda: 3)
     res = invoke("count", "2x3", "--db", db, "--fresh", "--memo-mb", "40", *where)
     assert res.exit_code == 2, res.output
     assert res.output == ("Error: Invalid value for --memo-mb: 3 workers × 40 MiB memo tables = "

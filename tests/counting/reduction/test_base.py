@@ -22,7 +22,7 @@ from grids.sudoku import Sudoku
 REGISTERED = [(name, r) for name in SMALL_SHAPES for r in reduction_names(name)]
 # the reductions whose classes are classes of reduced bands
 BAND_REDUCTIONS = [(name, r) for name, r in REGISTERED
-                   if r not in ("cycles", "cycles2", "patterns2", "patterns3")]
+                   if r not in ("cycles", "cycles2", "patterns2", "patterns3", "factor")]
 
 
 def unit_counts(reduction: Reduction) -> dict[int, int]:

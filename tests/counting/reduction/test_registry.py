@@ -41,7 +41,8 @@ def test_malformed_shapes_are_rejected(shape):
 
 
 def test_71_and_44_are_the_3x3_names_of_moves_and_patterns():
-    assert REDUCTIONS == ("cycles2", "cycles", "patterns2", "moves", "patterns", "patterns3")
+    assert REDUCTIONS == ("factor", "cycles2", "cycles", "patterns2", "moves", "patterns",
+                          "patterns3")
     assert ALIASES_3X3 == {"71": "moves", "44": "patterns"}
     assert reduction_name("moves", SUDOKU) == default_reduction("3x3") == "71"
     assert reduction_name("patterns", "3x3") == "44"
@@ -55,7 +56,7 @@ def test_71_and_44_are_the_3x3_names_of_moves_and_patterns():
 def test_other_shapes_use_the_kinds_as_names():
     assert reduction_names("3x3") == ("71", "44", "patterns3")
     for name in ("2x3", "1x5", "5x1", "4x4"):
-        latin = ("cycles2", "cycles") if name in ("1x5", "5x1") else ()
+        latin = ("cycles2", "factor", "cycles") if name in ("1x5", "5x1") else ()
         two_band = ("patterns2",) if name == "2x3" else ()
         three_band = ("patterns3",) if name == "2x3" else ()
         assert reduction_names(name) == (*latin, "moves", *two_band, "patterns", *three_band)
@@ -64,8 +65,9 @@ def test_other_shapes_use_the_kinds_as_names():
 
 
 def test_latin_squares_default_to_the_classes_of_rows_1_to_3_where_they_are_enumerated():
-    assert [default_reduction(f"1x{n}") for n in (1, 2, 3, 9, 10)] == \
+    assert [default_reduction(f"1x{n}") for n in (1, 2, 3, 8, 10)] == \
         ["cycles", "cycles", "cycles2", "cycles2", "cycles"]
+    assert default_reduction("1x9") == "factor"   # counted by the kernel in minutes
     assert default_reduction("8x1") == "cycles2"
 
 
@@ -93,8 +95,8 @@ def test_71_and_44_are_refused_for_other_shapes(alias):
 
 def test_unknown_reduction_names_are_rejected():
     with pytest.raises(ValueError,
-                       match="'cycles2', 'cycles', 'patterns2', 'moves', 'patterns', "
-                             "'patterns3'.*'71', '44'"):
+                       match="'factor', 'cycles2', 'cycles', 'patterns2', 'moves', "
+                             "'patterns', 'patterns3'.*'71', '44'"):
         get_reduction("3x3", "72")
     with pytest.raises(ValueError, match="unknown reduction 'none'"):
         reduction_kind("none", "2x3")
@@ -112,7 +114,7 @@ class _LatinOnly(MovesReduction):
 
 def test_a_reduction_is_offered_only_for_the_shapes_it_applies_to(monkeypatch):
     monkeypatch.setitem(registry._TABLE, "rows", _LatinOnly)
-    assert reduction_names("1x4") == ("cycles2", "cycles", "moves", "patterns", "rows")
+    assert reduction_names("1x4") == ("cycles2", "factor", "cycles", "moves", "patterns", "rows")
     assert reduction_names("2x3") == ("moves", "patterns2", "patterns", "patterns3")
     assert type(get_reduction("1x4", "rows")) is _LatinOnly
     with pytest.raises(ValueError, match="reduction 'rows' does not apply to box shape 2x3"):
