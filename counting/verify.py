@@ -46,7 +46,7 @@ QUICK_SHAPES = ("1x1", "1x2", "2x1", "1x3", "3x1", "1x4", "4x1", "1x5", "5x1",
 # seconds by the classes of rows 1-3), 8x8 Sudoku both ways (seconds to tens
 # of seconds each), 9x9 Sudoku (under a minute) and 10x10 Sudoku by the
 # two-band patterns (2 to 4 minutes; results/bench_patterns2.md).
-LONG_SHAPES = ("1x8", "2x4", "4x2", "3x3", "2x5")
+LONG_SHAPES = ("1x8", "2x4", "4x2", "3x3", "2x5", "1x9")
 # Shapes verified a second time by an independent method: the band tables
 # (three bands at once) beside the dancing-links units of the default.
 SECOND_METHOD = {"2x3": ("patterns3",), "3x3": ("patterns3",)}
@@ -54,7 +54,6 @@ SECOND_METHOD = {"2x3": ("patterns3",), "3x3": ("patterns3",)}
 # counted: each is a long job for `gridcount count` (or one it refuses with
 # its cost estimate), measured in the results file named.
 NOT_COUNTED = {
-    "1x9": "a day-long job on 2 cores: see results/bench_latin.md",
     "2x6": "out of reach (`gridcount count 2x6` refuses it with its cost estimate): "
            "see results/bench_patterns2.md",
 }
@@ -68,7 +67,7 @@ NOT_COUNTED = {
 QUICK_SYMMETRY = ("1x4", "1x5", "1x6", "1x7", "2x2", "2x3", "2x4")
 LONG_SYMMETRY = ("1x8", "3x3")
 NOT_COUNTED_SYMMETRY = {
-    "1x9": "its identity needs the order-9 grid count, a day-long job: see results/bench_latin.md",
+    "1x9": "its symmetry units are a long job: see results/bench_symmetry.md",
     "2x5": "out of reach (`gridcount count 2x5 --up-to-symmetry` refuses it with its cost "
            "estimate): see results/bench_symmetry.md",
 }

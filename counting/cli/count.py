@@ -311,7 +311,7 @@ def classes(shape, reduction, force, as_json):
 
 @click.command()
 @click.option("--all", "all_shapes", is_flag=True,
-              help="Add the long shapes: 1x8, 2x4, 4x2, 3x3 and 2x5 (minutes).")
+              help="Add the long shapes: 1x8, 2x4, 4x2, 3x3, 2x5 and 1x9 (minutes).")
 @click.option("--shapes", default=None, help="Only these shapes, e.g. 2x3,3x2.")
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
               help="Worker processes [default: number of cores].")
@@ -330,7 +330,7 @@ def verify(all_shapes, shapes, workers, as_json, report):
     \b
     Example:
         gridcount verify                       # the quick shapes, seconds
-        gridcount verify --all                 # adds 1x8, 2x4, 4x2, 3x3 and 2x5
+        gridcount verify --all                 # adds 1x8, 2x4, 4x2, 3x3, 2x5 and 1x9
         gridcount verify --shapes 2x3,3x2 --json
     """
     from counting import verify as verifying
