@@ -85,8 +85,12 @@ def _row_text(row) -> str:
 @click.option("--wait-workers", type=float, default=None, metavar="SECONDS",
               help="With --scheduler: how long to wait while the cluster has no worker, "
                    f"then stop (finished units are kept) [default: {dask_pool.WAIT_WORKERS:g}].")
+@click.option("--rows", type=click.IntRange(min=1), default=None, metavar="K",
+              help="Latin shapes (1xN, Nx1): count the K x N Latin rectangles instead, by the "
+                   "1-factorization kernel (seconds; nothing is stored).")
 def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_tail, memo_mb_text,
-          allow_mismatch, quiet, no_progress, as_json, up_to_symmetry, scheduler, wait_workers):
+          allow_mismatch, quiet, no_progress, as_json, up_to_symmetry, scheduler, wait_workers,
+          rows):
     """Count all grids of box shape SHAPE (RxC), resuming from the store.
 
     Units already in the store are skipped; Ctrl-C (exit 130) or SIGTERM
@@ -107,9 +111,12 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
     """
     # Everything is checked before anything is deleted (--fresh) or opened.
     try:
-        as_kind(shape)
+        kind = as_kind(shape)
     except ValueError as e:
         _bad_value("SHAPE", str(e))
+    if rows is not None:
+        _count_rectangles(kind, rows, as_json, quiet)
+        return
     if db is not None and not db.strip():
         _bad_value("--db", "an empty path names no store (leave --db out for the default)")
     source = click.get_current_context().get_parameter_source("memo_mb_text")
@@ -187,6 +194,23 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
         if outcome.table is not None:
             _print_burnside(outcome.table)
     _print_summary(outcome.summary, outcome.path, quiet=quiet)
+
+
+def _count_rectangles(kind, rows: int, as_json: bool, quiet: bool) -> None:
+    """``count 1xN --rows K``: the K x N Latin rectangles, by the kernel."""
+    from factorization import latin_rectangles
+    n = kind.shape.n
+    if not (kind.shape.latin and kind.plain):
+        _bad_value("--rows", f"Latin rectangles need a Latin shape (1xN or Nx1), not {kind.name}")
+    if rows > n:
+        _bad_value("--rows", f"a Latin rectangle of {n} columns has at most {n} rows, not {rows}")
+    total = latin_rectangles(rows, n)
+    if as_json:
+        click.echo(json.dumps({"rows": rows, "columns": n, "latin_rectangles": str(total)}))
+    elif quiet:
+        click.echo(f"{total:,}")
+    else:
+        click.echo(f"{rows} x {n} Latin rectangles  {total:,}")
 
 
 def _print_burnside(table) -> None:

@@ -655,3 +655,15 @@ def test_more_workers_than_cores_are_capped_with_the_reason(tmp_path, monkeypatc
                  "--no-progress")
     assert res.exit_code == 0, res.output
     assert seen == [2] and "--workers 40: this machine gives the count 2 cores" in res.output
+
+
+def test_count_rows_counts_latin_rectangles_by_the_kernel():
+    # 2 x n Latin rectangles are n! times the derangements of n; n - 1 rows fix the last
+    res = invoke("count", "1x7", "--rows", "2", "--quiet")
+    assert res.exit_code == 0 and res.output == f"{5040 * 1854:,}\n"
+    res = invoke("count", "1x6", "--rows", "5", "--json")
+    assert json.loads(res.output)["latin_rectangles"] == str(published.lookup("1x6").total)
+    for args, says in ((("3x3", "--rows", "2"), "need a Latin shape"),
+                       (("1x4", "--rows", "5"), "at most 4 rows")):
+        res = invoke("count", *args)
+        assert res.exit_code == 2 and says in res.output
