@@ -12,6 +12,8 @@ Example
 """
 from __future__ import annotations
 
+import dataclasses
+
 import csv
 import io
 import json
@@ -542,6 +544,8 @@ def recount(store: Store, sample: int, *, seed: int | None = None,
     chosen = sorted(rng.sample(done, min(sample, len(done))))
     checked = []
     for u in chosen:
-        again = count_unit(job.units[u], options, fresh_memo=True)
+        # searched: an independent count even of units a kernel counted
+        again = count_unit(job.units[u], dataclasses.replace(options, kernel="search"),
+                           fresh_memo=True)
         checked.append((u, stored[u], again.count))
     return RecountReport(checked, {u: w for u, w in why.items() if w is not None})

@@ -21,7 +21,9 @@ from dataclasses import dataclass
 
 from dlx.api import check_memo_mb
 
-__all__ = ["CountOptions"]
+__all__ = ["CountOptions", "KERNELS"]
+
+KERNELS = ("auto", "factorization", "search")
 
 
 @dataclass(frozen=True)
@@ -38,13 +40,22 @@ class CountOptions:
     tail : bool or None
         Count the last band in closed form; ``None`` follows ``memo``, so
         ``memo=False`` alone is plain dancing links throughout.
+    kernel : {"auto", "factorization", "search"}
+        How a unit that can be counted in closed form is counted: by the
+        1-factorization kernel where it applies (``"auto"``, the default, or
+        ``"factorization"``), or searched by dancing links (``"search"``,
+        the independent check).
     """
 
     memo: bool = True
     memo_mb: float = 16.0
     tail: bool | None = None
+    kernel: str = "auto"
 
     def __post_init__(self):
+        if self.kernel not in KERNELS:
+            raise ValueError(f"CountOptions.kernel must be one of {', '.join(KERNELS)}, "
+                             f"got {self.kernel!r}")
         for name in ("memo", "tail"):
             v = getattr(self, name)
             if not (isinstance(v, bool) or (name == "tail" and v is None)):
@@ -55,6 +66,11 @@ class CountOptions:
     def tail_enabled(self) -> bool:
         """Whether the closed-form tail is asked for (``tail``, else ``memo``)."""
         return self.memo if self.tail is None else self.tail
+
+    @property
+    def searching(self) -> bool:
+        """Whether units are to be searched even where a kernel counts them."""
+        return self.kernel == "search"
 
     def engine_arguments(self, ec) -> dict:
         """The keyword arguments of ``ec.count`` (and of the estimator) these

@@ -5,6 +5,7 @@ options, call the library, format the result.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -85,12 +86,17 @@ def _row_text(row) -> str:
 @click.option("--wait-workers", type=float, default=None, metavar="SECONDS",
               help="With --scheduler: how long to wait while the cluster has no worker, "
                    f"then stop (finished units are kept) [default: {dask_pool.WAIT_WORKERS:g}].")
+@click.option("--kernel", type=click.Choice(["auto", "factorization", "search"]),
+              default="auto", show_default=True,
+              help="Units that can be counted in closed form (two-band patterns) are counted "
+                   "by the 1-factorization kernel; 'search' counts them by dancing links "
+                   "instead (the independent check; recount always searches).")
 @click.option("--rows", type=click.IntRange(min=1), default=None, metavar="K",
               help="Latin shapes (1xN, Nx1): count the K x N Latin rectangles instead, by the "
                    "1-factorization kernel (seconds; nothing is stored).")
 def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_tail, memo_mb_text,
           allow_mismatch, quiet, no_progress, as_json, up_to_symmetry, scheduler, wait_workers,
-          rows):
+          kernel, rows):
     """Count all grids of box shape SHAPE (RxC), resuming from the store.
 
     Units already in the store are skipped; Ctrl-C (exit 130) or SIGTERM
@@ -138,7 +144,7 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
     elif wait_workers is not None:
         raise click.UsageError("--wait-workers applies to --scheduler runs (the local pool "
                                "replaces a lost worker itself)")
-    options = _count_options(memo_mb_text, no_memo, no_tail)
+    options = dataclasses.replace(_count_options(memo_mb_text, no_memo, no_tail), kernel=kernel)
     cores = default_workers()
     if workers is not None and workers > cores:
         if not (quiet or as_json):

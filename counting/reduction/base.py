@@ -165,6 +165,12 @@ class Reduction(abc.ABC):
         return UnitProblem(("grid", shape.name, "rows"), functools.partial(_grid_matrix, shape),
                            tuple(sud.row_index(r, c, d) for r, c, d in spec.givens))
 
+    def count_by_kernel(self, spec, options) -> Tally | None:
+        """A unit's count by a kernel that counts it without search, where
+        the reduction has one and ``options`` do not ask for the search;
+        None (the default): count its :meth:`problem`."""
+        return None
+
     def count_directly(self, spec, options) -> Tally:
         """Count a unit whose :meth:`problem` is None (not needed otherwise)."""
         raise NotImplementedError(f"{type(self).__name__} units are counted as exact covers")

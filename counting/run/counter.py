@@ -53,18 +53,22 @@ def reduction_of(spec: WorkUnit) -> Reduction:
 
 def count_unit(spec: WorkUnit, options: CountOptions = CountOptions(), *,
                fresh_memo: bool = False) -> UnitResult:
-    """Count one unit with the engine: its reduction's problem on this
-    process's cached matrix, with the switches of ``options``
-    (:meth:`CountOptions.engine_arguments`), or the reduction's own count.
+    """Count one unit: by its reduction's kernel where it has one and
+    ``options`` do not ask for the search
+    (:meth:`~counting.reduction.base.Reduction.count_by_kernel`), else its
+    reduction's problem on this process's cached matrix with the switches of
+    ``options`` (:meth:`CountOptions.engine_arguments`), or the reduction's
+    own count.
 
     ``fresh_memo`` empties this process's memo table first (independent
     recounts).
     """
     red = reduction_of(spec)
-    problem = red.problem(spec)
-    if problem is None:
+    tally = None if options.searching else red.count_by_kernel(spec, options)
+    problem = None if tally is not None else red.problem(spec)
+    if tally is None and problem is None:
         tally = red.count_directly(spec, options)
-    else:
+    elif tally is None:
         ec = engine(problem)
         if fresh_memo:
             ec.clear_memo()

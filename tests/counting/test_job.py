@@ -89,7 +89,8 @@ def test_recount_counts_with_the_options_given(job, store, monkeypatch):
         return real(spec, options, **kwargs)
     monkeypatch.setattr(jobs, "count_unit", spy)
     recount(store, 2, options=CountOptions(memo=False))
-    assert seen == [(CountOptions(memo=False), {"fresh_memo": True})] * 2
+    # ... and always searched, so a recount is independent of any kernel
+    assert seen == [(CountOptions(memo=False, kernel="search"), {"fresh_memo": True})] * 2
 
 
 def test_recount_needs_a_finished_unit_and_a_positive_sample(store):

@@ -393,3 +393,22 @@ def test_applies_only_to_two_band_shapes_it_can_enumerate(shape):
 
 # The 2x5 total is counted through the whole job path (store, pool) by the
 # slow test_verify.py::test_verify_all_counts_2x5_to_its_published_total.
+
+
+@pytest.mark.parametrize("shape, k", [("3x2", 4), ("4x2", 8), ("2x5", 3)])
+def test_the_kernel_and_the_search_agree_on_units_picked_at_random(shape, k):
+    # issue 24: the factorization kernel counts what dancing links search
+    import random
+    red = TwoBandPatternReduction(shape)
+    units = random.Random(2024).sample(red.units(), k)
+    for u in units:
+        by_kernel = count_unit(u)
+        by_search = count_unit(u, CountOptions(kernel="search"))
+        assert by_kernel.count == by_search.count
+        assert by_kernel.engine_version.startswith("factorization")
+        assert not by_search.engine_version.startswith("factorization")
+
+
+def test_a_bad_kernel_name_is_refused():
+    with pytest.raises(ValueError, match="kernel must be one of auto, factorization, search"):
+        CountOptions(kernel="fast")
