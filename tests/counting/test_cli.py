@@ -604,7 +604,8 @@ def test_verify_option_errors():
 def test_cli_verify_on_the_long_8x8_shapes():
     res = invoke("verify", "--shapes", "2x4,4x2")
     assert res.exit_code == 0, res.output
-    assert res.stdout.count("29,136,487,207,403,520") == 4
+    # two computed totals in the table, the published one once in its note
+    assert res.stdout.count("29,136,487,207,403,520") == 3
 
 
 @pytest.mark.parametrize("shape", ["3x4", "4x3", "4x4"])
