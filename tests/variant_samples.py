@@ -119,3 +119,25 @@ def is_filling(n: int, houses, pairs, grid) -> bool:
         if sorted(grid[x] for x in h) != list(range(1, n + 1)):
             return False
     return all(grid[a] != grid[b] for a, b in pairs)
+
+
+def brute_fillings(n: int, houses, pairs=()) -> list[tuple[int, ...]]:
+    """Every filling, as a tuple of n² digits in reading order."""
+    peers = peers_of(n, houses, pairs)
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    grid: dict = {}
+    out = []
+
+    def place(i: int) -> None:
+        if i == len(cells):
+            out.append(tuple(grid[x] for x in cells))
+            return
+        used = {grid.get(p) for p in peers[cells[i]]}
+        for d in range(1, n + 1):
+            if d not in used:
+                grid[cells[i]] = d
+                place(i + 1)
+                del grid[cells[i]]
+
+    place(0)
+    return out

@@ -12,7 +12,7 @@ without importing anything else.  One module per family:
 * :mod:`.jigsaw` — the constraint ``@PATH`` of a kind file (regions replacing
   the boxes, houses, pairs);
 * :mod:`.encoding` — a kind as exact cover (:func:`variant_exact_cover`);
-* :mod:`.group` — the kind's symmetry group (:func:`kind_group`).
+* the kind's symmetry group is :func:`counting.group.kind_group.kind_group`.
 
 >>> from grids.kind import as_kind
 >>> as_kind("3x3+windoku+x").name
