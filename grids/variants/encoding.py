@@ -10,7 +10,10 @@ Primary columns, in order:
   has them (a Latin shape without regions has none: its boxes repeat rows
   or columns);
 * extra house ``h`` holds digit ``d``: ``N`` per house of
-  :meth:`grids.kind.GridKind.houses`.
+  :meth:`grids.kind.GridKind.houses`;
+* with ``implied=True`` (the default), ``N`` per house those houses imply
+  (:func:`grids.variants.implied.implied_houses`): no count changes, the
+  search is faster (Windoku: about 7× on a 7-row completion).
 
 Secondary columns (covered at most once): for difference pair ``p = (a, b)``
 of :meth:`grids.kind.GridKind.differences` and digit ``d``, column
@@ -55,11 +58,14 @@ def unit_cells(kind) -> tuple[tuple[int, ...], ...]:
     return tuple(out) + kind.houses()
 
 
-def variant_columns(kind: GridKind) -> tuple[list[list[int]], int, int]:
+def variant_columns(kind: GridKind, implied: bool = True) -> tuple[list[list[int]], int, int]:
     """``(rows, n_primary, n_secondary)``: the columns of every placement."""
     kind = as_kind(kind)
     n, nn = kind.shape.n, kind.shape.n ** 2
     houses = unit_cells(kind)[2 * n:]       # boxes or regions, then extra houses
+    if implied:
+        from grids.variants.implied import implied_houses
+        houses += implied_houses(kind)
     pairs = kind.differences()
     in_house = [[] for _ in range(nn)]
     for h, cells in enumerate(houses):
@@ -81,7 +87,7 @@ def variant_columns(kind: GridKind) -> tuple[list[list[int]], int, int]:
     return rows, n_primary, len(pairs) * n
 
 
-def variant_exact_cover(kind, priority: str | None = "rows") -> ExactCover:
+def variant_exact_cover(kind, priority: str | None = "rows", *, implied: bool = True) -> ExactCover:
     """A fresh :class:`~dlx.api.ExactCover` for the grids of ``kind``.
 
     Parameters
@@ -91,12 +97,14 @@ def variant_exact_cover(kind, priority: str | None = "rows") -> ExactCover:
     priority : {"rows", None}
         ``"rows"`` fills the grid row by row (memo points at row ends);
         None is plain minimum remaining values.
+    implied : bool
+        Add the houses the kind's houses imply (same counts, faster).
     """
     if priority not in (None, "rows"):
         raise ValueError(f"priority must be None or 'rows', got {priority!r}")
     kind = as_kind(kind)
     n, nn = kind.shape.n, kind.shape.n ** 2
-    rows, n_primary, n_secondary = variant_columns(kind)
+    rows, n_primary, n_secondary = variant_columns(kind, implied)
     prio = None
     if priority == "rows":
         prio = np.full(n_primary + n_secondary, n, dtype=np.int64)

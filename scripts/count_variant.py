@@ -1,0 +1,74 @@
+"""Count the grids of a kind with the prefix reduction, in a pool of processes.
+
+Every finished unit is appended to a CSV (``unit_id,weight,count,seconds``)
+as it arrives, so an interrupted run resumes where it stopped (units already
+in the CSV are skipped).  At the end the total is printed with the wall time.
+Until the reduction is registered with the job and store
+(:mod:`counting.reduction.registry`), this script is how a variant count runs.
+
+    nice python scripts/count_variant.py 3x3+windoku --prefix rows=2 --workers 2 \\
+        --csv results/3x3+windoku-prefix.csv
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import multiprocessing as mp
+import os
+import time
+
+from counting.reduction.prefix import PrefixReduction
+
+_RED: dict = {}
+
+
+def _count(args):
+    kind, prefix, unit = args
+    key = (kind, prefix)
+    if key not in _RED:
+        _RED[key] = PrefixReduction(kind, prefix)
+    t = time.perf_counter()
+    count = _RED[key].count_unit(unit, memo_mb=256)
+    return unit.unit_id, unit.weight, count, time.perf_counter() - t
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("kind")
+    ap.add_argument("--prefix", default="rows=2")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--csv", required=True)
+    ap.add_argument("--limit", type=int, default=None, help="count at most this many new units")
+    a = ap.parse_args()
+    t0 = time.time()
+    red = PrefixReduction(a.kind, a.prefix)
+    units = red.units()
+    done = {}
+    if os.path.exists(a.csv):
+        with open(a.csv) as f:
+            for row in csv.DictReader(f):
+                done[int(row["unit_id"])] = int(row["count"])
+    todo = [u for u in units if u.unit_id not in done][:a.limit]
+    print(f"{a.kind} prefix {a.prefix}: {len(units)} units, {len(done)} done, {len(todo)} to count,"
+          f" setup {time.time() - t0:.1f} s", flush=True)
+    new = not os.path.exists(a.csv)
+    with open(a.csv, "a", newline="") as f, mp.get_context("spawn").Pool(a.workers) as pool:
+        w = csv.writer(f)
+        if new:
+            w.writerow(["unit_id", "weight", "count", "seconds"])
+        for k, (uid, weight, count, secs) in enumerate(pool.imap_unordered(
+                _count, [(a.kind, a.prefix, u) for u in todo], chunksize=1)):
+            w.writerow([uid, weight, count, f"{secs:.2f}"])
+            f.flush()
+            done[uid] = count
+            if k % 20 == 0:
+                print(f"{len(done)}/{len(units)} units, {time.time() - t0:.0f} s", flush=True)
+    if len(done) == len(units):
+        print(f"total {red.total(done):,} ({time.time() - t0:.0f} s wall)")
+    else:
+        part = red.factor * sum(u.weight * done[u.unit_id] for u in units if u.unit_id in done)
+        print(f"partial: {len(done)}/{len(units)} units, partial sum {part:,}")
+
+
+if __name__ == "__main__":
+    main()
