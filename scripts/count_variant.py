@@ -3,6 +3,10 @@
 Every finished unit is appended to a CSV (``unit_id,weight,count,seconds``)
 as it arrives, so an interrupted run resumes where it stopped (units already
 in the CSV are skipped).  At the end the total is printed with the wall time.
+With ``--shuffle SEED`` the units are counted in a seeded random order, so
+the units done at any time are a uniform sample of all of them and the
+partial report includes the sample estimate of the total,
+``N!·(number of units)·mean(weight·count)``, with its standard error.
 Until the reduction is registered with the job and store
 (:mod:`counting.reduction.registry`), this script is how a variant count runs.
 
@@ -14,7 +18,9 @@ from __future__ import annotations
 import argparse
 import csv
 import multiprocessing as mp
+import math
 import os
+import random
 import time
 
 from counting.reduction.prefix import PrefixReduction
@@ -39,6 +45,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--csv", required=True)
     ap.add_argument("--limit", type=int, default=None, help="count at most this many new units")
+    ap.add_argument("--shuffle", type=int, default=None, metavar="SEED",
+                    help="count the units in this seeded random order")
     a = ap.parse_args()
     t0 = time.time()
     red = PrefixReduction(a.kind, a.prefix)
@@ -48,7 +56,10 @@ def main() -> None:
         with open(a.csv) as f:
             for row in csv.DictReader(f):
                 done[int(row["unit_id"])] = int(row["count"])
-    todo = [u for u in units if u.unit_id not in done][:a.limit]
+    todo = [u for u in units if u.unit_id not in done]
+    if a.shuffle is not None:
+        random.Random(a.shuffle).shuffle(todo)
+    todo = todo[:a.limit]
     print(f"{a.kind} prefix {a.prefix}: {len(units)} units, {len(done)} done, {len(todo)} to count,"
           f" setup {time.time() - t0:.1f} s", flush=True)
     new = not os.path.exists(a.csv)
@@ -66,8 +77,15 @@ def main() -> None:
     if len(done) == len(units):
         print(f"total {red.total(done):,} ({time.time() - t0:.0f} s wall)")
     else:
-        part = red.factor * sum(u.weight * done[u.unit_id] for u in units if u.unit_id in done)
-        print(f"partial: {len(done)}/{len(units)} units, partial sum {part:,}")
+        terms = [u.weight * done[u.unit_id] for u in units if u.unit_id in done]
+        print(f"partial: {len(done)}/{len(units)} units, partial sum {red.factor * sum(terms):,}")
+        if len(terms) > 1:
+            mean = sum(terms) / len(terms)
+            sd = math.sqrt(sum((t - mean) ** 2 for t in terms) / (len(terms) - 1))
+            fpc = math.sqrt(1 - len(terms) / len(units))      # sampling without replacement
+            scale = red.factor * len(units)
+            print(f"sample estimate (valid if the units done are a uniform sample): "
+                  f"{scale * mean:.6e} ± {scale * sd / math.sqrt(len(terms)) * fpc:.2e}")
 
 
 if __name__ == "__main__":

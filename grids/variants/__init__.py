@@ -12,6 +12,7 @@ without importing anything else.  One module per family:
 * :mod:`.jigsaw` — the constraint ``@PATH`` of a kind file (regions replacing
   the boxes, houses, pairs);
 * :mod:`.encoding` — a kind as exact cover (:func:`variant_exact_cover`);
+* :mod:`.implied` — houses the kind's houses imply (added to the encoding);
 * the kind's symmetry group is :func:`counting.group.kind_group.kind_group`.
 
 >>> from grids.kind import as_kind
