@@ -34,7 +34,7 @@ def _count(args):
     if key not in _RED:
         _RED[key] = PrefixReduction(kind, prefix)
     t = time.perf_counter()
-    count = _RED[key].count_unit(unit, memo_mb=256)
+    count = _RED[key].count(unit, memo_mb=256)
     return unit.unit_id, unit.weight, count, time.perf_counter() - t
 
 

@@ -49,14 +49,18 @@ from __future__ import annotations
 
 import math
 import random
+import socket
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from functools import cached_property
 
 import numpy as np
 
 from counting.group.kind_group import kind_group
+from counting.options import CountOptions
 from counting.reduction.base import BandClass, Reduction
-from counting.units import WorkUnit
+from counting.units import UnitResult, WorkUnit
+from dlx import ENGINE_VERSION
 from grids.kind import GridKind, as_kind
 from grids.variants.encoding import unit_cells, variant_exact_cover
 from grids.variants.kindfile import parse_cell
@@ -263,14 +267,32 @@ class PrefixReduction(Reduction):
     def _matrix(self):
         return variant_exact_cover(self.grid_kind, "rows")
 
-    def count_unit(self, spec: PrefixUnit, memo_mb: float = 64) -> int:
+    def count(self, spec: PrefixUnit, memo_mb: float = 64) -> int:
         """The completions of one unit (memo on; the table carries over)."""
         ec, given = self.unit_problem(spec)
         return ec.count(given=given, memo=True, memo_mb=memo_mb)
 
+    def count_unit(self, spec: PrefixUnit, options: CountOptions = CountOptions(), *,
+                   fresh_memo: bool = False) -> UnitResult:
+        """Count one unit with the engine's statistics, as the unit counter
+        (:func:`counting.run.counter.count_unit`) asks a reduction whose units
+        are not :class:`~counting.units.UnitSpec`.  No tail: the kind's rules
+        may reach into the last band."""
+        ec, given = self.unit_problem(spec)
+        if fresh_memo:
+            ec.clear_memo()
+        count = ec.count(given=given, memo=options.memo, memo_mb=options.memo_mb)
+        st = ec.stats
+        return UnitResult(
+            unit_id=spec.unit_id, class_id=spec.class_id, form_id=spec.form_id, count=count,
+            nodes=st.nodes, dead_ends=st.dead_ends, memo_hits=st.memo_hits,
+            seconds=round(st.seconds, 6), host=socket.gethostname(),
+            engine_version=ENGINE_VERSION,
+            finished_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+
     def count_all(self) -> dict[int, int]:
         """Every unit's count, in this process (small kinds, tests)."""
-        return {u.unit_id: self.count_unit(u) for u in self.units()}
+        return {u.unit_id: self.count(u) for u in self.units()}
 
     def class_label(self, class_id: int) -> str:
         return f"orbit {class_id + 1} of prefix fillings"

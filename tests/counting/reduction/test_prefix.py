@@ -110,3 +110,12 @@ def test_choose_prefix_measures_every_candidate():
     assert best in {"rows=1", "rows=2"}
     assert [t["prefix"] for t in table] == ["rows=1", "rows=2"]
     assert all(t["seconds"] > 0 for t in table)
+
+
+def test_count_unit_gives_the_counters_result():
+    from counting.options import CountOptions
+    r = PrefixReduction("2x3+x", "rows=2")
+    u = r.units()[0]
+    res = r.count_unit(u, CountOptions(memo=False), fresh_memo=True)
+    assert (res.unit_id, res.count) == (u.unit_id, r.count(u))
+    assert res.nodes > 0
