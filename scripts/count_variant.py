@@ -38,6 +38,20 @@ def _count(args):
     return unit.unit_id, unit.weight, count, time.perf_counter() - t
 
 
+def report(red, units, done: dict, first: int) -> None:
+    """The exact sum over units ``0..first-1`` plus the sample estimate of the rest."""
+    exact = [u.weight * done[u.unit_id] for u in units[:first]]
+    sample = [u.weight * done[u.unit_id] for u in units[first:] if u.unit_id in done]
+    rest, m = len(units) - first, len(sample)
+    mean = sum(sample) / m
+    sd = math.sqrt(sum((t - mean) ** 2 for t in sample) / (m - 1))
+    se = rest * sd / math.sqrt(m) * math.sqrt(1 - m / rest)
+    print(f"{len(done)}/{len(units)} units: units 0..{first - 1} exact, {m} of the other {rest} "
+          f"as a uniform sample")
+    print(f"estimate {red.factor * (sum(exact) + rest * mean):,.0f} ± {red.factor * se:,.0f} "
+          f"(1 s.e.)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("kind")
@@ -47,6 +61,9 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=None, help="count at most this many new units")
     ap.add_argument("--shuffle", type=int, default=None, metavar="SEED",
                     help="count the units in this seeded random order")
+    ap.add_argument("--report", type=int, default=None, metavar="K",
+                    help="count nothing: report the CSV, units 0..K-1 having been counted in "
+                         "order (exact) and the rest in a random order (a uniform sample)")
     a = ap.parse_args()
     t0 = time.time()
     red = PrefixReduction(a.kind, a.prefix)
@@ -56,6 +73,9 @@ def main() -> None:
         with open(a.csv) as f:
             for row in csv.DictReader(f):
                 done[int(row["unit_id"])] = int(row["count"])
+    if a.report is not None:
+        report(red, units, done, a.report)
+        return
     todo = [u for u in units if u.unit_id not in done]
     if a.shuffle is not None:
         random.Random(a.shuffle).shuffle(todo)
