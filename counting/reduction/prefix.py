@@ -214,7 +214,7 @@ class PrefixReduction(Reduction):
     def fillings(self) -> np.ndarray:
         return prefix_fillings(self.grid_kind, self.cells)
 
-    def _images(self, perm: np.ndarray) -> np.ndarray:
+    def images(self, perm: np.ndarray) -> np.ndarray:
         """Every normal filling moved by ``perm`` and relabelled back to normal."""
         f = self.fillings
         pos = {c: i for i, c in enumerate(self.cells)}
@@ -233,7 +233,7 @@ class PrefixReduction(Reduction):
         """``(index of the representative, orbit size)`` per orbit, in order."""
         f = self.fillings
         index = {row.tobytes(): i for i, row in enumerate(f)}
-        images = [[index[row.tobytes()] for row in self._images(p)] for p in self.stabiliser]
+        images = [[index[row.tobytes()] for row in self.images(p)] for p in self.stabiliser]
         seen = np.zeros(len(f), dtype=bool)
         out = []
         for i in range(len(f)):

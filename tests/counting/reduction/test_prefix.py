@@ -81,7 +81,7 @@ def test_members_of_an_orbit_have_equal_counts():
     counts = [ec.count(given=[c * n + int(d) - 1 for c, d in zip(r.cells, f)], memo=True)
               for f in r.fillings]
     for p in r.stabiliser:
-        images = r._images(p)
+        images = r.images(p)
         index = {row.tobytes(): i for i, row in enumerate(r.fillings)}
         assert [counts[index[row.tobytes()]] for row in images] == counts
     assert len(r.units()) < len(r.fillings)      # the stabiliser does reduce
