@@ -78,18 +78,17 @@ MAX_FILLINGS = 400_000
 class PrefixUnit(WorkUnit):
     """One orbit of fillings of the prefix.
 
-    ``shape`` is the box shape ``"RxC"``, ``reduction`` is ``"prefix"``,
-    ``class_id = unit_id``, ``form_id = 0``, ``weight`` the orbit's size.
+    ``shape`` is the grid kind's canonical text (``"3x3+windoku"``: what
+    every unit of a kind carries, :mod:`grids.kind`), ``reduction`` the
+    reduction's stored name (``"prefix:rows=2"``), ``class_id = unit_id``,
+    ``form_id = 0``, ``weight`` the orbit's size.
 
     Attributes
     ----------
-    grid_kind : str
-        The kind's canonical text (``"3x3+windoku"``).
     givens : tuple of (row, col, digit)
         The representative filling: 0-based cells, digits 1..N.
     """
 
-    grid_kind: str = ""
     givens: tuple[tuple[int, int, int], ...] = field(default=(), repr=False)
 
 
@@ -197,6 +196,28 @@ class PrefixReduction(Reduction):
         self.normal_house = _normal_house(self.grid_kind, self.cells)
 
     @property
+    def prefix_text(self) -> str:
+        """The prefix's one spelling: ``"rows=K"`` for the first K rows, else its cells
+        (``"r1c1,r1c2,…"``); :func:`prefix_cells` reads it back."""
+        n = self.shape.n
+        if self.cells == tuple(range(len(self.cells))) and len(self.cells) % n == 0:
+            return f"rows={len(self.cells) // n}"
+        return ",".join(f"r{c // n + 1}c{c % n + 1}" for c in self.cells)
+
+    @property
+    def name(self) -> str:
+        """The stored name, ``"prefix:" + prefix_text``: unit ids depend on the prefix."""
+        return f"{NAME}:{self.prefix_text}"
+
+    @classmethod
+    def from_name(cls, kind, name: str) -> "PrefixReduction":
+        """The reduction a stored name (:attr:`name`) stands for."""
+        head, sep, prefix = name.partition(":")
+        if head != NAME or not sep:
+            raise ValueError(f"not a prefix reduction name: {name!r} (expected 'prefix:rows=2')")
+        return cls(kind, prefix)
+
+    @property
     def factors(self) -> tuple[tuple[str, int], ...]:
         return (("relabel the first house of the prefix", math.factorial(self.shape.n)),)
 
@@ -252,14 +273,14 @@ class PrefixReduction(Reduction):
         out = []
         for k, (i, size) in enumerate(self._orbits):
             givens = tuple((c // n, c % n, int(d)) for c, d in zip(self.cells, self.fillings[i]))
-            out.append(PrefixUnit(self.shape.name, NAME, k, k, 0, size, self.grid_kind.name,
-                                  givens))
+            out.append(PrefixUnit(self.grid_kind.name, self.name, k, k, 0, size, givens))
         return out
 
     def unit_problem(self, spec: PrefixUnit):
         """``(ExactCover, given rows)`` of a unit: this process's matrix of the kind."""
-        if spec.grid_kind != self.grid_kind.name:
-            raise ValueError(f"unit of {spec.grid_kind}, reduction of {self.grid_kind.name}")
+        if (spec.shape, spec.reduction) != (self.grid_kind.name, self.name):
+            raise ValueError(f"a unit of {spec.shape} by {spec.reduction}, not of "
+                             f"{self.grid_kind.name} by {self.name}")
         n = self.shape.n
         return self._matrix, [(r * n + c) * n + d - 1 for r, c, d in spec.givens]
 
