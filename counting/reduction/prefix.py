@@ -80,7 +80,7 @@ class PrefixUnit(WorkUnit):
 
     ``shape`` is the grid kind's canonical text (``"3x3+windoku"``: what
     every unit of a kind carries, :mod:`grids.kind`), ``reduction`` the
-    reduction's stored name (``"prefix:rows=2"``), ``class_id = unit_id``,
+    reduction's stored name (``"prefix-rows=2"``), ``class_id = unit_id``,
     ``form_id = 0``, ``weight`` the orbit's size.
 
     Attributes
@@ -206,15 +206,15 @@ class PrefixReduction(Reduction):
 
     @property
     def name(self) -> str:
-        """The stored name, ``"prefix:" + prefix_text``: unit ids depend on the prefix."""
-        return f"{NAME}:{self.prefix_text}"
+        """The stored name, ``"prefix-" + prefix_text``: unit ids depend on the prefix (a file name part: no colon)."""
+        return f"{NAME}-{self.prefix_text}"
 
     @classmethod
     def from_name(cls, kind, name: str) -> "PrefixReduction":
         """The reduction a stored name (:attr:`name`) stands for."""
-        head, sep, prefix = name.partition(":")
+        head, sep, prefix = name.partition("-")
         if head != NAME or not sep:
-            raise ValueError(f"not a prefix reduction name: {name!r} (expected 'prefix:rows=2')")
+            raise ValueError(f"not a prefix reduction name: {name!r} (expected 'prefix-rows=2')")
         return cls(kind, prefix)
 
     @property

@@ -121,8 +121,8 @@ def test_count_unit_gives_the_counters_result():
     assert res.nodes > 0
 
 
-@pytest.mark.parametrize("prefix, name", [("rows=2", "prefix:rows=2"),
-                                          ("r1c1 r1c2 r1c3 r1c4 r2c1", "prefix:r1c1,r1c2,r1c3,r1c4,r2c1")])
+@pytest.mark.parametrize("prefix, name", [("rows=2", "prefix-rows=2"),
+                                          ("r1c1 r1c2 r1c3 r1c4 r2c1", "prefix-r1c1,r1c2,r1c3,r1c4,r2c1")])
 def test_names_round_trip(prefix, name):
     r = PrefixReduction("2x2+x", prefix)
     assert r.name == name
@@ -134,8 +134,8 @@ def test_names_round_trip(prefix, name):
 
 def test_units_of_another_kind_are_refused():
     u = PrefixReduction("2x2+x", "rows=2").units()[0]
-    with pytest.raises(ValueError, match="^a unit of 2x2[+]x by prefix:rows=2, not of 2x2 by "
-                                         "prefix:rows=2$"):
+    with pytest.raises(ValueError, match="^a unit of 2x2[+]x by prefix-rows=2, not of 2x2 by "
+                                         "prefix-rows=2$"):
         PrefixReduction("2x2", "rows=2").count(u)
     with pytest.raises(ValueError, match="^not a prefix reduction name: 'moves'"):
         PrefixReduction.from_name("2x2", "moves")
