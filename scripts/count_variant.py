@@ -29,10 +29,10 @@ _RED: dict = {}
 
 
 def _count(args):
-    kind, prefix, unit = args
-    key = (kind, prefix)
+    kind, prefix, order, unit = args
+    key = (kind, prefix, order)
     if key not in _RED:
-        _RED[key] = PrefixReduction(kind, prefix)
+        _RED[key] = PrefixReduction(kind, prefix, order)
     t = time.perf_counter()
     count = _RED[key].count(unit, memo_mb=256)
     return unit.unit_id, unit.weight, count, time.perf_counter() - t
@@ -57,6 +57,7 @@ def main() -> None:
     ap.add_argument("kind")
     ap.add_argument("--prefix", default="rows=2")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--row-order", default=None, help="rows in the order filled, 0-based: 0,1,8,4,2,3,5,6,7")
     ap.add_argument("--csv", required=True)
     ap.add_argument("--limit", type=int, default=None, help="count at most this many new units")
     ap.add_argument("--shuffle", type=int, default=None, metavar="SEED",
@@ -66,7 +67,8 @@ def main() -> None:
                          "order (exact) and the rest in a random order (a uniform sample)")
     a = ap.parse_args()
     t0 = time.time()
-    red = PrefixReduction(a.kind, a.prefix)
+    order = None if a.row_order is None else tuple(int(v) for v in a.row_order.split(","))
+    red = PrefixReduction(a.kind, a.prefix, order)
     units = red.units()
     done = {}
     if os.path.exists(a.csv):
@@ -88,7 +90,7 @@ def main() -> None:
         if new:
             w.writerow(["unit_id", "weight", "count", "seconds"])
         for k, (uid, weight, count, secs) in enumerate(pool.imap_unordered(
-                _count, [(a.kind, a.prefix, u) for u in todo], chunksize=1)):
+                _count, [(a.kind, a.prefix, order, u) for u in todo], chunksize=1)):
             w.writerow([uid, weight, count, f"{secs:.2f}"])
             f.flush()
             done[uid] = count

@@ -183,14 +183,18 @@ class PrefixReduction(Reduction):
         The grid kind (``"3x3+windoku"``).
     prefix : str or iterable of int
         ``"rows=K"``, ``"r1c1 r1c2 …"`` or cell indices (:func:`prefix_cells`).
+    row_order : sequence of int, optional
+        The order the engine fills the rows in (:func:`variant_exact_cover`);
+        counts do not depend on it, so it is not part of the name.
     """
 
     kind = NAME
     count_noun = "completions"
     members = "normal prefix fillings"
 
-    def __init__(self, kind, prefix="rows=2"):
+    def __init__(self, kind, prefix="rows=2", row_order=None):
         self.grid_kind = as_kind(kind)
+        self.row_order = None if row_order is None else tuple(int(r) for r in row_order)
         self.shape = self.grid_kind.shape
         self.cells = prefix_cells(self.grid_kind, prefix)
         self.normal_house = _normal_house(self.grid_kind, self.cells)
@@ -206,7 +210,8 @@ class PrefixReduction(Reduction):
 
     @property
     def name(self) -> str:
-        """The stored name, ``"prefix-" + prefix_text``: unit ids depend on the prefix (a file name part: no colon)."""
+        """The stored name, ``"prefix-" + prefix_text``: unit ids depend on the
+        prefix (a file-name part, so no colon)."""
         return f"{NAME}-{self.prefix_text}"
 
     @classmethod
@@ -286,7 +291,7 @@ class PrefixReduction(Reduction):
 
     @cached_property
     def _matrix(self):
-        return variant_exact_cover(self.grid_kind, "rows")
+        return variant_exact_cover(self.grid_kind, "rows", row_order=self.row_order)
 
     def count(self, spec: PrefixUnit, memo_mb: float = 64) -> int:
         """The completions of one unit (memo on; the table carries over)."""

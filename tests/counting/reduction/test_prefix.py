@@ -139,3 +139,9 @@ def test_units_of_another_kind_are_refused():
         PrefixReduction("2x2", "rows=2").count(u)
     with pytest.raises(ValueError, match="^not a prefix reduction name: 'moves'"):
         PrefixReduction.from_name("2x2", "moves")
+
+
+def test_row_order_keeps_the_total():
+    a = PrefixReduction("2x3+disjoint", "rows=2", row_order=[0, 1, 5, 2, 3, 4])
+    b = PrefixReduction("2x3+disjoint", "rows=2")
+    assert a.name == b.name and a.total(a.count_all()) == b.total(b.count_all())

@@ -84,3 +84,15 @@ def test_unit_cells_lists_regions_in_place_of_boxes(tmp_path):
     path.write_text("regions\nAABB\nACBB\nCCDD\nCADD\n")
     units = unit_cells(f"2x2+@{path}")
     assert units[8:] == ((0, 1, 4, 13), (2, 3, 6, 7), (5, 8, 9, 12), (10, 11, 14, 15))
+
+
+@pytest.mark.parametrize("order", [[0, 5, 1, 4, 2, 3], [5, 4, 3, 2, 1, 0]])
+def test_row_order_does_not_change_the_count(order):
+    given = variant_givens("2x3+x", "123456" + "." * 30)
+    assert variant_exact_cover("2x3+x", row_order=order).count(given=given, memo=True) == \
+        variant_exact_cover("2x3+x").count(given=given, memo=True)
+
+
+def test_row_order_must_be_a_permutation():
+    with pytest.raises(ValueError, match=r"^row_order must be a permutation of 0..3, got \[0, 1, 1, 2\]$"):
+        variant_exact_cover("2x2", row_order=[0, 1, 1, 2])
