@@ -17,7 +17,13 @@ A constraint is a value with a ``name`` (its text after ``+``) that says
 which cells must differ (:meth:`GridKind.houses`, :meth:`GridKind.differences`)
 and whether it applies to a shape.  They are made by the constraint
 registry handed to :func:`register_constraints` (the variants package
-registers its own); with none registered, any ``+name`` is an unknown kind.
+registers its own, on the first look-up of a name: :mod:`grids.variants` is
+imported then, not when this module is, so neither imports the other at
+load time); with none registered, any ``+name`` is an unknown kind.
+A constraint may also replace the boxes by *regions* (jigsaw grids): it
+then has a ``regions(shape)`` method giving ``N`` cell-index tuples that
+partition the grid (or None: it keeps the boxes), and
+:meth:`GridKind.regions` returns them; one constraint of a kind at most.
 Encodings add one exact-cover column per (extra house, digit) and one
 secondary column per (difference pair, digit) from these two methods.
 
@@ -70,6 +76,11 @@ def register_constraints(factory: Callable[[str], "Constraint | None"]) -> None:
 
 
 def _constraint(name: str, text: str) -> Constraint:
+    if not name.isascii():
+        raise ValueError(f"grid kind names are ASCII, got {name!r} in {text!r}")
+    if not name:
+        raise ValueError(f"empty grid kind name in {text!r}")
+    import grids.variants  # noqa: F401  (registers the variant constraints; lazy: no import loop)
     for factory in _FACTORIES:
         c = factory(name)
         if c is not None:
@@ -102,6 +113,9 @@ class GridKind:
             why = c.applies_to(self.shape)
             if why:
                 raise ValueError(f"grid kind {c.name!r} does not apply to {self.shape.name}: {why}")
+        with_regions = [c.name for c in cons if _regions_of(c, self.shape) is not None]
+        if len(with_regions) > 1:
+            raise ValueError(f"only one constraint may replace the boxes, got {with_regions}")
         object.__setattr__(self, "constraints", cons)
 
     @property
@@ -135,6 +149,25 @@ class GridKind:
         """Every difference pair of every constraint (a < b, no repeats)."""
         pairs = {tuple(sorted(p)) for c in self.constraints for p in c.differences(self.shape)}
         return tuple(sorted(pairs))
+
+    def regions(self) -> tuple[tuple[int, ...], ...] | None:
+        """The regions replacing the boxes (jigsaw), or None: the boxes stay.
+
+        >>> as_kind("3x3").regions() is None
+        True
+        """
+        for c in self.constraints:
+            regions = _regions_of(c, self.shape)
+            if regions is not None:
+                return regions
+        return None
+
+
+def _regions_of(constraint, shape: Shape):
+    """The constraint's regions replacing the boxes, or None (it has no such hook,
+    or the hook gives None)."""
+    hook = getattr(constraint, "regions", None)
+    return None if hook is None else hook(shape)
 
 
 def as_kind(kind) -> GridKind:

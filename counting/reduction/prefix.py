@@ -1,0 +1,365 @@
+"""The prefix reduction: orbits of fillings of a set of cells, for any grid kind.
+
+For a grid kind (:mod:`grids.kind`, variants included) choose a *prefix*
+``P``, a set of cells containing at least one whole house (the first rows,
+say).  Every grid restricts to a *filling* of ``P``: digits on ``P`` that
+keep every rule whose cells all lie in ``P``.  Then
+
+    grids = Σ_{fillings F of P} completions(F).
+
+Let ``K`` be the part of the kind's group (:mod:`counting.group.kind_group`)
+that maps ``P`` onto itself, with relabelling.  An element of ``K`` maps
+fillings of ``P`` to fillings of ``P`` and the completions of one to those of
+the other, so ``completions`` is constant on ``K``-orbits and
+
+    grids = N! · Σ_{orbits O} |O| · completions(rep(O))
+
+where the orbits are taken on *normal* fillings: the first house inside
+``P`` (in the order rows, columns, boxes or regions, extra houses) reads
+``1..N`` in cell order.  Relabelling acts freely on fillings (``P`` holds a
+house), so each relabelling class has exactly one normal member (factor
+``N!``), and ``g ∈ K`` acts on normal fillings by moving the cells and
+relabelling back to normal.  A work unit is one orbit: its representative
+is its lexicographically smallest normal filling (cells of ``P`` in
+increasing order), its weight the orbit's size, its count the completions
+the engine finds (memo on, one matrix per process, so the memo table carries
+over from unit to unit).  Unit ids follow the representatives' order.
+
+Checks that hold by construction: Σ weight = number of normal fillings of
+``P`` (unextendable fillings are units counting 0), and different prefixes
+give the same total (the tests compare them on small kinds).
+
+Choosing the prefix
+-------------------
+:func:`prefix_cells` reads ``"rows=K"`` (the first ``K`` rows) or a list of
+cells ``"r1c1 r1c2 ..."``.  :func:`choose_prefix` measures the candidates
+(the first 1, 2, … rows, up to the first band) with Knuth's estimator
+(:mod:`dlx.estimate`) on a sample of each one's units and keeps the one with
+the smallest estimated total time.  The estimator's counts are not used.
+
+Example
+-------
+>>> r = PrefixReduction("2x2+x", "rows=2")
+>>> r.factor, len(r.units()), sum(u.weight for u in r.units())
+(24, 3, 4)
+>>> r.total(r.count_all())
+48
+"""
+from __future__ import annotations
+
+import math
+import random
+import socket
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from functools import cached_property
+
+import numpy as np
+
+from counting.group.kind_group import kind_group
+from counting.options import CountOptions
+from counting.reduction.base import BandClass, Reduction
+from counting.units import UnitResult, WorkUnit
+from dlx import ENGINE_VERSION
+from grids.kind import GridKind, as_kind
+from grids.variants.encoding import unit_cells, variant_exact_cover
+from grids.variants.kindfile import parse_cell
+
+__all__ = ["PrefixReduction", "PrefixUnit", "prefix_cells", "prefix_fillings", "choose_prefix",
+           "MAX_FILLINGS", "NAME"]
+
+NAME = "prefix"
+
+#: Most normal fillings of a prefix enumerated (a larger prefix is refused).
+MAX_FILLINGS = 400_000
+
+
+@dataclass(frozen=True)
+class PrefixUnit(WorkUnit):
+    """One orbit of fillings of the prefix.
+
+    ``shape`` is the grid kind's canonical text (``"3x3+windoku"``: what
+    every unit of a kind carries, :mod:`grids.kind`), ``reduction`` the
+    reduction's stored name (``"prefix-rows=2"``), ``class_id = unit_id``,
+    ``form_id = 0``, ``weight`` the orbit's size.
+
+    Attributes
+    ----------
+    givens : tuple of (row, col, digit)
+        The representative filling: 0-based cells, digits 1..N.
+    """
+
+    givens: tuple[tuple[int, int, int], ...] = field(default=(), repr=False)
+
+
+def prefix_cells(kind, prefix) -> tuple[int, ...]:
+    """The prefix as sorted cell indices, from ``"rows=K"``, ``"r1c1 r1c2 …"``
+    or an iterable of cell indices; ValueError naming the problem."""
+    kind = as_kind(kind)
+    n = kind.shape.n
+    if isinstance(prefix, str):
+        text = prefix.strip()
+        if text.startswith("rows="):
+            k = text[5:]
+            if not k.isdigit() or not 1 <= int(k) <= n:
+                raise ValueError(f"bad prefix {prefix!r}: rows=K needs 1 <= K <= {n}")
+            cells = range(int(k) * n)
+        else:
+            cells = []
+            for word in text.replace(",", " ").split():
+                r, c = parse_cell(word, f"prefix {prefix!r}")
+                if r >= n or c >= n:
+                    raise ValueError(f"prefix {prefix!r}: {word} is off the {n}×{n} grid")
+                cells.append(r * n + c)
+    else:
+        cells = [int(c) for c in prefix]
+        if any(not 0 <= c < n * n for c in cells):
+            raise ValueError(f"prefix cells must be in 0..{n * n - 1}")
+    out = tuple(sorted(set(cells)))
+    if not out:
+        raise ValueError(f"prefix {prefix!r} has no cells")
+    return out
+
+
+def _normal_house(kind: GridKind, cells: tuple[int, ...]) -> tuple[int, ...]:
+    inside = set(cells)
+    for house in unit_cells(kind):
+        if inside.issuperset(house):
+            return tuple(sorted(house))
+    raise ValueError(f"the prefix must contain a whole house of {kind.name} (a row, say)")
+
+
+def prefix_fillings(kind, cells) -> np.ndarray:
+    """Every normal filling of ``cells`` (sorted), lexicographically ordered:
+    an ``(m, len(cells))`` uint8 array (see the module docstring)."""
+    kind = as_kind(kind)
+    n = kind.shape.n
+    cells = tuple(sorted(cells))
+    pos = {c: i for i, c in enumerate(cells)}
+    peers = [set() for _ in cells]
+    for house in unit_cells(kind):
+        members = [pos[c] for c in house if c in pos]
+        for a in members:
+            peers[a].update(b for b in members if b != a)
+    for a, b in kind.differences():
+        if a in pos and b in pos:
+            peers[pos[a]].add(pos[b])
+            peers[pos[b]].add(pos[a])
+    grid = [0] * len(cells)
+    for j, c in enumerate(_normal_house(kind, cells)):
+        grid[pos[c]] = j + 1
+    fixed = [bool(v) for v in grid]
+    for i in range(len(cells)):
+        if fixed[i] and any(grid[p] == grid[i] for p in peers[i]):
+            return np.zeros((0, len(cells)), dtype=np.uint8)  # the normal house breaks a rule
+    order = [i for i in range(len(cells)) if not fixed[i]]
+    out = []
+
+    def place(k: int) -> None:
+        if k == len(order):
+            out.append(tuple(grid))
+            if len(out) > MAX_FILLINGS:
+                raise ValueError(f"the prefix has over {MAX_FILLINGS:,} normal fillings: "
+                                 f"choose a smaller one")
+            return
+        i = order[k]
+        used = {grid[p] for p in peers[i]}
+        for d in range(1, n + 1):
+            if d not in used:
+                grid[i] = d
+                place(k + 1)
+        grid[i] = 0
+
+    place(0)
+    return np.array(out, dtype=np.uint8).reshape(len(out), len(cells))
+
+
+class PrefixReduction(Reduction):
+    """Orbits of normal fillings of a prefix under the kind's group (module docstring).
+
+    Parameters
+    ----------
+    kind : GridKind or str
+        The grid kind (``"3x3+windoku"``).
+    prefix : str or iterable of int
+        ``"rows=K"``, ``"r1c1 r1c2 …"`` or cell indices (:func:`prefix_cells`).
+    row_order : sequence of int, optional
+        The order the engine fills the rows in (:func:`variant_exact_cover`);
+        counts do not depend on it, so it is not part of the name.
+    """
+
+    kind = NAME
+    count_noun = "completions"
+    members = "normal prefix fillings"
+
+    def __init__(self, kind, prefix="rows=2", row_order=None):
+        self.grid_kind = as_kind(kind)
+        self.row_order = None if row_order is None else tuple(int(r) for r in row_order)
+        self.shape = self.grid_kind.shape
+        self.cells = prefix_cells(self.grid_kind, prefix)
+        self.normal_house = _normal_house(self.grid_kind, self.cells)
+
+    @property
+    def prefix_text(self) -> str:
+        """The prefix's one spelling: ``"rows=K"`` for the first K rows, else its cells
+        (``"r1c1,r1c2,…"``); :func:`prefix_cells` reads it back."""
+        n = self.shape.n
+        if self.cells == tuple(range(len(self.cells))) and len(self.cells) % n == 0:
+            return f"rows={len(self.cells) // n}"
+        return ",".join(f"r{c // n + 1}c{c % n + 1}" for c in self.cells)
+
+    @property
+    def name(self) -> str:
+        """The stored name, ``"prefix-" + prefix_text``: unit ids depend on the
+        prefix (a file-name part, so no colon)."""
+        return f"{NAME}-{self.prefix_text}"
+
+    @classmethod
+    def from_name(cls, kind, name: str) -> "PrefixReduction":
+        """The reduction a stored name (:attr:`name`) stands for."""
+        head, sep, prefix = name.partition("-")
+        if head != NAME or not sep:
+            raise ValueError(f"not a prefix reduction name: {name!r} (expected 'prefix-rows=2')")
+        return cls(kind, prefix)
+
+    @property
+    def factors(self) -> tuple[tuple[str, int], ...]:
+        return (("relabel the first house of the prefix", math.factorial(self.shape.n)),)
+
+    @cached_property
+    def group(self):
+        """The kind's group (:func:`counting.group.kind_group.kind_group`)."""
+        return kind_group(self.grid_kind)
+
+    @cached_property
+    def stabiliser(self) -> np.ndarray:
+        """``(|K|, N²)``: cell permutations of the elements that keep the prefix."""
+        return self.group.cell_permutations[self.group.stabiliser(self.cells)]
+
+    @cached_property
+    def fillings(self) -> np.ndarray:
+        return prefix_fillings(self.grid_kind, self.cells)
+
+    def images(self, perm: np.ndarray) -> np.ndarray:
+        """Every normal filling moved by ``perm`` and relabelled back to normal."""
+        f = self.fillings
+        pos = {c: i for i, c in enumerate(self.cells)}
+        dest = np.array([pos[int(perm[c])] for c in self.cells])
+        moved = np.empty_like(f)
+        moved[:, dest] = f
+        house = [pos[c] for c in self.normal_house]
+        relabel = np.zeros((len(f), self.shape.n + 1), dtype=np.uint8)
+        rows = np.arange(len(f))
+        for j, i in enumerate(house):
+            relabel[rows, moved[:, i]] = j + 1
+        return relabel[rows[:, None], moved]
+
+    @cached_property
+    def _orbits(self) -> tuple[tuple[int, int], ...]:
+        """``(index of the representative, orbit size)`` per orbit, in order."""
+        f = self.fillings
+        index = {row.tobytes(): i for i, row in enumerate(f)}
+        images = [[index[row.tobytes()] for row in self.images(p)] for p in self.stabiliser]
+        seen = np.zeros(len(f), dtype=bool)
+        out = []
+        for i in range(len(f)):
+            if not seen[i]:
+                orbit = {img[i] for img in images}
+                seen[list(orbit)] = True
+                out.append((i, len(orbit)))
+        return tuple(out)
+
+    def classes(self) -> list[BandClass]:
+        return [BandClass(k, (tuple(int(v) for v in self.fillings[i]),), size)
+                for k, (i, size) in enumerate(self._orbits)]
+
+    def units(self) -> list[PrefixUnit]:
+        n = self.shape.n
+        out = []
+        for k, (i, size) in enumerate(self._orbits):
+            givens = tuple((c // n, c % n, int(d)) for c, d in zip(self.cells, self.fillings[i]))
+            out.append(PrefixUnit(self.grid_kind.name, self.name, k, k, 0, size, givens))
+        return out
+
+    def unit_problem(self, spec: PrefixUnit):
+        """``(ExactCover, given rows)`` of a unit: this process's matrix of the kind."""
+        if (spec.shape, spec.reduction) != (self.grid_kind.name, self.name):
+            raise ValueError(f"a unit of {spec.shape} by {spec.reduction}, not of "
+                             f"{self.grid_kind.name} by {self.name}")
+        n = self.shape.n
+        return self._matrix, [(r * n + c) * n + d - 1 for r, c, d in spec.givens]
+
+    @cached_property
+    def _matrix(self):
+        return variant_exact_cover(self.grid_kind, "rows", row_order=self.row_order)
+
+    def count(self, spec: PrefixUnit, memo_mb: float = 64) -> int:
+        """The completions of one unit (memo on; the table carries over)."""
+        ec, given = self.unit_problem(spec)
+        return ec.count(given=given, memo=True, memo_mb=memo_mb)
+
+    def count_unit(self, spec: PrefixUnit, options: CountOptions = CountOptions(), *,
+                   fresh_memo: bool = False) -> UnitResult:
+        """Count one unit with the engine's statistics, as the unit counter
+        (:func:`counting.run.counter.count_unit`) asks a reduction whose units
+        are not :class:`~counting.units.UnitSpec`.  No tail: the kind's rules
+        may reach into the last band."""
+        ec, given = self.unit_problem(spec)
+        if fresh_memo:
+            ec.clear_memo()
+        count = ec.count(given=given, memo=options.memo, memo_mb=options.memo_mb)
+        st = ec.stats
+        return UnitResult(
+            unit_id=spec.unit_id, class_id=spec.class_id, form_id=spec.form_id, count=count,
+            nodes=st.nodes, dead_ends=st.dead_ends, memo_hits=st.memo_hits,
+            seconds=round(st.seconds, 6), host=socket.gethostname(),
+            engine_version=ENGINE_VERSION,
+            finished_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+
+    def count_all(self) -> dict[int, int]:
+        """Every unit's count, in this process (small kinds, tests)."""
+        return {u.unit_id: self.count(u) for u in self.units()}
+
+    def class_label(self, class_id: int) -> str:
+        return f"orbit {class_id + 1} of prefix fillings"
+
+
+def choose_prefix(kind, candidates=None, *, sample: int = 8, probes: int = 30, seed: int = 0,
+                  max_seconds: float = 20.0) -> tuple[str, list[dict]]:
+    """The candidate prefix with the smallest estimated counting time.
+
+    Candidates default to ``"rows=K"`` for ``K`` = 1 up to the band height
+    (``R``; 3 for Latin shapes), skipping those with too many fillings.
+    For each, up to ``sample`` units drawn with ``seed`` are estimated with
+    :func:`dlx.estimate.estimate` (``probes`` paths, at most ``max_seconds``
+    each); the estimated time is the sample mean times the number of units.
+    Returns the chosen prefix and one record per candidate (``prefix``,
+    ``units``, ``fillings``, ``seconds``, or ``error``).
+    """
+    from dlx.estimate import estimate
+    kind = as_kind(kind)
+    if candidates is None:
+        top = 3 if kind.shape.latin else kind.shape.box_rows
+        candidates = [f"rows={k}" for k in range(1, min(top, kind.shape.n) + 1)]
+    table = []
+    for prefix in candidates:
+        try:
+            red = PrefixReduction(kind, prefix)
+            units = red.units()
+        except ValueError as e:
+            table.append({"prefix": prefix, "error": str(e)})
+            continue
+        picked = random.Random(seed).sample(units, min(sample, len(units)))
+        ec = variant_exact_cover(kind, "rows")
+        n = kind.shape.n
+        secs = []
+        for u in picked:
+            given = [(r * n + c) * n + d - 1 for r, c, d in u.givens]
+            secs.append(estimate(ec, given=given, probes=probes, seed=seed,
+                                 max_seconds=max_seconds).seconds)
+        table.append({"prefix": prefix, "units": len(units), "fillings": len(red.fillings),
+                      "seconds": float(np.mean(secs)) * len(units) if secs else 0.0})
+    good = [t for t in table if "seconds" in t]
+    if not good:
+        raise ValueError(f"no usable prefix for {kind.name}: {table[-1]['error']}")
+    return min(good, key=lambda t: t["seconds"])["prefix"], table

@@ -1,0 +1,112 @@
+"""The symmetry group of a kind against brute force.
+
+Two brute-force groups, from the definitions in tests/variant_samples.py and
+every element of G built here: the elements that keep the kind's constraint
+graph (must equal :func:`kind_group`), and the elements that map the set of
+the kind's grids onto itself (must contain it; on small grids it can be
+larger: accidental symmetries of few grids, e.g. 4×4 Sudoku X).
+"""
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from counting.group.kind_group import constraint_edges, kind_group
+from counting.group.symmetries import Symmetry, group_order
+from variant_samples import brute_fillings, kind_parts
+
+
+def all_of_g(R, C):
+    """Every element of G, built here from its definition (not wreath_elements)."""
+    n = R * C
+    def block_perms(block, count):
+        out = []
+        for top in itertools.permutations(range(count)):
+            for inner in itertools.product(itertools.permutations(range(block)), repeat=count):
+                out.append(tuple(top[i] * block + inner[i][j] for i in range(count)
+                                 for j in range(block)))
+        return out
+    rows, cols = block_perms(R, C), block_perms(C, R)
+    for t in ([False, True] if R == C else [False]):
+        for x in rows:
+            for y in cols:
+                yield Symmetry(x, y, t)
+    assert len(rows) * len(cols) * (2 if R == C else 1) == group_order(f"{R}x{C}") or n == 0
+
+
+def graph_group(text):
+    R, C, houses, pairs = kind_parts(text)
+    n = R * C
+    edges = {tuple(sorted((a[0] * n + a[1], b[0] * n + b[1]))) for h in houses
+             for a in h for b in h if a != b}
+    edges |= {tuple(sorted((a[0] * n + a[1], b[0] * n + b[1]))) for a, b in pairs}
+    keep = []
+    for g in all_of_g(R, C):
+        p = g.cell_permutation()
+        if {tuple(sorted((int(p[a]), int(p[b])))) for a, b in edges} == edges:
+            keep.append(g)
+    return keep
+
+
+def grids_group(text):
+    R, C, houses, pairs = kind_parts(text)
+    n = R * C
+    sols = np.array(brute_fillings(n, houses, pairs))
+    assert len(sols) > 0
+    want = sols[np.lexsort(sols.T[::-1])]
+    keep = []
+    for g in all_of_g(R, C):
+        perm = g.cell_permutation()
+        moved = np.empty_like(sols)
+        moved[:, perm] = sols
+        if np.array_equal(moved[np.lexsort(moved.T[::-1])], want):
+            keep.append(g)
+    return keep
+
+
+KINDS = ["2x2", "2x2+x", "2x2+disjoint", "2x2+anti-knight", "2x2+disjoint+x", "1x4+x",
+         "1x4+anti-knight", "1x3+x", "1x5+x", "2x3+x"]
+
+
+@pytest.mark.parametrize("text", KINDS)
+def test_group_is_the_brute_force_group_of_the_graph(text):
+    got = kind_group(text)
+    want = graph_group(text)
+    assert set(got.elements) == set(want)
+    assert got.order == len(want) * math.factorial(got.kind.shape.n)
+    assert got.elements[0] == Symmetry.identity(got.kind.shape)
+
+
+@pytest.mark.parametrize("text", KINDS[:7])
+def test_group_keeps_the_set_of_grids(text):
+    assert set(kind_group(text).elements) <= set(grids_group(text))
+
+
+def test_group_is_closed_and_keeps_the_edges():
+    g = kind_group("2x3+disjoint")
+    perms = g.cell_permutations
+    seen = {p.tobytes() for p in perms}
+    for a in perms[:20]:
+        for b in perms[:20]:
+            assert a[b].tobytes() in seen
+    edges = constraint_edges("2x3+disjoint")
+    for p in perms:
+        assert {tuple(sorted((int(p[a]), int(p[b])))) for a, b in edges} == edges
+
+
+def test_stabiliser_keeps_the_cells():
+    g = kind_group("2x2+x")
+    first_row = range(4)
+    for i in g.stabiliser(first_row):
+        assert sorted(g.cell_permutations[i][:4]) == [0, 1, 2, 3]
+    assert 0 < len(g.stabiliser(first_row)) < g.geometric_order
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("text, order", [
+    # Reference values quoted on the enjoysudoku forum (Sudoku X: 96, Windoku: 128),
+    # checked here, not used by the code.
+    ("3x3+x", 96), ("3x3+windoku", 128)])
+def test_nine_by_nine_group_orders(text, order):
+    assert kind_group(text).geometric_order == order

@@ -1,0 +1,147 @@
+"""The prefix reduction: weights, totals, prefixes, orbits (small kinds, seconds)."""
+import math
+
+import numpy as np
+import pytest
+
+from counting.reduction.prefix import PrefixReduction, choose_prefix, prefix_cells, prefix_fillings
+from grids.variants import variant_exact_cover
+from variant_samples import brute_count, kind_parts
+
+KINDS = ["2x2", "2x2+x", "2x2+disjoint", "2x2+disjoint+x", "2x3+x", "2x3+disjoint", "3x2+disjoint",
+         "1x4+x", "1x5+x", "1x5+anti-knight", "2x3+anti-knight"]
+
+
+def brute_prefix_fillings(text, cells):
+    """Fillings of ``cells`` keeping every rule inside them, by brute force."""
+    R, C, houses, pairs = kind_parts(text)
+    n = R * C
+    inside = {divmod(c, n) for c in cells}
+    sub_houses = [[x for x in h if x in inside] for h in houses]
+    sub_pairs = [(a, b) for a, b in pairs if a in inside and b in inside]
+    # brute_count fills the whole grid; count fillings of `inside` only by
+    # giving the other cells a house of their own each (no rule on them)
+    from variant_samples import peers_of
+    peers = peers_of(n, sub_houses, sub_pairs)
+    order = sorted(inside)
+    grid, total = {}, 0
+
+    def place(i):
+        nonlocal total
+        if i == len(order):
+            total += 1
+            return
+        used = {grid.get(p) for p in peers[order[i]]}
+        for d in range(1, n + 1):
+            if d not in used:
+                grid[order[i]] = d
+                place(i + 1)
+                del grid[order[i]]
+    place(0)
+    return total
+
+
+@pytest.mark.parametrize("text", KINDS)
+@pytest.mark.parametrize("prefix", ["rows=1", "rows=2"])
+def test_weights_sum_to_the_prefix_fillings(text, prefix):
+    r = PrefixReduction(text, prefix)
+    n = r.shape.n
+    assert sum(u.weight for u in r.units()) == len(r.fillings)
+    assert r.factor * len(r.fillings) == brute_prefix_fillings(text, r.cells)
+    assert r.factor == math.factorial(n)
+
+
+@pytest.mark.parametrize("text", KINDS)
+def test_two_prefixes_give_the_engine_total(text):
+    want = variant_exact_cover(text).count(memo=True)
+    totals = set()
+    for prefix in ["rows=1", "rows=2", "rows=3" if "1x" in text or "3x" in text else "rows=2"]:
+        r = PrefixReduction(text, prefix)
+        totals.add(r.total(r.count_all()))
+    assert totals == {want}
+
+
+@pytest.mark.parametrize("text", ["2x2+x", "2x2+disjoint", "1x4+x"])
+def test_totals_match_brute_force(text):
+    R, C, houses, pairs = kind_parts(text)
+    r = PrefixReduction(text, "rows=2")
+    assert r.total(r.count_all()) == brute_count(R * C, houses, pairs)
+
+
+def test_a_box_prefix_and_a_row_prefix_agree():
+    a = PrefixReduction("2x3+disjoint", "r1c1 r1c2 r1c3 r2c1 r2c2 r2c3 r3c1")
+    b = PrefixReduction("2x3+disjoint", "rows=2")
+    assert a.total(a.count_all()) == b.total(b.count_all())
+
+
+def test_members_of_an_orbit_have_equal_counts():
+    r = PrefixReduction("2x3+disjoint", "rows=2")
+    ec = variant_exact_cover(r.grid_kind)
+    n = r.shape.n
+    counts = [ec.count(given=[c * n + int(d) - 1 for c, d in zip(r.cells, f)], memo=True)
+              for f in r.fillings]
+    for p in r.stabiliser:
+        images = r.images(p)
+        index = {row.tobytes(): i for i, row in enumerate(r.fillings)}
+        assert [counts[index[row.tobytes()]] for row in images] == counts
+    assert len(r.units()) < len(r.fillings)      # the stabiliser does reduce
+
+
+def test_fillings_are_normal_and_sorted():
+    f = prefix_fillings("2x3+x", prefix_cells("2x3+x", "rows=2"))
+    assert (f[:, :6] == np.arange(1, 7)).all()
+    assert [tuple(r) for r in f] == sorted(tuple(r) for r in f)
+
+
+@pytest.mark.parametrize("prefix, message", [
+    ("rows=0", "bad prefix 'rows=0': rows=K needs 1 <= K <= 4"),
+    ("r1c1 r2c2", "the prefix must contain a whole house of 2x2 (a row, say)"),
+    ("r1c1 r5c1", "prefix 'r1c1 r5c1': r5c1 is off the 4×4 grid"),
+    ("", "prefix '' has no cells"),
+])
+def test_bad_prefixes(prefix, message):
+    with pytest.raises(ValueError) as err:
+        PrefixReduction("2x2", prefix)
+    assert str(err.value) == message
+
+
+def test_choose_prefix_measures_every_candidate():
+    best, table = choose_prefix("2x3+x", probes=5, sample=2, max_seconds=1)
+    assert best in {"rows=1", "rows=2"}
+    assert [t["prefix"] for t in table] == ["rows=1", "rows=2"]
+    assert all(t["seconds"] > 0 for t in table)
+
+
+def test_count_unit_gives_the_counters_result():
+    from counting.options import CountOptions
+    r = PrefixReduction("2x3+x", "rows=2")
+    u = r.units()[0]
+    res = r.count_unit(u, CountOptions(memo=False), fresh_memo=True)
+    assert (res.unit_id, res.count) == (u.unit_id, r.count(u))
+    assert res.nodes > 0
+
+
+@pytest.mark.parametrize("prefix, name", [("rows=2", "prefix-rows=2"),
+                                          ("r1c1 r1c2 r1c3 r1c4 r2c1", "prefix-r1c1,r1c2,r1c3,r1c4,r2c1")])
+def test_names_round_trip(prefix, name):
+    r = PrefixReduction("2x2+x", prefix)
+    assert r.name == name
+    again = PrefixReduction.from_name("2x2+x", name)
+    assert again.cells == r.cells
+    u = r.units()[0]
+    assert (u.shape, u.reduction) == ("2x2+x", name)
+
+
+def test_units_of_another_kind_are_refused():
+    u = PrefixReduction("2x2+x", "rows=2").units()[0]
+    with pytest.raises(ValueError, match="^a unit of 2x2[+]x by prefix-rows=2, not of 2x2 by "
+                                         "prefix-rows=2$"):
+        PrefixReduction("2x2", "rows=2").count(u)
+    with pytest.raises(ValueError, match="^not a prefix reduction name: 'moves'"):
+        PrefixReduction.from_name("2x2", "moves")
+
+
+def test_row_order_keeps_the_total():
+    a = PrefixReduction("2x3+disjoint", "rows=2", row_order=[0, 1, 5, 2, 3, 4])
+    b = PrefixReduction("2x3+disjoint", "rows=2")
+    assert a.name == b.name and a.total(a.count_all()) == b.total(b.count_all())

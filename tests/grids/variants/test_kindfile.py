@@ -1,0 +1,112 @@
+"""The kind-file parser and the @PATH constraint: good files, bad files, one-line errors."""
+import pytest
+
+from grids.kind import as_kind
+from grids.variants import variant_exact_cover
+from grids.variants.kindfile import parse_kind_text, read_kind_file
+from variant_samples import basic_houses, brute_count, by_key
+
+JIGSAW4 = """# a 4x4 jigsaw
+regions
+AABB
+ACBB   # comments may follow a row
+CCDD
+CADD
+"""
+
+
+def write(tmp_path, text, name="k.kind"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_parse_everything():
+    spec = parse_kind_text(JIGSAW4 + "\nhouse r1c1, r2c2 r3c3 r4c4\ndiffer r1c1 r1c2\n"
+                           "differ anti-knight\n", "t")
+    assert spec.regions == ("AABB", "ACBB", "CCDD", "CADD")
+    assert spec.houses == (((0, 0), (1, 1), (2, 2), (3, 3)),)
+    assert spec.pairs == (((0, 0), (0, 1)),)
+    assert spec.rules == ("anti-knight",)
+
+
+def jigsaw_houses(rows):
+    n = len(rows)
+    return basic_houses(1, n) + by_key(n, lambda r, c: rows[r][c])
+
+
+@pytest.mark.parametrize("rows", [("AABB", "ACBB", "CCDD", "CADD"), ("AAAB", "CABB", "CCDB", "CDDD"),
+                                  ("AAABBB", "AAABBB", "CCCDDD", "CCCDDD", "EEEFFF", "EEEFFF"),
+                                  ("AABBBB", "AAABBC", "DAECCC", "DDEECC", "DDEEFF", "DEFFFF")])
+def test_jigsaw_counts_match_brute_force(tmp_path, rows):
+    n = len(rows)
+    path = write(tmp_path, "regions\n" + "\n".join(rows) + "\n")
+    ec = variant_exact_cover(f"{'2x2' if n == 4 else '2x3'}+@{path}")
+    given = {(0, c): c + 1 for c in range(n)} if n == 6 else {}
+    from grids.variants import variant_givens
+    grid = "".join(str(given.get((r, c), ".")) for r in range(n) for c in range(n))
+    got = ec.count(given=variant_givens(f"{'2x2' if n == 4 else '2x3'}+@{path}", grid), memo=True)
+    assert got == brute_count(n, jigsaw_houses(rows), (), given)
+
+
+def test_houses_and_pairs_from_a_file_match_brute_force(tmp_path):
+    path = write(tmp_path, "house r1c4 r2c3 r3c2 r4c1\ndiffer r1c1 r4c4\ndiffer r2c2 r1c1\n")
+    houses = basic_houses(2, 2) + [[(0, 3), (1, 2), (2, 1), (3, 0)]]
+    pairs = [((0, 0), (3, 3)), ((1, 1), (0, 0))]
+    assert variant_exact_cover(f"2x2+@{path}").count() == brute_count(4, houses, pairs)
+
+
+def test_a_file_combines_with_named_rules(tmp_path):
+    path = write(tmp_path, JIGSAW4)
+    kind = as_kind(f"2x2+x+@{path}")
+    assert kind.name == f"2x2+@{path}+x"
+    rows = ("AABB", "ACBB", "CCDD", "CADD")
+    houses = jigsaw_houses(rows) + [[(i, i) for i in range(4)], [(i, 3 - i) for i in range(4)]]
+    assert variant_exact_cover(kind).count() == brute_count(4, houses)
+
+
+@pytest.mark.parametrize("text, shape, message", [
+    ("", "2x2", "kind file {p} is empty"),
+    ("# only a comment\n\n", "2x2", "kind file {p} is empty"),
+    ("regions\nAABB\nAABB\nCCDD\n", "2x2",
+     "grid kind '@{p}' does not apply to 2x2: kind file {p}: the region grid must be 4 lines of 4 "
+     "symbols, got 3 lines of [4]"),
+    ("regions\nAAAB\nAABB\nCCDD\nCCDD\n", "2x2",
+     "grid kind '@{p}' does not apply to 2x2: kind file {p}: region 'A' has 5 cells, not 4"),
+    ("regions\nAABB\nAABB\nCCDD\nCCDE\n", "2x2",
+     "grid kind '@{p}' does not apply to 2x2: kind file {p}: 5 regions, a 4×4 grid needs 4"),
+    ("regions\nAA-B\nAABB\nCCDD\nCCDD\n", "2x2",
+     "kind file {p}, line 2: region rows are letters or digits, got 'AA-B'"),
+    ("house r1c1 r2c2 r3c3 r5c4\n", "2x2",
+     "grid kind '@{p}' does not apply to 2x2: kind file {p}: r5c4 is off the 4×4 grid"),
+    ("house r1c1 r2c2 r3c3 r1c1\n", "2x2",
+     "grid kind '@{p}' does not apply to 2x2: kind file {p}: house 1 repeats a cell"),
+    ("house r1c1 r2c2 r3c3\n", "2x2",
+     "grid kind '@{p}' does not apply to 2x2: kind file {p}: house 1 has 3 cells, not 4"),
+    ("house r1c1 r2c2 x r4c4\n", "2x2", "kind file {p}, line 1: 'x' is not a cell (write r1c1 .. r9c9)"),
+    ("differ r1c1\n", "2x2", "kind file {p}, line 1: differ takes two cells or a rule name, "
+                              "got 'r1c1'"),
+    ("differ anti-queen\n", "2x2", "kind file {p}: unknown difference rule 'anti-queen'"),
+    ("differ r1c1 r1c1\n", "2x2", "grid kind '@{p}' does not apply to 2x2: kind file {p}: a cell "
+                                  "cannot differ from itself (r1c1)"),
+    ("colour r1c1\n", "2x2", "kind file {p}, line 1: unknown statement 'colour' (regions, house, differ)"),
+    ("regions\nAB\nBA\n\nregions\nAB\nBA\n", "2x2", "kind file {p}, line 5: a second regions grid"),
+])
+def test_bad_files_raise_one_line_errors(tmp_path, text, shape, message):
+    path = write(tmp_path, text)
+    with pytest.raises(ValueError) as err:
+        as_kind(f"{shape}+@{path}")
+    want = message.replace("{p}", str(path))
+    assert str(err.value) == want
+    assert "\n" not in str(err.value)
+
+
+def test_unreadable_and_non_ascii_files(tmp_path):
+    with pytest.raises(ValueError, match=r"^cannot read kind file .*nothing.kind: No such file"):
+        as_kind(f"2x2+@{tmp_path / 'nothing.kind'}")
+    path = tmp_path / "u.kind"
+    path.write_bytes("house r1c1 r2c2 r3c3 r4c4 # café\n".encode())
+    with pytest.raises(ValueError, match=r"^kind file .*u.kind: not ASCII text$"):
+        read_kind_file(path)
+    with pytest.raises(ValueError, match="^'@' must be followed by the path of a kind file$"):
+        as_kind("2x2+@")
