@@ -6,3 +6,8 @@ with given column sets (:mod:`grids.rectangle`), grid text
 (:mod:`grids.grid`) and puzzles (:mod:`grids.puzzles`).  Everything here
 builds on the exact-cover engine :mod:`dlx` and nothing else of gridcount.
 """
+
+# The variant constraints (extra houses, difference rules, regions) register
+# themselves with grids.kind when their package is imported: here, so every
+# kind text parses wherever grids is used, and grids.kind imports no variant.
+import grids.variants  # noqa: E402,F401

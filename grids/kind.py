@@ -80,7 +80,6 @@ def _constraint(name: str, text: str) -> Constraint:
         raise ValueError(f"grid kind names are ASCII, got {name!r} in {text!r}")
     if not name:
         raise ValueError(f"empty grid kind name in {text!r}")
-    import grids.variants  # noqa: F401  (registers the variant constraints; lazy: no import loop)
     for factory in _FACTORIES:
         c = factory(name)
         if c is not None:
@@ -140,6 +139,19 @@ class GridKind:
     def family(self) -> str:
         """What the grids are called: ``"Sudoku"`` or ``"Latin square"``."""
         return "Latin square" if self.shape.latin else "Sudoku"
+
+    def unit_cells(self) -> tuple[tuple[int, ...], ...]:
+        """Every house as cell tuples: rows, columns, boxes or regions (none
+        for a Latin shape without regions), then the extra houses."""
+        s = self.shape
+        out = [tuple(int(k) for k in cells) for cells in s.row_cells]
+        out += [tuple(int(k) for k in cells) for cells in s.column_cells]
+        regions = self.regions()
+        if regions is not None:
+            out += [tuple(r) for r in regions]
+        elif not s.latin:
+            out += [tuple(int(k) for k in cells) for cells in s.box_cells]
+        return tuple(out) + self.houses()
 
     def houses(self) -> tuple[tuple[int, ...], ...]:
         """Every extra house of every constraint, in constraint order."""

@@ -47,20 +47,18 @@ Example
 """
 from __future__ import annotations
 
+import functools
 import math
 import random
-import socket
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from functools import cached_property
 
 import numpy as np
 
 from counting.group.kind_group import kind_group
-from counting.options import CountOptions
 from counting.reduction.base import BandClass, Reduction
-from counting.units import UnitResult, WorkUnit
-from dlx import ENGINE_VERSION
+from counting.reduction.cost import even_work, smallest_class_first
+from counting.units import UnitProblem, WorkUnit
 from grids.kind import GridKind, as_kind
 from grids.variants.encoding import unit_cells, variant_exact_cover
 from grids.variants.kindfile import parse_cell
@@ -281,40 +279,30 @@ class PrefixReduction(Reduction):
             out.append(PrefixUnit(self.grid_kind.name, self.name, k, k, 0, size, givens))
         return out
 
-    def unit_problem(self, spec: PrefixUnit):
-        """``(ExactCover, given rows)`` of a unit: this process's matrix of the kind."""
+    def problem(self, spec: PrefixUnit) -> UnitProblem:
+        """The kind's matrix (rows filled in :attr:`row_order`, memo points at
+        row ends, no tail: the kind's rules may reach into the last band) and
+        the unit's prefix filling as given rows."""
         if (spec.shape, spec.reduction) != (self.grid_kind.name, self.name):
             raise ValueError(f"a unit of {spec.shape} by {spec.reduction}, not of "
                              f"{self.grid_kind.name} by {self.name}")
         n = self.shape.n
-        return self._matrix, [(r * n + c) * n + d - 1 for r, c, d in spec.givens]
+        key = ("variant", self.grid_kind.name, tuple(self.row_order or ()))
+        return UnitProblem(key, functools.partial(variant_exact_cover, self.grid_kind, "rows",
+                                                  row_order=self.row_order),
+                           tuple((r * n + c) * n + d - 1 for r, c, d in spec.givens))
 
-    @cached_property
-    def _matrix(self):
-        return variant_exact_cover(self.grid_kind, "rows", row_order=self.row_order)
+    def hand_out(self, specs) -> list:
+        return smallest_class_first(specs)
+
+    def work_shares(self, specs) -> dict[int, float]:
+        return even_work(specs)
 
     def count(self, spec: PrefixUnit, memo_mb: float = 64) -> int:
-        """The completions of one unit (memo on; the table carries over)."""
-        ec, given = self.unit_problem(spec)
-        return ec.count(given=given, memo=True, memo_mb=memo_mb)
-
-    def count_unit(self, spec: PrefixUnit, options: CountOptions = CountOptions(), *,
-                   fresh_memo: bool = False) -> UnitResult:
-        """Count one unit with the engine's statistics, as the unit counter
-        (:func:`counting.run.counter.count_unit`) asks a reduction whose units
-        are not :class:`~counting.units.UnitSpec`.  No tail: the kind's rules
-        may reach into the last band."""
-        ec, given = self.unit_problem(spec)
-        if fresh_memo:
-            ec.clear_memo()
-        count = ec.count(given=given, memo=options.memo, memo_mb=options.memo_mb)
-        st = ec.stats
-        return UnitResult(
-            unit_id=spec.unit_id, class_id=spec.class_id, form_id=spec.form_id, count=count,
-            nodes=st.nodes, dead_ends=st.dead_ends, memo_hits=st.memo_hits,
-            seconds=round(st.seconds, 6), host=socket.gethostname(),
-            engine_version=ENGINE_VERSION,
-            finished_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+        """The completions of one unit on a matrix of its own (small kinds,
+        tests; a run counts units with :func:`counting.run.counter.count_unit`)."""
+        problem = self.problem(spec)
+        return problem.build().count(given=list(problem.given), memo=True, memo_mb=memo_mb)
 
     def count_all(self) -> dict[int, int]:
         """Every unit's count, in this process (small kinds, tests)."""

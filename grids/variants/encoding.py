@@ -39,23 +39,14 @@ import numpy as np
 from dlx.api import ExactCover
 from grids.grid import to_array
 from grids.kind import GridKind, as_kind
+from grids.variants.implied import implied_houses
 
 __all__ = ["variant_exact_cover", "variant_columns", "variant_givens", "unit_cells"]
 
 
 def unit_cells(kind) -> tuple[tuple[int, ...], ...]:
-    """Every house of ``kind`` as cell tuples: rows, columns, boxes or regions
-    (none for a Latin shape without regions), then the extra houses."""
-    kind = as_kind(kind)
-    s = kind.shape
-    out = [tuple(int(k) for k in cells) for cells in s.row_cells]
-    out += [tuple(int(k) for k in cells) for cells in s.column_cells]
-    regions = kind.regions()
-    if regions is not None:
-        out += [tuple(r) for r in regions]
-    elif not s.latin:
-        out += [tuple(int(k) for k in cells) for cells in s.box_cells]
-    return tuple(out) + kind.houses()
+    """Every house of ``kind`` as cell tuples (:meth:`GridKind.unit_cells`)."""
+    return as_kind(kind).unit_cells()
 
 
 def variant_columns(kind: GridKind, implied: bool = True) -> tuple[list[list[int]], int, int]:
@@ -64,7 +55,6 @@ def variant_columns(kind: GridKind, implied: bool = True) -> tuple[list[list[int
     n, nn = kind.shape.n, kind.shape.n ** 2
     houses = unit_cells(kind)[2 * n:]       # boxes or regions, then extra houses
     if implied:
-        from grids.variants.implied import implied_houses
         houses += implied_houses(kind)
     pairs = kind.differences()
     in_house = [[] for _ in range(nn)]

@@ -26,7 +26,6 @@ from __future__ import annotations
 import itertools
 
 from grids.kind import as_kind
-from grids.variants.encoding import unit_cells
 
 __all__ = ["implied_houses"]
 
@@ -36,7 +35,7 @@ def implied_houses(kind, max_lines: int = 3) -> tuple[tuple[int, ...], ...]:
     cell tuples, in the order found)."""
     kind = as_kind(kind)
     n = kind.shape.n
-    units = unit_cells(kind)
+    units = kind.unit_cells()
     lines = [frozenset(u) for u in units[:2 * n]]          # rows, then columns
     known = {frozenset(u) for u in units}
     houses = list(known)

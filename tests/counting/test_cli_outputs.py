@@ -2,7 +2,6 @@
 output that is its input, a store, a directory, a device or a FIFO, and
 two outputs that are one file (counting/outputs.py through counting/cli/)."""
 import os
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner

@@ -112,13 +112,14 @@ def test_choose_prefix_measures_every_candidate():
     assert all(t["seconds"] > 0 for t in table)
 
 
-def test_count_unit_gives_the_counters_result():
+def test_a_unit_is_the_kind_s_matrix_with_its_prefix_given():
     from counting.options import CountOptions
     r = PrefixReduction("2x3+x", "rows=2")
     u = r.units()[0]
-    res = r.count_unit(u, CountOptions(memo=False), fresh_memo=True)
-    assert (res.unit_id, res.count) == (u.unit_id, r.count(u))
-    assert res.nodes > 0
+    problem = r.problem(u)
+    ec = problem.build()
+    plain = ec.count(given=list(problem.given), **CountOptions(memo=False).engine_arguments(ec))
+    assert plain == r.count(u) and ec.stats.nodes > 0
 
 
 @pytest.mark.parametrize("prefix, name", [("rows=2", "prefix-rows=2"),
