@@ -91,7 +91,9 @@ class Job:
         ``"71"``/``"44"`` for 3x3, ``"moves"``/``"patterns"`` otherwise).
         Raises ``ValueError`` with a one-line message on bad input.
         """
-        name = check_shape(shape, force=force).name
+        kind = as_kind(shape)
+        check_shape(kind, force=force)
+        name = kind.name
         job = cls(name, reduction_name(None if reduction is None else str(reduction), name))
         job.units  # computes (and validates) the reduction now
         return job

@@ -40,6 +40,7 @@ from counting.reduction.registry import SYMMETRY, check_shape
 from counting.run import dask_pool
 from counting.run.pool import WorkerLost, check_memory
 from counting.store.database import Store, StoreError, StoreLock
+from grids.kind import as_kind
 
 __all__ = ["CountRequest", "Outcome", "count", "check_reach", "open_store", "prepare_identity",
            "grid_total_in", "record_identity", "needs_identity", "OutOfReach", "Interrupted",
@@ -195,13 +196,18 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
     (``grid_total_known`` None: whether the grid store at its default path
     is complete; True or False: the caller knows).
     """
-    s = check_shape(shape)
-    grid = get_reduction(s, reduction)
+    kind = as_kind(shape)
+    if up_to_symmetry and not kind.plain:
+        raise ValueError(f"--up-to-symmetry counts essentially different plain grids; "
+                         f"{kind.name} has extra rules (not yet)")
+    check_shape(kind)
+    s = kind   # its .name is the kind's text
+    grid = get_reduction(kind.name, reduction)
     if not reach.needs_estimate(grid):
         return []
     wanted = [("this job", grid)]
     if up_to_symmetry:
-        wanted = [("the symmetry units", get_reduction(s, SYMMETRY))]
+        wanted = [("the symmetry units", get_reduction(kind.name, SYMMETRY))]
         known = grid_total_known
         if known is None:
             known = grid_total_in(default_db_path(s.name, grid.name), s.name) is not None

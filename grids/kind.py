@@ -193,8 +193,8 @@ def as_kind(kind) -> GridKind:
         return kind
     if isinstance(kind, Shape):
         return GridKind(kind)
-    if not isinstance(kind, str):
-        raise ValueError(f"a grid kind must be text like '3x3' or '3x3+x', got {kind!r}")
+    if not isinstance(kind, str):   # as the shape parser says it
+        return GridKind(as_shape(kind))
     head, *rest = kind.strip().split("+")
     shape = as_shape(head)
     return GridKind(shape, tuple(_constraint(part.strip(), kind) for part in rest))

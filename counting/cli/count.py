@@ -30,7 +30,8 @@ from grids.sudoku import ALPHABET
 
 __all__ = ["count", "classes", "verify"]
 
-REDUCTIONS = [*registry.REDUCTIONS, *registry.ALIASES_3X3]  # kinds, then 3x3's stored names
+REDUCTIONS = [*registry.REDUCTIONS, *registry.ALIASES_3X3, registry.PREFIX]
+# reduction kinds, then 3x3's stored names, then the prefix reduction of grid kinds
 MEMO_MB_MIN = 0.01   # smallest --memo-mb accepted (about 10 KiB)
 REDUCTION_HELP = ("Band-1 classes: 'moves' (the five moves; the default, '71' for 3x3) or "
                   "'patterns' (column-set patterns; '44' for 3x3); two-band shapes (Rx2, 2xR): "
@@ -38,7 +39,9 @@ REDUCTION_HELP = ("Band-1 classes: 'moves' (the five moves; the default, '71' fo
                   "on); Latin squares (1xN, Nx1): 'cycles2' (classes of rows 1-3; the default "
                   "for orders 3-8), 'factor' (counted by 1-factorizations; the default for order 9) "
                   "or 'cycles' (cycle type of row 2); three-band shapes "
-                  "(2x3, 3x2, 3x3, 4x3, 3x4): 'patterns3' (band tables, a second method).")
+                  "(2x3, 3x2, 3x3, 4x3, 3x4): 'patterns3' (band tables, a second method); grid kinds "
+                  "with extra rules (3x3+x, 3x3+windoku, ...): 'prefix' (orbits of fillings of "
+                  "rows 1-2, the only one).")
 
 
 def _load_job(shape: str, reduction: str | None, force: bool = False) -> jobs.Job:

@@ -25,8 +25,10 @@ from counting.reduction.latin_factor import LatinFactorReduction
 from counting.reduction.moves import MovesReduction
 from counting.reduction.patterns import PatternsReduction
 from counting.reduction.patterns2 import TwoBandPatternReduction
+from counting.reduction.prefix import NAME as PREFIX, PrefixReduction
 from counting.reduction.patterns3 import ThreeBandPatternReduction
 from counting.reduction.orbits import SymmetryReduction
+from grids.kind import as_kind
 from grids.shape import Shape, as_shape
 
 __all__ = ["MAX_N", "REDUCTIONS", "SYMMETRY", "ALIASES_3X3", "check_shape", "reduction_kind",
@@ -44,6 +46,8 @@ REDUCTIONS = tuple(_TABLE)  # reduction kinds, the default first
 # Not a reduction of the grid count but of its orbits (Burnside's lemma):
 # never a default, not among REDUCTIONS, chosen by `--up-to-symmetry`.
 SYMMETRY = SymmetryReduction.kind
+# Grid kinds with extra constraints: the prefix reduction, rows 1-2 by default.
+PREFIX_DEFAULT = f"{PREFIX}-rows=2"
 ALIASES_3X3 = {cls.name_3x3: kind for kind, cls in _TABLE.items()
                if cls.name_3x3 is not None}  # 3x3's historical (stored) names
 
@@ -64,7 +68,7 @@ def check_shape(shape: Shape | str, force: bool = False) -> Shape:
     >>> check_shape("5x4", force=True).name
     '5x4'
     """
-    s = as_shape(shape)
+    s = as_kind(shape).shape
     if s.n > MAX_N and not force:
         text = shape if isinstance(shape, str) else s.name
         raise ValueError(
@@ -153,7 +157,11 @@ def reduction_names(shape: Shape | str) -> tuple[str, ...]:
     --------
     >>> reduction_names("3x3"), reduction_names("2x3")
     (('71', '44', 'patterns3'), ('moves', 'patterns2', 'patterns', 'patterns3'))
+    >>> reduction_names("2x2+x")
+    ('prefix-rows=2',)
     """
+    if not as_kind(shape).plain:
+        return (get_reduction(shape).name,)
     s = as_shape(shape)
     default = reduction_kind(None, s)
     kinds = [default] + [k for k, cls in _TABLE.items() if k != default and cls.applies_to(s)]
@@ -179,9 +187,26 @@ def get_reduction(shape: Shape | str, name: str | None = None) -> Reduction:
     ('44', 'patterns', '3x3')
     >>> get_reduction("3x3", "patterns") is r
     True
+
+    A grid kind with extra constraints (``"3x3+windoku"``) is counted by
+    the prefix reduction only (``"prefix"`` = ``"prefix-rows=2"``, or a
+    stored ``"prefix-PREFIX"`` name), which is its default.
     """
-    s = as_shape(shape)
+    kind = as_kind(shape)
+    if not kind.plain:
+        return _make_prefix(kind.name, PREFIX_DEFAULT if name in (None, PREFIX) else name)
+    if name is not None and name.startswith(PREFIX):
+        raise ValueError(f"reduction {name!r} counts grid kinds with extra rules (3x3+x, ...); "
+                         f"for plain {kind.name} grids use {', '.join(map(repr, REDUCTIONS))}")
+    s = kind.shape
     return _make(reduction_kind(name, s), s)
+
+
+@lru_cache(maxsize=None)
+def _make_prefix(kind: str, name: str) -> Reduction:
+    if not name.startswith(PREFIX):
+        raise ValueError(f"reduction {name!r} counts plain grids, not {kind}: use 'prefix'")
+    return PrefixReduction.from_name(kind, name)
 
 
 @lru_cache(maxsize=None)
