@@ -179,6 +179,7 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
     except plan.BadUnits as e:
         raise click.BadParameter(str(e), param_hint="--units")
     except plan.OutOfReach as e:
+        _json_error(as_json, str(e), 2)
         refuse(str(e))
     except plan.TooMuchMemory as e:
         _bad_value("--memo-mb", str(e))
@@ -190,6 +191,7 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
         # the shell's convention: 128 + the signal's number
         sys.exit(128 + (signal.SIGTERM if terminated else signal.SIGINT))
     except (ValueError, StoreError, plan.RunFailed) as e:
+        _json_error(as_json, str(e), 1)
         fail(str(e))
     if as_json:
         doc = outcome.summary.as_json()
@@ -203,6 +205,14 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
         if outcome.table is not None:
             _print_burnside(outcome.table)
     _print_summary(outcome.summary, outcome.path, quiet=quiet)
+
+
+def _json_error(as_json: bool, message: str, exit_code: int) -> None:
+    """Under ``--json``, a refusal or failure is a JSON object on stdout too
+    (``{"error": ..., "exit_code": ...}``), so a script never reads an empty
+    stdout; the one line on stderr follows as usual."""
+    if as_json:
+        click.echo(json.dumps({"error": message, "exit_code": exit_code}))
 
 
 def _count_rectangles(kind, rows: int, as_json: bool, quiet: bool) -> None:

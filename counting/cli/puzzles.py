@@ -37,7 +37,7 @@ from tqdm import tqdm
 from grids import puzzles as P
 from dlx.api import COUNT_LIMIT_MAX
 from grids.grid import text_shape
-from counting.cli.common import CONTEXT_SETTINGS
+from counting.cli.common import CONTEXT_SETTINGS, refuse
 from grids.shape import Shape
 
 _SOURCE = "FILE|PUZZLE"
@@ -96,6 +96,10 @@ def _read(source: str, shape: Shape | None, fmt: str) -> tuple[P.PuzzleFile, boo
         pf = P.parse_puzzles(data.decode("utf-8", errors="replace"), shape=shape, format=fmt)
         for e in pf.errors:
             click.echo(f"line {e.line}: {e.error}", err=True)
+        if pf.grids.shape[0] == 0 and not pf.errors:
+            # "0 puzzles" and exit 0 would tell `check` the file is all unique
+            refuse(f"{'standard input' if source == '-' else source} holds no puzzle "
+                   f"(empty, or only blank and comment lines)")
         return pf, True
     try:
         return P.parse_puzzle(source, shape=shape), False

@@ -668,3 +668,11 @@ def test_count_rows_counts_latin_rectangles_by_the_kernel():
                        (("1x4", "--rows", "5"), "at most 4 rows")):
         res = invoke("count", *args)
         assert res.exit_code == 2 and says in res.output
+
+
+def test_a_refusal_under_json_is_a_json_error_object_on_stdout(tmp_path):
+    # issue 26.20: a refusal under --json left stdout empty
+    res = invoke("count", "3x4", "--json", "--db", tmp_path / "j.sqlite")
+    assert res.exit_code == 2
+    doc = json.loads(res.stdout)
+    assert doc["exit_code"] == 2 and "out of reach" in doc["error"]

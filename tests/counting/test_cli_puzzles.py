@@ -411,3 +411,14 @@ def test_ctrl_c_in_a_puzzle_command_is_exit_130_without_aborted():
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, (out, err)
     assert "Aborted!" not in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("command", ["check", "solve", "count-solutions"])
+def test_a_file_with_no_puzzle_is_refused_not_reported_as_all_unique(run, tmp_path, command):
+    # issue 26.13: an empty puzzle file gave "0 puzzles", exit 0 (check: success)
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    res = run(command, empty)
+    assert res.exit_code == 2 and "holds no puzzle" in res.output
+    res = run(command, "-", input="# a comment\n\n")
+    assert res.exit_code == 2 and "standard input holds no puzzle" in res.output
