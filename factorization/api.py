@@ -60,7 +60,10 @@ import numpy as np
 from factorization._kernel import Kernel, key_to_adj
 
 __all__ = ["count_factorizations", "latin_rectangles", "latin_squares", "latin_units",
-           "count_unit_class", "LatinUnit", "FactorizationCounter", "MAX_N"]
+           "count_unit_class", "LatinUnit", "FactorizationCounter", "MAX_N", "process_counter",
+           "ENGINE_NAME"]
+
+ENGINE_NAME = "factorization-1"   # what a count made by this kernel names as its engine
 
 MAX_N = 16          # vertices a side: a canonical key row is 16 bits
 _LIMIT = 1 << 127   # kernel counters are unsigned 128-bit
@@ -393,3 +396,17 @@ def latin_rectangles(k: int, n: int, *, memo_mb: float = 64.0) -> int:
                 nxt[child] = nxt.get(child, 0) + w * int(m)
         level = nxt
     return sum(level.values())
+
+
+# per process: one counter (and memo table) per side n, shared by every caller
+_PROCESS_COUNTERS: dict[int, "FactorizationCounter"] = {}
+
+
+def process_counter(n: int, memo_mb: float = 64.0) -> "FactorizationCounter":
+    """This process's counter for graphs of ``n`` + ``n`` vertices, made on
+    first use (with at least 64 MiB of memo) and kept: its memo keys are
+    canonical forms, so every unit of every job on ``n`` may share it."""
+    c = _PROCESS_COUNTERS.get(n)
+    if c is None:
+        c = _PROCESS_COUNTERS[n] = FactorizationCounter(n, memo_mb=max(memo_mb, 64.0))
+    return c

@@ -41,14 +41,13 @@ from counting.options import CountOptions
 from counting.reduction.base import BandClass, Reduction
 from counting.reduction.cost import even_work, smallest_class_first
 from counting.units import Tally, WorkUnit
-from factorization import FactorizationCounter, count_unit_class, latin_units
+from factorization import ENGINE_NAME, count_unit_class, latin_units, process_counter
 from grids.shape import as_shape
 
 __all__ = ["LatinFactorReduction", "FactorUnitSpec", "NAME", "MAX_ORDER"]
 
 NAME = "factor"
 MAX_ORDER = 9          # largest order whose units are enumerated here
-KERNEL = "factorization-1"   # the engine name a unit's result carries
 
 
 @dataclass(frozen=True)
@@ -65,17 +64,6 @@ class FactorUnitSpec(WorkUnit):
 @lru_cache(maxsize=None)
 def _units(n: int) -> tuple:
     return tuple(latin_units(n, n // 2 + 1))
-
-
-# per process: one counter (and memo table) per order
-_COUNTERS: dict[int, FactorizationCounter] = {}
-
-
-def _counter(n: int, memo_mb: float) -> FactorizationCounter:
-    c = _COUNTERS.get(n)
-    if c is None:
-        c = _COUNTERS[n] = FactorizationCounter(n, memo_mb=max(memo_mb, 64.0))
-    return c
 
 
 class LatinFactorReduction(Reduction):
@@ -125,10 +113,10 @@ class LatinFactorReduction(Reduction):
                 or spec.reduction != NAME:
             raise ValueError(f"unit {spec.unit_id} is a {spec.shape}/{spec.reduction} unit, "
                              f"not {self.shape.name}/{NAME}")
-        counter = _counter(self.shape.n, options.memo_mb)
+        counter = process_counter(self.shape.n, options.memo_mb)
         t0 = time.perf_counter()
         count = count_unit_class(spec.column_sets, spec.degree, counter=counter)
-        return Tally(count, seconds=time.perf_counter() - t0, engine_version=KERNEL)
+        return Tally(count, seconds=time.perf_counter() - t0, engine_version=ENGINE_NAME)
 
     def hand_out(self, specs) -> list:
         return smallest_class_first(specs)

@@ -93,7 +93,7 @@ import numpy as np
 from counting.reduction.base import Reduction
 from counting.reduction.cost import even_work, smallest_class_first
 from counting.units import Tally, UnitProblem, WorkUnit
-from factorization import FactorizationCounter, count_factorizations
+from factorization import ENGINE_NAME, count_factorizations, process_counter
 from grids.rectangle import ColumnSetRectangles
 from grids.shape import as_shape
 
@@ -305,17 +305,6 @@ def pattern_classes(R: int, dual: bool = True) -> tuple[PatternClass, ...]:
 # The reduction
 # ---------------------------------------------------------------------------
 
-KERNEL = "factorization-1"   # the engine name a kernel-counted unit carries
-_FACTOR_COUNTERS: dict[int, FactorizationCounter] = {}   # per process, per side
-
-
-def _factor_counter(n: int, memo_mb: float) -> FactorizationCounter:
-    c = _FACTOR_COUNTERS.get(n)
-    if c is None:
-        c = _FACTOR_COUNTERS[n] = FactorizationCounter(n, memo_mb=max(memo_mb, 64.0))
-    return c
-
-
 class TwoBandPatternReduction(Reduction):
     """The ``patterns2`` reduction of one two-band shape (``R×2`` or ``2×R``).
 
@@ -433,16 +422,16 @@ class TwoBandPatternReduction(Reduction):
         """The unit's count by the 1-factorization kernel: its rectangles are
         the ordered 1-factorizations of the R-regular graph column–digit of
         its column sets, F_R(G_P) = L(P), over the ``R!`` row orders
-        (:mod:`factorization`; a counter per process, its memo table kept)."""
+        (:mod:`factorization`; the process's counter, its memo table kept)."""
         self._check_spec(spec)
-        counter = _factor_counter(2 * self.rows, options.memo_mb)
+        counter = process_counter(2 * self.rows, options.memo_mb)
         t0 = time.perf_counter()
         L = count_factorizations(spec.column_sets, counter=counter)
         count, rest = divmod(L, ColumnSetRectangles(self.rows, 2 * self.rows).row_order_factor)
         if rest:
             raise ValueError(f"unit {spec.unit_id}: {L:,} rectangles are not a multiple of "
                              f"{self.rows}! row orders")
-        return Tally(count, seconds=time.perf_counter() - t0, engine_version=KERNEL)
+        return Tally(count, seconds=time.perf_counter() - t0, engine_version=ENGINE_NAME)
 
     def hand_out(self, specs) -> list:
         """Smallest class first: the most symmetric patterns have the most
