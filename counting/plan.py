@@ -254,16 +254,14 @@ def _deletable_units(path: Path, job: Job) -> int:
     damaged to open is still deleted (that is what --fresh is for)."""
     try:
         with Store.open(path) as old:
-            other = (old.job.shape, old.job.reduction)
-            if other != (job.shape, job.reduction):
-                raise StoreError(f"{path} is the store of {other[0]} ({other[1]}), not of "
-                                 f"{job.shape} ({job.reduction}): --fresh deletes only a store "
-                                 f"of the same job; give another --db")
-            return len(old)
-    except StoreError as e:
-        if "--fresh deletes only" in str(e):
-            raise
+            other, done = (old.job.shape, old.job.reduction), len(old)
+    except StoreError:
         return 0
+    if other != (job.shape, job.reduction):
+        raise StoreError(f"{path} is the store of {other[0]} ({other[1]}), not of "
+                         f"{job.shape} ({job.reduction}): --fresh deletes only a store "
+                         f"of the same job; give another --db")
+    return done
 
 
 def _run(job: Job, store: Store, path: Path, ids, run_kw: dict) -> RunReport:
