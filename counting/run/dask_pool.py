@@ -25,7 +25,13 @@ What the client guarantees
 * A scheduler with no worker is said at once, at the start and whenever the
   last worker leaves during the run (the scheduler keeps the units and
   hands them to the next worker that joins).  After ``wait_workers``
-  seconds without any worker the run stops with :class:`NoWorkers`.
+  seconds without any worker the run stops with :class:`NoWorkers`.  The
+  client asks the scheduler for its workers (at most once a second) in
+  every wait: for the next finished unit and while fetching a result, which
+  the scheduler recomputes when the worker that held it died first.  No
+  event has to arrive for the deadline to hold.  A worker that vanished
+  without closing its connection (its machine lost) counts until the
+  scheduler drops it after its ``worker-ttl`` (Dask's default: 5 minutes).
 
 Workers need the same gridcount build as the client (one wheel, installed
 with the ``dask`` extra on every worker machine): a task is a reference to
@@ -78,6 +84,9 @@ WAIT_WORKERS = 300.0      # seconds a run waits while the scheduler has no worke
 _CLOSE_TIMEOUT = 10.0     # seconds allowed to close the client / a local cluster
 _WATCH_SECONDS = 1.0      # how often a waiting run asks the scheduler for its workers
 _POLL_SECONDS = 0.05      # sleep between looks for finished units (keeps Ctrl-C prompt)
+# longest single wait for a finished unit's result; a shorter one could cut a
+# slow fetch short again and again (each timeout cancels it)
+_FETCH_SECONDS = 5.0
 
 # Preload (module text) of a local cluster's worker processes.  They share the
 # terminal's process group, so Ctrl-C reaches them too; like the local pool's
@@ -292,7 +301,7 @@ def _results(conn: _Connection, ordered: list[UnitSpec], options: CountOptions,
                 continue
             for fut in batch:
                 _, spec = conn.pending.pop(fut.key)
-                result, address, name = _outcome(fut, spec, conn.address)
+                result, address, name = _outcome(fut, spec, conn.address, watch)
                 fut.release()
                 if result.unit_id in seen:  # pragma: no cover - Dask already ensures this
                     continue
@@ -304,10 +313,31 @@ def _results(conn: _Connection, ordered: list[UnitSpec], options: CountOptions,
         conn.shutdown()
 
 
-def _outcome(fut, spec: UnitSpec, scheduler: str):
+def _fetch(fut, watch: _WorkerWatch):
+    """``fut.result()``, asking ``watch`` between tries.
+
+    A unit the client was told had finished can still be lost: when its
+    worker dies before the client fetched the result, the scheduler counts
+    the unit again, and fetching it waits for a worker.  So the fetch is
+    never one untimed wait: every :data:`_FETCH_SECONDS` the watch looks for
+    workers and, after ``--wait-workers`` seconds without any, raises
+    :class:`NoWorkers`.
+    """
+    while True:
+        try:
+            return fut.result(timeout=_FETCH_SECONDS)
+        except (TimeoutError, asyncio.TimeoutError):
+            if fut.status in ("error", "cancelled"):   # the task's own error
+                raise
+            watch.check()
+
+
+def _outcome(fut, spec: UnitSpec, scheduler: str, watch: _WorkerWatch):
     """The worker's ``(result, address, name)``, or a one-line error."""
     try:
-        result, address, name = fut.result()
+        result, address, name = _fetch(fut, watch)
+    except NoWorkers:
+        raise
     except (concurrent.futures.CancelledError, asyncio.CancelledError):
         raise UnitFailed(
             f"unit {spec.unit_id} was cancelled: the connection to the scheduler at "

@@ -350,6 +350,41 @@ def test_a_run_whose_last_worker_died_stops_after_wait_workers_keeping_its_units
     assert 2 <= len(kept) < 20 and len(kept) == len(set(kept))
 
 
+def test_a_result_lost_with_the_last_worker_before_it_was_fetched_still_stops_after_wait_workers(
+        distributed, specs, fails_instead_of_hanging):
+    # The race behind a count that waited far past --wait-workers: a unit
+    # finishes on the worker, the client is told (as_completed hands it
+    # out), then the worker dies before the client fetched the result.  The
+    # scheduler asks for the unit again, and fetching it waits for a worker
+    # that never comes, with no look at the clock.
+    with _local_cluster(distributed, n_workers=0) as cluster, \
+            distributed.Client(cluster.scheduler_address, set_as_default=False) as watcher:
+        address = cluster.scheduler_address
+        worker = _dask_worker(address)
+        try:
+            watcher.wait_for_workers(1, timeout=120)
+            said = []
+            run = run_units_dask(specs, scheduler=address, wait_workers=2, log=said.append)
+            got = [next(run)]                  # the run now waits for us to ask again
+            deadline = time.monotonic() + 120
+            while not any(watcher.who_has().values()):   # a finished unit nobody fetched
+                assert time.monotonic() < deadline, "no unit finished on the worker"
+                time.sleep(0.05)
+            time.sleep(0.5)                    # the run's client hears that it finished
+            worker.kill()
+            worker.wait(timeout=30)
+            t0 = time.monotonic()
+            with pytest.raises(NoWorkers):
+                got += list(run)
+            waited = time.monotonic() - t0
+        finally:
+            _stop(worker)
+    assert waited < 60, f"stopped {waited:.0f} s after the worker died, not about 2 s"
+    assert said[-1] == (f"no Dask worker is connected to the scheduler at {address}: counting "
+                        f"has stopped; waiting up to 2 s (--wait-workers) for one to join")
+    assert len(got) == len({r.unit_id for r in got}) < len(specs)
+
+
 def test_an_unreachable_scheduler_fails_fast_with_one_line(distributed, specs, capfd):
     address = f"tcp://127.0.0.1:{_free_port()}"
     t0 = time.monotonic()
