@@ -25,13 +25,18 @@ import contextlib
 import multiprocessing as mp
 import multiprocessing.connection
 import signal
+import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
-__all__ = ["ignore_sigint", "map_unordered", "WorkerDied"]
+__all__ = ["ignore_sigint", "map_unordered", "WorkerDied", "WorkerStalled"]
 
 _POLL_SECONDS = 0.2   # longest untimed wait: keeps Ctrl-C and SIGTERM prompt
 _JOIN_SECONDS = 5.0   # a stopped worker gets this long to exit before SIGKILL
+# A task's clock (for ``deadline``) advances by at most this much per look:
+# when this process itself was stopped (Ctrl-Z stops the workers too) or
+# the caller held on to a result, its workers are not blamed for the gap.
+_CLOCK_STEP_MAX = 1.0
 
 
 def ignore_sigint() -> None:
@@ -91,6 +96,42 @@ class WorkerDied(RuntimeError):
         return self.deaths < self.attempts
 
 
+@dataclass(eq=False)
+class WorkerStalled(WorkerDied):
+    """A worker gave no result within its task's ``deadline`` and was killed.
+
+    Attributes (besides :class:`WorkerDied`'s)
+    ------------------------------------------
+    seconds : float
+        How long it had run the task (while this process ran).
+    limit : float
+        The deadline it overran.
+    stopped : bool
+        The process was stopped (``SIGSTOP``, state ``T``) when it was killed.
+    """
+
+    seconds: float
+    limit: float
+    stopped: bool
+
+    @property
+    def cause(self) -> str:
+        stopped = "; the process was stopped (SIGSTOP)" if self.stopped else ""
+        return (f"no result after {self.seconds:,.1f} s, over its limit of {self.limit:,.1f} s"
+                f"{stopped}")
+
+
+def _is_stopped(pid: int) -> bool:
+    """Whether process ``pid`` is stopped (Linux ``/proc``; False where unknown)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except OSError:
+        return False
+    fields = stat[stat.rfind(b")") + 2:].split()
+    return bool(fields) and fields[0] in (b"T", b"t")
+
+
 def _worker_loop(conn, func, initializer, initargs) -> None:
     """A worker: run each task the parent sends, send back its outcome."""
     if initializer is not None:
@@ -125,9 +166,11 @@ class _Worker:
         self.process.start()
         child.close()   # only the worker holds it: its death closes the pipe
         self.task: tuple[int, Any] | None = None
+        self.given_at = 0.0   # the run clock when it got its task
 
-    def give(self, task: tuple[int, Any]) -> None:
+    def give(self, task: tuple[int, Any], clock: float) -> None:
         self.task = task
+        self.given_at = clock
         try:
             self.conn.send(task)
         except OSError:   # it died already: its sentinel says so next round
@@ -146,14 +189,14 @@ class _Worker:
         """Let it finish (``graceful``) or terminate it; join it either way."""
         p = self.process
         try:
-            if graceful and p.is_alive():
+            if graceful and p.is_alive() and not _is_stopped(p.pid):
                 with contextlib.suppress(OSError):
                     self.conn.send(None)
                 p.join(_JOIN_SECONDS)
-            if p.is_alive():
+            if p.is_alive() and not _is_stopped(p.pid):
                 p.terminate()
                 p.join(_JOIN_SECONDS)
-            if p.is_alive():  # pragma: no cover - a worker that ignores SIGTERM
+            if p.is_alive():  # stopped (SIGTERM would wait), or ignores SIGTERM
                 p.kill()
                 p.join()
         finally:
@@ -163,7 +206,8 @@ class _Worker:
 def map_unordered(func: Callable, items: Iterable, workers: int, *, retries: int = 2,
                   on_death: Callable[[WorkerDied], None] | None = None,
                   initializer: Callable[..., None] | None = ignore_sigint,
-                  initargs: tuple = ()) -> Iterator:
+                  initargs: tuple = (),
+                  deadline: Callable[[Any, int], float | None] | None = None) -> Iterator:
     """``func(item)`` for every item in spawned worker processes, yielded as
     each finishes.
 
@@ -181,17 +225,51 @@ def map_unordered(func: Callable, items: Iterable, workers: int, *, retries: int
     ``func`` is re-raised here.  Whenever the iteration ends early (an
     exception, ``KeyboardInterrupt``, the generator closed) the workers are
     terminated; results already yielded are the caller's.
+
+    ``deadline(item, attempt)`` (``attempt`` 1 for the first worker to run
+    the item), asked at every look (a fraction of a second), gives the
+    seconds a worker may run the item, or None for no limit.  A worker past
+    it is killed (``SIGKILL``, which also ends a stopped process) and
+    treated as dead, as a :class:`WorkerStalled`: its item runs again in a
+    new worker, and a result it may have sent meanwhile is never read.
     """
     queue = collections.deque(enumerate(items))
     deaths: collections.Counter = collections.Counter()
     ctx = mp.get_context("spawn")
     live: list[_Worker] = []
     done = False
+    clock = 0.0                      # seconds this generator has been running
+    last_look = time.monotonic()
 
     def start_with_next() -> None:
         w = _Worker(ctx, func, initializer, initargs)
         live.append(w)
-        w.give(queue.popleft())
+        w.give(queue.popleft(), clock)
+
+    def lose(w: _Worker, died: WorkerDied) -> None:
+        """``w`` is gone (``died`` says how): retry its item or raise."""
+        live.remove(w)
+        w.conn.close()
+        if not died.will_retry:
+            raise died
+        if on_death is not None:
+            on_death(died)
+        queue.appendleft(w.task)
+        start_with_next()
+
+    def overran(w: _Worker) -> WorkerStalled | None:
+        """Kill ``w`` if it has run its item past the item's deadline."""
+        index, item = w.task
+        limit = deadline(item, deaths[index] + 1)
+        seconds = clock - w.given_at
+        if limit is None or seconds <= limit:
+            return None
+        stopped = _is_stopped(w.process.pid)
+        w.process.kill()
+        w.process.join(_JOIN_SECONDS)
+        deaths[index] += 1
+        return WorkerStalled(w.process.pid, w.process.exitcode, item, deaths[index],
+                             retries + 1, seconds, limit, stopped)
 
     try:
         for _ in range(min(workers, len(queue))):
@@ -202,8 +280,14 @@ def map_unordered(func: Callable, items: Iterable, workers: int, *, retries: int
                 break
             waits = [w.conn for w in busy] + [w.process.sentinel for w in busy]
             ready = set(mp.connection.wait(waits, timeout=_POLL_SECONDS))
+            now = time.monotonic()
+            clock += min(now - last_look, _CLOCK_STEP_MAX)
+            last_look = now
             for w in busy:
                 if w.conn not in ready and w.process.sentinel not in ready:
+                    stalled = None if deadline is None else overran(w)
+                    if stalled is not None:
+                        lose(w, stalled)
                     continue
                 outcome = w.receive()
                 if outcome is None:
@@ -211,25 +295,18 @@ def map_unordered(func: Callable, items: Iterable, workers: int, *, retries: int
                         continue  # its pipe closed first; the sentinel follows
                     index, item = w.task
                     w.process.join(_JOIN_SECONDS)
-                    live.remove(w)
-                    w.conn.close()
                     deaths[index] += 1
-                    died = WorkerDied(w.process.pid, w.process.exitcode, item,
-                                      deaths[index], retries + 1)
-                    if not died.will_retry:
-                        raise died
-                    if on_death is not None:
-                        on_death(died)
-                    queue.appendleft((index, item))
-                    start_with_next()
+                    lose(w, WorkerDied(w.process.pid, w.process.exitcode, item,
+                                       deaths[index], retries + 1))
                     continue
                 kind, _, value = outcome
                 w.task = None
                 if kind == "error":
                     raise value
                 if queue:
-                    w.give(queue.popleft())
+                    w.give(queue.popleft(), clock)
                 yield value
+                last_look = time.monotonic()   # the caller's time is not the worker's
         done = True
     finally:
         for w in live:

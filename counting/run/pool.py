@@ -8,9 +8,11 @@ committed and the units in flight are simply not recorded.
 
 A worker killed from outside (``kill -9``, the out-of-memory killer) is
 noticed at once: the run says so in one line, and its unit is counted again
-by a new worker.  A unit that has killed :data:`ATTEMPTS` workers stops the
-run with :class:`WorkerLost` (finished units stay committed), rather than
-killing workers for ever.
+by a new worker.  A worker that gives no result far beyond its unit's
+estimate (stopped by ``SIGSTOP``, hung) is killed and its unit counted again
+the same way (the rule: :mod:`counting.run.stall`).  A unit that has killed
+or stalled :data:`ATTEMPTS` workers stops the run with :class:`WorkerLost`
+(finished units stay committed), rather than killing workers for ever.
 
 Every unit is counted by :func:`counting.run.counter.count_unit`; the
 :class:`~counting.options.CountOptions` value travels with each task, so a
@@ -29,9 +31,10 @@ import os
 from typing import Callable, Iterable, Iterator
 
 from counting.options import CountOptions
-from counting.run.counter import count_unit, hand_out
+from counting.run.counter import count_unit, hand_out, reduction_of
+from counting.run.stall import Deadlines
 from counting.units import UnitResult, UnitSpec
-from dlx.pools import WorkerDied, map_unordered
+from dlx.pools import WorkerDied, WorkerStalled, map_unordered
 from dlx.api import MEMO_MB_MAX
 
 __all__ = ["run_units", "default_workers", "check_memory", "WorkerLost", "ATTEMPTS"]
@@ -43,7 +46,8 @@ ATTEMPTS = 3
 
 
 class WorkerLost(RuntimeError):
-    """A unit killed every worker that counted it (:data:`ATTEMPTS` of them)."""
+    """A unit killed or stalled every worker that counted it (:data:`ATTEMPTS`
+    of them)."""
 
 
 def run_units(specs: Iterable[UnitSpec], *, workers: int = 1, options: CountOptions,
@@ -57,18 +61,20 @@ def run_units(specs: Iterable[UnitSpec], *, workers: int = 1, options: CountOpti
     ``options`` says how each unit is counted
     (:func:`counting.run.counter.count_unit`).
 
-    A worker that dies while counting is replaced and its unit counted
-    again; ``log`` receives one line saying so.  A unit that kills
-    :data:`ATTEMPTS` workers raises :class:`WorkerLost`.  Every unit is
-    yielded once.
+    A worker that dies while counting, or gives no result long past its
+    unit's estimate (:mod:`counting.run.stall`, then it is killed), is
+    replaced and its unit counted again; ``log`` receives one line saying
+    so.  A unit that kills or stalls :data:`ATTEMPTS` workers raises
+    :class:`WorkerLost`.  Every unit is yielded once.
 
     Raises
     ------
     ValueError
         ``workers`` memo tables of ``options.memo_mb`` do not fit in this
-        machine's memory (:func:`check_memory`).
+        machine's memory (:func:`check_memory`), or ``$GRIDCOUNT_STALL_FLOOR``
+        is not a number of seconds.
     WorkerLost
-        A unit killed every worker that counted it.
+        A unit killed or stalled every worker that counted it.
     """
     ordered = hand_out(specs)
     if workers <= 1 or len(ordered) <= 1:
@@ -77,24 +83,42 @@ def run_units(specs: Iterable[UnitSpec], *, workers: int = 1, options: CountOpti
         return
     workers = min(workers, len(ordered))
     check_memory(workers, options)
+    deadlines = Deadlines(reduction_of(ordered[0]).work_shares(ordered))
     say = log or (lambda msg: None)
 
     def on_death(died: WorkerDied) -> None:
-        say(f"worker process {died.pid} died ({died.cause}) while counting unit "
-            f"{died.item.unit_id}; counting it again in a new worker "
-            f"(attempt {died.deaths + 1} of {died.attempts})")
+        unit = died.item.unit_id
+        again = (f"counting it again in a new worker (attempt {died.deaths + 1} of "
+                 f"{died.attempts})")
+        if isinstance(died, WorkerStalled):
+            expected = deadlines.expected(unit) or 0.0
+            state = "; the process was stopped" if died.stopped else ""
+            say(f"worker process {died.pid} gave no result for unit {unit} in "
+                f"{died.seconds:,.1f} s (its estimate: {expected:,.1f} s{state}): taken for "
+                f"stalled and killed; {again}")
+        else:
+            say(f"worker process {died.pid} died ({died.cause}) while counting unit {unit}; "
+                f"{again}")
+
+    def deadline(spec: UnitSpec, attempt: int) -> float | None:
+        return deadlines.limit(spec.unit_id, attempt)
 
     # a partial of a module-level function pickles as a reference plus the
     # options: each task carries them, no worker state is needed
     task = functools.partial(count_unit, options=options)
     try:
-        yield from map_unordered(task, ordered, workers, retries=ATTEMPTS - 1,
-                                 on_death=on_death)
+        for result in map_unordered(task, ordered, workers, retries=ATTEMPTS - 1,
+                                    on_death=on_death, deadline=deadline):
+            deadlines.finished(result.unit_id, result.seconds)
+            yield result
     except WorkerDied as died:
+        if isinstance(died, WorkerStalled):
+            verb, hint = "stalled or killed", "stopped workers, or an overloaded machine?"
+        else:
+            verb, hint = "killed", "out of memory? try a smaller --memo-mb or fewer --workers"
         raise WorkerLost(
-            f"unit {died.item.unit_id} killed all {died.deaths} worker processes that counted "
-            f"it (the last, process {died.pid}: {died.cause}); out of memory? try a smaller "
-            f"--memo-mb or fewer --workers") from None
+            f"unit {died.item.unit_id} {verb} all {died.deaths} worker processes that counted "
+            f"it (the last, process {died.pid}: {died.cause}); {hint}") from None
 
 
 def check_memory(workers: int, options: CountOptions) -> None:

@@ -1,5 +1,6 @@
 """Spawned worker processes (dlx/pools.py): every task's result once, a
-dead worker noticed and replaced, a task that kills every worker stopped."""
+dead worker noticed and replaced, a worker past its task's deadline killed
+and replaced, a task that kills every worker stopped."""
 import functools
 import multiprocessing as mp
 import os
@@ -8,7 +9,7 @@ import time
 
 import pytest
 
-from dlx.pools import WorkerDied, map_unordered
+from dlx.pools import WorkerDied, WorkerStalled, map_unordered
 
 
 def _die_the_first_time(marker: str, value):
@@ -20,6 +21,18 @@ def _die_the_first_time(marker: str, value):
         return value
     os.close(fd)
     os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _stop_the_first_time(marker: str, value):
+    """The first call (across processes) stops its own process (``SIGSTOP``);
+    every call returns ``(value, pid)``."""
+    try:
+        fd = os.open(marker, os.O_CREAT | os.O_EXCL)
+    except FileExistsError:
+        return value, os.getpid()
+    os.close(fd)
+    os.kill(os.getpid(), signal.SIGSTOP)
+    return value, os.getpid()       # only if it is continued before it is killed
 
 
 def test_every_result_arrives_once():
@@ -35,6 +48,35 @@ def test_a_killed_worker_is_replaced_and_its_task_run_again(tmp_path, fails_inst
     assert died.exitcode == -signal.SIGKILL and died.cause == "signal 9, SIGKILL"
     assert died.item in (1, 2) and died.deaths == 1 and died.attempts == 3 and died.will_retry
     assert str(died) == f"worker process {died.pid} died (signal 9, SIGKILL)"
+
+
+def test_a_stopped_worker_is_killed_past_its_deadline_and_its_task_run_again(
+        tmp_path, fails_instead_of_hanging):
+    stalls, asked = [], []
+
+    def deadline(item, attempt):
+        asked.append((item, attempt))
+        return 3.0 * attempt
+
+    task = functools.partial(_stop_the_first_time, str(tmp_path / "stopped"))
+    got = list(map_unordered(task, [1, 2, 3, 4], workers=2, on_death=stalls.append,
+                             deadline=deadline))
+    [stall] = stalls
+    assert isinstance(stall, WorkerStalled) and stall.stopped
+    assert stall.item in (1, 2) and stall.deaths == 1 and stall.will_retry
+    assert stall.limit == 3.0 and 3.0 < stall.seconds < 60
+    assert stall.cause == (f"no result after {stall.seconds:,.1f} s, over its limit of 3.0 s; "
+                           f"the process was stopped (SIGSTOP)")
+    assert sorted(v for v, _ in got) == [1, 2, 3, 4]          # each task once
+    assert stall.pid not in {pid for _, pid in got}            # nothing from the stopped one
+    with pytest.raises(ProcessLookupError):
+        os.kill(stall.pid, 0)                                  # killed and reaped
+    assert (stall.item, 2) in asked                            # its rerun, as attempt 2
+
+
+def test_without_a_deadline_a_slow_task_is_waited_for():
+    assert list(map_unordered(time.sleep, [1.5], workers=2, deadline=lambda item, n: None)) \
+        == [None]
 
 
 def test_a_task_that_kills_every_worker_stops_after_its_retries(fails_instead_of_hanging):

@@ -1,6 +1,6 @@
 """Running units (counting/run/pool.py): in this process or in a process pool,
-longest first, with the options reaching every worker; a killed worker's
-unit counted again; memo tables that cannot fit refused."""
+longest first, with the options reaching every worker; a killed or stopped
+worker's unit counted again; memo tables that cannot fit refused."""
 import multiprocessing as mp
 import os
 import re
@@ -12,6 +12,7 @@ from counting.run import pool
 from counting.reduction import get_reduction
 from counting.options import CountOptions
 from counting.run.pool import check_memory, run_units
+from counting.run.stall import FLOOR_VARIABLE
 from counting.units import UnitSpec
 from dlx.api import MEMO_MB_MAX
 from grids.sudoku import Sudoku
@@ -69,6 +70,61 @@ def test_a_killed_worker_s_unit_is_counted_again_and_yielded_once(fails_instead_
     m = re.fullmatch(r"worker process (\d+) died \(signal 9, SIGKILL\) while counting unit "
                      r"(\d+); counting it again in a new worker \(attempt 2 of 3\)", line)
     assert m and int(m[1]) == victim.pid and int(m[2]) in reference
+
+
+def test_a_stopped_worker_s_unit_is_counted_again_after_the_stall_floor_and_yielded_once(
+        monkeypatch, fails_instead_of_hanging):
+    # the run used to sit at 8/9 for ever; the floor is 120 s for users
+    monkeypatch.setenv(FLOOR_VARIABLE, "5")
+    specs = get_reduction("2x3", "moves").units()          # 9 units of a few ms
+    reference = {r.unit_id: r.count for r in run_units(specs, workers=1, options=DEFAULT)}
+    said = []
+    results = run_units(specs, workers=2, options=DEFAULT, log=said.append)
+    got = [next(results)]
+    [victim, _] = mp.active_children()       # holds a unit, or gets one next
+    os.kill(victim.pid, signal.SIGSTOP)
+    try:
+        got += list(results)
+    finally:
+        if victim.is_alive():
+            os.kill(victim.pid, signal.SIGKILL)
+    assert sorted(r.unit_id for r in got) == sorted(reference)     # each unit once
+    assert {r.unit_id: r.count for r in got} == reference
+    assert victim.pid not in {int(r.worker.rsplit(":", 1)[1]) for r in got[1:]}
+    [line] = said
+    m = re.fullmatch(r"worker process (\d+) gave no result for unit (\d+) in ([\d.]+) s \(its "
+                     r"estimate: 0\.0 s; the process was stopped\): taken for stalled and "
+                     r"killed; counting it again in a new worker \(attempt 2 of 3\)", line)
+    assert m and int(m[1]) == victim.pid and int(m[2]) in reference and float(m[3]) > 5
+
+
+def test_a_unit_that_stalls_every_worker_stops_the_run(monkeypatch, fails_instead_of_hanging):
+    monkeypatch.setenv(FLOOR_VARIABLE, "3")
+    monkeypatch.setattr(pool, "ATTEMPTS", 1)       # the first stall is the last
+    specs = get_reduction("2x3", "moves").units()
+    results = run_units(specs, workers=2, options=DEFAULT)
+    next(results)
+    [victim, _] = mp.active_children()
+    os.kill(victim.pid, signal.SIGSTOP)
+    try:
+        with pytest.raises(pool.WorkerLost, match=rf"^unit \d+ stalled or killed all 1 worker "
+                           rf"processes that counted it \(the last, process {victim.pid}: no "
+                           rf"result after [\d.]+ s, over its limit of 3\.0 s; the process was "
+                           rf"stopped \(SIGSTOP\)\); stopped workers, or an overloaded machine\?$"):
+            list(results)
+    finally:
+        if victim.is_alive():
+            os.kill(victim.pid, signal.SIGKILL)
+    assert mp.active_children() == []
+
+
+def test_a_stall_floor_that_is_no_number_of_seconds_is_refused_in_one_line(monkeypatch):
+    monkeypatch.setenv(FLOOR_VARIABLE, "soon")
+    specs = get_reduction("2x3", "moves").units()
+    with pytest.raises(ValueError, match=r"^GRIDCOUNT_STALL_FLOOR='soon' is not a number of "
+                                         r"seconds > 0$"):
+        next(run_units(specs, workers=2, options=DEFAULT))
+    assert mp.active_children() == []
 
 
 def test_memo_tables_beyond_the_machine_s_memory_are_refused():
