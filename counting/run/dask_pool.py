@@ -26,12 +26,18 @@ What the client guarantees
   last worker leaves during the run (the scheduler keeps the units and
   hands them to the next worker that joins).  After ``wait_workers``
   seconds without any worker the run stops with :class:`NoWorkers`.  The
-  client asks the scheduler for its workers (at most once a second) in
-  every wait: for the next finished unit and while fetching a result, which
-  the scheduler recomputes when the worker that held it died first.  No
-  event has to arrive for the deadline to hold.  A worker that vanished
-  without closing its connection (its machine lost) counts until the
-  scheduler drops it after its ``worker-ttl`` (Dask's default: 5 minutes).
+  client asks the scheduler for its workers (at most once a second,
+  :class:`counting.run.dask_watch.WorkerWatch`) in every wait: for the next
+  finished unit and while fetching a result, which the scheduler recomputes
+  when the worker that held it died first.  No event has to arrive for the
+  deadline to hold.
+* A worker that holds units and has sent the scheduler no heartbeat for
+  the stall floor (2 minutes; a stopped process) is said and removed from
+  the scheduler, which gives its units to the others
+  (:mod:`counting.run.dask_watch`); whatever it sends if continued is not
+  taken.  A worker that vanished without closing its connection (its
+  machine lost) is dropped the same way once it holds units, or by the
+  scheduler after its ``worker-ttl`` (Dask's default: 5 minutes).
 
 Workers need the same gridcount build as the client (one wheel, installed
 with the ``dask`` extra on every worker machine): a task is a reference to
@@ -56,6 +62,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
+import os
 import signal
 import threading
 import time
@@ -67,6 +74,7 @@ from counting.run.dask_setup import (DaskPoolError, DaskUnavailable, EngineMisma
                                      Scheduler, SchedulerUnreachable, UnitFailed,
                                      WorkerSetupError, check_wait_workers, parse_scheduler)
 from counting.run.dask_stats import WorkerStats, add_result, per_worker_rows
+from counting.run.dask_watch import WorkerWatch
 from counting.options import CountOptions
 from counting.run.pool import check_memory, default_workers
 from counting.run.counter import count_unit, hand_out
@@ -82,7 +90,6 @@ INSTALL_HINT = "pip install 'gridcount[dask]' (in a source tree: pip install -e 
 CONNECT_TIMEOUT = 5.0     # seconds to reach a scheduler before giving up
 WAIT_WORKERS = 300.0      # seconds a run waits while the scheduler has no worker
 _CLOSE_TIMEOUT = 10.0     # seconds allowed to close the client / a local cluster
-_WATCH_SECONDS = 1.0      # how often a waiting run asks the scheduler for its workers
 _POLL_SECONDS = 0.05      # sleep between looks for finished units (keeps Ctrl-C prompt)
 # longest single wait for a finished unit's result; a shorter one could cut a
 # slow fetch short again and again (each timeout cancels it)
@@ -121,7 +128,7 @@ def _worker_versions() -> dict:
         package = version("gridcount")
     except PackageNotFoundError:  # pragma: no cover - running from a source tree
         package = "unknown"
-    return {"engine_version": ENGINE_VERSION, "gridcount": package}
+    return {"engine_version": ENGINE_VERSION, "gridcount": package, "pid": os.getpid()}
 
 
 def _count_on_worker(spec: UnitSpec, options: CountOptions) -> tuple[UnitResult, str, str]:
@@ -165,14 +172,20 @@ class DaskRun:
     def __init__(self, ordered: list[UnitSpec], *, options: CountOptions, client=None,
                  cluster=None, address: str = "", n_workers: int = 0,
                  notes: list[str] | None = None, wait_workers: float = WAIT_WORKERS,
-                 log: Callable[[str], None] | None = None):
+                 log: Callable[[str], None] | None = None, pids: dict[str, int] | None = None):
         self.address = address
         self.n_workers = n_workers
         self.notes = notes or []
         # The generator holds the connection, never this object: dropping
         # the run frees the generator at once, whose ``finally`` cleans up.
         self._conn = _Connection(client, cluster, address)
-        watch = _WorkerWatch(client, address, wait_workers, log or (lambda msg: None))
+        conn = self._conn
+
+        def units_of(keys: list) -> list[int]:
+            return [conn.pending[k][1].unit_id for k in keys if k in conn.pending]
+
+        watch = WorkerWatch(client, address, wait_workers, log or (lambda msg: None),
+                            units_of=units_of, pids=pids)
         self._gen = _results(self._conn, ordered, options, watch)
 
     @property
@@ -229,54 +242,8 @@ class _Connection:
         _close_quietly(self.client, self.cluster)
 
 
-class _WorkerWatch:
-    """Says when the scheduler has no worker, and gives up after a while.
-
-    The scheduler keeps a unit whose worker left and hands it to the next
-    worker that joins, so a run whose last worker has gone just waits:
-    :meth:`check`, called while no result arrives, makes that wait visible
-    and bounded.
-    """
-
-    def __init__(self, client, address: str, wait_workers: float, say: Callable[[str], None]):
-        self.client = client
-        self.address = address
-        self.wait_workers = wait_workers
-        self.say = say
-        self.next_look = 0.0
-        self.empty_since: float | None = None
-
-    def check(self) -> None:
-        """Ask the scheduler (at most once a second) how many workers it has;
-        :class:`NoWorkers` once there has been none for ``wait_workers`` s."""
-        now = time.monotonic()
-        if now < self.next_look:
-            return
-        self.next_look = now + _WATCH_SECONDS
-        try:
-            n = self.client.scheduler_info(n_workers=0).get("n_workers")
-        except OSError:  # pragma: no cover - the scheduler is gone: its futures say so
-            return
-        if n is None:  # pragma: no cover - an old scheduler
-            return
-        if n == 0 and self.empty_since is None:
-            self.empty_since = now
-            self.say(f"no Dask worker is connected to the scheduler at {self.address}: "
-                     f"counting has stopped; waiting up to {self.wait_workers:g} s "
-                     f"(--wait-workers) for one to join")
-        elif n > 0 and self.empty_since is not None:
-            self.empty_since = None
-            self.say(f"{n} Dask worker(s) connected to the scheduler at {self.address}: "
-                     f"counting goes on")
-        if self.empty_since is not None and now - self.empty_since >= self.wait_workers:
-            raise NoWorkers(
-                f"no Dask worker has been connected to the scheduler at {self.address} for "
-                f"{self.wait_workers:g} s (--wait-workers); start some with: dask worker "
-                f"{self.address} --nthreads 1")
-
-
 def _results(conn: _Connection, ordered: list[UnitSpec], options: CountOptions,
-             watch: _WorkerWatch) -> Iterator[UnitResult]:
+             watch: WorkerWatch) -> Iterator[UnitResult]:
     """Submit every unit, then yield results as they complete (the loop)."""
     if conn.client is None:
         return
@@ -294,9 +261,9 @@ def _results(conn: _Connection, ordered: list[UnitSpec], options: CountOptions,
         seen: set[int] = set()
         finished = as_completed([f for f, _ in conn.pending.values()], loop=client.loop)
         while not finished.is_empty():
+            watch.check()                  # at most once a second, results or not
             batch = finished.next_batch(block=False)
             if not batch:
-                watch.check()
                 time.sleep(_POLL_SECONDS)
                 continue
             for fut in batch:
@@ -313,7 +280,7 @@ def _results(conn: _Connection, ordered: list[UnitSpec], options: CountOptions,
         conn.shutdown()
 
 
-def _fetch(fut, watch: _WorkerWatch):
+def _fetch(fut, watch: WorkerWatch):
     """``fut.result()``, asking ``watch`` between tries.
 
     A unit the client was told had finished can still be lost: when its
@@ -332,7 +299,7 @@ def _fetch(fut, watch: _WorkerWatch):
             watch.check()
 
 
-def _outcome(fut, spec: UnitSpec, scheduler: str, watch: _WorkerWatch):
+def _outcome(fut, spec: UnitSpec, scheduler: str, watch: WorkerWatch):
     """The worker's ``(result, address, name)``, or a one-line error."""
     try:
         result, address, name = _fetch(fut, watch)
@@ -437,13 +404,14 @@ def run_units_dask(specs: Iterable[UnitSpec], *, scheduler: str, options: CountO
     client, cluster = _connect(target, connect_timeout)
     try:
         workers = _wait_for_workers(client, wait_workers, say)
-        notes = _check_workers(client, workers, options)
+        notes, pids = _check_workers(client, workers, options)
     except BaseException:
         _close_quietly(client, cluster)
         raise
     return DaskRun(ordered, options=options, client=client,
                    cluster=cluster, address=client.scheduler.address,
-                   n_workers=len(workers), notes=notes, wait_workers=wait_workers, log=say)
+                   n_workers=len(workers), notes=notes, wait_workers=wait_workers, log=say,
+                   pids=pids)
 
 
 def _connect(target: Scheduler, timeout: float):
@@ -513,9 +481,11 @@ def _wait_for_workers(client, timeout: float, say: Callable[[str], None]) -> dic
     return client.scheduler_info().get("workers", {})
 
 
-def _check_workers(client, workers: dict, options: CountOptions) -> list[str]:
+def _check_workers(client, workers: dict,
+                   options: CountOptions) -> tuple[list[str], dict[str, int]]:
     """Ask every worker for its versions, compare their memory limits with
-    the memo table; remarks worth showing the user."""
+    the memo table; remarks worth showing the user, and the workers'
+    process ids by address."""
     answers = client.run(_worker_versions, on_error="return")
     for address, answer in sorted(answers.items()):
         if isinstance(answer, BaseException):
@@ -537,9 +507,11 @@ def _check_workers(client, workers: dict, options: CountOptions) -> list[str]:
                 f"more memory (dask worker --memory-limit)")
     threaded = sorted(a for a, w in workers.items() if w.get("nthreads", 1) > 1)
     if threaded:
-        return [f"{len(threaded)} worker(s) have several threads but count one unit at a time; "
-                f"start workers with --nthreads 1 --nworkers N to use every core"]
-    return []
+        notes = [f"{len(threaded)} worker(s) have several threads but count one unit at a "
+                 f"time; start workers with --nthreads 1 --nworkers N to use every core"]
+    else:
+        notes = []
+    return notes, {address: answer["pid"] for address, answer in answers.items()}
 
 
 def _close_quietly(client, cluster) -> None:

@@ -8,6 +8,7 @@ on 127.0.0.1.  The tests that need ``distributed`` skip cleanly without it
 """
 import logging
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -25,6 +26,7 @@ from counting.job import Job
 from counting.options import CountOptions
 from counting.store.database import Store
 from counting.run.counter import count_unit
+from counting.run.stall import FLOOR_VARIABLE
 
 from count_process import start_count, units_in, wait_for_units
 
@@ -223,7 +225,7 @@ def test_a_worker_with_another_engine_fails_before_counting(cluster, specs, monk
 
 def test_a_mismatching_result_is_never_yielded(cluster, specs, monkeypatch):
     # a worker that joined after the check: only the per-result check sees it
-    monkeypatch.setattr(dask_pool, "_check_workers", lambda client, workers, options: [])
+    monkeypatch.setattr(dask_pool, "_check_workers", lambda client, workers, options: ([], {}))
     monkeypatch.setattr(dask_pool, "ENGINE_VERSION", "client-engine")
     run = run_units_dask(specs[:2], scheduler=cluster.scheduler_address)
     with pytest.raises(EngineMismatch, match="counted unit .* with engine"):
@@ -250,6 +252,40 @@ def test_killing_a_worker_mid_run_still_gives_a_complete_store(distributed, spec
             assert {r.unit_id: r.count for r in store.results()} == reference
         with pytest.raises(ProcessLookupError):
             os.kill(killed, 0)                                # it really died
+
+
+def test_a_stopped_worker_is_removed_and_its_units_counted_once_by_the_others(
+        distributed, specs, reference, monkeypatch, fails_instead_of_hanging):
+    # Dask alone drops a silent worker only after its worker-ttl (5 min)
+    monkeypatch.setenv(FLOOR_VARIABLE, "6")
+    said, victim = [], []
+
+    def log(line):
+        said.append(line)
+        if "taken for stalled" in line:           # continued: its late result must not count
+            os.kill(victim[0], signal.SIGCONT)
+
+    with _local_cluster(distributed) as cluster, \
+            distributed.Client(cluster.scheduler_address, set_as_default=False) as watcher:
+        pids = watcher.run(os.getpid)
+        run = run_units_dask(specs, scheduler=cluster.scheduler_address, log=log)
+        got = [next(run)]
+        busy = {a: keys for a, keys in watcher.processing().items() if keys}
+        assert busy, "no unit in flight to stop a worker under"
+        address = sorted(busy)[0]
+        victim.append(pids[address])
+        os.kill(victim[0], signal.SIGSTOP)
+        try:
+            got += list(run)
+        finally:
+            os.kill(victim[0], signal.SIGCONT)
+    assert sorted(r.unit_id for r in got) == sorted(reference)          # each unit once
+    assert {r.unit_id: r.count for r in got} == reference
+    [line] = [s for s in said if "taken for stalled" in s]
+    assert re.fullmatch(rf"Dask worker {re.escape(address)} \(process {victim[0]}\) has sent no "
+                        rf"heartbeat for [\d.]+ s while it holds units? [\d, ]+: taken for "
+                        rf"stalled and removed from the scheduler, which gives its units to "
+                        rf"other workers", line), line
 
 
 def test_a_worker_whose_memory_limit_is_below_one_memo_table_is_refused(distributed):
