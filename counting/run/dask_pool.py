@@ -63,6 +63,7 @@ import asyncio
 import concurrent.futures
 import logging
 import os
+import queue
 import signal
 import threading
 import time
@@ -91,9 +92,7 @@ CONNECT_TIMEOUT = 5.0     # seconds to reach a scheduler before giving up
 WAIT_WORKERS = 300.0      # seconds a run waits while the scheduler has no worker
 _CLOSE_TIMEOUT = 10.0     # seconds allowed to close the client / a local cluster
 _POLL_SECONDS = 0.05      # sleep between looks for finished units (keeps Ctrl-C prompt)
-# longest single wait for a finished unit's result; a shorter one could cut a
-# slow fetch short again and again (each timeout cancels it)
-_FETCH_SECONDS = 5.0
+_FETCH_SECONDS = 1.0      # how long a fetch is waited for between looks at the workers
 
 # Preload (module text) of a local cluster's worker processes.  They share the
 # terminal's process group, so Ctrl-C reaches them too; like the local pool's
@@ -281,22 +280,35 @@ def _results(conn: _Connection, ordered: list[UnitSpec], options: CountOptions,
 
 
 def _fetch(fut, watch: WorkerWatch):
-    """``fut.result()``, asking ``watch`` between tries.
+    """``fut.result()``, asking ``watch`` while it waits.
 
     A unit the client was told had finished can still be lost: when its
     worker dies before the client fetched the result, the scheduler counts
-    the unit again, and fetching it waits for a worker.  So the fetch is
-    never one untimed wait: every :data:`_FETCH_SECONDS` the watch looks for
-    workers and, after ``--wait-workers`` seconds without any, raises
-    :class:`NoWorkers`.
+    the unit again, and fetching it waits for a worker.  So the fetch runs
+    in a daemon thread, and this thread waits for it :data:`_FETCH_SECONDS`
+    at a time, asking the watch in between (which, after ``--wait-workers``
+    seconds without any worker, raises :class:`NoWorkers`).  No timeout
+    exception is caught, so nothing raised here (Ctrl-C, an alarm) is taken
+    for one.  A fetch left behind ends when the client closes.
     """
+    box: queue.SimpleQueue = queue.SimpleQueue()
+
+    def fetch() -> None:
+        try:
+            box.put((True, fut.result()))
+        except BaseException as e:   # handed to the waiting thread
+            box.put((False, e))
+
+    threading.Thread(target=fetch, name=f"fetch-{fut.key}", daemon=True).start()
     while True:
         try:
-            return fut.result(timeout=_FETCH_SECONDS)
-        except (TimeoutError, asyncio.TimeoutError):
-            if fut.status in ("error", "cancelled"):   # the task's own error
-                raise
+            ok, value = box.get(timeout=_FETCH_SECONDS)
+        except queue.Empty:
             watch.check()
+            continue
+        if ok:
+            return value
+        raise value
 
 
 def _outcome(fut, spec: UnitSpec, scheduler: str, watch: WorkerWatch):
