@@ -80,6 +80,7 @@ def status(db, as_json):
         ("unit solutions so far", f"{s.unit_solutions:,}"),
         ("CPU time so far", f"{s.cpu_seconds:,.1f} s"),
         ("hosts", ", ".join(s.hosts) or "—"),
+        *([("identity (unit 0)", s.identity.describe())] if s.identity else []),
         (f"total ({s.total_label})", _int(s.total)),
     ])
     if remaining:
@@ -119,6 +120,7 @@ def export(db, csv_path, summary_path, output_dir, units_path, as_json):
     """
     with _open_store(db) as store, _store_errors():
         job = _job_of(store, db)
+        jobs.summarise(store, job)   # a damaged store is refused before anything is created
         directory = Path(output_dir) if output_dir else Path(db).parent
         if output_dir:
             try:
