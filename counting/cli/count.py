@@ -182,7 +182,7 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
         _json_error(as_json, str(e), 2)
         refuse(str(e))
     except plan.TooMuchMemory as e:
-        _bad_value("--memo-mb", str(e))
+        _bad_value("--memo-mb" if options.memo else "--workers", str(e))
     except plan.Interrupted as e:
         terminated = isinstance(e.__cause__, Terminated)
         how = "terminated" if terminated else "interrupted"

@@ -676,3 +676,13 @@ def test_a_refusal_under_json_is_a_json_error_object_on_stdout(tmp_path):
     assert res.exit_code == 2
     doc = json.loads(res.stdout)
     assert doc["exit_code"] == 2 and "out of reach" in doc["error"]
+
+
+def test_count_with_no_memo_refuses_workers_beyond_the_machine_s_memory(tmp_path, monkeypatch):
+    # issue 26.11: --no-memo skipped the memory check altogether
+    monkeypatch.setattr(pool, "MEMO_MB_MAX", int(1.5 * pool.process_mib()))
+    res = invoke("count", "2x3", "--no-memo", "--workers", "2", "--db", tmp_path / "m.sqlite")
+    assert res.exit_code == 2 and res.output.count("\n") == 1, res.output
+    assert "Invalid value for --workers: 2 workers × " in res.output
+    assert "a process without memo table" in res.output and "use fewer workers" in res.output
+    assert not (tmp_path / "m.sqlite").exists()
