@@ -242,8 +242,13 @@ def open_store(path: Path, job: Job, *, fresh: bool = False,
         if fresh and path.exists():
             deleted = _deletable_units(path, job)
             Store.delete(path)
-        return Store.create_or_open(path, job.info(), allow_mismatch=allow_mismatch), lock, \
-            deleted
+        store = Store.create_or_open(path, job.info(), allow_mismatch=allow_mismatch)
+        try:
+            lock.hold_file()   # a new store has an inode now
+        except BaseException:
+            store.close()
+            raise
+        return store, lock, deleted
     except BaseException:
         lock.release()
         raise
