@@ -52,9 +52,9 @@ from grids.puzzles.explanation import Explanation, RuleStats, explain, explain_s
 from grids.puzzles.files import (FORMATS, Entry, PuzzleFile, parse_puzzle, parse_puzzles,
                                read_puzzles, write_puzzles)
 from grids.puzzles.generation import (Generated, check_generate_args, generate, generate_many,
-                                    min_clues, random_grid)
+                                    max_minimal_clues, min_clues, random_grid)
 from grids.puzzles.rules import RULES, Step
-from grids.puzzles.solving import (STATUSES, BatchResult, MultipleSolutionsError, NoSolutionError,
+from grids.puzzles.solving import (DEFAULT_LIMIT, STATUSES, BatchResult, MultipleSolutionsError, NoSolutionError,
                                  classify, classify_batch, count_batch, count_solutions,
                                  get_sudoku, is_unique, solutions, solve, solve_batch)
 
@@ -63,8 +63,9 @@ __all__ = [
     "get_sudoku", "to_array", "as_batch", "format_line", "format_hints", "unit_conflict",
     "PuzzleFile", "Entry", "FORMATS", "read_puzzles", "parse_puzzles", "parse_puzzle",
     "write_puzzles",
-    "STATUSES", "solve", "solutions", "count_solutions", "is_unique", "classify",
+    "STATUSES", "DEFAULT_LIMIT", "solve", "solutions", "count_solutions", "is_unique", "classify",
     "BatchResult", "solve_batch", "count_batch", "classify_batch",
-    "random_grid", "Generated", "generate", "generate_many", "min_clues", "check_generate_args",
+    "random_grid", "Generated", "generate", "generate_many", "min_clues", "max_minimal_clues",
+    "check_generate_args",
     "RULES", "Step", "Explanation", "RuleStats", "explain", "explain_stats",
 ]
