@@ -511,8 +511,8 @@ def _explain_json(e: P.Explanation, unique: str) -> dict:
             "solutions": unique, "reason": e.reason,
             "steps": [{"rule": st.rule, "depth": st.depth, "text": st.text,
                        "placement": (None if st.placement is None else
-                                     [st.placement[0] // n, st.placement[0] % n,
-                                      st.placement[1]])}
+                                     [*P.cell_rc(st.placement[0], n), st.placement[1]]),
+                       "eliminations": [[*P.cell_rc(k, n), d] for k, d in st.eliminations]}
                       for st in e.steps],
             "rules": e.counts, "branches": e.branches, "backtracks": e.backtracks}
 

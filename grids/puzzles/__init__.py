@@ -47,7 +47,8 @@ Example
 >>> count_solutions("." * 16, shape="2x2")
 288
 """
-from grids.grid import PuzzleError, as_batch, format_hints, format_line, to_array, unit_conflict
+from grids.grid import (PuzzleError, as_batch, cell_name, cell_rc, format_hints, format_line,
+                        to_array, unit_conflict)
 from grids.puzzles.explanation import Explanation, RuleStats, explain, explain_stats
 from grids.puzzles.files import (FORMATS, Entry, PuzzleFile, parse_puzzle, parse_puzzles,
                                read_puzzles, write_puzzles)
@@ -61,6 +62,7 @@ from grids.puzzles.solving import (DEFAULT_LIMIT, STATUSES, BatchResult, Multipl
 __all__ = [
     "PuzzleError", "NoSolutionError", "MultipleSolutionsError",
     "get_sudoku", "to_array", "as_batch", "format_line", "format_hints", "unit_conflict",
+    "cell_name", "cell_rc",
     "PuzzleFile", "Entry", "FORMATS", "read_puzzles", "parse_puzzles", "parse_puzzle",
     "write_puzzles",
     "STATUSES", "DEFAULT_LIMIT", "solve", "solutions", "count_solutions", "is_unique", "classify",

@@ -444,3 +444,24 @@ def test_contradictory_or_impossible_requests_are_refused_at_once(run, args, say
 def test_a_limit_equal_to_the_default_but_given_still_contradicts_no_limit(run):
     res = run("count-solutions", WIKI, "--no-limit", "--limit", "1000000")
     assert res.exit_code == 2 and "contradict" in res.output
+
+
+def test_explain_json_writes_every_cell_as_data_from_0_and_text_for_people_from_1(run):
+    # issue 26.20: one convention for people (r5c5, from 1) and one for data
+    # (from 0): JSON [row, col, digit] for placements and eliminations alike,
+    # the API's flat cell = row·N + col
+    hard = fixture("top1465_20.txt").read_text().split()[0]
+    doc = json.loads(run("explain", "--json", hard).stdout)
+    e = P.explain(hard)
+    n = e.shape.n
+    assert len(doc["steps"]) == len(e.steps)
+    eliminated = 0
+    for st, api in zip(doc["steps"], e.steps):
+        if api.placement is not None:
+            cell, digit = api.placement
+            assert st["placement"] == [*P.cell_rc(cell, n), digit]
+            row, col = P.cell_rc(cell, n)
+            assert st["text"] == api.text and f"r{row + 1}c{col + 1}" in api.text
+        assert st["eliminations"] == [[*P.cell_rc(k, n), d] for k, d in api.eliminations]
+        eliminated += len(st["eliminations"])
+    assert eliminated > 0
