@@ -109,15 +109,17 @@ class StoreLock:
 
     def hold_file(self) -> None:
         """Take the lock of the store's inode too, if the store exists now
-        and it is not held yet (call it once a new store is created)."""
-        if self._fd is None or self._more or self._store is None:
+        and that inode's lock is not held yet (call it once a store is
+        created, or made anew by ``--fresh``: a new file, a new inode)."""
+        if self._fd is None or self._store is None:
             return
         try:
             st = os.stat(self._store)
         except OSError:
             return  # not created yet: no inode, no hard link to it either
         inode = _inode_lock_path(st, Path(self.path).parent)
-        self._more = ((inode, _lock_file(inode, self._store, self._info)),)
+        if all(path != inode for path, _ in self._more):
+            self._more += ((inode, _lock_file(inode, self._store, self._info)),)
 
     @property
     def held(self) -> bool:

@@ -175,3 +175,17 @@ def test_a_store_created_under_the_lock_is_locked_by_its_inode_from_then_on(tmp_
         lock.hold_file()
         with pytest.raises(StoreLockedError):
             StoreLock.acquire(tmp_path / "b" / "t.sqlite")
+
+
+def test_a_store_made_anew_under_the_lock_is_locked_by_its_new_inode(tmp_path, db):
+    # --fresh deletes the store and creates another file: another inode
+    from store_samples import make_job, write_store
+    (tmp_path / "b").mkdir()
+    write_store(db, make_job(), [0])
+    with StoreLock.acquire(db) as lock:
+        db.rename(tmp_path / "old.sqlite")      # kept, so the new file has another inode
+        write_store(db, make_job(), [1])
+        lock.hold_file()
+        os.link(db, tmp_path / "b" / "t.sqlite")
+        with pytest.raises(StoreLockedError):
+            StoreLock.acquire(tmp_path / "b" / "t.sqlite")
