@@ -40,7 +40,7 @@ from counting.reduction.registry import SYMMETRY, check_shape
 from counting.run import dask_pool
 from counting.run.pool import WorkerLost, check_memory
 from counting.store.database import Store, StoreError, StoreLock
-from counting.store.identity import link, read_grid_store
+from counting.store.identity import check_identity, link, read_grid_store
 from grids.kind import as_kind
 
 __all__ = ["CountRequest", "Outcome", "count", "check_reach", "open_store", "prepare_identity",
@@ -175,6 +175,8 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
             if r.up_to_symmetry and needs_identity(store):
                 prepare_identity(store, r.shape, r.reduction, r.force, run_kw, say=say,
                                  on_report=on_report)
+            elif r.up_to_symmetry:   # before the run: an identity that fails costs no units
+                check_identity(store, store.get(0))
             report = _run(job, store, path, ids, run_kw)
             summary = summarise(store, job)
             table = burnside.burnside_table(job.shape, {u.unit_id: u.count

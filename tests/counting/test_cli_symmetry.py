@@ -10,6 +10,7 @@ import csv
 import json
 import math
 import re
+import sqlite3
 from dataclasses import replace
 
 import pytest
@@ -327,3 +328,16 @@ def test_counting_the_grid_store_again_keeps_the_identity_checked(here):
     assert res.exit_code == 0, res.output
     res = invoke("status", sym)
     assert res.exit_code == 0 and "checked against results/2x3-rmoves.sqlite" in res.output
+
+
+def test_a_forged_identity_stops_a_resumed_symmetry_count_before_any_unit_is_counted(here):
+    grid, sym = _counted_up_to_symmetry(here)
+    _forge(sym, 0, group_order("2x3"))
+    con = sqlite3.connect(sym)
+    with con:
+        con.execute("DELETE FROM units WHERE unit_id = 5")   # one unit left to count
+    con.close()
+    res = invoke("count", "2x3", "--up-to-symmetry", "--workers", "1")
+    _one_line_error(res, "unit 0", "2x3-rmoves.sqlite")
+    with Store.open(sym) as st:
+        assert 5 not in st.done_ids()
