@@ -65,7 +65,7 @@ class BadUnits(ValueError):
 
 
 class TooMuchMemory(ValueError):
-    """Memo tables that do not fit in this machine's memory."""
+    """Worker processes and their memo tables that do not fit in this machine's memory."""
 
 
 class RunFailed(RuntimeError):

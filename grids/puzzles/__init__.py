@@ -55,9 +55,10 @@ from grids.puzzles.files import (FORMATS, Entry, PuzzleFile, parse_puzzle, parse
 from grids.puzzles.generation import (Generated, check_generate_args, generate, generate_many,
                                     max_minimal_clues, min_clues, random_grid)
 from grids.puzzles.rules import RULES, Step
-from grids.puzzles.solving import (DEFAULT_LIMIT, STATUSES, BatchResult, MultipleSolutionsError, NoSolutionError,
-                                 classify, classify_batch, count_batch, count_solutions,
-                                 get_sudoku, is_unique, solutions, solve, solve_batch)
+from grids.puzzles.solving import (DEFAULT_LIMIT, STATUSES, BatchResult, MultipleSolutionsError,
+                                 NoSolutionError, classify, classify_batch, count_batch,
+                                 count_solutions, get_sudoku, is_unique, solutions, solve,
+                                 solve_batch)
 
 __all__ = [
     "PuzzleError", "NoSolutionError", "MultipleSolutionsError",

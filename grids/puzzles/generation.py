@@ -139,8 +139,9 @@ def check_generate_args(clues: int | None = None, *, minimal: bool = False,
     Raises ``ValueError`` with a one-line message for: no ``clues`` without
     ``minimal``; ``clues`` outside ``0..N²`` or below :func:`min_clues` (no
     such puzzle has a unique solution, so the search could only run out of
-    time), or with ``minimal`` above :func:`max_minimal_clues`; ``max_seconds`` that is not a finite number of seconds > 0 (or
-    ``None``, no limit).
+    time), or with ``minimal`` above :func:`max_minimal_clues`;
+    ``max_seconds`` that is not a finite number of seconds > 0 (or ``None``,
+    no limit).
     """
     s = grid_shape(shape)
     nn = s.n_cells

@@ -309,7 +309,7 @@ def test_status_says_whether_the_identity_was_checked_against_its_grid_store(her
     assert doc["identity"]["checked"] is False
 
 
-def test_a_grid_store_forged_before_the_identity_was_taken_is_beyond_the_checks_but_recount_finds_it(here):
+def test_a_grid_store_forged_before_the_identity_was_taken_is_found_by_recount_only(here):
     # what the README says is not guarded: the forged rows are all the
     # identity step sees; recount (counting again) is the independent check
     grid = here / "results" / "2x3-rmoves.sqlite"
