@@ -35,6 +35,7 @@ from counting.options import CountOptions
 from counting.reduction import (BandClass, Reduction, check_shape, default_reduction,
                                 get_reduction, reduction_name)
 from counting.store.database import JobInfo, Store, StoreError
+from counting.store.identity import IdentityCheck, check_identity
 from counting.run.progress import Progress
 from counting.run.counter import count_unit
 from counting.units import UnitResult, UnitSpec
@@ -372,6 +373,7 @@ class Summary:
     class_totals: dict[int, int]  # complete classes only
     divisors: tuple[tuple[str, int], ...] = ()   # exact divisors of factor · Σ (Burnside: |G|)
     total_label: str = "grids"    # what the total counts, after the shape
+    identity: IdentityCheck | None = None   # a symmetry store's unit 0 against its grid store
 
     @property
     def complete(self) -> bool:
@@ -402,6 +404,8 @@ class Summary:
         }
         if self.divisors:
             doc["divisors"] = {label: value for label, value in self.divisors}
+        if self.identity is not None:
+            doc["identity"] = self.identity.as_json()
         return doc
 
 
@@ -415,6 +419,9 @@ def summarise(store: Store, job: Job | None = None) -> Summary:
         raise StoreError(f"{store.path} holds unit id {unknown[0]}, which job {job.shape} "
                          f"({job.reduction}) does not have (ids 0..{job.n_units - 1}): "
                          f"the store is damaged")
+    identity = None
+    if job.reduction_object.counts_orbits and 0 in counts:
+        identity = check_identity(store, results[0])   # results are sorted by unit id
     complete = len(counts) == job.n_units
     ctot = {cid: sum(counts[u] for u in members)
             for cid, members in job.units_of_class.items()
@@ -436,6 +443,7 @@ def summarise(store: Store, job: Job | None = None) -> Summary:
         cpu_seconds=sum(r.seconds for r in results),
         hosts=sorted({r.host for r in results}), class_totals=ctot,
         divisors=job.reduction_object.divisors, total_label=labels_of(job.reduction_object).total_label,
+        identity=identity,
     )
 
 

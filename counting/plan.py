@@ -40,6 +40,7 @@ from counting.reduction.registry import SYMMETRY, check_shape
 from counting.run import dask_pool
 from counting.run.pool import WorkerLost, check_memory
 from counting.store.database import Store, StoreError, StoreLock
+from counting.store.identity import check_identity, link, read_grid_store
 from grids.kind import as_kind
 
 __all__ = ["CountRequest", "Outcome", "count", "check_reach", "open_store", "prepare_identity",
@@ -64,7 +65,7 @@ class BadUnits(ValueError):
 
 
 class TooMuchMemory(ValueError):
-    """Memo tables that do not fit in this machine's memory."""
+    """Worker processes and their memo tables that do not fit in this machine's memory."""
 
 
 class RunFailed(RuntimeError):
@@ -174,6 +175,8 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
             if r.up_to_symmetry and needs_identity(store):
                 prepare_identity(store, r.shape, r.reduction, r.force, run_kw, say=say,
                                  on_report=on_report)
+            elif r.up_to_symmetry:   # before the run: an identity that fails costs no units
+                check_identity(store, store.get(0))
             report = _run(job, store, path, ids, run_kw)
             summary = summarise(store, job)
             table = burnside.burnside_table(job.shape, {u.unit_id: u.count
@@ -241,8 +244,13 @@ def open_store(path: Path, job: Job, *, fresh: bool = False,
         if fresh and path.exists():
             deleted = _deletable_units(path, job)
             Store.delete(path)
-        return Store.create_or_open(path, job.info(), allow_mismatch=allow_mismatch), lock, \
-            deleted
+        store = Store.create_or_open(path, job.info(), allow_mismatch=allow_mismatch)
+        try:
+            lock.hold_file()   # a new store has an inode now
+        except BaseException:
+            store.close()
+            raise
+        return store, lock, deleted
     except BaseException:
         lock.release()
         raise
@@ -282,11 +290,13 @@ def prepare_identity(store: Store, shape: str, reduction: str | None, force: boo
                      on_report: Callable[[RunReport], None] | None = None) -> int:
     """Record unit 0 of a symmetry job from the grid count's store (its
     default path), counting the grid job into that store first when it is
-    not complete there (resumable like any count).  Returns the stored count."""
+    not complete there (resumable like any count).  The grid total is
+    recomputed from the grid store's rows at this moment and recorded with
+    their digest (:mod:`counting.store.identity`).  Returns the stored count."""
     grid_job = Job.load(shape, reduction, force=force)
     grid_path = default_db_path(grid_job.shape, grid_job.reduction)
-    total = grid_total_in(grid_path, grid_job.shape)
-    if total is None:
+    grid = read_grid_store(grid_path, grid_job.shape)
+    if grid is None or grid.total is None:
         say(f"the identity class fixes every grid: counting the {grid_job.shape} grids "
             f"({grid_job.reduction}) into {grid_path} first")
         grid_path.parent.mkdir(parents=True, exist_ok=True)
@@ -294,14 +304,16 @@ def prepare_identity(store: Store, shape: str, reduction: str | None, force: boo
         try:
             with grid_store:
                 report = _run(grid_job, grid_store, grid_path, None, run_kw)
-                total = summarise(grid_store, grid_job).total
         finally:
             lock.release()
         if on_report:
             on_report(report)
-    fixed = record_identity(store, grid_job.shape, total, grid_path)
+        grid = read_grid_store(grid_path, grid_job.shape)   # its rows as they now are
+        if grid.total is None:   # pragma: no cover - the run raises when it stops short
+            raise StoreError(f"{grid_path} is not complete after counting it")
+    fixed = record_identity(store, grid_job.shape, grid.total, grid_path, grid.digest)
     n = check_shape(grid_job.shape, force=True).n
-    say(f"identity: {total:,} grids / {n}! = {fixed:,} (from {grid_path})")
+    say(f"identity: {grid.total:,} grids / {n}! = {fixed:,} (from {grid_path})")
     return fixed
 
 
@@ -315,18 +327,8 @@ def grid_total_in(path: Path | str, shape: str) -> int | None:
         When the store is damaged or counts another shape (the user named
         it, or it sits where this shape's grid store belongs).
     """
-    path = Path(path)
-    if not path.exists():
-        return None
-    with Store.open(path) as store:
-        if store.job.shape != shape:
-            raise StoreError(f"{path} counts {store.job.shape} grids, not {shape}")
-        job = Job.for_store(store)
-        if job.reduction_object.counts_orbits:
-            raise StoreError(f"{path} is a store of essentially different grids, "
-                             f"not of the grid count")
-        summary = summarise(store, job)
-    return summary.total if summary.complete else None
+    grid = read_grid_store(path, shape)
+    return None if grid is None else grid.total
 
 
 def needs_identity(store: Store) -> bool:
@@ -334,13 +336,16 @@ def needs_identity(store: Store) -> bool:
     return 0 not in store.done_ids()
 
 
-def record_identity(store: Store, shape: str, grid_total: int, source: Path | str) -> int:
-    """Store unit 0 of the symmetry job: ``grid_total / N!`` (checked exact).
+def record_identity(store: Store, shape: str, grid_total: int, source: Path | str,
+                    rows_digest: str | None = None) -> int:
+    """Store unit 0 of the symmetry job: ``grid_total / N!`` (checked exact),
+    its worker the link to ``source``, the grid store, and the digest of
+    the rows the total was read from (:func:`counting.store.identity.link`).
 
     Returns the stored count.  Raises ``ValueError`` when ``grid_total`` is
     not a multiple of ``N!`` (then it is not a grid count).
     """
     red = get_reduction(shape, SymmetryReduction.kind)
-    result = red.identity_result(grid_total, f"grid count {source}")
+    result = red.identity_result(grid_total, link(source, rows_digest))
     store.record(result)
     return result.count

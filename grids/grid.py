@@ -51,7 +51,7 @@ from grids.shape import Shape, as_shape
 
 __all__ = [
     "ALPHABET", "BLANKS", "PuzzleError", "grid_shape", "shape_of", "text_shape", "n_cells_of",
-    "cell_name", "symbol_table", "symbol_error", "parse_symbols", "to_array", "as_batch",
+    "cell_name", "cell_rc", "symbol_table", "symbol_error", "parse_symbols", "to_array", "as_batch",
     "unit_conflict", "check_units", "format_line", "format_hints", "decimal", "hint_digit",
     "solve_grids",
 ]
@@ -133,8 +133,15 @@ def shape_of(grid, shape=None) -> Shape:
 
 
 def cell_name(k: int, n: int) -> str:
-    """``r1c1``-style name of flat cell ``k`` of an ``N × N`` grid."""
+    """``r1c1``-style name of flat cell ``k`` of an ``N × N`` grid: for
+    people, rows and columns from 1 (``cell_name(40, 9) == "r5c5"``)."""
     return f"r{k // n + 1}c{k % n + 1}"
+
+
+def cell_rc(k: int, n: int) -> tuple[int, int]:
+    """``(row, column)`` of flat cell ``k = row·N + column`` of an ``N × N``
+    grid: for data (JSON, the API), from 0 (``cell_rc(40, 9) == (4, 4)``)."""
+    return divmod(k, n)
 
 
 # ----------------------------------------------------------------------

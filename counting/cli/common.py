@@ -11,7 +11,8 @@ import click
 from counting import outputs
 
 __all__ = ["fail", "refuse", "Refused", "check_outputs", "output_errors", "print_table",
-           "Terminated", "sigterm_stops_like_ctrl_c", "CONTEXT_SETTINGS"]
+           "Terminated", "sigterm_stops_like_ctrl_c", "CONTEXT_SETTINGS", "given",
+           "not_together", "only_with"]
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 
@@ -57,6 +58,38 @@ def print_table(rows) -> None:
     vwidth = max(len(v) for _, v in rows)
     for k, v in rows:
         click.echo(f"{k:<{width}}  {v:>{vwidth}}")
+
+
+def given(name: str) -> bool:
+    """Whether the current command's option ``name`` (its parameter name)
+    was given on the command line (or the environment), not left at its
+    default: ``--limit 5`` counts even when 5 were the default."""
+    source = click.get_current_context().get_parameter_source(name)
+    return source in (click.core.ParameterSource.COMMANDLINE,
+                      click.core.ParameterSource.ENVIRONMENT)
+
+
+def _flag(name: str) -> str:
+    for param in click.get_current_context().command.params:
+        if param.name == name:
+            return param.opts[0]
+    return name   # pragma: no cover - a parameter name that the command lacks
+
+
+def not_together(first: str, second: str, why: str) -> None:
+    """Refuse (usage error, exit 2) two options that contradict each other,
+    both given: ``Error: --no-limit and --limit contradict each other (why):
+    give one or the other``."""
+    if given(first) and given(second):
+        raise click.UsageError(f"{_flag(first)} and {_flag(second)} contradict each other "
+                               f"({why}): give one or the other")
+
+
+def only_with(name: str, needed: str, active: bool, why: str) -> None:
+    """Refuse (usage error, exit 2) the option ``name`` given where it does
+    nothing: when ``needed`` (the option it belongs to) is not ``active``."""
+    if given(name) and not active:
+        raise click.UsageError(f"{_flag(name)} does nothing without {needed} ({why})")
 
 
 class Terminated(KeyboardInterrupt):

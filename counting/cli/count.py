@@ -17,8 +17,8 @@ import click
 
 from counting import job as jobs
 from counting import plan, reach
-from counting.cli.common import (Terminated, check_outputs, fail, output_errors, print_table,
-                                 refuse, sigterm_stops_like_ctrl_c)
+from counting.cli.common import (Terminated, check_outputs, fail, not_together, output_errors,
+                                 print_table, refuse, sigterm_stops_like_ctrl_c)
 from counting.options import CountOptions
 from counting.reduction import registry
 from counting.run import dask_pool, dask_stats
@@ -123,15 +123,16 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
         kind = as_kind(shape)
     except ValueError as e:
         _bad_value("SHAPE", str(e))
+    not_together("quiet", "as_json", "--quiet prints only the total, --json the whole result")
+    for other in _NOT_WITH_ROWS:
+        not_together("rows", other, "--rows counts Latin rectangles at once, with no store")
     if rows is not None:
         _count_rectangles(kind, rows, as_json, quiet)
         return
     if db is not None and not db.strip():
         _bad_value("--db", "an empty path names no store (leave --db out for the default)")
-    source = click.get_current_context().get_parameter_source("memo_mb_text")
-    if no_memo and source is not click.core.ParameterSource.DEFAULT:
-        raise click.UsageError("--memo-mb sizes the memo table, which --no-memo turns off: "
-                               "give one or the other")
+    not_together("no_memo", "memo_mb_text", "--memo-mb sizes the memo table, which --no-memo "
+                                            "turns off")
     if scheduler is not None:
         if workers is not None:
             raise click.UsageError("--workers sets the local pool; with --scheduler the cluster's "
@@ -182,7 +183,7 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
         _json_error(as_json, str(e), 2)
         refuse(str(e))
     except plan.TooMuchMemory as e:
-        _bad_value("--memo-mb", str(e))
+        _bad_value("--memo-mb" if options.memo else "--workers", str(e))
     except plan.Interrupted as e:
         terminated = isinstance(e.__cause__, Terminated)
         how = "terminated" if terminated else "interrupted"
@@ -253,6 +254,12 @@ def _bad_value(option: str, message: str) -> NoReturn:
     e = click.ClickException(f"Invalid value for {option}: {message}")
     e.exit_code = 2
     raise e
+
+
+# count's options that have no meaning for --rows (a kernel count, no store, no run)
+_NOT_WITH_ROWS = ("reduction", "db", "unit_list", "fresh", "up_to_symmetry", "no_memo", "no_tail",
+                  "memo_mb_text", "allow_mismatch", "scheduler", "wait_workers", "kernel",
+                  "workers", "force")
 
 
 def _count_options(memo_mb_text: str, no_memo: bool, no_tail: bool) -> CountOptions:

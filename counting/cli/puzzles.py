@@ -37,7 +37,7 @@ from tqdm import tqdm
 from grids import puzzles as P
 from dlx.api import COUNT_LIMIT_MAX
 from grids.grid import text_shape
-from counting.cli.common import CONTEXT_SETTINGS, refuse
+from counting.cli.common import CONTEXT_SETTINGS, not_together, only_with, refuse
 from grids.shape import Shape
 
 _SOURCE = "FILE|PUZZLE"
@@ -210,6 +210,7 @@ def solve(source, shape, fmt, all_solutions, limit, first, as_json, workers, no_
     """
     if first and all_solutions:
         raise click.UsageError("use just one of --first and --all")
+    only_with("limit", "--all", all_solutions, "it caps the solutions --all prints")
     pf, _ = _read(source, shape, fmt)
     t0 = time.perf_counter()
     batch = _solve_file(pf, 1 if first else 2, workers, no_progress)
@@ -276,7 +277,8 @@ def _print_solve(doc: dict, all_solutions: bool, limit: int) -> None:
 
 @click.command(name="count-solutions", context_settings=CONTEXT_SETTINGS)
 @_input_options
-@click.option("--limit", type=click.IntRange(min=1, max=COUNT_LIMIT_MAX), default=1_000_000,
+@click.option("--limit", type=click.IntRange(min=1, max=COUNT_LIMIT_MAX),
+              default=P.DEFAULT_LIMIT,
               show_default=True,
               help="Stop counting a puzzle at this many solutions and print '≥K'.")
 @click.option("--no-limit", is_flag=True,
@@ -302,6 +304,7 @@ def count_solutions(source, shape, fmt, limit, no_limit, as_json, workers, no_pr
         gridcount count-solutions --limit 100 --json puzzles.txt
         gridcount count-solutions --no-limit --shape 2x3 six.txt
     """
+    not_together("no_limit", "limit", "--no-limit counts exactly, --limit stops at K solutions")
     pf, _ = _read(source, shape, fmt)
     m = pf.grids.shape[0]
     counts = []
@@ -362,6 +365,7 @@ def check(source, shape, fmt, quiet, as_json, workers, no_progress):
         gridcount check -q puzzles.txt && echo all unique
         gridcount check --json puzzles.txt
     """
+    not_together("quiet", "as_json", "--quiet prints only the summary line, --json everything")
     pf, _ = _read(source, shape, fmt)
     t0 = time.perf_counter()
     batch = _solve_file(pf, 2, workers, no_progress)
@@ -436,6 +440,7 @@ def generate(clues, count, seed, symmetric, minimal, max_seconds, out_fmt, shape
     """
     if clues is None and not minimal:
         raise click.UsageError("give --clues N, or --minimal")
+    not_together("as_json", "out_fmt", "--json writes the puzzles as JSON")
     try:
         P.check_generate_args(None, minimal=True, max_seconds=max_seconds)
     except ValueError as e:
@@ -506,8 +511,8 @@ def _explain_json(e: P.Explanation, unique: str) -> dict:
             "solutions": unique, "reason": e.reason,
             "steps": [{"rule": st.rule, "depth": st.depth, "text": st.text,
                        "placement": (None if st.placement is None else
-                                     [st.placement[0] // n, st.placement[0] % n,
-                                      st.placement[1]])}
+                                     [*P.cell_rc(st.placement[0], n), st.placement[1]]),
+                       "eliminations": [[*P.cell_rc(k, n), d] for k, d in st.eliminations]}
                       for st in e.steps],
             "rules": e.counts, "branches": e.branches, "backtracks": e.backtracks}
 

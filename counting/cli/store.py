@@ -19,6 +19,7 @@ from counting.outputs import why_not_written, write_atomic
 from counting.options import CountOptions
 from counting.store import exchange
 from counting.store.database import FORMAT_VERSION, Store, StoreError, StoreLockedError
+from counting.store.lock import holder
 
 __all__ = ["status", "export", "merge", "recount"]
 
@@ -54,7 +55,8 @@ def _int(n: int | None) -> str:
 @click.argument("db", type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="JSON on stdout.")
 def status(db, as_json):
-    """Show what a store holds and what remains.
+    """Show what a store holds, what remains, and whether a count or merge
+    is running on it (read without taking its lock).
 
     \b
     Example:
@@ -65,10 +67,12 @@ def status(db, as_json):
         s = jobs.summarise(store, job)
         remaining = store.remaining_ids()
         version = store.format_version
+    running = holder(db)
     if as_json:
         doc = s.as_json()
         doc["remaining"] = remaining
         doc["store_format"] = version
+        doc["running"] = running
         click.echo(json.dumps(doc, indent=2))
         return
     print_table([
@@ -80,14 +84,26 @@ def status(db, as_json):
         ("unit solutions so far", f"{s.unit_solutions:,}"),
         ("CPU time so far", f"{s.cpu_seconds:,.1f} s"),
         ("hosts", ", ".join(s.hosts) or "—"),
+        *([("identity (unit 0)", s.identity.describe())] if s.identity else []),
         (f"total ({s.total_label})", _int(s.total)),
     ])
     if remaining:
         click.echo(f"remaining units: {jobs.format_unit_list(remaining)}")
+    if running:
+        click.echo(_running_line(running))
     if version < FORMAT_VERSION:
         click.echo(f"store format {version}: its rows carry no checksum, so they were read "
                    f"unchecked; the next count or merge into it upgrades it to format "
                    f"{FORMAT_VERSION}")
+
+
+def _running_line(info: dict) -> str:
+    """What ``status`` says of a count or merge holding the store's lock."""
+    who = f"pid {info.get('pid')} on host {info.get('host')} since {info.get('since')}"
+    if info.get("unverified"):
+        return (f"lock file: being {info.get('doing', 'counted')} by {who} (another host: "
+                f"cannot tell from here whether it still runs)")
+    return f"running now: being {info.get('doing', 'counted')} by {who}"
 
 
 @click.command()
@@ -119,6 +135,7 @@ def export(db, csv_path, summary_path, output_dir, units_path, as_json):
     """
     with _open_store(db) as store, _store_errors():
         job = _job_of(store, db)
+        jobs.summarise(store, job)   # a damaged store is refused before anything is created
         directory = Path(output_dir) if output_dir else Path(db).parent
         if output_dir:
             try:

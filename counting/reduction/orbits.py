@@ -22,9 +22,11 @@ recount, export and the report treat it like a grid count:
 
 The identity unit (unit 0) is the grid count over ``N!``; a worker cannot
 count it (beyond 6×6 it is a whole grid count), so it is recorded from the
-grid count by :func:`counting.group.job.record_identity` before the
-other units run.  The cost estimate of :mod:`counting.reach` explores each
-sampled unit's orbit covers by Knuth's estimator.
+grid count's store by :func:`counting.plan.record_identity` before the
+other units run, tied to that store's rows (:mod:`counting.store.identity`
+checks it against them whenever the store is summarised).  The cost
+estimate of :mod:`counting.reach` explores each sampled unit's orbit covers
+by Knuth's estimator.
 """
 from __future__ import annotations
 

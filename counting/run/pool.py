@@ -37,7 +37,8 @@ from counting.units import UnitResult, UnitSpec
 from dlx.pools import WorkerDied, WorkerStalled, map_unordered
 from dlx.api import MEMO_MB_MAX
 
-__all__ = ["run_units", "default_workers", "check_memory", "WorkerLost", "ATTEMPTS"]
+__all__ = ["run_units", "default_workers", "check_memory", "process_mib", "WorkerLost",
+           "ATTEMPTS"]
 
 #: Workers that may die counting one unit before the run stops (the first
 #: count and two recounts): enough for a stray ``kill``, few enough that a
@@ -70,7 +71,7 @@ def run_units(specs: Iterable[UnitSpec], *, workers: int = 1, options: CountOpti
     Raises
     ------
     ValueError
-        ``workers`` memo tables of ``options.memo_mb`` do not fit in this
+        ``workers`` processes with their memo tables do not fit in this
         machine's memory (:func:`check_memory`), or ``$GRIDCOUNT_STALL_FLOOR``
         is not a number of seconds.
     WorkerLost
@@ -122,11 +123,14 @@ def run_units(specs: Iterable[UnitSpec], *, workers: int = 1, options: CountOpti
 
 
 def check_memory(workers: int, options: CountOptions) -> None:
-    """Refuse ``workers`` memo tables that together exceed this machine's memory.
+    """Refuse ``workers`` processes that together need more than this machine's memory.
 
-    Each worker process allocates its own table of ``options.memo_mb`` MiB;
-    more than the physical memory in all would swap for ever or wake the
-    out-of-memory killer.  Raises ``ValueError`` (one line).
+    Each worker process needs about what this process holds now (it loads
+    the same library and the job's units; measured, see
+    :func:`process_mib`) plus its own memo table of ``options.memo_mb`` MiB
+    (none with ``memo=False``, plain dancing links); more than the physical
+    memory in all would swap for ever or wake the out-of-memory killer.
+    Raises ``ValueError`` (one line).
 
     Example
     -------
@@ -134,16 +138,29 @@ def check_memory(workers: int, options: CountOptions) -> None:
     >>> check_memory(10**6, CountOptions(memo_mb=16))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: 1000000 workers × 16 MiB memo tables = 16,000,000 MiB, more than ...
+    ValueError: 1000000 workers × ... MiB each (16 MiB memo table + ... MiB process) = ...
     """
-    if not options.memo:
-        return
-    need = workers * options.memo_mb
+    table = options.memo_mb if options.memo else 0
+    each = table + process_mib()
+    need = workers * each
     if need > MEMO_MB_MAX:
+        what = (f"{table:,g} MiB memo table + {each - table:,.0f} MiB process" if table
+                else f"a process without memo table: {each:,.0f} MiB")
+        fix = "fewer workers or a smaller --memo-mb" if table else "fewer workers"
         raise ValueError(
-            f"{workers} workers × {options.memo_mb:,g} MiB memo tables = {need:,.0f} MiB, "
-            f"more than this machine's memory ({MEMO_MB_MAX:,} MiB); use fewer workers or a "
-            f"smaller --memo-mb")
+            f"{workers} workers × {each:,.0f} MiB each ({what}) = {need:,.0f} MiB, more than "
+            f"this machine's memory ({MEMO_MB_MAX:,} MiB); use {fix}")
+
+
+def process_mib() -> float:
+    """The memory this process holds now (resident set, MiB): what a worker
+    process, which loads the same library, needs besides its memo table."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError):  # pragma: no cover - not Linux
+        import resource
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def default_workers() -> int:

@@ -251,7 +251,7 @@ def merge_paths(target: str | os.PathLike,
     sources = [Path(s) for s in sources]
     if not sources:
         raise ValueError("merge needs at least one source")
-    with StoreLock.acquire(target, "merged into"):
+    with StoreLock.acquire(target, "merged into") as lock:
         for s in sources:
             if target.exists() and s.exists() and os.path.samefile(target, s):
                 raise SameFileError(f"cannot merge {s} into {target}: it is the target itself")
@@ -263,6 +263,7 @@ def merge_paths(target: str | os.PathLike,
             try:
                 with (Store.open(target, writable=True) if existed else
                       Store.create_or_open(target, opened[0].job)) as tgt:
+                    lock.hold_file()   # a new target has an inode now
                     reports = tgt.merge_all(opened)
             except BaseException:
                 if not existed:

@@ -47,24 +47,28 @@ Example
 >>> count_solutions("." * 16, shape="2x2")
 288
 """
-from grids.grid import PuzzleError, as_batch, format_hints, format_line, to_array, unit_conflict
+from grids.grid import (PuzzleError, as_batch, cell_name, cell_rc, format_hints, format_line,
+                        to_array, unit_conflict)
 from grids.puzzles.explanation import Explanation, RuleStats, explain, explain_stats
 from grids.puzzles.files import (FORMATS, Entry, PuzzleFile, parse_puzzle, parse_puzzles,
                                read_puzzles, write_puzzles)
 from grids.puzzles.generation import (Generated, check_generate_args, generate, generate_many,
-                                    min_clues, random_grid)
+                                    max_minimal_clues, min_clues, random_grid)
 from grids.puzzles.rules import RULES, Step
-from grids.puzzles.solving import (STATUSES, BatchResult, MultipleSolutionsError, NoSolutionError,
-                                 classify, classify_batch, count_batch, count_solutions,
-                                 get_sudoku, is_unique, solutions, solve, solve_batch)
+from grids.puzzles.solving import (DEFAULT_LIMIT, STATUSES, BatchResult, MultipleSolutionsError,
+                                 NoSolutionError, classify, classify_batch, count_batch,
+                                 count_solutions, get_sudoku, is_unique, solutions, solve,
+                                 solve_batch)
 
 __all__ = [
     "PuzzleError", "NoSolutionError", "MultipleSolutionsError",
     "get_sudoku", "to_array", "as_batch", "format_line", "format_hints", "unit_conflict",
+    "cell_name", "cell_rc",
     "PuzzleFile", "Entry", "FORMATS", "read_puzzles", "parse_puzzles", "parse_puzzle",
     "write_puzzles",
-    "STATUSES", "solve", "solutions", "count_solutions", "is_unique", "classify",
+    "STATUSES", "DEFAULT_LIMIT", "solve", "solutions", "count_solutions", "is_unique", "classify",
     "BatchResult", "solve_batch", "count_batch", "classify_batch",
-    "random_grid", "Generated", "generate", "generate_many", "min_clues", "check_generate_args",
+    "random_grid", "Generated", "generate", "generate_many", "min_clues", "max_minimal_clues",
+    "check_generate_args",
     "RULES", "Step", "Explanation", "RuleStats", "explain", "explain_stats",
 ]

@@ -20,7 +20,7 @@ from grids.puzzles.solving import get_sudoku, thread_engine
 from grids.shape import Shape
 
 __all__ = ["random_grid", "Generated", "generate", "generate_many", "min_clues",
-           "check_generate_args"]
+           "max_minimal_clues", "check_generate_args"]
 
 #: Fewest clues of a unique puzzle, where more is known than the N - 1 that
 #: holds for every shape (see :func:`min_clues`), with the source.
@@ -107,6 +107,26 @@ def min_clues(shape=None) -> int:
     return known[0] if known else max(s.n - 1, 0)
 
 
+def max_minimal_clues(shape=None) -> int:
+    """The most clues a *minimal* puzzle (no clue can go) of ``shape`` can
+    have: ``N² - N``.
+
+    Proof: remove a clue ``c`` from a minimal puzzle; the rest has a
+    solution other than the puzzle's own, and the two differ at ``c`` (else
+    both would solve the puzzle).  Both fill ``c``'s row with the same
+    digits, so they differ in a second cell of that row, which is blank in
+    the puzzle.  So every row holding a clue holds a blank, every row holds
+    one, and at least ``N`` cells are blank.
+
+    Example
+    -------
+    >>> max_minimal_clues("3x3"), max_minimal_clues("2x2")
+    (72, 12)
+    """
+    s = grid_shape(shape)
+    return s.n_cells - s.n
+
+
 def _why_min_clues(s: Shape) -> str:
     known = _KNOWN_MIN_CLUES.get(s)
     return known[1] if known else "two digits that appear in no clue could be swapped"
@@ -119,8 +139,9 @@ def check_generate_args(clues: int | None = None, *, minimal: bool = False,
     Raises ``ValueError`` with a one-line message for: no ``clues`` without
     ``minimal``; ``clues`` outside ``0..N²`` or below :func:`min_clues` (no
     such puzzle has a unique solution, so the search could only run out of
-    time); ``max_seconds`` that is not a finite number of seconds > 0 (or
-    ``None``, no limit).
+    time), or with ``minimal`` above :func:`max_minimal_clues`;
+    ``max_seconds`` that is not a finite number of seconds > 0 (or ``None``,
+    no limit).
     """
     s = grid_shape(shape)
     nn = s.n_cells
@@ -134,6 +155,11 @@ def check_generate_args(clues: int | None = None, *, minimal: bool = False,
         if clues < min_clues(s):
             raise ValueError(f"no {s.n}x{s.n} puzzle with fewer than {min_clues(s)} clues has a "
                              f"unique solution ({_why_min_clues(s)}); got {clues}")
+        if minimal and clues > max_minimal_clues(s):
+            raise ValueError(f"a minimal {s.n}x{s.n} puzzle has at most {max_minimal_clues(s)} "
+                             f"clues (removing a clue must let two solutions differ in its "
+                             f"row, which needs another blank there: so every row has a "
+                             f"blank); got {clues}")
     if max_seconds is not None and (isinstance(max_seconds, bool)
                                     or not isinstance(max_seconds, numbers.Real)
                                     or not math.isfinite(max_seconds) or max_seconds <= 0):

@@ -50,9 +50,11 @@ class Step:
     text : str
         What was done, for people (``r3c5 = 7``, ``r1c2 ≠ 4``).
     placement : tuple or None
-        ``(cell, digit)`` placed (cells row-major from 0).
+        ``(cell, digit)`` placed: data, so the cell counts from 0, row-major
+        (``cell = row·N + column``; :func:`grids.grid.cell_rc` splits it),
+        the digit is its value 1..N.
     eliminations : tuple
-        ``(cell, digit)`` pairs removed from the candidates.
+        ``(cell, digit)`` pairs removed from the candidates, the same way.
     """
 
     rule: str

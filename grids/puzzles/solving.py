@@ -27,13 +27,17 @@ from grids.shape import Shape
 from grids.sudoku import Sudoku
 
 __all__ = [
-    "STATUSES", "NoSolutionError", "MultipleSolutionsError", "get_sudoku", "thread_engine",
+    "STATUSES", "DEFAULT_LIMIT", "NoSolutionError", "MultipleSolutionsError", "get_sudoku",
+    "thread_engine",
     "BatchResult", "solve_batch", "count_batch", "classify_batch",
     "solve", "solutions", "count_solutions", "classify", "is_unique",
 ]
 
 #: Classification of a puzzle by its number of solutions.
 STATUSES = ("none", "unique", "multiple")
+#: Where :func:`count_solutions` and ``gridcount count-solutions`` stop
+#: counting unless told otherwise (``limit=None``: exact, possibly for hours).
+DEFAULT_LIMIT = 1_000_000
 #: Exact counts try plain search up to this many solutions before memo.
 _PLAIN_COUNT_MAX = 100_000
 
@@ -163,6 +167,10 @@ def solve_batch(grids, *, shape=None, limit: int = 2, workers: int = 1,
     workers : int
         Threads; each takes chunks of ``chunk_size`` puzzles with its own
         engine, so the batch uses ``workers`` cores.
+    chunk_size : int
+        Puzzles per chunk (a whole number >= 1).
+
+    Raises ``ValueError`` naming the argument when one is out of range.
 
     Example
     -------
@@ -170,11 +178,12 @@ def solve_batch(grids, *, shape=None, limit: int = 2, workers: int = 1,
     >>> r.counts.tolist(), r.status.tolist()
     ([1, 2, -1], ['unique', 'multiple', 'none'])
     """
+    if not _whole(limit) or not 1 <= limit <= BATCH_LIMIT_MAX:
+        raise ValueError(f"limit must be a whole number in 1..{BATCH_LIMIT_MAX}, got {limit!r}")
     limit = int(limit)
-    if not 1 <= limit <= BATCH_LIMIT_MAX:
-        raise ValueError(f"limit must be in 1..{BATCH_LIMIT_MAX}, got {limit}")
-    if workers < 1:
-        raise ValueError(f"workers must be >= 1, got {workers}")
+    for name, value in (("workers", workers), ("chunk_size", chunk_size)):
+        if not _whole(value) or value < 1:
+            raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
     arr = as_batch(grids, shape)
     s = get_sudoku(shape, arr.shape[1])
     n = s.n
@@ -194,7 +203,12 @@ def solve_batch(grids, *, shape=None, limit: int = 2, workers: int = 1,
     return BatchResult(counts, sols.reshape(m, n, n), limit)
 
 
-def count_batch(grids, *, shape=None, limit: int | None = 1_000_000,
+def _whole(value) -> bool:
+    """An integer, not a bool (``True`` is no number of workers)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def count_batch(grids, *, shape=None, limit: int | None = DEFAULT_LIMIT,
                 workers: int = 1) -> np.ndarray:
     """Solutions per puzzle, at most ``limit`` (so ``== limit`` means "≥ limit").
 
@@ -272,10 +286,12 @@ def solutions(grid, *, shape=None, limit: int | None = 100) -> list[np.ndarray]:
         return []
 
 
-def count_solutions(grid, limit: int | None = None, *, shape=None) -> int:
+def count_solutions(grid, limit: int | None = DEFAULT_LIMIT, *, shape=None) -> int:
     """Number of solutions of ``grid``, at most ``limit``.
 
-    With ``limit=None`` the count is exact: plain search first, and past
+    By default it stops at :data:`DEFAULT_LIMIT` (1,000,000) solutions,
+    like ``gridcount count-solutions``: a result equal to the limit means
+    "at least".  With ``limit=None`` the count is exact: plain search first, and past
     100,000 solutions a memoized count (subproblems keyed on the uncovered
     columns, filling the grid row by row; 128-bit counters, exact ints).
     That is fast for puzzles, but a near-empty 9×9 grid is the full grid
@@ -288,12 +304,15 @@ def count_solutions(grid, limit: int | None = None, *, shape=None) -> int:
     72
     >>> count_solutions("." * 81, limit=1000)
     1000
+    >>> count_solutions("." * 81)                       # at least a million
+    1000000
     """
     s, arr = _puzzle(grid, shape)
     if limit is not None:
+        if not _whole(limit) or limit < 1:
+            raise ValueError(f"limit must be a whole number >= 1 (or None for an exact count), "
+                             f"got {limit!r}")
         limit = int(limit)
-        if limit < 1:
-            raise ValueError(f"limit must be >= 1 (or None for an exact count), got {limit}")
         if limit <= BATCH_LIMIT_MAX:
             return int(max(_run_batch(s, arr[None, :], limit)[0][0], 0))
     given = _given_rows(arr, s.n)

@@ -623,6 +623,12 @@ def test_a_shape_that_cannot_be_enumerated_is_refused_in_one_line(tmp_path, shap
     (["count", "3y3"], "bad box shape '3y3'"),                        # issue 26.20: was exit 1
     (["count", "2x3", "--db", ""], "an empty path names no store"),   # 26.13: used the default
     (["count", "2x3", "--no-memo", "--memo-mb", "5"], "--no-memo"),  # 26.13: was accepted
+    # 26.13 (rest): contradictory or idle option pairs, accepted before
+    (["count", "2x2", "--quiet", "--json"], "--quiet and --json contradict each other"),
+    (["count", "1x5", "--rows", "3", "--db", "x.sqlite"], "--rows and --db contradict"),
+    (["count", "1x5", "--rows", "3", "--up-to-symmetry"], "--rows and --up-to-symmetry"),
+    (["count", "1x5", "--rows", "3", "--fresh"], "--rows and --fresh contradict"),
+    (["count", "1x5", "--rows", "3", "--workers", "2"], "--rows and --workers contradict"),
 ])
 def test_usage_errors_of_count_exit_2_and_count_nothing(tmp_path, monkeypatch, args, says):
     monkeypatch.chdir(tmp_path)
@@ -676,3 +682,13 @@ def test_a_refusal_under_json_is_a_json_error_object_on_stdout(tmp_path):
     assert res.exit_code == 2
     doc = json.loads(res.stdout)
     assert doc["exit_code"] == 2 and "out of reach" in doc["error"]
+
+
+def test_count_with_no_memo_refuses_workers_beyond_the_machine_s_memory(tmp_path, monkeypatch):
+    # issue 26.11: --no-memo skipped the memory check altogether
+    monkeypatch.setattr(pool, "MEMO_MB_MAX", int(1.5 * pool.process_mib()))
+    res = invoke("count", "2x3", "--no-memo", "--workers", "2", "--db", tmp_path / "m.sqlite")
+    assert res.exit_code == 2 and res.output.count("\n") == 1, res.output
+    assert "Invalid value for --workers: 2 workers × " in res.output
+    assert "a process without memo table" in res.output and "use fewer workers" in res.output
+    assert not (tmp_path / "m.sqlite").exists()

@@ -422,3 +422,46 @@ def test_a_file_with_no_puzzle_is_refused_not_reported_as_all_unique(run, tmp_pa
     assert res.exit_code == 2 and "holds no puzzle" in res.output
     res = run(command, "-", input="# a comment\n\n")
     assert res.exit_code == 2 and "standard input holds no puzzle" in res.output
+
+
+# Issue 26.13: contradictory or idle options are refused (exit 2) before any work.
+
+@pytest.mark.parametrize("args, says", [
+    (["count-solutions", WIKI, "--no-limit", "--limit", "5"],
+     "--no-limit and --limit contradict each other"),
+    (["check", WIKI, "--quiet", "--json"], "--quiet and --json contradict each other"),
+    (["generate", "--clues", "30", "--json", "--output-format", "hints"],
+     "--json and --output-format contradict each other"),
+    (["solve", WIKI, "--limit", "5"], "--limit does nothing without --all"),
+    (["generate", "--minimal", "--clues", "81"], "a minimal 9x9 puzzle has at most 72 clues"),
+])
+def test_contradictory_or_impossible_requests_are_refused_at_once(run, args, says):
+    res = run(*args)     # generate --minimal --clues 81 searched for 30 s, then failed
+    assert res.exit_code == 2 and says in res.output, res.output
+    assert res.stdout == ""                              # nothing done
+
+
+def test_a_limit_equal_to_the_default_but_given_still_contradicts_no_limit(run):
+    res = run("count-solutions", WIKI, "--no-limit", "--limit", "1000000")
+    assert res.exit_code == 2 and "contradict" in res.output
+
+
+def test_explain_json_writes_every_cell_as_data_from_0_and_text_for_people_from_1(run):
+    # issue 26.20: one convention for people (r5c5, from 1) and one for data
+    # (from 0): JSON [row, col, digit] for placements and eliminations alike,
+    # the API's flat cell = row·N + col
+    hard = fixture("top1465_20.txt").read_text().split()[0]
+    doc = json.loads(run("explain", "--json", hard).stdout)
+    e = P.explain(hard)
+    n = e.shape.n
+    assert len(doc["steps"]) == len(e.steps)
+    eliminated = 0
+    for st, api in zip(doc["steps"], e.steps):
+        if api.placement is not None:
+            cell, digit = api.placement
+            assert st["placement"] == [*P.cell_rc(cell, n), digit]
+            row, col = P.cell_rc(cell, n)
+            assert st["text"] == api.text and f"r{row + 1}c{col + 1}" in api.text
+        assert st["eliminations"] == [[*P.cell_rc(k, n), d] for k, d in api.eliminations]
+        eliminated += len(st["eliminations"])
+    assert eliminated > 0

@@ -3,6 +3,8 @@ recount; and how every command treats a damaged store, a store on read-only
 media, and a store that a running ``count`` holds."""
 import json
 import os
+import re
+import socket
 import shutil
 import signal
 import sqlite3
@@ -444,6 +446,56 @@ def test_a_second_count_on_a_store_is_refused_until_the_first_ends(tmp_path):
     assert res.exit_code == 0, res.output
     assert json.loads(res.output)["run"]["units_skipped"] == len(done)
     assert not Path(f"{db}.lock").exists()
+
+
+def test_a_second_count_through_a_hard_link_in_another_directory_is_refused(tmp_path):
+    # issue 26.11: the lock was keyed in the store's directory, so a count
+    # through a hard link elsewhere ran alongside (every unit counted twice)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    db, other = tmp_path / "a" / "s.sqlite", tmp_path / "b" / "t.sqlite"
+    first = start_count(db, "0-199", "--workers", 1)     # it creates the store
+    try:
+        wait_for_units(db, 1, first)
+        os.link(db, other)
+        res = invoke("count", "3x3", "--db", other, "--units", "0-199", "-q", "-w", "1")
+        assert res.exit_code == 1 and len(res.output.strip().splitlines()) == 1, res.output
+        assert res.output.startswith(f"Error: {other} is being counted by another process "
+                                     f"(pid {first.pid} on host ")
+        assert f"as {db}" in res.output
+    finally:
+        first.kill()
+        first.communicate()
+
+
+def test_status_says_a_count_is_running_on_the_store_naming_its_pid_and_host(tmp_path):
+    # issue 26.20: status did not say that a count was running on the store
+    db = tmp_path / "s.sqlite"
+    (tmp_path / "b").mkdir()
+    first = start_count(db, "0-199", "--workers", 1)
+    try:
+        wait_for_units(db, 1, first)
+        os.link(db, tmp_path / "b" / "t.sqlite")
+        for name in (db, tmp_path / "b" / "t.sqlite"):   # by the inode lock too
+            res = invoke("status", name)
+            assert res.exit_code == 0, res.output
+            assert re.search(rf"^running now: being counted by pid {first.pid} on host "
+                             rf"{re.escape(socket.gethostname())} since \S+$", res.output,
+                             re.M), res.output
+        doc = json.loads(invoke("status", db, "--json").output)
+        assert doc["running"]["pid"] == first.pid and doc["running"]["doing"] == "counted"
+        first.send_signal(signal.SIGKILL)
+        first.communicate(timeout=30)
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.communicate()
+    assert Path(f"{db}.lock").exists()          # left behind by kill -9, held by nobody
+    res = invoke("status", db)
+    assert res.exit_code == 0 and "running" not in res.output, res.output
+    assert json.loads(invoke("status", db, "--json").output)["running"] is None
+    res = invoke("count", "3x3", "--db", db, "--units", "0", "-q", "-w", "1")
+    assert res.exit_code == 0, res.output      # and the next count takes the lock
 
 
 # ---------------------------------------------------------------------------

@@ -128,16 +128,32 @@ def test_a_stall_floor_that_is_no_number_of_seconds_is_refused_in_one_line(monke
 
 
 def test_memo_tables_beyond_the_machine_s_memory_are_refused():
-    check_memory(2, CountOptions(memo_mb=MEMO_MB_MAX / 2))
+    check_memory(2, CountOptions(memo_mb=MEMO_MB_MAX / 3))
     check_memory(3, CountOptions(memo=False, memo_mb=MEMO_MB_MAX / 2))   # no table at all
-    with pytest.raises(ValueError, match=r"^3 workers × .* MiB memo tables = .* more than this "
-                                         r"machine's memory .*; use fewer workers"):
+    with pytest.raises(ValueError, match=r"^3 workers × .* MiB each \(.* MiB memo table \+ .* "
+                                         r"MiB process\) = .* more than this machine's memory "
+                                         r".*; use fewer workers or a smaller --memo-mb"):
         check_memory(3, CountOptions(memo_mb=MEMO_MB_MAX / 2))
 
 
-def test_a_pool_whose_memo_tables_cannot_fit_never_starts(monkeypatch):
-    monkeypatch.setattr(pool, "MEMO_MB_MAX", 100)   # were the check gone: small tables
+def test_workers_without_memo_tables_are_still_checked_against_the_machine_s_memory(
+        monkeypatch):
+    # issue 26.11: --no-memo skipped the memory check, so any number of
+    # processes started; each needs at least what this process holds
+    monkeypatch.setattr(pool, "MEMO_MB_MAX", int(2.5 * pool.process_mib()))
+    check_memory(2, CountOptions(memo=False))
     specs = get_reduction("2x3", "moves").units()
-    with pytest.raises(ValueError, match=r"3 workers × 40 MiB .* more than this machine's memory"):
+    with pytest.raises(ValueError, match=r"^3 workers × .* MiB each \(a process without memo "
+                                         r"table: .* MiB\) = .* more than this machine's "
+                                         r"memory .*; use fewer workers$"):
+        next(run_units(specs, workers=3, options=CountOptions(memo=False)))
+    assert mp.active_children() == []
+
+
+def test_a_pool_whose_memo_tables_cannot_fit_never_starts(monkeypatch):
+    monkeypatch.setattr(pool, "MEMO_MB_MAX", int(pool.process_mib()) + 100)
+    specs = get_reduction("2x3", "moves").units()   # were the check gone: small tables
+    with pytest.raises(ValueError, match=r"3 workers × .* \(40 MiB memo table .* more than "
+                                         r"this machine's memory"):
         next(run_units(specs, workers=3, options=CountOptions(memo_mb=40)))
     assert mp.active_children() == []

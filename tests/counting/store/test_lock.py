@@ -126,3 +126,66 @@ def test_a_store_not_created_yet_is_locked_through_a_symlink_too(tmp_path, db):
     with StoreLock.acquire(tmp_path / "link.sqlite"):
         with pytest.raises(StoreLockedError):
             StoreLock.acquire(db)
+
+
+def _hold(path):
+    """A process of its own holding the lock of ``path`` until killed."""
+    holder = subprocess.Popen([sys.executable, "-c", _HOLDER, str(path)], stdout=subprocess.PIPE,
+                              text=True)
+    assert holder.stdout.readline().strip() == "locked"
+    return holder
+
+
+def _end(holder):
+    if holder.poll() is None:
+        holder.kill()
+    holder.wait()
+    holder.stdout.close()
+
+
+def test_a_hard_link_in_another_directory_is_the_same_store(tmp_path):
+    # issue 26.11: the inode lock lived in the store's directory, so a
+    # second count through a hard link elsewhere ran alongside the first
+    from store_samples import make_job, write_store
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    db, other = tmp_path / "a" / "s.sqlite", tmp_path / "b" / "t.sqlite"
+    write_store(db, make_job(), [0])
+    os.link(db, other)
+    holder = _hold(db)
+    try:
+        with pytest.raises(StoreLockedError) as exc_info:
+            StoreLock.acquire(other)
+        assert f"pid {holder.pid} " in str(exc_info.value)
+        assert f"as {db}" in str(exc_info.value)        # the name the holder uses
+    finally:
+        _end(holder)
+    with StoreLock.acquire(other):                      # kill -9 released it
+        with pytest.raises(StoreLockedError):
+            StoreLock.acquire(db)
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a", "b", "s.sqlite", "t.sqlite"]
+
+
+def test_a_store_created_under_the_lock_is_locked_by_its_inode_from_then_on(tmp_path, db):
+    from store_samples import make_job, write_store
+    (tmp_path / "b").mkdir()
+    with StoreLock.acquire(db) as lock:          # taken before the store exists
+        write_store(db, make_job(), [0])
+        os.link(db, tmp_path / "b" / "t.sqlite")
+        lock.hold_file()
+        with pytest.raises(StoreLockedError):
+            StoreLock.acquire(tmp_path / "b" / "t.sqlite")
+
+
+def test_a_store_made_anew_under_the_lock_is_locked_by_its_new_inode(tmp_path, db):
+    # --fresh deletes the store and creates another file: another inode
+    from store_samples import make_job, write_store
+    (tmp_path / "b").mkdir()
+    write_store(db, make_job(), [0])
+    with StoreLock.acquire(db) as lock:
+        db.rename(tmp_path / "old.sqlite")      # kept, so the new file has another inode
+        write_store(db, make_job(), [1])
+        lock.hold_file()
+        os.link(db, tmp_path / "b" / "t.sqlite")
+        with pytest.raises(StoreLockedError):
+            StoreLock.acquire(tmp_path / "b" / "t.sqlite")

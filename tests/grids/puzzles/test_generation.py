@@ -95,3 +95,21 @@ def test_generate_is_the_first_puzzle_of_generate_many_for_the_same_seed():
         many = next(P.generate_many(3, 25, seed=seed))
         assert np.array_equal(one.puzzle, many.puzzle)
     assert not np.array_equal(P.generate(25, seed=1).puzzle, P.generate(25, seed=2).puzzle)
+
+
+@pytest.mark.parametrize("shape, clues", [("3x3", 81), ("3x3", 73), ("2x2", 13), ("1x5", 21)])
+def test_minimal_puzzles_with_more_clues_than_can_be_minimal_are_refused_at_once(shape, clues):
+    # issue 26.13: generate --minimal --clues 81 searched for 30 s; a minimal
+    # puzzle has a blank in every row, so at most N² - N clues
+    with pytest.raises(ValueError, match=r"a minimal .* puzzle has at most \d+ clues \(.*every "
+                                         rf"row.*\); got {clues}$"):
+        P.check_generate_args(clues, minimal=True, shape=shape)
+
+
+def test_the_minimal_clue_bound_refuses_nothing_that_can_be_made():
+    # Latin squares of order 2: one clue is a minimal puzzle, N² - N = 2 is the bound
+    P.check_generate_args(2, minimal=True, shape="1x2")
+    g = P.generate(1, minimal=True, seed=0, shape="1x2")
+    assert g.ok and P.is_unique(g.puzzle, shape="1x2")
+    P.check_generate_args(72, minimal=True, shape="3x3")
+    P.check_generate_args(81, shape="3x3")               # not minimal: the full grid is fine

@@ -190,3 +190,24 @@ def test_every_shared_collection(shared_dir):
         status = P.classify_batch(P.read_puzzles(path).grids)
         expected = "none" if path.name.startswith("nosolution") else "multiple"
         assert np.all(status == expected), path.name
+
+
+def test_count_solutions_stops_at_the_same_default_limit_as_the_command_line(
+        fails_instead_of_hanging):
+    # issue 26.20: the API had no default limit, so the empty grid ran for hours
+    assert P.DEFAULT_LIMIT == 1_000_000
+    assert P.count_solutions("." * 81) == P.DEFAULT_LIMIT
+    assert P.count_solutions("." * 16, limit=None) == 288     # exact only when asked
+
+
+@pytest.mark.parametrize("kwargs, says", [
+    ({"chunk_size": 0}, "chunk_size must be a whole number >= 1, got 0"),
+    ({"chunk_size": 2.5}, "chunk_size must be a whole number >= 1, got 2.5"),
+    ({"workers": 0}, "workers must be a whole number >= 1, got 0"),
+    ({"workers": True}, "workers must be a whole number >= 1, got True"),
+    ({"limit": 2.7}, r"limit must be a whole number in 1\.\.\d+, got 2\.7"),
+])
+def test_solve_batch_names_a_bad_argument_instead_of_leaking_an_internal_message(kwargs, says):
+    # issue 26.13: chunk_size=0 gave "range() arg 3 must not be zero"
+    with pytest.raises(ValueError, match=f"^{says}$"):
+        P.solve_batch([WIKI] * 20, **{"workers": 2, **kwargs})
