@@ -22,6 +22,7 @@ from counting.cli.common import (Terminated, check_outputs, fail, output_errors,
 from counting.options import CountOptions
 from counting.reduction import registry
 from counting.run import dask_pool, dask_stats
+from counting.run.notice import say_if_slow
 from counting.run.pool import default_workers
 from counting.store.database import StoreError
 from counting.labels import labels_of
@@ -61,7 +62,9 @@ def _row_text(row) -> str:
 @click.option("--reduction", type=click.Choice(REDUCTIONS), default=None, help=REDUCTION_HELP)
 @click.option("--force", is_flag=True,
               help=f"Allow grids larger than 16x16, and jobs estimated to take more than "
-                   f"{reach.REACH_DAYS} days (from 10x10 on, every job is estimated first).")
+                   f"{reach.REACH_DAYS} days (a job that could take more than "
+                   f"{reach.format_seconds(reach.LONG_JOB_SECONDS)} is estimated first; "
+                   f"--force skips the estimate).")
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
               help="Worker processes [default: number of cores].")
 @click.option("--db", type=click.Path(dir_okay=False), default=None,
@@ -332,8 +335,11 @@ def classes(shape, reduction, force, as_json):
         gridcount classes 3x3 --reduction 44 --json
         gridcount classes 2x3
     """
-    job = _load_job(shape, reduction, force)
-    cls = job.classes
+    # 2x6's classes take minutes: say so when it is slow, on stderr
+    with say_if_slow(lambda msg: click.echo(msg, err=True),
+                     f"enumerating the classes of {shape} ..."):
+        job = _load_job(shape, reduction, force)
+        cls = job.classes
     text = _row_text
     if as_json:
         click.echo(json.dumps([{"class_id": c.class_id, "weight": c.weight,
