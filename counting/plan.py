@@ -47,7 +47,7 @@ from counting.store.database import Store, StoreError, StoreLock
 from grids.kind import as_kind
 
 __all__ = ["CountRequest", "Outcome", "count", "check_reach", "open_store", "prepare_identity",
-           "grid_total_in", "record_identity", "needs_identity", "store_is_complete",
+           "grid_total_in", "record_identity", "needs_identity", "store_state",
            "OutOfReach", "Interrupted", "RunFailed", "BadUnits", "TooMuchMemory"]
 
 
@@ -130,12 +130,13 @@ def _silent(msg: str) -> None:
 
 
 def count(request: CountRequest, *, progress: bool | None = None, log: Say | None = None,
-          warn: Say | None = None, say: Say = _silent,
+          warn: Say | None = None, say: Say = _silent, note: Say = _silent,
           on_report: Callable[[RunReport], None] | None = None) -> Outcome:
     """Run the job ``request`` describes, resuming from its store.
 
     ``say`` receives the lines a person is told along the way (estimates,
-    deletions, the identity step); ``progress``, ``log`` and ``warn`` go to
+    deletions, the identity step), ``note`` those that say what a slow step
+    is doing while it runs (enumerating units, estimating); ``progress``, ``log`` and ``warn`` go to
     :func:`counting.job.run_count`; ``on_report`` receives the run report of
     a grid count made for a symmetry job's identity.
 
@@ -153,9 +154,9 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
     if not r.force:   # before the units are enumerated: 2x6's take minutes
         for what, cost in check_reach(r.shape, r.reduction, r.options, r.workers,
                                       up_to_symmetry=r.up_to_symmetry,
-                                      store=None if r.fresh else _store_path(r), say=say):
+                                      store=_store_path(r), fresh=r.fresh, note=note):
             say(f"estimated cost of {what}: {cost.describe(r.workers)}")
-    with say_if_slow(say, f"preparing the units of {r.shape} ..."):
+    with say_if_slow(note, f"preparing the units of {r.shape} ..."):
         job = Job.load(r.shape, SYMMETRY if r.up_to_symmetry else r.reduction, force=r.force)
     path = Path(r.db) if r.db else default_db_path(job.shape, job.reduction)
     try:
@@ -192,7 +193,8 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
 
 def check_reach(shape: str, reduction: str | None, options: CountOptions, workers: int, *,
                 up_to_symmetry: bool = False, grid_total_known: bool | None = None,
-                store: Path | None = None, say: Say = _silent) -> list:
+                store: Path | None = None, fresh: bool = False,
+                note: Say = _silent) -> list:
     """The estimates of a job that could run long (``(what, JobCost)``
     pairs, to be printed before it starts); :class:`OutOfReach`, with the
     estimate, when one would take more than
@@ -201,9 +203,11 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
     Every job is looked at (:func:`counting.reach.quick_cost`, well under a
     second for a small one); one that could run longer than
     :data:`counting.reach.LONG_JOB_SECONDS` on ``workers`` is estimated in
-    full (:func:`counting.reach.job_cost`), and ``say`` is told so first.
+    full (:func:`counting.reach.job_cost`), and ``note`` is told so first.
     A job whose ``store`` (its path, when the caller has one) is complete
-    is not looked at.
+    is not looked at (unless ``fresh`` deletes it first), nor one whose
+    store the run will refuse (another job's, or one that cannot be read):
+    the refusal comes at once.
 
     For ``up_to_symmetry`` the symmetry units are estimated, and the grid
     count behind the identity class unless its store is complete already
@@ -218,7 +222,8 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
     s = kind   # its .name is the kind's text
     grid = get_reduction(kind.name, reduction)
     job = get_reduction(kind.name, SYMMETRY) if up_to_symmetry else grid
-    if store is not None and store_is_complete(store, s.name, job.name):
+    state = "to do" if store is None else store_state(store, s.name, job.name)
+    if state == "refused" or (state == "complete" and not fresh):
         return []
     wanted = [("this job", grid)]
     if up_to_symmetry:
@@ -231,11 +236,11 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
     out = []
     for what, red in wanted:
         try:
-            with say_if_slow(say, f"preparing the units of {s.name} ({red.name}) ..."):
+            with say_if_slow(note, f"preparing the units of {s.name} ({red.name}) ..."):
                 quick = reach.quick_cost(red, options)
             if not reach.could_be_long(quick, workers):
                 continue
-            say(f"{what} could take more than {reach.format_seconds(reach.LONG_JOB_SECONDS)} "
+            note(f"{what} could take more than {reach.format_seconds(reach.LONG_JOB_SECONDS)} "
                 f"on {workers} worker{'s' * (workers != 1)}: estimating its cost ...")
             cost = reach.job_cost(red, options)
         except ValueError as e:   # the units cannot even be enumerated
@@ -247,18 +252,21 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
     return out
 
 
-def store_is_complete(path: Path, shape: str, reduction: str) -> bool:
-    """Whether ``path`` holds every unit of the job ``shape`` by
-    ``reduction`` (read-only; no store, another job's or one that cannot
-    be read: False, and the run's own checks say why)."""
-    if not Path(path).is_file():
-        return False
+def store_state(path: Path, shape: str, reduction: str) -> str:
+    """What the store at ``path`` holds of the job ``shape`` by ``reduction``
+    (read-only): ``"complete"``; ``"to do"`` (no store there, or some units
+    left); ``"refused"`` (another job's store, or no store that can be read:
+    the run refuses it with the reason)."""
+    path = Path(path)
+    if not path.exists():
+        return "to do"
     try:
         with Store.open(path) as held:
-            return (held.job.shape, held.job.reduction) == (shape, reduction) \
-                and len(held) == held.job.n_units
+            if (held.job.shape, held.job.reduction) != (shape, reduction):
+                return "refused"
+            return "complete" if len(held) == held.job.n_units else "to do"
     except (StoreError, ValueError, OSError):
-        return False
+        return "refused"
 
 
 def _store_path(r: CountRequest) -> Path:

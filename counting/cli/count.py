@@ -17,8 +17,8 @@ import click
 
 from counting import job as jobs
 from counting import plan, reach
-from counting.cli.common import (Terminated, check_outputs, fail, output_errors, print_table,
-                                 refuse, sigterm_stops_like_ctrl_c)
+from counting.cli.common import (Terminated, check_outputs, fail, note, output_errors,
+                                 print_table, refuse, sigterm_stops_like_ctrl_c)
 from counting.options import CountOptions
 from counting.reduction import registry
 from counting.run import dask_pool, dask_stats
@@ -173,7 +173,7 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
     try:
         with sigterm_stops_like_ctrl_c():
             outcome = plan.count(
-                request, say=say,
+                request, say=say, note=(lambda msg: None) if quiet_run else note,
                 progress=False if (quiet or no_progress or as_json) else None,
                 log=(lambda msg: None) if quiet_run else None,
                 # lost workers are said even then (no bar is drawn then either)
@@ -335,9 +335,8 @@ def classes(shape, reduction, force, as_json):
         gridcount classes 3x3 --reduction 44 --json
         gridcount classes 2x3
     """
-    # 2x6's classes take minutes: say so when it is slow, on stderr
-    with say_if_slow(lambda msg: click.echo(msg, err=True),
-                     f"enumerating the classes of {shape} ..."):
+    # 2x6's classes take minutes: say so when it is slow (a note, on a terminal)
+    with say_if_slow(note, f"enumerating the classes of {shape} ..."):
         job = _load_job(shape, reduction, force)
         cls = job.classes
     text = _row_text

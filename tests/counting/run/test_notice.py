@@ -29,7 +29,9 @@ def test_a_slow_step_is_said_once_while_it_runs():
 
 
 def test_classes_says_it_is_enumerating_when_that_is_slow(monkeypatch):
+    from counting.cli import common
     monkeypatch.setattr(notice, "SLOW_SECONDS", 0)
+    monkeypatch.setattr(common, "NOTES", True)   # as on a terminal
 
     def slow_classes(self):
         time.sleep(0.2)
@@ -40,3 +42,6 @@ def test_classes_says_it_is_enumerating_when_that_is_slow(monkeypatch):
     res = CliRunner().invoke(cli, ["classes", "2x2"])
     assert res.exit_code == 0
     assert res.output.startswith("enumerating the classes of 2x2 ...\n")
+    monkeypatch.setattr(common, "NOTES", None)   # not a terminal: the output alone
+    res = CliRunner().invoke(cli, ["classes", "2x2", "--json"])
+    assert res.exit_code == 0 and res.output.startswith("[")
