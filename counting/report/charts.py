@@ -69,6 +69,8 @@ def log_ticks(lo: float, hi: float) -> list[float]:
     [300000, 500000, 700000, 1000000]
     >>> log_ticks(600, 900)
     [500, 700, 1000]
+    >>> log_ticks(1, 1)
+    [1, 2]
     """
     if not (0 < lo <= hi) or not math.isfinite(hi):
         raise ValueError(f"a log axis needs 0 < lo <= hi, got {lo!r}, {hi!r}")
@@ -83,6 +85,8 @@ def log_ticks(lo: float, hi: float) -> list[float]:
             every = -(-len(inside) // MOST_TICKS)
             return inside[::every]
     finest = steps(_MANTISSAS[-1], first - 1, last + 1)
+    if lo >= 1:   # counts: no tick between integers (1.5 nodes)
+        finest = [t for t in finest if float(t).is_integer()]
     inside = [t for t in finest if lo <= t <= hi]
     below = [t for t in finest if t < lo][-1:]
     above = [t for t in finest if t > hi][:1]
@@ -91,7 +95,7 @@ def log_ticks(lo: float, hi: float) -> list[float]:
 
 def _exact(m: float, k: int):
     """``m · 10^k`` as an int where it is one (labels without ``.0``)."""
-    v = m * 10 ** k
+    v = m * 10 ** k if k >= 0 else m / 10 ** -k     # 0.15, not 0.15000000000000002
     return int(round(v)) if k >= 0 and float(v).is_integer() else v
 
 
@@ -175,6 +179,7 @@ def figures(plt, job, results, weight, by_worker: dict[str, list],
     bottom.set_ylabel("class weight")
     bottom.set_xlabel("class (by id)")
     _integer_y(bottom, nbins=4)
+    _thousands(bottom)
     _class_ticks(bottom, classes)
     f.tight_layout()
     figs.append(Figure("unit-counts", "Unit counts by class",

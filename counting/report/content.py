@@ -204,16 +204,14 @@ def _job_rows(job: Job, s, results, here, by_worker, timed) -> list[tuple[str, s
     if timed:
         when = [t for t, _, _ in timed]
         spans = []
-        for r in here:
+        for r in here:   # a timestamp is to the second: the unit ended within it
             t = _when(r)
             if t is not None:
-                end = t.timestamp()
-                spans.append((end - r.seconds, end))
+                spans.append((t.timestamp() - r.seconds, t.timestamp() + 1))
         rows += [("first unit finished", _date(min(when))),
                  ("last unit finished", _date(max(when))),
                  ("wall time", f"about {_duration(busy_seconds(spans))} (while a unit was "
-                               f"counting, from unit times and one-second timestamps; pauses "
-                               f"between runs left out)")]
+                               f"counting, to the second; pauses between runs left out)")]
     rows += [("CPU time in units", _s(s.cpu_seconds)),
              ("nodes", f"{s.nodes:,}"),
              ("memo hits", f"{s.memo_hits:,}")]

@@ -285,7 +285,8 @@ def test_log_ticks_are_readable_over_any_range():
     assert log_ticks(1, 2_000_000) == [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000]
     # inside one decade: finer steps, and the neighbours, so there are at least three
     assert log_ticks(320_000, 910_000) == [300_000, 500_000, 700_000, 1_000_000]
-    assert log_ticks(2, 3) == [1.5, 2, 3, 5]
+    assert log_ticks(2, 3) == [1, 2, 3, 5]          # counts: integer ticks only
+    assert log_ticks(0.2, 0.3) == [0.15, 0.2, 0.3, 0.5]
     assert len(log_ticks(1, 1e30)) <= 8                   # a wide range: some decades
     assert log_ticks(7, 7)[0] <= 7 <= log_ticks(7, 7)[-1]
     assert [tick_label(t) for t in (1, 1_500, 2e12)] == ["1", "1,500", "2×10¹²"]
@@ -343,8 +344,9 @@ def test_the_job_table_shows_wall_time_dates_and_machines(tmp_path):
     facts = {row[0]: row[1] for row in _html_tables(out.read_text())[0][1:]}
     assert facts["first unit finished"] == "2026-01-01 10:00:10 UTC"
     assert facts["last unit finished"] == "2026-01-02 09:00:05 UTC"
-    # busy from 10:00:00 to 10:00:20, then 5 s the next day: not the 23 hours between
-    assert facts["wall time"].startswith("about 25.0 s")
+    # busy from 10:00:00 to 10:00:20 (+1 s: timestamps are to the second), then 5 s
+    # (+1) the next day: not the 23 hours between
+    assert facts["wall time"].startswith("about 27.0 s")
     assert facts["machines"] == "alpha (3 units, 2 workers); beta (1 unit, 1 worker)"
 
 
