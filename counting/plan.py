@@ -3,7 +3,10 @@
 :func:`count` does what ``gridcount count SHAPE [--up-to-symmetry]`` does,
 in this order, checking everything before anything is deleted or opened:
 
-1. **Reach** (:func:`check_reach`): a job that would run for more than
+1. **Reach** (:func:`check_reach`): every job whose store is not complete
+   is looked at quickly; one that could run longer than
+   :data:`counting.reach.LONG_JOB_SECONDS` is estimated and the estimate
+   said before it starts, and one that would run for more than
    :data:`counting.reach.REACH_DAYS` days on the workers asked is refused
    with its estimate (:class:`OutOfReach`), unless forced.  For a symmetry
    job the symmetry units are estimated, and so is the grid count behind
@@ -38,14 +41,15 @@ from counting.reduction import get_reduction
 from counting.reduction.orbits import SymmetryReduction
 from counting.reduction.registry import SYMMETRY, check_shape
 from counting.run import dask_pool
+from counting.run.notice import say_if_slow
 from counting.run.pool import WorkerLost, check_memory
 from counting.store.database import Store, StoreError, StoreLock
 from counting.store.identity import check_identity, link, read_grid_store
 from grids.kind import as_kind
 
 __all__ = ["CountRequest", "Outcome", "count", "check_reach", "open_store", "prepare_identity",
-           "grid_total_in", "record_identity", "needs_identity", "OutOfReach", "Interrupted",
-           "RunFailed", "BadUnits", "TooMuchMemory"]
+           "grid_total_in", "record_identity", "needs_identity", "store_state",
+           "OutOfReach", "Interrupted", "RunFailed", "BadUnits", "TooMuchMemory"]
 
 
 class OutOfReach(ValueError):
@@ -127,12 +131,13 @@ def _silent(msg: str) -> None:
 
 
 def count(request: CountRequest, *, progress: bool | None = None, log: Say | None = None,
-          warn: Say | None = None, say: Say = _silent,
+          warn: Say | None = None, say: Say = _silent, note: Say = _silent,
           on_report: Callable[[RunReport], None] | None = None) -> Outcome:
     """Run the job ``request`` describes, resuming from its store.
 
     ``say`` receives the lines a person is told along the way (estimates,
-    deletions, the identity step); ``progress``, ``log`` and ``warn`` go to
+    deletions, the identity step), ``note`` those that say what a slow step
+    is doing while it runs (enumerating units, estimating); ``progress``, ``log`` and ``warn`` go to
     :func:`counting.job.run_count`; ``on_report`` receives the run report of
     a grid count made for a symmetry job's identity.
 
@@ -149,9 +154,11 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
     r = request
     if not r.force:   # before the units are enumerated: 2x6's take minutes
         for what, cost in check_reach(r.shape, r.reduction, r.options, r.workers,
-                                      up_to_symmetry=r.up_to_symmetry):
+                                      up_to_symmetry=r.up_to_symmetry,
+                                      store=_store_path(r), fresh=r.fresh, note=note):
             say(f"estimated cost of {what}: {cost.describe(r.workers)}")
-    job = Job.load(r.shape, SYMMETRY if r.up_to_symmetry else r.reduction, force=r.force)
+    with say_if_slow(note, f"preparing the units of {r.shape} ..."):
+        job = Job.load(r.shape, SYMMETRY if r.up_to_symmetry else r.reduction, force=r.force)
     path = Path(r.db) if r.db else default_db_path(job.shape, job.reduction)
     try:
         ids = None if r.unit_list is None else parse_unit_list(r.unit_list, job.n_units)
@@ -188,11 +195,22 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
 
 
 def check_reach(shape: str, reduction: str | None, options: CountOptions, workers: int, *,
-                up_to_symmetry: bool = False, grid_total_known: bool | None = None) -> list:
-    """The estimates of a job (``(what, JobCost)`` pairs) where the job
-    needs one (:func:`counting.reach.needs_estimate`); :class:`OutOfReach`,
-    with the estimate, when one would take more than
+                up_to_symmetry: bool = False, grid_total_known: bool | None = None,
+                store: Path | None = None, fresh: bool = False,
+                note: Say = _silent) -> list:
+    """The estimates of a job that could run long (``(what, JobCost)``
+    pairs, to be printed before it starts); :class:`OutOfReach`, with the
+    estimate, when one would take more than
     :data:`counting.reach.REACH_DAYS` days on ``workers``.
+
+    Every job is looked at (:func:`counting.reach.quick_cost`, well under a
+    second for a small one); one that could run longer than
+    :data:`counting.reach.LONG_JOB_SECONDS` on ``workers`` is estimated in
+    full (:func:`counting.reach.job_cost`), and ``note`` is told so first.
+    A job whose ``store`` (its path, when the caller has one) is complete
+    is not looked at (unless ``fresh`` deletes it first), nor one whose
+    store the run will refuse (another job's, or one that cannot be read):
+    the refusal comes at once.
 
     For ``up_to_symmetry`` the symmetry units are estimated, and the grid
     count behind the identity class unless its store is complete already
@@ -206,11 +224,13 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
     check_shape(kind)
     s = kind   # its .name is the kind's text
     grid = get_reduction(kind.name, reduction)
-    if not reach.needs_estimate(grid):
+    job = get_reduction(kind.name, SYMMETRY) if up_to_symmetry else grid
+    state = "to do" if store is None else store_state(store, s.name, job.name)
+    if state == "refused" or (state == "complete" and not fresh):
         return []
     wanted = [("this job", grid)]
     if up_to_symmetry:
-        wanted = [("the symmetry units", get_reduction(kind.name, SYMMETRY))]
+        wanted = [("the symmetry units", job)]
         known = grid_total_known
         if known is None:
             known = grid_total_in(default_db_path(s.name, grid.name), s.name) is not None
@@ -219,6 +239,12 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
     out = []
     for what, red in wanted:
         try:
+            with say_if_slow(note, f"preparing the units of {s.name} ({red.name}) ..."):
+                quick = reach.quick_cost(red, options)
+            if not reach.could_be_long(quick, workers):
+                continue
+            note(f"{what} could take more than {reach.format_seconds(reach.LONG_JOB_SECONDS)} "
+                f"on {workers} worker{'s' * (workers != 1)}: estimating its cost ...")
             cost = reach.job_cost(red, options)
         except ValueError as e:   # the units cannot even be enumerated
             raise OutOfReach(s.name, red.name, f"no estimate can be made ({e})",
@@ -227,6 +253,33 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
             raise OutOfReach(s.name, red.name, cost.describe(workers))
         out.append((what, cost))
     return out
+
+
+def store_state(path: Path, shape: str, reduction: str) -> str:
+    """What the store at ``path`` holds of the job ``shape`` by ``reduction``
+    (read-only): ``"complete"``; ``"to do"`` (no store there, or some units
+    left); ``"refused"`` (another job's store, or no store that can be read:
+    the run refuses it with the reason)."""
+    path = Path(path)
+    if not path.exists():
+        return "to do"
+    try:
+        with Store.open(path) as held:
+            if (held.job.shape, held.job.reduction) != (shape, reduction):
+                return "refused"
+            return "complete" if len(held) == held.job.n_units else "to do"
+    except (StoreError, ValueError, OSError):
+        return "refused"
+
+
+def _store_path(r: CountRequest) -> Path:
+    """Where the request's store is: ``db``, or the job's default path
+    (found without enumerating the units)."""
+    if r.db:
+        return Path(r.db)
+    kind = as_kind(r.shape)
+    red = get_reduction(kind.name, SYMMETRY if r.up_to_symmetry else r.reduction)
+    return default_db_path(kind.name, red.name)
 
 
 def open_store(path: Path, job: Job, *, fresh: bool = False,

@@ -1,25 +1,39 @@
 """Whether a counting job is within reach: its cost, estimated before it starts.
 
-``gridcount count`` must never accept a job that cannot finish.  For grids
-of :data:`ESTIMATE_FROM_N` × :data:`ESTIMATE_FROM_N` and larger (below that
-every shape the reductions can enumerate counts in minutes) it first
-estimates the job's CPU time as *units × measured seconds per unit*:
+``gridcount count`` never starts a long job blind.  Every job whose store is
+not complete is looked at first, in two steps:
+
+1. a **quick look** (:func:`quick_cost`, well under a second for a small
+   job): the same estimate as below with two sampled units, few paths and
+   shallow leaves (:data:`QUICK`), which errs high (the call overhead of
+   many small leaf counts is counted as work).  A job it puts under
+   :data:`LONG_JOB_SECONDS` / :data:`QUICK_MARGIN` on the workers asked is
+   small: it starts at once and nothing is printed (:func:`could_be_long`);
+2. otherwise the **estimate** (:func:`job_cost`, a few seconds), which
+   ``gridcount count`` prints before the first unit starts.
+
+An estimate is *units × measured seconds per unit*:
 
 * the units are the reduction's own (:meth:`Reduction.n_units_bound`: a
   lower bound where enumerating them takes minutes, as for 2×6);
-* the seconds per unit are measured on this machine: a few units
+* the seconds per unit are measured on this machine on a few units
   (:meth:`Reduction.sample_units`: drawn at random, or for a symmetry job
-  those of the smallest classes, the costliest) are each explored by
-  Knuth's estimator (:func:`unit_seconds`,
-  :func:`dlx.estimate.estimate`): random paths down the unit's search
+  those of the smallest classes, the costliest), each by what fits the way
+  it is counted (:func:`unit_seconds`): the reduction's own estimate where
+  it has one (band tables: one slice of the contraction, timed), a unit
+  counted by a kernel (``factor``) is counted and timed, and a unit that is
+  an exact cover is explored by Knuth's estimator
+  (:func:`dlx.estimate.estimate`): random paths down the unit's search
   tree, each ended by an exact count with the engine, memo and tail as the
   run would use them.  The mean of those estimates is the rate.
 
-The estimate ignores memo hits shared between different parts of a unit,
-so where they are common (Latin squares of order 9) it is high, by about
-4× there; it is an order of magnitude, which is what the decision needs.
-A job estimated to need more than :data:`REACH_DAYS` days on the workers
-asked for is refused, with the estimate; ``--force`` runs it anyway.
+Knuth's estimator ignores memo hits shared between different parts of a
+unit, so where they are common (Latin squares of order 9) it is high, by
+about 4× to 10× there; two-band units that the 1-factorization kernel
+counts are estimated by their search, about 8× high for 2×5.  It is an
+order of magnitude, which is what the decision needs.  A job estimated to
+need more than :data:`REACH_DAYS` days on the workers asked for is refused,
+with the estimate; ``--force`` runs it anyway (unestimated).
 
 Example
 -------
@@ -27,6 +41,8 @@ Example
 >>> cost = job_cost(get_reduction("2x3"), max_seconds=0.5)
 >>> cost.units, cost.units_exact, cost.out_of_reach(workers=2)
 (9, True, False)
+>>> could_be_long(quick_cost(get_reduction("2x3")), workers=2)
+False
 """
 from __future__ import annotations
 
@@ -36,16 +52,27 @@ from dataclasses import dataclass
 
 from counting.options import CountOptions
 from counting.reduction import Reduction
-from counting.run.counter import unit_problem
-from dlx.estimate import estimate
+from counting.run.counter import count_unit, unit_problem
+from dlx.estimate import LEAF_SOLUTIONS, estimate
 
-__all__ = ["JobCost", "job_cost", "REACH_DAYS", "ESTIMATE_FROM_N", "needs_estimate",
-           "format_seconds"]
+__all__ = ["JobCost", "job_cost", "quick_cost", "could_be_long", "REACH_DAYS",
+           "LONG_JOB_SECONDS", "QUICK", "QUICK_MARGIN", "format_seconds"]
 
 #: A job estimated to take longer than this on the workers asked for is refused.
 REACH_DAYS = 7
-#: Jobs of N×N grids are estimated from this N on (10×10: 2x5, 5x2, 1x10, ...).
-ESTIMATE_FROM_N = 10
+#: A job that could take longer than this (wall seconds on the workers asked:
+#: ten minutes) is estimated, and the estimate printed, before it starts.
+LONG_JOB_SECONDS = 600
+#: The quick look: two sampled units (another seed than the full estimate's,
+#: whose kernel timings a memo warmed on the same units would spoil), few
+#: paths, shallow leaves (at most this many completions below a leaf), a
+#: small time budget.
+QUICK = {"sample": 2, "probes": 10, "max_seconds": 0.2, "leaf_solutions": 10**4, "seed": 1}
+#: The quick look clears a job as small only with this margin below
+#: :data:`LONG_JOB_SECONDS` (two units and ten paths can miss costly units).
+QUICK_MARGIN = 10
+#: How a unit is measured: Knuth's estimator, or a kernel's count timed.
+KNUTH, TIMED = "Knuth's estimate from", "the kernel timed on"
 
 
 @dataclass(frozen=True)
@@ -62,6 +89,8 @@ class JobCost:
         Mean estimated CPU seconds of one unit, over the sampled units.
     sampled : int
         Units explored, in ``seconds`` of wall time.
+    method : str
+        How the sampled units were measured, for :meth:`describe`.
     """
 
     shape: str
@@ -71,6 +100,7 @@ class JobCost:
     unit_seconds: float
     sampled: int
     seconds: float
+    method: str = KNUTH
 
     @property
     def cpu_seconds(self) -> float:
@@ -89,7 +119,7 @@ class JobCost:
         """One line: the estimate, how it was made, and the wall time on ``workers``."""
         at_least = "" if self.units_exact else "at least "
         return (f"{_core_hours(self.cpu_seconds)} core-hours ({at_least}{self.units:,} units "
-                f"× {format_seconds(self.unit_seconds)} each, Knuth's estimate from "
+                f"× {format_seconds(self.unit_seconds)} each, {self.method} "
                 f"{self.sampled} sampled unit{'s' * (self.sampled != 1)}), about "
                 f"{format_seconds(self.wall_seconds(workers))} on {workers} "
                 f"worker{'s' * (workers != 1)}")
@@ -103,48 +133,68 @@ class JobCost:
                 "out_of_reach": self.out_of_reach(workers)}
 
 
-def needs_estimate(reduction: Reduction) -> bool:
-    """Whether ``gridcount count`` estimates this job before it starts."""
-    return reduction.shape.n >= ESTIMATE_FROM_N
+def quick_cost(reduction: Reduction, options: CountOptions = CountOptions()) -> JobCost:
+    """The quick look at a job (:data:`QUICK`): :func:`job_cost` on one
+    unit, cheaply and on the high side; see :func:`could_be_long`."""
+    return job_cost(reduction, options, **QUICK)
+
+
+def could_be_long(quick: JobCost, workers: int) -> bool:
+    """Whether a job whose quick look is ``quick`` could run longer than
+    :data:`LONG_JOB_SECONDS` on ``workers`` (with :data:`QUICK_MARGIN`):
+    then it is estimated in full and the estimate printed."""
+    return quick.wall_seconds(workers) * QUICK_MARGIN >= LONG_JOB_SECONDS
 
 
 def job_cost(reduction: Reduction, options: CountOptions = CountOptions(), *,
              sample: int = 2, seed: int = 0, probes: int = 200,
-             max_seconds: float = 6.0) -> JobCost:
+             max_seconds: float = 6.0, leaf_solutions: int = LEAF_SOLUTIONS) -> JobCost:
     """Estimate the CPU time of every unit of ``reduction`` (see the module).
 
     ``sample`` units are drawn with ``seed``; each is explored by up to
     ``probes`` random paths in about ``max_seconds / sample`` seconds (at
-    least ten paths each), by the reduction's
-    :meth:`~counting.reduction.base.Reduction.estimate_unit_seconds`.
+    least ten paths each, leaves of about ``leaf_solutions`` completions),
+    by :func:`unit_seconds`.
     """
     t0 = time.perf_counter()
     n, exact = reduction.n_units_bound()
     specs = reduction.sample_units(sample, seed)
     budget = max_seconds / max(len(specs), 1)
     per_unit = [unit_seconds(reduction, spec, options, probes=probes, seed=seed + i,
-                             max_seconds=budget)
+                             max_seconds=budget, leaf_solutions=leaf_solutions)
                 for i, spec in enumerate(specs)]
     mean = math.fsum(per_unit) / len(per_unit) if per_unit else 0.0
     return JobCost(reduction.shape.name, reduction.name, n, exact, mean, len(specs),
-                   time.perf_counter() - t0)
+                   time.perf_counter() - t0, TIMED if specs and _timed(reduction, specs[0])
+                   else KNUTH)
 
 
 def unit_seconds(reduction: Reduction, spec, options: CountOptions, *, probes: int, seed: int,
-                 max_seconds: float) -> float:
+                 max_seconds: float, leaf_solutions: int = LEAF_SOLUTIONS) -> float:
     """Estimated seconds of counting one unit: the reduction's own estimate
-    where it has one, else Knuth's estimator on the unit's problem (this
-    process's matrix, whose memo table is emptied after)."""
+    where it has one; for a unit counted by a kernel and not searched
+    (:meth:`~counting.reduction.base.Reduction.problem` None: ``factor``),
+    the kernel's time on it, counted; else Knuth's estimator on the unit's
+    problem (this process's matrix, whose memo table is emptied after)."""
     own = reduction.estimate_unit_seconds(spec, options, probes=probes, seed=seed,
                                           max_seconds=max_seconds)
     if own is not None:
         return own
+    if _timed(reduction, spec):
+        return count_unit(spec, options).seconds
     ec, given = unit_problem(spec)
     try:
         return estimate(ec, given=given, probes=probes, seed=seed, max_seconds=max_seconds,
-                        **options.engine_arguments(ec)).seconds
+                        leaf_solutions=leaf_solutions, **options.engine_arguments(ec)).seconds
     finally:
         ec.clear_memo()
+
+
+def _timed(reduction: Reduction, spec) -> bool:
+    """Whether ``spec`` is measured by counting it: a unit that a kernel
+    counts (no exact cover to explore) and no estimate of the reduction's own."""
+    own = type(reduction).estimate_unit_seconds is not Reduction.estimate_unit_seconds
+    return not own and reduction.problem(spec) is None
 
 
 def _two_figures(value: float) -> str:

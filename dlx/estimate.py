@@ -130,15 +130,16 @@ class _Walker:
             path.append(r)
         return product, path, branching
 
-    def leaf_depth(self, rng: random.Random, walks: int = 8) -> int:
+    def leaf_depth(self, rng: random.Random, walks: int = 8,
+                   leaf_solutions: int = LEAF_SOLUTIONS) -> int:
         """The shallowest depth at which a typical path has at most
-        :data:`LEAF_SOLUTIONS` completions below it (Knuth's estimate from
+        ``leaf_solutions`` completions below it (Knuth's estimate from
         full random walks: the product of the branching factors below)."""
         best = []
         for _ in range(walks):
             _, _, branching = self.walk(None, rng)
             below, k = 1, len(branching)
-            while k > 0 and below * max(branching[k - 1], 1) <= LEAF_SOLUTIONS:
+            while k > 0 and below * max(branching[k - 1], 1) <= leaf_solutions:
                 below *= max(branching[k - 1], 1)
                 k -= 1
             best.append(k)
@@ -147,7 +148,8 @@ class _Walker:
 
 def estimate(ec: ExactCover, *, given: Sequence[int] = (), leaf: int | None = None,
              probes: int = 100, seed: int = 0, memo: bool = True, memo_mb: float = 16,
-             tail: bool | None = None, max_seconds: float | None = None) -> Estimate:
+             tail: bool | None = None, max_seconds: float | None = None,
+             leaf_solutions: int = LEAF_SOLUTIONS) -> Estimate:
     """Estimate the count of ``ec`` (with ``given``) and the engine time it takes.
 
     Parameters
@@ -159,7 +161,7 @@ def estimate(ec: ExactCover, *, given: Sequence[int] = (), leaf: int | None = No
         Rows selected up front, as for :meth:`ExactCover.count`.
     leaf : int, optional
         Rows each path chooses before the engine counts the rest; by
-        default the shallowest depth with about :data:`LEAF_SOLUTIONS`
+        default the shallowest depth with about ``leaf_solutions``
         completions or fewer below (so no leaf count runs long).
     probes : int
         Paths to walk (at least 1).
@@ -169,6 +171,10 @@ def estimate(ec: ExactCover, *, given: Sequence[int] = (), leaf: int | None = No
         How the leaves are counted (``tail=None``: when the matrix has one).
     max_seconds : float, optional
         Stop walking after this long (at least 10 paths are always walked).
+    leaf_solutions : int
+        Completions below a leaf chosen by default (:data:`LEAF_SOLUTIONS`);
+        fewer make a cheaper, coarser estimate that errs high (the call
+        overhead of many small leaf counts is counted as work).
 
     Returns
     -------
@@ -183,7 +189,7 @@ def estimate(ec: ExactCover, *, given: Sequence[int] = (), leaf: int | None = No
     leaves: dict[frozenset, tuple[int, float]] = {}  # leaf -> (count, seconds)
     t0 = time.perf_counter()
     if leaf is None:
-        leaf = walker.leaf_depth(rng)
+        leaf = walker.leaf_depth(rng, leaf_solutions=leaf_solutions)
 
     def probe() -> tuple[float, float, bool]:
         """(Π·count, Π·seconds, dead end?) of one path."""

@@ -4,17 +4,32 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 from typing import NoReturn
 
 import click
 
 from counting import outputs
 
-__all__ = ["fail", "refuse", "Refused", "check_outputs", "output_errors", "print_table",
-           "Terminated", "sigterm_stops_like_ctrl_c", "CONTEXT_SETTINGS", "given",
+__all__ = ["fail", "note", "NOTES", "refuse", "Refused", "check_outputs", "output_errors",
+           "print_table", "Terminated", "sigterm_stops_like_ctrl_c", "CONTEXT_SETTINGS", "given",
            "not_together", "only_with"]
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
+
+
+#: Whether :func:`note` prints: None on a terminal only (like the progress
+#: bar), True always, False never.
+NOTES: bool | None = None
+
+
+def note(message: str) -> None:
+    """A line on stderr saying what a slow step is doing (enumerating the
+    units, estimating a job), while it runs; by default only on a terminal
+    (:data:`NOTES`), so a pipe or a log gets the results and the errors alone."""
+    show = sys.stderr.isatty() if NOTES is None else NOTES
+    if show:
+        click.echo(message, err=True)
 
 
 def fail(msg: str) -> NoReturn:

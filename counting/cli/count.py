@@ -17,11 +17,13 @@ import click
 
 from counting import job as jobs
 from counting import plan, reach
-from counting.cli.common import (Terminated, check_outputs, fail, not_together, output_errors,
+from counting.cli.common import (Terminated, check_outputs, fail, note, not_together,
+                                 output_errors,
                                  print_table, refuse, sigterm_stops_like_ctrl_c)
 from counting.options import CountOptions
 from counting.reduction import registry
 from counting.run import dask_pool, dask_stats
+from counting.run.notice import say_if_slow
 from counting.run.pool import default_workers
 from counting.store.database import StoreError
 from counting.labels import labels_of
@@ -61,7 +63,9 @@ def _row_text(row) -> str:
 @click.option("--reduction", type=click.Choice(REDUCTIONS), default=None, help=REDUCTION_HELP)
 @click.option("--force", is_flag=True,
               help=f"Allow grids larger than 16x16, and jobs estimated to take more than "
-                   f"{reach.REACH_DAYS} days (from 10x10 on, every job is estimated first).")
+                   f"{reach.REACH_DAYS} days (a job that could take more than "
+                   f"{reach.format_seconds(reach.LONG_JOB_SECONDS)} is estimated first; "
+                   f"--force skips the estimate).")
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
               help="Worker processes [default: number of cores].")
 @click.option("--db", type=click.Path(dir_okay=False), default=None,
@@ -171,7 +175,7 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
     try:
         with sigterm_stops_like_ctrl_c():
             outcome = plan.count(
-                request, say=say,
+                request, say=say, note=(lambda msg: None) if quiet_run else note,
                 progress=False if (quiet or no_progress or as_json) else None,
                 log=(lambda msg: None) if quiet_run else None,
                 # lost workers are said even then (no bar is drawn then either)
@@ -339,8 +343,10 @@ def classes(shape, reduction, force, as_json):
         gridcount classes 3x3 --reduction 44 --json
         gridcount classes 2x3
     """
-    job = _load_job(shape, reduction, force)
-    cls = job.classes
+    # 2x6's classes take minutes: say so when it is slow (a note, on a terminal)
+    with say_if_slow(note, f"enumerating the classes of {shape} ..."):
+        job = _load_job(shape, reduction, force)
+        cls = job.classes
     text = _row_text
     if as_json:
         click.echo(json.dumps([{"class_id": c.class_id, "weight": c.weight,

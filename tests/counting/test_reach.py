@@ -6,9 +6,11 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from counting import reach
+from counting import plan, reach
 from counting.cli import cli
-from counting.reach import REACH_DAYS, JobCost, format_seconds, job_cost, needs_estimate
+from counting.options import CountOptions
+from counting.reach import (REACH_DAYS, JobCost, could_be_long, format_seconds, job_cost,
+                            quick_cost)
 from counting.reduction import get_reduction
 from counting.reduction.patterns2 import TwoBandPatternReduction, n_patterns
 from counting.run.counter import count_unit
@@ -56,11 +58,20 @@ def test_the_estimate_of_a_small_job_is_close_to_its_measured_time():
     assert mean / 10 < c.unit_seconds < mean * 10
 
 
-def test_estimates_start_at_10x10():
-    assert not needs_estimate(get_reduction("3x3"))
-    assert not needs_estimate(get_reduction("1x9"))
-    assert needs_estimate(get_reduction("2x5"))
-    assert needs_estimate(get_reduction("1x10"))
+def test_the_quick_look_clears_a_small_job_and_not_a_long_one():
+    # issue 26.14: every job is looked at, whatever its size; 2x3 counts in
+    # well under a second, 2x5 takes minutes
+    assert not could_be_long(quick_cost(get_reduction("2x3")), workers=2)
+    assert not could_be_long(quick_cost(get_reduction("1x6")), workers=2)
+    assert could_be_long(quick_cost(get_reduction("2x5")), workers=2)
+
+
+def test_a_job_counted_by_a_kernel_is_estimated_by_timing_the_kernel():
+    # factor units are no exact cover: Knuth's estimator cannot walk them
+    c = job_cost(get_reduction("1x5", "factor"), sample=2)
+    assert c.sampled == 2 and c.unit_seconds > 0 and c.method == reach.TIMED
+    assert "the kernel timed on 2 sampled units" in c.describe(2)
+    assert job_cost(get_reduction("1x5", "cycles2"), sample=2).method == reach.KNUTH
 
 
 def test_2x6_is_bounded_and_sampled_without_enumerating_its_classes():
@@ -127,4 +138,76 @@ def test_without_force_a_large_job_is_estimated(tmp_path, monkeypatch):
     res = invoke("count", "2x5", "--units", "300", "--db", tmp_path / "x.sqlite",
                  "--workers", "1", "--json")
     assert res.exit_code == 0, res.output
-    assert calls == [1]
+    assert len(calls) == 2    # the quick look, then the estimate
+
+
+def events_of_a_count(tmp_path, shape="2x3", **request):
+    """What plan.count says and logs, in order: ("say", line) / ("log", line)."""
+    events = []
+    request.setdefault("db", tmp_path / "x.sqlite")
+    plan.count(plan.CountRequest(shape=shape, **request), progress=False,
+               say=lambda m: events.append(("say", m)), log=lambda m: events.append(("log", m)),
+               note=lambda m: events.append(("note", m)))
+    return events
+
+
+def test_a_small_job_starts_without_an_estimate(tmp_path):
+    events = events_of_a_count(tmp_path)
+    assert events and not [m for kind, m in events if "estimat" in m]
+    res = invoke("count", "2x2", "--db", tmp_path / "y.sqlite", "--no-progress")
+    assert res.exit_code == 0 and "estimat" not in res.output
+
+
+def test_a_job_that_could_be_long_says_its_estimate_before_its_first_unit(tmp_path, monkeypatch):
+    monkeypatch.setattr(reach, "LONG_JOB_SECONDS", 0)   # every job could be long
+    events = events_of_a_count(tmp_path)
+    said = [i for i, (kind, m) in enumerate(events) if m.startswith("estimated cost of this job: ")]
+    logged = [i for i, (kind, _) in enumerate(events) if kind == "log"]
+    assert said and logged and said[0] < logged[0], events
+    assert "9 units" in events[said[0]][1]
+    assert events[said[0] - 1] == ("note", "this job could take more than 0 s on 1 worker: "
+                                           "estimating its cost ...")
+
+
+def test_a_complete_store_is_not_estimated_again_unless_fresh(tmp_path, monkeypatch):
+    events_of_a_count(tmp_path)                          # complete now
+    monkeypatch.setattr(reach, "LONG_JOB_SECONDS", 0)
+    calls = []
+    real = reach.job_cost
+    monkeypatch.setattr(reach, "job_cost", lambda *a, **k: calls.append(1) or real(*a, **k))
+    again = events_of_a_count(tmp_path)
+    assert calls == [] and not [m for _, m in again if "estimat" in m]
+    events_of_a_count(tmp_path, fresh=True)              # --fresh counts it all again
+    assert len(calls) == 2
+
+
+def test_a_symmetry_job_with_a_complete_store_is_not_estimated_again(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)     # the grid count goes to results/ here
+    events_of_a_count(tmp_path, shape="2x2", up_to_symmetry=True)
+    monkeypatch.setattr(reach, "LONG_JOB_SECONDS", 0)
+    calls = []
+    monkeypatch.setattr(reach, "job_cost", lambda *a, **k: calls.append(1))
+    events_of_a_count(tmp_path, shape="2x2", up_to_symmetry=True)
+    assert calls == []
+
+
+def test_a_store_that_is_not_complete_is_estimated(tmp_path, monkeypatch):
+    events_of_a_count(tmp_path, unit_list="0-3")
+    monkeypatch.setattr(reach, "LONG_JOB_SECONDS", 0)
+    assert [m for _, m in events_of_a_count(tmp_path) if m.startswith("estimated cost")]
+
+
+def test_a_store_the_run_will_refuse_is_refused_before_any_estimate(tmp_path, monkeypatch):
+    events_of_a_count(tmp_path, shape="2x2")
+    assert plan.store_state(tmp_path / "x.sqlite", "2x2", "moves") == "complete"
+    assert plan.store_state(tmp_path / "x.sqlite", "2x3", "moves") == "refused"
+    assert plan.store_state(tmp_path / "none.sqlite", "2x2", "moves") == "to do"
+    (tmp_path / "junk.sqlite").write_text("not a store")
+    assert plan.store_state(tmp_path / "junk.sqlite", "2x2", "moves") == "refused"
+    monkeypatch.setattr(reach, "LONG_JOB_SECONDS", 0)
+    calls = []
+    monkeypatch.setattr(reach, "job_cost", lambda *a, **k: calls.append(1))
+    for db in ("x.sqlite", "junk.sqlite"):
+        res = invoke("count", "2x3", "--db", tmp_path / db)
+        assert res.exit_code != 0 and res.output.count("\n") == 1, res.output
+    assert calls == []

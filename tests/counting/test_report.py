@@ -1,4 +1,4 @@
-"""The store report (counting/report.py, ``gridcount report``): what the
+"""The store report (counting/report/, ``gridcount report``): what the
 page says is read back from the HTML and the Markdown and compared with the
 store, not looked at as a picture."""
 import re
@@ -92,7 +92,15 @@ def _check_page(tables, job, results, complete=True):
         assert facts[labels_of(job.reduction_object).total_label].startswith(f"not yet: {job.n_units - len(results):,} of")
     red = job.reduction_object
     assert tables[1][0][4] == labels_of(red).term_label
-    classes = {row[0]: row for row in tables[1][1:]}
+    class_rows = tables[1][1:]
+    if complete:   # the Σ row closes the table (issue 26.15)
+        *class_rows, sigma = class_rows
+        assert sigma[0] == "Σ" and _int(sigma[4]) == red.weighted_sum(results)
+        assert _int(facts[labels_of(red).sum_label]) == red.weighted_sum(results)
+    else:
+        assert all(r[0] != "Σ" for r in class_rows)
+        assert labels_of(red).sum_label not in facts
+    classes = {row[0]: row for row in class_rows}
     started = {u_cid for u_cid, members in job.units_of_class.items()
                if any(u in results for u in members)}
     # only the classes with a unit counted are listed (issue 26.15: an empty
@@ -114,7 +122,7 @@ def _check_page(tables, job, results, complete=True):
             assert _int(row[4]) == sum(red.term(weight[cid], results[u]) for u in members)
     # the class terms add up to the weighted sum (times the factors: the total)
     if complete:
-        assert sum(_int(r[4]) for r in tables[1][1:]) == red.weighted_sum(results)
+        assert sum(_int(r[4]) for r in class_rows) == red.weighted_sum(results)
 
 
 def test_the_html_report_shows_the_total_the_units_and_the_class_sums(finished, tmp_path):
@@ -183,10 +191,19 @@ def test_a_symmetry_report_shows_the_burnside_table_and_the_essentially_differen
     assert _int(facts["essentially different grids"]) == 49
     assert facts["÷ order of the symmetry group |G|"] == f"{group_order('2x3'):,}"
     assert facts["published"].startswith("matches the published 49")
-    header, *rows = tables[1]
+    header, *rows, sigma = tables[1]
     assert header[1] == "size" and header[4] == "size × A" and header[-1] == "elements"
     assert sum(_int(r[4]) for r in rows) == 49 * group_order("2x3")
+    assert sigma[0] == "Σ" and _int(sigma[4]) == 49 * group_order("2x3")
+    assert _int(facts["Σ class size × A"]) == 49 * group_order("2x3")
     _check_page(tables, job, results)
+    # the identity is the grid count's, not a worker's (issue 26.15)
+    workers = [row[0] for row in tables[-1][1:]]
+    assert workers and not [w for w in workers if "a test" in w]
+    assert not [row for row in tables[2][1:] if row[0] == "0"]     # nor a slowest unit
+    assert "the identity's count is the 2x3 grid count" in facts["unit 0 (not counted here)"]
+    n = len(workers)
+    assert facts["machines"].endswith(f"({len(results) - 1:,} units, {n} worker{'s' * (n != 1)})")
 
 
 def count_unit_of(spec):
@@ -258,3 +275,99 @@ def test_the_charts_come_before_the_long_tables_which_are_folded(tmp_path):
     text = out.read_text()
     assert text.index("<svg") < text.index("<h2>Classes</h2>")
     assert "<details><summary>" in text and "classes (show the table)" in text
+
+
+# ---------------------------------------------------------------------------
+# issue 26.15: axes, the job's times and machines, an empty store
+
+def test_log_ticks_are_readable_over_any_range():
+    from counting.report.charts import log_ticks, tick_label
+    assert log_ticks(1, 2_000_000) == [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000]
+    # inside one decade: finer steps, and the neighbours, so there are at least three
+    assert log_ticks(320_000, 910_000) == [300_000, 500_000, 700_000, 1_000_000]
+    assert log_ticks(2, 3) == [1, 2, 3, 5]          # counts: integer ticks only
+    assert log_ticks(0.2, 0.3) == [0.15, 0.2, 0.3, 0.5]
+    assert len(log_ticks(1, 1e30)) <= 8                   # a wide range: some decades
+    assert log_ticks(7, 7)[0] <= 7 <= log_ticks(7, 7)[-1]
+    assert [tick_label(t) for t in (1, 1_500, 2e12)] == ["1", "1,500", "2×10¹²"]
+
+
+def _chart_labels(fig):
+    """The y tick labels a chart shows (inside its axis limits)."""
+    ax = fig.figure.axes[0]
+    fig.figure.canvas.draw()
+    lo, hi = ax.get_ylim()
+    return [t.get_text() for t in ax.get_yticklabels()
+            if t.get_text() and lo <= t.get_position()[1] <= hi]
+
+
+def test_the_nodes_chart_labels_its_log_axis_when_the_values_sit_in_one_decade(tmp_path):
+    pytest.importorskip("matplotlib")
+    from counting.report import build_report
+    job = Job.load("2x4")
+    path = tmp_path / "part.sqlite"           # a partial store: 21 units, as in the issue
+    with Store.create_or_open(path, job.info()) as st:
+        for u in range(21):
+            st.record(make_result(u, count=1_700_000 + u, class_id=job.units[u].class_id,
+                                  form_id=job.units[u].form_id, nodes=880_000 + 1_000 * u,
+                                  memo_hits=320_000 + 1_000 * u,
+                                  engine_version=job.info().engine_version))
+    with Store.open(path) as st:
+        rep = build_report(st)
+    nodes = next(f for f in rep.figures if f.key == "nodes-memo")
+    labels = _chart_labels(nodes)
+    assert len(labels) >= 3 and "500,000" in labels and "1,000,000" in labels
+    import matplotlib.pyplot as plt
+    for f in rep.figures:
+        plt.close(f.figure)
+
+
+def test_the_job_table_shows_wall_time_dates_and_machines(tmp_path):
+    pytest.importorskip("matplotlib")
+    job = Job.load("2x3")
+    path = tmp_path / "two-runs.sqlite"
+    runs = {  # unit: (finished at, seconds, host, worker); a second run a day later
+        0: ("2026-01-01T10:00:10+00:00", 10.0, "alpha", "P-1:1"),
+        1: ("2026-01-01T10:00:12+00:00", 12.0, "alpha", "P-2:2"),
+        2: ("2026-01-01T10:00:20+00:00", 8.0, "alpha", "P-1:1"),
+        3: ("2026-01-02T09:00:05+00:00", 5.0, "beta", "P-1:7"),
+    }
+    with Store.create_or_open(path, job.info()) as st:
+        for u, (at, secs, host, worker) in runs.items():
+            st.record(make_result(u, count=10 + u, class_id=job.units[u].class_id,
+                                  form_id=job.units[u].form_id, seconds=secs, host=host,
+                                  worker=worker, finished_at=at,
+                                  engine_version=job.info().engine_version))
+    out = tmp_path / "r.html"
+    res = CliRunner().invoke(cli, ["report", str(path), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    facts = {row[0]: row[1] for row in _html_tables(out.read_text())[0][1:]}
+    assert facts["first unit finished"] == "2026-01-01 10:00:10 UTC"
+    assert facts["last unit finished"] == "2026-01-02 09:00:05 UTC"
+    # busy from 10:00:00 to 10:00:20 (+1 s: timestamps are to the second), then 5 s
+    # (+1) the next day: not the 23 hours between
+    assert facts["wall time"].startswith("about 27.0 s")
+    assert facts["machines"] == "alpha (3 units, 2 workers); beta (1 unit, 1 worker)"
+
+
+def test_busy_seconds_merge_overlapping_spans_and_leave_pauses_out():
+    from counting.report.content import busy_seconds
+    assert busy_seconds([]) == 0
+    assert busy_seconds([(0, 10), (2, 4), (8, 15), (20, 21)]) == 16
+
+
+def test_an_empty_store_prints_no_empty_tables(tmp_path):
+    pytest.importorskip("matplotlib")
+    job = Job.load("2x3")
+    path = tmp_path / "empty.sqlite"
+    Store.create_or_open(path, job.info()).close()
+    out = tmp_path / "r.html"
+    res = CliRunner().invoke(cli, ["report", str(path), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    text = out.read_text()
+    assert len(_html_tables(text)) == 1 and "<svg" not in text     # the job table alone
+    assert "No unit is finished yet" in text
+    md = tmp_path / "r.md"
+    res = CliRunner().invoke(cli, ["report", str(path), "--format", "md", "-o", str(md)])
+    assert res.exit_code == 0, res.output
+    assert len(_md_tables(md.read_text())) == 1 and not (tmp_path / "r-files").exists()

@@ -1,0 +1,252 @@
+"""The charts of a store's report (matplotlib, drawn headless).
+
+:func:`figures` draws, from the finished units: unit counts by class with the
+class weights beneath, unit times, search nodes and memo hits per unit, and
+units finished over time per worker and per host.  Log axes get readable
+labelled ticks (:func:`log_ticks`: decades, or 1-3, 1-2-5 steps when the
+values span less), whatever the range, so a chart whose values sit inside
+one decade still says what its dots are.
+
+matplotlib is an optional extra: :func:`pyplot` raises
+:class:`ReportUnavailable` with the install command without it.
+"""
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+
+from counting.labels import labels_of
+
+__all__ = ["Figure", "ReportUnavailable", "pyplot", "figures", "log_ticks", "tick_label"]
+
+
+class ReportUnavailable(RuntimeError):
+    """matplotlib (the ``report`` extra) is not installed."""
+
+
+@dataclass
+class Figure:
+    """One chart: a title, a caption and the matplotlib figure."""
+
+    key: str       # file stem for --format md
+    title: str
+    caption: str
+    figure: object  # matplotlib.figure.Figure
+
+
+def pyplot():
+    """matplotlib's pyplot, headless; :class:`ReportUnavailable` without it."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        matplotlib.rcParams["svg.hashsalt"] = "gridcount"  # same ids on every run
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ReportUnavailable(
+            "gridcount report draws its charts with matplotlib, which is not installed: "
+            "pip install 'gridcount[report]'") from None
+    return plt
+
+
+#: Steps between the labelled ticks of a log axis, coarsest first.
+_MANTISSAS = ((1,), (1, 3), (1, 2, 5), (1, 1.5, 2, 3, 5, 7))
+MOST_TICKS = 8   # labelled ticks on a log axis, at most
+
+
+def log_ticks(lo: float, hi: float) -> list[float]:
+    """Labelled ticks for a log axis over ``[lo, hi]`` (``0 < lo <= hi``): the
+    coarsest steps (decades, then 1-3, then 1-2-5, ...) that put at least
+    three ticks in the range, at most :data:`MOST_TICKS` of them (every
+    other decade, ... over a wide range); when even the finest steps put
+    fewer than three in the range, the nearest step below and above it are
+    added (the axis is widened to show them).
+
+    >>> log_ticks(1, 2e6)
+    [1, 10, 100, 1000, 10000, 100000, 1000000]
+    >>> log_ticks(3.2e5, 9.1e5)
+    [300000, 500000, 700000, 1000000]
+    >>> log_ticks(600, 900)
+    [500, 700, 1000]
+    >>> log_ticks(1, 1)
+    [1, 2]
+    """
+    if not (0 < lo <= hi) or not math.isfinite(hi):
+        raise ValueError(f"a log axis needs 0 < lo <= hi, got {lo!r}, {hi!r}")
+    first, last = math.floor(math.log10(lo)), math.floor(math.log10(hi))
+
+    def steps(mantissas, k0, k1):
+        return [_exact(m, k) for k in range(k0, k1 + 1) for m in mantissas]
+
+    for mantissas in _MANTISSAS:
+        inside = [t for t in steps(mantissas, first, last) if lo <= t <= hi]
+        if len(inside) >= 3:
+            every = -(-len(inside) // MOST_TICKS)
+            return inside[::every]
+    finest = steps(_MANTISSAS[-1], first - 1, last + 1)
+    if lo >= 1:   # counts: no tick between integers (1.5 nodes)
+        finest = [t for t in finest if float(t).is_integer()]
+    inside = [t for t in finest if lo <= t <= hi]
+    below = [t for t in finest if t < lo][-1:]
+    above = [t for t in finest if t > hi][:1]
+    return below + inside + above
+
+
+def _exact(m: float, k: int):
+    """``m · 10^k`` as an int where it is one (labels without ``.0``)."""
+    v = m * 10 ** k if k >= 0 else m / 10 ** -k     # 0.15, not 0.15000000000000002
+    return int(round(v)) if k >= 0 and float(v).is_integer() else v
+
+
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def tick_label(value: float) -> str:
+    """A tick as people read it: ``"500"``, ``"1,500,000"``; from 10^10 on
+    ``"2×10¹²"``; below 1 ``"0.05"``.
+
+    >>> tick_label(1500000), tick_label(2e12), tick_label(0.05)
+    ('1,500,000', '2×10¹²', '0.05')
+    """
+    if value >= 1e10:
+        k = math.floor(math.log10(value))
+        m = value / 10 ** k
+        mant = f"{m:.2g}"
+        return ("" if mant == "1" else f"{mant}×") + "10" + str(k).translate(_SUPERSCRIPT)
+    if value >= 1:
+        return f"{value:,.0f}" if float(value).is_integer() else f"{value:,g}"
+    return f"{value:g}"
+
+
+def _log_y(ax, values) -> None:
+    """A log y axis over ``values`` (all >= 1) with :func:`log_ticks` labelled."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
+    ax.set_yscale("log")
+    lo, hi = min(values), max(values)
+    ticks = log_ticks(lo, hi)
+    ax.set_ylim(min(ticks[0], lo) / 1.2, max(ticks[-1], hi) * 1.2)   # every tick shows
+    ax.yaxis.set_major_locator(FixedLocator(ticks))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: tick_label(y)))
+    ax.yaxis.set_minor_formatter(NullFormatter())
+
+
+def _thousands(ax) -> None:
+    """Plain numbers with thousands separators on the y axis (no 1e6 notation)."""
+    from matplotlib.ticker import FuncFormatter
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:,.0f}"))
+
+
+def _integer_y(ax, nbins="auto") -> None:
+    from matplotlib.ticker import MaxNLocator
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True, nbins=nbins))
+
+
+def _class_ticks(ax, classes, most: int = 20) -> None:
+    """At most about ``most`` class ids as tick labels."""
+    step = max(1, -(-len(classes) // most))
+    ax.set_xticks(range(0, len(classes), step))
+    ax.set_xticklabels([str(classes[i]) for i in range(0, len(classes), step)])
+
+
+def figures(plt, job, results, weight, by_worker: dict[str, list],
+            timed: list[tuple[datetime, str, str]]) -> list[Figure]:
+    """The report's charts.
+
+    ``results`` are the finished units, ``weight`` the class weights,
+    ``by_worker`` the units each worker counted (units counted elsewhere,
+    such as a symmetry job's identity, left out), ``timed`` those units'
+    ``(finished at, worker, host)``.
+    """
+    figs = []
+    labels = labels_of(job.reduction_object)
+    classes = sorted(job.units_of_class)
+    pos = {cid: i for i, cid in enumerate(classes)}
+
+    f, (top, bottom) = plt.subplots(2, 1, figsize=(10, 6), sharex=True,
+                                    gridspec_kw={"height_ratios": [3, 1]})
+    xs = [pos[r.class_id] for r in results]
+    ys = [max(r.count, 1) for r in results]
+    top.scatter(xs, ys, s=12, alpha=0.7)
+    log = max(ys) >= 10 * min(ys)  # a log axis only when the counts span a decade
+    if log:
+        _log_y(top, ys)
+    else:
+        _thousands(top)
+    top.set_ylabel("unit count" + (", log scale" if log else ""))
+    top.grid(True, alpha=0.3)
+    bottom.bar(range(len(classes)), [weight[c] for c in classes], color="tab:gray")
+    bottom.set_ylabel("class weight")
+    bottom.set_xlabel("class (by id)")
+    _integer_y(bottom, nbins=4)
+    _thousands(bottom)
+    _class_ticks(bottom, classes)
+    f.tight_layout()
+    figs.append(Figure("unit-counts", "Unit counts by class",
+                       f"Each dot is one unit's count ({labels.count_noun}), at its class; the "
+                       f"bars beneath are the class weights ({labels.members} per class).", f))
+
+    f, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
+    secs = [r.seconds for r in results]
+    left.hist(secs, bins=min(40, max(5, len(secs) // 5)), color="tab:blue")
+    left.set_xlabel("unit time (s)")
+    left.set_ylabel("units")
+    left.set_title("distribution")
+    _integer_y(left)
+    per_class = defaultdict(float)
+    for r in results:
+        per_class[r.class_id] += r.seconds
+    right.bar(range(len(classes)), [per_class.get(c, 0.0) for c in classes], color="tab:orange")
+    right.set_xlabel("class (by id)")
+    right.set_ylabel("seconds in class")
+    right.set_title("by class")
+    _class_ticks(right, classes, most=10)
+    f.tight_layout()
+    figs.append(Figure("unit-seconds", "Unit times",
+                       "Wall-clock seconds of each unit's engine run: their distribution, "
+                       "and their sum per class.", f))
+
+    f, ax = plt.subplots(figsize=(10, 3.8))
+    ids = [r.unit_id for r in results]
+    nodes = [max(r.nodes, 1) for r in results]
+    hits = [max(r.memo_hits, 1) for r in results]
+    ax.scatter(ids, nodes, s=8, label="nodes")
+    ax.scatter(ids, hits, s=8, label="memo hits")
+    _log_y(ax, nodes + hits)
+    ax.set_xlabel("unit id")
+    from matplotlib.ticker import MaxNLocator
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_ylabel("per unit (log scale)")
+    ax.legend()
+    ax.grid(True, alpha=0.3)
+    f.tight_layout()
+    figs.append(Figure("nodes-memo", "Search nodes and memo hits per unit",
+                       "Nodes visited by the search and memo-table hits, per unit (log "
+                       "scale; a zero is drawn at 1).", f))
+
+    if timed:
+        t0 = min(t for t, _, _ in timed)
+        f, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
+        for w in sorted(by_worker):
+            pts = sorted((t - t0).total_seconds() for t, worker, _ in timed if worker == w)
+            left.step(pts, range(1, len(pts) + 1), where="post", label=w)
+        left.set_xlabel("time since the first unit finished (s)")
+        left.set_ylabel("units finished")
+        left.set_title("per worker")
+        _integer_y(left)
+        if len(by_worker) <= 12:
+            left.legend(fontsize="small")
+        for h in sorted({host for _, _, host in timed}):
+            pts = sorted((t - t0).total_seconds() for t, _, host in timed if host == h)
+            right.step(pts, range(1, len(pts) + 1), where="post", label=h)
+        right.set_xlabel("time since the first unit finished (s)")
+        right.set_ylabel("units finished")
+        right.set_title("per host")
+        _integer_y(right)
+        right.legend(fontsize="small")
+        f.tight_layout()
+        figs.append(Figure("throughput", "Throughput over time",
+                           "Units finished (cumulative) against the time they were stored, "
+                           "per worker and per host; timestamps have one-second resolution "
+                           "and runs on different days share one axis.", f))
+    return figs

@@ -1,0 +1,47 @@
+"""Saying a slow step (counting/run/notice.py) and only a slow one."""
+import threading
+import time
+
+from click.testing import CliRunner
+
+from counting.cli import cli
+from counting.run import notice
+from counting.run.notice import say_if_slow
+
+
+def test_a_quick_step_says_nothing():
+    lines = []
+    with say_if_slow(lines.append, "working ...", after=5):
+        pass
+    time.sleep(0.05)
+    assert lines == []
+
+
+def test_a_slow_step_is_said_once_while_it_runs():
+    lines, said = [], threading.Event()
+
+    def say(msg):
+        lines.append(msg)
+        said.set()
+    with say_if_slow(say, "working ...", after=0):
+        assert said.wait(10)          # said while the block still runs
+    assert lines == ["working ..."]
+
+
+def test_classes_says_it_is_enumerating_when_that_is_slow(monkeypatch):
+    from counting.cli import common
+    monkeypatch.setattr(notice, "SLOW_SECONDS", 0)
+    monkeypatch.setattr(common, "NOTES", True)   # as on a terminal
+
+    def slow_classes(self):
+        time.sleep(0.2)
+        return real(self)
+    from counting.job import Job
+    real = Job.classes.func
+    monkeypatch.setattr(Job, "classes", property(slow_classes))
+    res = CliRunner().invoke(cli, ["classes", "2x2"])
+    assert res.exit_code == 0
+    assert res.output.startswith("enumerating the classes of 2x2 ...\n")
+    monkeypatch.setattr(common, "NOTES", None)   # not a terminal: the output alone
+    res = CliRunner().invoke(cli, ["classes", "2x2", "--json"])
+    assert res.exit_code == 0 and res.output.startswith("[")
