@@ -21,7 +21,7 @@ from counting.cli.common import (Terminated, check_outputs, fail, output_errors,
                                  refuse, sigterm_stops_like_ctrl_c)
 from counting.options import CountOptions
 from counting.reduction import registry
-from counting.reduction.prefix import PREFIX_HELP, prefix_spelling
+from counting.reduction.prefix import PREFIX_HELP, PrefixReduction
 from counting.run import dask_pool, dask_stats
 from counting.run.pool import default_workers
 from counting.store.database import StoreError
@@ -234,7 +234,7 @@ def _prefix_reduction(kind, reduction: str | None, prefix: str | None) -> str | 
     if reduction not in (None, registry.PREFIX):
         _bad_value("--prefix", f"--reduction {reduction} is not the prefix reduction")
     try:
-        return f"{registry.PREFIX}-{prefix_spelling(kind, prefix)}"
+        return PrefixReduction(kind, prefix).name   # checks it holds a whole house
     except ValueError as e:
         _bad_value("--prefix", str(e))
 

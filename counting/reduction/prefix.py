@@ -122,7 +122,7 @@ def _named_cells(kind: GridKind, name: str, values: list[str], text: str) -> lis
         if kind.regions() is not None or s.latin:
             raise ValueError(f"bad prefix {text!r}: {kind.name} has no boxes")
         return [int(c) for b in numbers(1, n, "box numbers") for c in s.box_cells[b - 1]]
-    if values:
+    if values and name in ("band", "diagonals"):
         raise ValueError(f"bad prefix {text!r}: {name!r} takes no value")
     if name == "band":
         return list(range((3 if s.latin else s.box_rows) * n))
@@ -156,7 +156,8 @@ def _parse_prefix(kind: GridKind, text: str) -> tuple[list[int], str]:
         cells += _named_cells(kind, name, values, text)
         if name == "band":
             name, values = "rows", [str(3 if kind.shape.latin else kind.shape.box_rows)]
-        spelled.append(name + ("=" + ",".join(str(int(v)) for v in values) if values else ""))
+        spelled.append(name + ("=" + ",".join(str(v) for v in sorted({int(v) for v in values}))
+                               if values else ""))
     cells += loose
     spelled += [f"r{c // n + 1}c{c % n + 1}" for c in sorted(set(loose))]
     return cells, ",".join(spelled)
@@ -372,8 +373,12 @@ class PrefixReduction(Reduction):
         return problem.build().count(given=list(problem.given), memo=True, memo_mb=memo_mb)
 
     def count_all(self) -> dict[int, int]:
-        """Every unit's count, in this process (small kinds, tests)."""
-        return {u.unit_id: self.count(u) for u in self.units()}
+        """Every unit's count, in this process, on one matrix (small kinds, tests)."""
+        units = self.units()
+        if not units:
+            return {}
+        ec = self.problem(units[0]).build()
+        return {u.unit_id: ec.count(given=list(self.problem(u).given), memo=True) for u in units}
 
     def class_label(self, class_id: int) -> str:
         return f"orbit {class_id + 1} of prefix fillings"

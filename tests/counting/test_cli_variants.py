@@ -50,3 +50,57 @@ def test_bad_kinds_are_one_line_and_create_nothing(tmp_path, monkeypatch, args, 
     res = invoke(*args)
     assert res.exit_code in (1, 2) and says in res.output and "Traceback" not in res.output
     assert not list(tmp_path.rglob("*.sqlite"))
+
+
+@pytest.mark.parametrize("kind, prefix, stored, R, C, extra", [
+    ("2x2+x", "diagonals", "prefix-diagonals", 2, 2, "x"),
+    ("2x2+x", "boxes=4,1", "prefix-boxes=1,4", 2, 2, "x"),
+    ("1x5+x", "rows=1,cols=1", "prefix-rows=1,cols=1", 1, 5, "x"),
+    ("2x2+disjoint", "band", "prefix-rows=2", 2, 2, "disjoint"),
+])
+def test_count_with_a_named_prefix_equals_the_brute_force_and_stores_the_prefix(
+        tmp_path, kind, prefix, stored, R, C, extra):
+    db = tmp_path / "v.sqlite"
+    res = invoke("count", kind, "--prefix", prefix, "--db", db, "--workers", "1", "--json")
+    assert res.exit_code == 0, res.output
+    want = brute_count(R * C, basic_houses(R, C) + extra_houses(extra, R, C), [])
+    assert int(json.loads(res.output)["total_int"]) == want
+    with Store.open(db) as st:
+        assert st.job.reduction == stored
+
+
+def test_the_default_store_path_carries_the_prefix(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert invoke("count", "2x2+x", "--prefix", "diagonals", "-q", "-w", "1").exit_code == 0
+    assert [p.name for p in (tmp_path / "results").glob("*.sqlite")] == \
+        ["2x2+x-rprefix-diagonals.sqlite"]
+
+
+def test_a_store_of_one_prefix_is_refused_for_another_naming_both(tmp_path):
+    db = tmp_path / "v.sqlite"
+    assert invoke("count", "2x2+x", "--prefix", "rows=1", "--db", db, "-w", "1", "-q").exit_code == 0
+    res = invoke("count", "2x2+x", "--prefix", "diagonals", "--db", db, "-w", "1")
+    assert res.exit_code == 1
+    assert "'prefix-rows=1' in the database but 'prefix-diagonals' was asked for" in res.output
+
+
+def test_classes_lists_the_orbits_of_a_named_prefix():
+    res = invoke("classes", "2x2+x", "--prefix", "diagonals", "--json")
+    assert res.exit_code == 0, res.output
+    assert sum(c["weight"] for c in json.loads(res.output)) == 4   # normal diagonal fillings
+
+
+@pytest.mark.parametrize("args, says", [
+    (["count", "2x2+x", "--prefix", "rows=9"], "Invalid value for --prefix: bad prefix 'rows=9'"),
+    (["count", "2x2+x", "--prefix", "squares=1"], "unknown part 'squares'"),
+    (["count", "2x2", "--prefix", "rows=1"], "plain 2x2 grids have --reduction"),
+    (["count", "2x2+x", "--prefix", "rows=1", "--reduction", "moves"],
+     "--reduction moves is not the prefix reduction"),
+    (["classes", "2x2+x", "--prefix", "r1c1"], "must contain a whole house"),
+])
+def test_bad_prefixes_are_one_line_exit_2_and_create_nothing(tmp_path, monkeypatch, args, says):
+    monkeypatch.chdir(tmp_path)
+    res = invoke(*args)
+    assert res.exit_code == 2 and says in res.output and "Traceback" not in res.output, res.output
+    assert len(res.output.strip().splitlines()) == 1
+    assert not list(tmp_path.rglob("*"))
