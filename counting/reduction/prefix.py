@@ -66,6 +66,7 @@ from counting.reduction.cost import even_work, smallest_class_first
 from counting.units import UnitProblem, WorkUnit
 from grids.kind import GridKind, as_kind
 from grids.variants.encoding import unit_cells, variant_exact_cover
+from grids.variants.implied import implied_houses
 from grids.variants.kindfile import parse_cell
 
 __all__ = ["PrefixReduction", "PrefixUnit", "prefix_cells", "prefix_fillings", "choose_prefix",
@@ -205,13 +206,17 @@ def _normal_house(kind: GridKind, cells: tuple[int, ...]) -> tuple[int, ...]:
 
 def prefix_fillings(kind, cells) -> np.ndarray:
     """Every normal filling of ``cells`` (sorted), lexicographically ordered:
-    an ``(m, len(cells))`` uint8 array (see the module docstring)."""
+    an ``(m, len(cells))`` uint8 array (see the module docstring).  A filling
+    keeps every rule inside ``cells``, the implied houses
+    (:mod:`grids.variants.implied`) included."""
     kind = as_kind(kind)
     n = kind.shape.n
     cells = tuple(sorted(cells))
     pos = {c: i for i, c in enumerate(cells)}
     peers = [set() for _ in cells]
-    for house in unit_cells(kind):
+    # the implied houses too, as the matrix has them: a filling that breaks
+    # one has no completion, and as givens its rows would clash
+    for house in unit_cells(kind) + implied_houses(kind):
         members = [pos[c] for c in house if c in pos]
         for a in members:
             peers[a].update(b for b in members if b != a)

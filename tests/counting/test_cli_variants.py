@@ -3,10 +3,12 @@ checked against the independent brute force of the tests."""
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 from click.testing import CliRunner
-from variant_samples import brute_count, difference_pairs, extra_houses, basic_houses
+from variant_samples import (basic_houses, brute_count, brute_fillings, difference_pairs,
+                             extra_houses, kind_parts, orbits_by_union_find, rule_keeping_moves)
 
 from counting.cli import cli
 from counting.store.database import Store
@@ -104,3 +106,28 @@ def test_bad_prefixes_are_one_line_exit_2_and_create_nothing(tmp_path, monkeypat
     assert res.exit_code == 2 and says in res.output and "Traceback" not in res.output, res.output
     assert len(res.output.strip().splitlines()) == 1
     assert not list(tmp_path.rglob("*"))
+
+
+@pytest.mark.parametrize("kind", ["2x2+x", "2x2+disjoint", "1x5+x", "2x3+anti-knight"])
+def test_up_to_symmetry_of_a_kind_equals_union_find_over_all_grids(tmp_path, monkeypatch, kind):
+    monkeypatch.chdir(tmp_path)
+    res = invoke("count", kind, "--up-to-symmetry", "--workers", "1", "--json")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output)
+    R, C, houses, pairs = kind_parts(kind)
+    grids = brute_fillings(R * C, houses, pairs)
+    assert int(doc["total_int"]) == orbits_by_union_find(grids, rule_keeping_moves(kind))
+    assert doc["burnside"][0]["fixed"] * math.factorial(R * C) == len(grids)   # the identity
+    with Store.open(tmp_path / "results" / f"{kind}-rsymmetry.sqlite") as st:
+        assert (st.job.shape, st.job.reduction) == (kind, "symmetry")
+
+
+def test_up_to_symmetry_of_a_kind_prints_its_group_order(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    res = invoke("count", "2x2+x", "--up-to-symmetry", "--workers", "1", "--no-progress")
+    assert res.exit_code == 0, res.output
+    order = len(rule_keeping_moves("2x2+x"))
+    lines = [line.split() for line in res.output.splitlines()]
+    assert ["÷", "order", "of", "the", "kind's", "symmetry", "group", "|H|", "(×", "4!",
+            "relabellings", "=", f"{order * 24:,})", str(order)] in lines
+    assert lines[-1] == ["2x2+x", "essentially", "different", "grids", "1"]

@@ -201,3 +201,15 @@ def test_row_order_keeps_the_total():
     a = PrefixReduction("2x3+disjoint", "rows=2", row_order=[0, 1, 5, 2, 3, 4])
     b = PrefixReduction("2x3+disjoint", "rows=2")
     assert a.name == b.name and a.total(a.count_all()) == b.total(b.count_all())
+
+
+def test_a_prefix_across_an_implied_house_keeps_it(tmp_path):
+    """Jigsaw rows 1-2 hold region A whole, so r1c5 r1c6 r2c3 r2c4 r2c5 r2c6
+    is an implied house (grids.variants.implied): a filling of row 1 and r2c3
+    with r2c3 equal to r1c5 has no completion, and would clash as givens."""
+    path = tmp_path / "j.kind"
+    path.write_text("regions\nAAAABB\nAACCCB\nDDCCBB\nDDDCBE\nDEEEEE\nFFFFFF\n")
+    kind = f"2x3+@{path}"
+    r = PrefixReduction(kind, "rows=1,r2c3")
+    assert len(r.fillings) == 3          # r2c3 avoids r1c3 (its column), r1c5 and r1c6
+    assert r.total(r.count_all()) == variant_exact_cover(kind).count(memo=True)
