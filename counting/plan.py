@@ -33,7 +33,6 @@ from pathlib import Path
 from typing import Callable
 
 from counting import reach
-from counting.group import burnside
 from counting.job import (Job, RunReport, Summary, default_db_path, parse_unit_list, run_count,
                           summarise)
 from counting.options import CountOptions
@@ -186,8 +185,8 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
                 check_identity(store, store.get(0))
             report = _run(job, store, path, ids, run_kw)
             summary = summarise(store, job)
-            table = burnside.burnside_table(job.shape, {u.unit_id: u.count
-                                                        for u in store.results()}) \
+            table = job.reduction_object.burnside_table({u.unit_id: u.count
+                                                         for u in store.results()}) \
                 if r.up_to_symmetry and summary.complete else None
     finally:
         lock.release()
@@ -218,9 +217,6 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
     is complete; True or False: the caller knows).
     """
     kind = as_kind(shape)
-    if up_to_symmetry and not kind.plain:
-        raise ValueError(f"--up-to-symmetry counts essentially different plain grids; "
-                         f"{kind.name} has extra rules (not yet)")
     check_shape(kind)
     s = kind   # its .name is the kind's text
     grid = get_reduction(kind.name, reduction)

@@ -141,3 +141,69 @@ def brute_fillings(n: int, houses, pairs=()) -> list[tuple[int, ...]]:
 
     place(0)
     return out
+
+
+def shape_moves(R: int, C: int) -> list[tuple[int, ...]]:
+    """Every element of the shape's geometric group as a cell permutation
+    (``out[k]`` = image of cell ``k``), built from its definition: permute the
+    bands and the rows inside each band, the stacks and the columns inside
+    each stack, and transpose when the boxes are square."""
+    import itertools
+    n = R * C
+
+    def blocks(size: int, count: int) -> list[tuple[int, ...]]:
+        out = []
+        for top in itertools.permutations(range(count)):
+            for inner in itertools.product(itertools.permutations(range(size)), repeat=count):
+                out.append(tuple(top[i] * size + inner[i][j] for i in range(count)
+                                 for j in range(size)))
+        return out
+
+    out = []
+    for x in blocks(R, C):
+        for y in blocks(C, R):
+            out.append(tuple(x[r] * n + y[c] for r in range(n) for c in range(n)))
+            if R == C:
+                out.append(tuple(x[c] * n + y[r] for r in range(n) for c in range(n)))
+    return out
+
+
+def rule_keeping_moves(text: str) -> list[tuple[int, ...]]:
+    """The moves of :func:`shape_moves` that map the kind's rules (every pair
+    of cells sharing a house or a difference rule) onto themselves."""
+    R, C, houses, pairs = kind_parts(text)
+    n = R * C
+    flat = [[r * n + c for r, c in h] for h in houses]
+    edges = {frozenset((a, b)) for h in flat for a in h for b in h if a != b}
+    edges |= {frozenset((a[0] * n + a[1], b[0] * n + b[1])) for a, b in pairs}
+    return [p for p in shape_moves(R, C)
+            if {frozenset(p[x] for x in e) for e in edges} == edges]
+
+
+def orbits_by_union_find(grids: list[tuple[int, ...]], moves) -> int:
+    """Classes of ``grids`` (digit tuples in reading order) under the cell
+    ``moves`` and every relabelling: union-find over the grids, each one
+    joined to its image under each move, relabelled to first-appearance order."""
+    def relabelled(grid):
+        names: dict = {}
+        return tuple(names.setdefault(d, len(names) + 1) for d in grid)
+
+    index = {relabelled(g): i for i, g in enumerate(grids)}
+    parent = list(range(len(grids)))
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    for i, g in enumerate(grids):
+        for p in moves:
+            moved = [0] * len(g)
+            for k, d in enumerate(g):
+                moved[p[k]] = d
+            j = index[relabelled(moved)]
+            a, b = find(i), find(j)
+            if a != b:
+                parent[a] = b
+    return len({find(i) for i in range(len(grids))})

@@ -22,6 +22,7 @@ from counting.cli.common import (Terminated, check_outputs, fail, note, not_toge
                                  print_table, refuse, sigterm_stops_like_ctrl_c)
 from counting.options import CountOptions
 from counting.reduction import registry
+from counting.reduction.prefix import PREFIX_HELP, PrefixReduction
 from counting.run import dask_pool, dask_stats
 from counting.run.notice import say_if_slow
 from counting.run.pool import default_workers
@@ -43,7 +44,10 @@ REDUCTION_HELP = ("Band-1 classes: 'moves' (the five moves; the default, '71' fo
                   "or 'cycles' (cycle type of row 2); three-band shapes "
                   "(2x3, 3x2, 3x3, 4x3, 3x4): 'patterns3' (band tables, a second method); grid kinds "
                   "with extra rules (3x3+x, 3x3+windoku, ...): 'prefix' (orbits of fillings of "
-                  "rows 1-2, the only one).")
+                  "a prefix of cells, rows 1-2 unless --prefix says otherwise).")
+PREFIX_OPTION_HELP = ("Grid kinds with extra rules: the cells whose fillings make the units; "
+                      f"{PREFIX_HELP} [default: rows=2]. The prefix is part of the job: a store "
+                      "of one prefix is refused for another.")
 
 
 def _load_job(shape: str, reduction: str | None, force: bool = False) -> jobs.Job:
@@ -61,6 +65,7 @@ def _row_text(row) -> str:
 @click.command()
 @click.argument("shape")
 @click.option("--reduction", type=click.Choice(REDUCTIONS), default=None, help=REDUCTION_HELP)
+@click.option("--prefix", default=None, metavar="PREFIX", help=PREFIX_OPTION_HELP)
 @click.option("--force", is_flag=True,
               help=f"Allow grids larger than 16x16, and jobs estimated to take more than "
                    f"{reach.REACH_DAYS} days (a job that could take more than "
@@ -101,7 +106,7 @@ def _row_text(row) -> str:
 @click.option("--rows", type=click.IntRange(min=1), default=None, metavar="K",
               help="Latin shapes (1xN, Nx1): count the K x N Latin rectangles instead, by the "
                    "1-factorization kernel (seconds; nothing is stored).")
-def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_tail, memo_mb_text,
+def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_memo, no_tail, memo_mb_text,
           allow_mismatch, quiet, no_progress, as_json, up_to_symmetry, scheduler, wait_workers,
           kernel, rows):
     """Count all grids of box shape SHAPE (RxC), resuming from the store.
@@ -121,6 +126,7 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
         gridcount count 1x7            # Latin squares of order 7
         gridcount count 3x3 --scheduler tcp://HOST:8786
         gridcount count 3x3 --up-to-symmetry   # 5,472,730,538 essentially different
+        gridcount count 2x3+x --prefix boxes=1,4  # a grid kind, units from boxes 1 and 4
     """
     # Everything is checked before anything is deleted (--fresh) or opened.
     try:
@@ -130,6 +136,7 @@ def count(shape, reduction, force, workers, db, unit_list, fresh, no_memo, no_ta
     not_together("quiet", "as_json", "--quiet prints only the total, --json the whole result")
     for other in _NOT_WITH_ROWS:
         not_together("rows", other, "--rows counts Latin rectangles at once, with no store")
+    reduction = _prefix_reduction(kind, reduction, prefix)
     if rows is not None:
         _count_rectangles(kind, rows, as_json, quiet)
         return
@@ -218,6 +225,23 @@ def _json_error(as_json: bool, message: str, exit_code: int) -> None:
     stdout; the one line on stderr follows as usual."""
     if as_json:
         click.echo(json.dumps({"error": message, "exit_code": exit_code}))
+
+
+def _prefix_reduction(kind, reduction: str | None, prefix: str | None) -> str | None:
+    """The reduction a ``--prefix`` asks for (``"prefix-rows=1,cols=1"``), or
+    ``reduction`` unchanged without one; a one-line error (exit 2) for a
+    prefix of a plain kind, beside another reduction, or that is not one."""
+    if prefix is None:
+        return reduction
+    if kind.plain:
+        _bad_value("--prefix", f"a prefix chooses the units of a grid kind with extra rules "
+                               f"(3x3+x, ...); plain {kind.name} grids have --reduction")
+    if reduction not in (None, registry.PREFIX):
+        _bad_value("--prefix", f"--reduction {reduction} is not the prefix reduction")
+    try:
+        return PrefixReduction(kind, prefix).name   # checks it holds a whole house
+    except ValueError as e:
+        _bad_value("--prefix", str(e))
 
 
 def _count_rectangles(kind, rows: int, as_json: bool, quiet: bool) -> None:
@@ -332,9 +356,10 @@ def _print_summary(s: jobs.Summary, path, quiet: bool = False) -> None:
 @click.command()
 @click.argument("shape")
 @click.option("--reduction", type=click.Choice(REDUCTIONS), default=None, help=REDUCTION_HELP)
+@click.option("--prefix", default=None, metavar="PREFIX", help=PREFIX_OPTION_HELP)
 @click.option("--force", is_flag=True, help="Allow grids larger than 16x16.")
 @click.option("--json", "as_json", is_flag=True, help="JSON on stdout.")
-def classes(shape, reduction, force, as_json):
+def classes(shape, reduction, prefix, force, as_json):
     """List the band-1 classes of SHAPE: id, representative, weight.
 
     \b
@@ -342,10 +367,15 @@ def classes(shape, reduction, force, as_json):
         gridcount classes 3x3
         gridcount classes 3x3 --reduction 44 --json
         gridcount classes 2x3
+        gridcount classes 2x2+x --prefix diagonals
     """
+    try:
+        kind = as_kind(shape)
+    except ValueError as e:
+        _bad_value("SHAPE", str(e))
     # 2x6's classes take minutes: say so when it is slow (a note, on a terminal)
     with say_if_slow(note, f"enumerating the classes of {shape} ..."):
-        job = _load_job(shape, reduction, force)
+        job = _load_job(shape, _prefix_reduction(kind, reduction, prefix), force)
         cls = job.classes
     text = _row_text
     if as_json:

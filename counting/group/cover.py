@@ -54,9 +54,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from counting.options import CountOptions
+from functools import lru_cache
+
+from counting.group.kind_group import kind_group
 from counting.group.symmetries import Symmetry, centraliser
 from dlx.api import ExactCover
-from grids.shape import Shape
+from grids.kind import GridKind, as_kind
 
 __all__ = ["Commuting", "commuting_symmetries", "conjugate", "generators", "orbit_classes",
            "relabelling_classes", "OrbitCover",
@@ -86,15 +89,27 @@ class Commuting:
     sigma: np.ndarray
 
 
-def commuting_symmetries(shape: Shape, g: Symmetry, unit: list[int],
+@lru_cache(maxsize=16)
+def _kind_elements(kind: str) -> frozenset[bytes]:
+    """The cell permutations of a kind's group (:mod:`.kind_group`), as bytes."""
+    return frozenset(p.tobytes() for p in kind_group(kind).cell_permutations)
+
+
+def commuting_symmetries(shape, g: Symmetry, unit: list[int],
                          limit: int = SAMPLE) -> list[Commuting]:
     """Elements ``h`` of the centraliser of ``g`` that keep ``unit`` (its
     cells in reading order, holding ``1..N``), with their ``σ_h``; at most
-    ``limit`` of them (a fixed sample when there are more)."""
+    ``limit`` of them (a fixed sample when there are more).  For a grid kind
+    with extra rules only those in the kind's group (:mod:`.kind_group`): the
+    others do not map its grids to grids."""
+    kind = as_kind(shape)
+    keeps = None if kind.plain else _kind_elements(kind.name)
     position = {c: i for i, c in enumerate(unit)}
     out = []
-    for h in centraliser(shape, g, unit, limit=limit):
+    for h in centraliser(kind.shape, g, unit, limit=limit):
         perm = h.cell_permutation()
+        if keeps is not None and perm.astype(np.int64).tobytes() not in keeps:
+            continue
         sigma = np.zeros(len(unit) + 1, dtype=np.int64)
         for i, c in enumerate(unit):
             sigma[position[int(perm[c])] + 1] = i + 1      # σ(D(h(c))) = D(c)
@@ -197,7 +212,10 @@ class OrbitCover:
 
     Parameters
     ----------
-    shape : Shape
+    shape : Shape, GridKind or str
+        The grid kind: one primary column per (house, digit) for every house
+        (rows, columns, boxes or regions, extra houses), one secondary column
+        per (difference pair, digit).
     orbits : list of list of int
         The cell orbits of ``g``, each from its smallest cell.
     pi : tuple of int
@@ -207,11 +225,14 @@ class OrbitCover:
         a known orbit is known on every cell.
     """
 
-    def __init__(self, shape: Shape, orbits: list[list[int]], pi: tuple[int, ...],
+    def __init__(self, shape, orbits: list[list[int]], pi: tuple[int, ...],
                  known: list[int]):
+        kind = as_kind(shape)
+        shape = kind.shape
         n, nn = shape.n, shape.n * shape.n
         self.shape, self.orbits, self.pi = shape, orbits, pi
-        box = shape.box_index.ravel()
+        columns = _digit_columns(kind)
+        self.n_primary, self.n_secondary = _column_counts(kind)
         indptr, indices, owner, values, given = [0], [], [], [], []
         for o, orbit in enumerate(orbits):
             fixed = known[orbit[0]]
@@ -223,8 +244,7 @@ class OrbitCover:
                     continue                      # π^L(d) ≠ d: the orbit cannot close
                 cols = []
                 for c, v in zip(orbit, vals):
-                    cols += [c, nn + (c // n) * n + v - 1, 2 * nn + (c % n) * n + v - 1,
-                             3 * nn + int(box[c]) * n + v - 1]
+                    cols += [c] + [first + v - 1 for first in columns[c]]
                 if len(set(cols)) != len(cols):
                     continue                      # a digit twice in one unit
                 if fixed:
@@ -247,7 +267,8 @@ class OrbitCover:
         the first column it meets; column-digit columns their column),
         other digit columns last.  Without a prefix: every orbit by rows."""
         n, nn = self.shape.n, self.shape.n_cells
-        priority = np.full(4 * nn, 3 * n, dtype=np.int64)
+        width = self.n_primary + self.n_secondary
+        priority = np.full(width, 3 * n, dtype=np.int64)
         by_rows = prefix or set(range(len(self.orbits)))
         for o, orbit in enumerate(self.orbits):
             priority[orbit] = orbit[0] // n if o in by_rows else n + min(c % n for c in orbit)
@@ -257,7 +278,8 @@ class OrbitCover:
         if prefix:
             priority[2 * nn:3 * nn] = n + np.arange(nn) // n
         self.priority = priority
-        self.matrix = ExactCover.from_csr(self.indptr, self.indices, 4 * nn, priority=priority)
+        self.matrix = ExactCover.from_csr(self.indptr, self.indices, self.n_primary,
+                                          self.n_secondary, priority=priority)
         return self.matrix
 
     def _count(self, given, options: CountOptions) -> int:
@@ -324,15 +346,39 @@ class OrbitCover:
         """The options of the ``chosen`` orbits alone: their cells primary,
         every digit column secondary."""
         nn = self.shape.n_cells
+        digits = self.n_primary + self.n_secondary - nn
         cells = sorted(c for o in chosen for c in self.orbits[o])
-        column = np.full(4 * nn, -1)
+        column = np.full(nn + digits, -1)
         column[cells] = np.arange(len(cells))
-        column[nn:] = len(cells) + np.arange(3 * nn)
+        column[nn:] = len(cells) + np.arange(digits)
         rows = [r for r, o in enumerate(self.owner) if o in chosen]
         indptr, indices = [0], []
         for r in rows:
             indices += column[self.indices[self.indptr[r]:self.indptr[r + 1]]].tolist()
             indptr.append(len(indices))
         sub = ExactCover.from_csr(np.asarray(indptr), np.asarray(indices), len(cells),
-                                  3 * nn)
+                                  digits)
         return sub, rows, np.asarray(cells)
+
+
+def _column_counts(kind: GridKind) -> tuple[int, int]:
+    """Primary columns (cells, then N per house), secondary (N per difference pair)."""
+    n = kind.shape.n
+    return n * n + n * len(kind.unit_cells()), n * len(kind.differences())
+
+
+def _digit_columns(kind: GridKind) -> list[list[int]]:
+    """For each cell, the first column (digit 1) of every (house, digit) and
+    (pair, digit) block it is in.  Houses come in the kind's order (rows,
+    columns, boxes or regions, extra houses), so plain grids keep the
+    ``4N²`` layout: rows at ``N²``, columns at ``2N²``, boxes at ``3N²``."""
+    n = kind.shape.n
+    out = [[] for _ in range(n * n)]
+    for h, cells in enumerate(kind.unit_cells()):
+        for c in cells:
+            out[c].append(n * n + h * n)
+    first = _column_counts(kind)[0]
+    for p, pair in enumerate(kind.differences()):
+        for c in pair:
+            out[c].append(first + p * n)
+    return out

@@ -66,7 +66,7 @@ from counting.group.cover import (OrbitCover, commuting_symmetries, conjugate,
                                      relabelling_classes)
 from counting.group.permutations import cycle_type, partitions
 from counting.group.symmetries import Symmetry
-from grids.shape import Shape, as_shape
+from grids.kind import GridKind, as_kind
 
 __all__ = ["FixedCount", "cell_orbits", "relabelling_types", "standard_unit",
            "relabellings", "count_fixed", "power_type", "unit_cells"]
@@ -137,11 +137,16 @@ def power_type(partition: tuple[int, ...], k: int) -> tuple[int, ...]:
     return tuple(sorted(out, reverse=True))
 
 
-def _units(s: Shape) -> list[tuple[str, list[int]]]:
-    """Boxes first (box 1 is the preferred standard unit), then rows, columns."""
+def _units(kind: GridKind) -> list[tuple[str, list[int]]]:
+    """Boxes first (box 1 is the preferred standard unit), then rows, columns;
+    a kind whose regions replace the boxes has no boxes here (its regions and
+    extra houses are houses too, but only these can be made standard)."""
+    s = kind.shape
     names = {"box": s.box_cells, "row": s.row_cells, "column": s.column_cells}
-    return [(f"{kind} {i + 1}", [int(x) for x in cells[i]])
-            for kind, cells in names.items() for i in range(s.n)]
+    if kind.regions() is not None:
+        del names["box"]
+    return [(f"{name} {i + 1}", [int(x) for x in cells[i]])
+            for name, cells in names.items() for i in range(s.n)]
 
 
 def _order(perm: np.ndarray) -> int:
@@ -151,14 +156,14 @@ def _order(perm: np.ndarray) -> int:
     return out
 
 
-def _invariant_unit_types(s: Shape, perm: np.ndarray) -> dict[int, set[tuple[int, ...]]]:
+def _invariant_unit_types(kind: GridKind, perm: np.ndarray) -> dict[int, set[tuple[int, ...]]]:
     """``{k: {cycle type of g^k on U : U a unit with g^k(U) = U}}``, k = 1..order."""
     out: dict[int, set[tuple[int, ...]]] = {}
     power = np.arange(perm.size)
     for k in range(1, _order(perm) + 1):
         power = perm[power]
         types = set()
-        for _, cells in _units(s):
+        for _, cells in _units(kind):
             image = power[cells]
             if set(image.tolist()) == set(cells):
                 position = {c: i for i, c in enumerate(cells)}
@@ -174,9 +179,10 @@ def relabelling_types(shape, g: Symmetry) -> list[tuple[int, ...]]:
     Partitions of N, largest parts first, that pass the invariant-unit and
     orbit-length tests of the module docstring.  Empty: ``g`` fixes nothing.
     """
-    s = as_shape(shape)
+    kind = as_kind(shape)
+    s = kind.shape
     perm = g.cell_permutation()
-    invariant = _invariant_unit_types(s, perm)
+    invariant = _invariant_unit_types(kind, perm)
     lengths = [len(o) for o in cell_orbits(perm) for _ in o]
     out = []
     for t in partitions(s.n):
@@ -193,10 +199,9 @@ def standard_unit(shape, g: Symmetry) -> tuple[str, list[int]]:
     """The unit made standard for ``g``: the first unit (boxes, rows,
     columns) that ``g`` maps onto itself, else the one whose images under
     ``g, g², …`` come back soonest (box 1 on ties)."""
-    s = as_shape(shape)
     perm = g.cell_permutation()
     best, best_k = None, None
-    for name, cells in _units(s):
+    for name, cells in _units(as_kind(shape)):
         target = set(cells)
         image, k = perm[cells], 1
         while set(image.tolist()) != target:
@@ -210,20 +215,28 @@ def standard_unit(shape, g: Symmetry) -> tuple[str, list[int]]:
 
 class _Partial:
     """A partial grid and a partial relabelling, kept consistent with
-    ``X(g(c)) = π(X(c))`` and the Sudoku rule (one digit per unit)."""
+    ``X(g(c)) = π(X(c))`` and the kind's rules (one digit per house, the
+    cells of a difference pair different)."""
 
-    def __init__(self, s: Shape, perm: np.ndarray, target: tuple[int, ...] | None):
-        n = s.n
+    def __init__(self, kind: GridKind, perm: np.ndarray, target: tuple[int, ...] | None):
+        n = kind.shape.n
         self.n = n
         self.g = [int(p) for p in perm]
         self.ginv = [0] * len(self.g)
         for c, img in enumerate(self.g):
             self.ginv[img] = c
-        self.unit_of = [(c // n, n + c % n, 2 * n + int(s.box_index.flat[c]))
-                        for c in range(n * n)]
+        houses = kind.unit_cells()
+        self.unit_of = [[] for _ in range(n * n)]     # the houses of each cell
+        for h, cells in enumerate(houses):
+            for c in cells:
+                self.unit_of[c].append(h)
+        self.differ = [[] for _ in range(n * n)]      # the other cell of each pair
+        for a, b in kind.differences():
+            self.differ[a].append(b)
+            self.differ[b].append(a)
         self.target = None if target is None else sorted(target)
         self.cell = [0] * (n * n)             # digit 1..N, 0 = unknown
-        self.used = [0] * (3 * n)             # digit bitmask per row, column, box
+        self.used = [0] * len(houses)         # digit bitmask per house
         self.cells_of = [[] for _ in range(n + 1)]
         self.pi = [0] * (n + 1)               # π(a), 0 = unknown
         self.pi_inv = [0] * (n + 1)
@@ -242,7 +255,7 @@ class _Partial:
             return self.cell[c] == d
         bit = 1 << d
         units = self.unit_of[c]
-        if any(self.used[u] & bit for u in units):
+        if any(self.used[u] & bit for u in units) or any(self.cell[b] == d for b in self.differ[c]):
             return False
         for u in units:
             self.used[u] |= bit
@@ -290,9 +303,10 @@ def relabellings(shape, g: Symmetry, pi_type: tuple[int, ...] | None = None,
     Yields ``(pi, cells)``: ``pi[a - 1] = π(a)`` and ``cells[k]`` the digit
     of cell ``k`` forced by the standard unit and ``π`` (0 elsewhere).
     """
-    s = as_shape(shape)
-    name, cells = standard_unit(s, g) if unit is None else unit
-    start = _Partial(s, g.cell_permutation(), pi_type)
+    kind = as_kind(shape)
+    s = kind.shape
+    name, cells = standard_unit(kind, g) if unit is None else unit
+    start = _Partial(kind, g.cell_permutation(), pi_type)
     for d, c in enumerate(cells, start=1):
         if not start.set_cell(c, d):
             return
@@ -314,11 +328,12 @@ def relabellings(shape, g: Symmetry, pi_type: tuple[int, ...] | None = None,
 
 def unit_cells(shape, name: str) -> tuple[str, list[int]]:
     """``(name, cells)`` of the unit called ``name``: ``"box 1"``, ``"row 4"``, ``"column 9"``."""
-    for unit in _units(as_shape(shape)):
+    kind = as_kind(shape)
+    for unit in _units(kind):
         if unit[0] == name:
             return unit
-    raise ValueError(f"no unit {name!r} in {as_shape(shape).name}: expected 'box k', "
-                     f"'row k' or 'column k' with 1 <= k <= {as_shape(shape).n}")
+    raise ValueError(f"no unit {name!r} in {kind.name}: expected 'box k', "
+                     f"'row k' or 'column k' with 1 <= k <= {kind.shape.n}")
 
 
 def estimate_fixed_seconds(shape, g: Symmetry, pi_type: tuple[int, ...],
@@ -330,14 +345,14 @@ def estimate_fixed_seconds(shape, g: Symmetry, pi_type: tuple[int, ...],
     high by up to their factor: an order of magnitude, for the decision of
     :mod:`counting.reach`."""
     from dlx.estimate import estimate
-    s = as_shape(shape)
+    kind = as_kind(shape)
     options = CountOptions() if options is None else options
-    unit = standard_unit(s, g)
+    unit = standard_unit(kind, g)
     orbits = cell_orbits(g.cell_permutation())
-    candidates = list(relabellings(s, g, pi_type, unit))
+    candidates = list(relabellings(kind, g, pi_type, unit))
     total = 0.0
     for i, (pi, known) in enumerate(candidates):
-        cover = OrbitCover(s, orbits, pi, known)
+        cover = OrbitCover(kind, orbits, pi, known)
         ec = cover.build()
         e = estimate(ec, given=cover.given, probes=probes, seed=seed + i,
                      max_seconds=None if max_seconds is None else max_seconds / len(candidates),
@@ -353,9 +368,11 @@ def count_fixed(shape, g: Symmetry, pi_type: tuple[int, ...],
 
     Parameters
     ----------
-    shape : Shape or str
+    shape : Shape, GridKind or str
+        A box shape or a grid kind with extra rules (:mod:`grids.kind`).
     g : Symmetry
-        An element of the group of ``shape``.
+        An element of the group of ``shape`` (of a kind: of its group,
+        :mod:`.kind_group`, so that it keeps the kind's rules).
     pi_type : tuple of int
         A partition of N: the cycle type of the relabelling.
     options : CountOptions, optional
@@ -368,23 +385,24 @@ def count_fixed(shape, g: Symmetry, pi_type: tuple[int, ...],
         symmetries that commute with ``g`` (:mod:`.cover`); ``False`` counts
         every candidate in full (for checking).  The count does not depend on it.
     """
-    s = as_shape(shape)
+    kind = as_kind(shape)
+    s = kind.shape
     options = CountOptions() if options is None else options
     pi_type = tuple(sorted((int(x) for x in pi_type), reverse=True))
     if sum(pi_type) != s.n or min(pi_type, default=0) < 1:
         raise ValueError(f"relabelling type must be a partition of {s.n}, got {pi_type}")
     t0 = time.perf_counter()
-    unit = standard_unit(s, g) if unit is None else unit_cells(s, unit)
+    unit = standard_unit(kind, g) if unit is None else unit_cells(kind, unit)
     orbits = cell_orbits(g.cell_permutation())
-    candidates = list(relabellings(s, g, pi_type, unit))
+    candidates = list(relabellings(kind, g, pi_type, unit))
     symmetries = []
     if reduce and candidates and not all(len(o) == 1 for o in orbits):
-        symmetries = commuting_symmetries(s, g, unit[1])
+        symmetries = commuting_symmetries(kind, g, unit[1])
     total = searches = nodes = 0
     classes = relabelling_classes([pi for pi, _ in candidates], symmetries)
     for i, weight in classes:
         pi, known = candidates[i]
-        cover = OrbitCover(s, orbits, pi, known)
+        cover = OrbitCover(kind, orbits, pi, known)
         keeping = [h for h in symmetries if conjugate(pi, h.sigma) == pi]
         total += weight * cover.count(options, keeping)
         searches += cover.searches

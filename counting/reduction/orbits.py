@@ -154,6 +154,15 @@ class SymmetryReduction(Reduction):
         return UnitResult.made(unit, _tally(burnside.count_unit(unit, grid_total=grid_total)),
                                worker=source)
 
+    def burnside_table(self, fixed) -> list:
+        """One :class:`~counting.group.burnside.ClassRow` per class with units."""
+        return burnside.burnside_table(self.shape, fixed)
+
+    @property
+    def group_order(self) -> int:
+        """``|G|``, the shape's geometric symmetry group."""
+        return group_order(self.shape)
+
     def __repr__(self) -> str:
         return f"SymmetryReduction({self.shape.name!r})"
 

@@ -31,8 +31,12 @@ give the same total (the tests compare them on small kinds).
 
 Choosing the prefix
 -------------------
-:func:`prefix_cells` reads ``"rows=K"`` (the first ``K`` rows) or a list of
-cells ``"r1c1 r1c2 ..."``.  :func:`choose_prefix` measures the candidates
+:func:`prefix_cells` reads a prefix text (:data:`PREFIX_HELP`): named parts
+joined by commas, ``rows=K`` / ``cols=K`` (the first ``K`` rows / columns),
+``band``, ``boxes=1,5,9``, ``diagonals``, or cells ``r1c1,r1c2,…``; the
+reduction's stored name is ``"prefix-"`` plus the canonical spelling
+(:func:`prefix_spelling`), so a store of one prefix is another job than a
+store of another.  :func:`choose_prefix` measures the candidates
 (the first 1, 2, … rows, up to the first band) with Knuth's estimator
 (:mod:`dlx.estimate`) on a sample of each one's units and keeps the one with
 the smallest estimated total time.  The estimator's counts are not used.
@@ -50,6 +54,7 @@ from __future__ import annotations
 import functools
 import math
 import random
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -61,10 +66,11 @@ from counting.reduction.cost import even_work, smallest_class_first
 from counting.units import UnitProblem, WorkUnit
 from grids.kind import GridKind, as_kind
 from grids.variants.encoding import unit_cells, variant_exact_cover
+from grids.variants.implied import implied_houses
 from grids.variants.kindfile import parse_cell
 
 __all__ = ["PrefixReduction", "PrefixUnit", "prefix_cells", "prefix_fillings", "choose_prefix",
-           "MAX_FILLINGS", "NAME"]
+           "MAX_FILLINGS", "NAME", "PREFIX_HELP", "prefix_spelling"]
 
 NAME = "prefix"
 
@@ -90,25 +96,96 @@ class PrefixUnit(WorkUnit):
     givens: tuple[tuple[int, int, int], ...] = field(default=(), repr=False)
 
 
-def prefix_cells(kind, prefix) -> tuple[int, ...]:
-    """The prefix as sorted cell indices, from ``"rows=K"``, ``"r1c1 r1c2 …"``
-    or an iterable of cell indices; ValueError naming the problem."""
+#: The named parts of a prefix (:func:`prefix_cells`), as ``--prefix`` documents them.
+PREFIX_HELP = ("a prefix is one or more parts joined by commas: 'rows=K' (the first K rows), "
+               "'cols=K' (the first K columns), 'band' (the rows of band 1), 'boxes=1,5,9' "
+               "(those boxes), 'diagonals' (both main diagonals), or cells 'r1c1,r1c2,...'")
+
+
+def _named_cells(kind: GridKind, name: str, values: list[str], text: str) -> list[int]:
+    """The cells of one named part of a prefix (``rows``, ``cols``, ``band``,
+    ``boxes``, ``diagonals``); ValueError naming the part."""
+    s = kind.shape
+    n = s.n
+
+    def numbers(low: int, high: int, what: str) -> list[int]:
+        if not values or not all(v.isdigit() and low <= int(v) <= high for v in values):
+            raise ValueError(f"bad prefix {text!r}: {name}= takes {what} from {low} to {high}")
+        return [int(v) for v in values]
+
+    if name in ("rows", "cols"):
+        if len(values) != 1:
+            raise ValueError(f"bad prefix {text!r}: {name}=K takes one number (the first K)")
+        lines = range(numbers(1, n, "a number K")[0])
+        return [r * n + c for r in lines for c in range(n)] if name == "rows" else \
+            [r * n + c for c in lines for r in range(n)]
+    if name == "boxes":
+        if kind.regions() is not None or s.latin:
+            raise ValueError(f"bad prefix {text!r}: {kind.name} has no boxes")
+        return [int(c) for b in numbers(1, n, "box numbers") for c in s.box_cells[b - 1]]
+    if values and name in ("band", "diagonals"):
+        raise ValueError(f"bad prefix {text!r}: {name!r} takes no value")
+    if name == "band":
+        return list(range((3 if s.latin else s.box_rows) * n))
+    if name == "diagonals":
+        return [i * n + i for i in range(n)] + [i * n + n - 1 - i for i in range(n)]
+    raise ValueError(f"bad prefix {text!r}: unknown part {name!r} ({PREFIX_HELP})")
+
+
+def _parse_prefix(kind: GridKind, text: str) -> tuple[list[int], str]:
+    """The cells of a prefix text and its canonical spelling (module docstring)."""
+    n = kind.shape.n
+    if not text.isascii():
+        raise ValueError(f"bad prefix {text!r}: not ASCII")
+    parts: list[tuple[str, list[str]]] = []
+    for word in text.replace(" ", ",").split(","):
+        if not word:
+            continue
+        name, eq, value = word.partition("=")
+        if eq or not parts or word[0].isalpha():
+            parts.append((name.strip().lower(), [value.strip()] if eq else []))
+        else:
+            parts[-1][1].append(word.strip())
+    cells, spelled, loose = [], [], []
+    for name, values in parts:
+        if re.fullmatch(r"r\d+c\d+", name):
+            r, c = parse_cell(name, f"prefix {text!r}")
+            if r >= n or c >= n:
+                raise ValueError(f"prefix {text!r}: {name} is off the {n}×{n} grid")
+            loose.append(r * n + c)
+            continue
+        cells += _named_cells(kind, name, values, text)
+        if name == "band":
+            name, values = "rows", [str(3 if kind.shape.latin else kind.shape.box_rows)]
+        spelled.append(name + ("=" + ",".join(str(v) for v in sorted({int(v) for v in values}))
+                               if values else ""))
+    cells += loose
+    spelled += [f"r{c // n + 1}c{c % n + 1}" for c in sorted(set(loose))]
+    return cells, ",".join(spelled)
+
+
+def prefix_spelling(kind, prefix) -> str:
+    """The canonical text of a prefix: its named parts normalised (``band`` is
+    ``rows=R``), loose cells sorted; for cell indices, ``rows=K`` when they are
+    the first K rows, else the cells.  :func:`prefix_cells` reads it back."""
     kind = as_kind(kind)
     n = kind.shape.n
     if isinstance(prefix, str):
-        text = prefix.strip()
-        if text.startswith("rows="):
-            k = text[5:]
-            if not k.isdigit() or not 1 <= int(k) <= n:
-                raise ValueError(f"bad prefix {prefix!r}: rows=K needs 1 <= K <= {n}")
-            cells = range(int(k) * n)
-        else:
-            cells = []
-            for word in text.replace(",", " ").split():
-                r, c = parse_cell(word, f"prefix {prefix!r}")
-                if r >= n or c >= n:
-                    raise ValueError(f"prefix {prefix!r}: {word} is off the {n}×{n} grid")
-                cells.append(r * n + c)
+        return _parse_prefix(kind, prefix.strip())[1]
+    cells = prefix_cells(kind, prefix)
+    if cells == tuple(range(len(cells))) and len(cells) % n == 0:
+        return f"rows={len(cells) // n}"
+    return ",".join(f"r{c // n + 1}c{c % n + 1}" for c in cells)
+
+
+def prefix_cells(kind, prefix) -> tuple[int, ...]:
+    """The prefix as sorted cell indices, from a prefix text (:data:`PREFIX_HELP`:
+    ``"rows=2"``, ``"boxes=1,5,9"``, ``"diagonals"``, ``"r1c1,r1c2"``, parts
+    joined by commas) or an iterable of cell indices; ValueError naming the problem."""
+    kind = as_kind(kind)
+    n = kind.shape.n
+    if isinstance(prefix, str):
+        cells = _parse_prefix(kind, prefix.strip())[0]
     else:
         cells = [int(c) for c in prefix]
         if any(not 0 <= c < n * n for c in cells):
@@ -129,13 +206,17 @@ def _normal_house(kind: GridKind, cells: tuple[int, ...]) -> tuple[int, ...]:
 
 def prefix_fillings(kind, cells) -> np.ndarray:
     """Every normal filling of ``cells`` (sorted), lexicographically ordered:
-    an ``(m, len(cells))`` uint8 array (see the module docstring)."""
+    an ``(m, len(cells))`` uint8 array (see the module docstring).  A filling
+    keeps every rule inside ``cells``, the implied houses
+    (:mod:`grids.variants.implied`) included."""
     kind = as_kind(kind)
     n = kind.shape.n
     cells = tuple(sorted(cells))
     pos = {c: i for i, c in enumerate(cells)}
     peers = [set() for _ in cells]
-    for house in unit_cells(kind):
+    # the implied houses too, as the matrix has them: a filling that breaks
+    # one has no completion, and as givens its rows would clash
+    for house in unit_cells(kind) + implied_houses(kind):
         members = [pos[c] for c in house if c in pos]
         for a in members:
             peers[a].update(b for b in members if b != a)
@@ -195,16 +276,8 @@ class PrefixReduction(Reduction):
         self.row_order = None if row_order is None else tuple(int(r) for r in row_order)
         self.shape = self.grid_kind.shape
         self.cells = prefix_cells(self.grid_kind, prefix)
+        self.prefix_text = prefix_spelling(self.grid_kind, prefix)
         self.normal_house = _normal_house(self.grid_kind, self.cells)
-
-    @property
-    def prefix_text(self) -> str:
-        """The prefix's one spelling: ``"rows=K"`` for the first K rows, else its cells
-        (``"r1c1,r1c2,…"``); :func:`prefix_cells` reads it back."""
-        n = self.shape.n
-        if self.cells == tuple(range(len(self.cells))) and len(self.cells) % n == 0:
-            return f"rows={len(self.cells) // n}"
-        return ",".join(f"r{c // n + 1}c{c % n + 1}" for c in self.cells)
 
     @property
     def name(self) -> str:
@@ -305,8 +378,12 @@ class PrefixReduction(Reduction):
         return problem.build().count(given=list(problem.given), memo=True, memo_mb=memo_mb)
 
     def count_all(self) -> dict[int, int]:
-        """Every unit's count, in this process (small kinds, tests)."""
-        return {u.unit_id: self.count(u) for u in self.units()}
+        """Every unit's count, in this process, on one matrix (small kinds, tests)."""
+        units = self.units()
+        if not units:
+            return {}
+        ec = self.problem(units[0]).build()
+        return {u.unit_id: ec.count(given=list(self.problem(u).given), memo=True) for u in units}
 
     def class_label(self, class_id: int) -> str:
         return f"orbit {class_id + 1} of prefix fillings"

@@ -28,6 +28,7 @@ from counting.reduction.patterns2 import TwoBandPatternReduction
 from counting.reduction.prefix import NAME as PREFIX, PrefixReduction
 from counting.reduction.patterns3 import ThreeBandPatternReduction
 from counting.reduction.orbits import SymmetryReduction
+from counting.reduction.kind_orbits import KindSymmetryReduction
 from grids.kind import as_kind
 from grids.shape import Shape, as_shape
 
@@ -190,9 +191,12 @@ def get_reduction(shape: Shape | str, name: str | None = None) -> Reduction:
 
     A grid kind with extra constraints (``"3x3+windoku"``) is counted by
     the prefix reduction only (``"prefix"`` = ``"prefix-rows=2"``, or a
-    stored ``"prefix-PREFIX"`` name), which is its default.
+    stored ``"prefix-PREFIX"`` name), which is its default; its essentially
+    different grids by ``"symmetry"`` (Burnside over the kind's group).
     """
     kind = as_kind(shape)
+    if not kind.plain and name == SYMMETRY:
+        return _make_kind_symmetry(kind.name)
     if not kind.plain:
         return _make_prefix(kind.name, PREFIX_DEFAULT if name in (None, PREFIX) else name)
     if name is not None and name.startswith(PREFIX):
@@ -200,6 +204,11 @@ def get_reduction(shape: Shape | str, name: str | None = None) -> Reduction:
                          f"for plain {kind.name} grids use {', '.join(map(repr, REDUCTIONS))}")
     s = kind.shape
     return _make(reduction_kind(name, s), s)
+
+
+@lru_cache(maxsize=None)
+def _make_kind_symmetry(kind: str) -> Reduction:
+    return KindSymmetryReduction(kind)
 
 
 @lru_cache(maxsize=None)

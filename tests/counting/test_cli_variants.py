@@ -3,10 +3,12 @@ checked against the independent brute force of the tests."""
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 from click.testing import CliRunner
-from variant_samples import brute_count, difference_pairs, extra_houses, basic_houses
+from variant_samples import (basic_houses, brute_count, brute_fillings, difference_pairs,
+                             extra_houses, kind_parts, orbits_by_union_find, rule_keeping_moves)
 
 from counting.cli import cli
 from counting.store.database import Store
@@ -50,3 +52,82 @@ def test_bad_kinds_are_one_line_and_create_nothing(tmp_path, monkeypatch, args, 
     res = invoke(*args)
     assert res.exit_code in (1, 2) and says in res.output and "Traceback" not in res.output
     assert not list(tmp_path.rglob("*.sqlite"))
+
+
+@pytest.mark.parametrize("kind, prefix, stored, R, C, extra", [
+    ("2x2+x", "diagonals", "prefix-diagonals", 2, 2, "x"),
+    ("2x2+x", "boxes=4,1", "prefix-boxes=1,4", 2, 2, "x"),
+    ("1x5+x", "rows=1,cols=1", "prefix-rows=1,cols=1", 1, 5, "x"),
+    ("2x2+disjoint", "band", "prefix-rows=2", 2, 2, "disjoint"),
+])
+def test_count_with_a_named_prefix_equals_the_brute_force_and_stores_the_prefix(
+        tmp_path, kind, prefix, stored, R, C, extra):
+    db = tmp_path / "v.sqlite"
+    res = invoke("count", kind, "--prefix", prefix, "--db", db, "--workers", "1", "--json")
+    assert res.exit_code == 0, res.output
+    want = brute_count(R * C, basic_houses(R, C) + extra_houses(extra, R, C), [])
+    assert int(json.loads(res.output)["total_int"]) == want
+    with Store.open(db) as st:
+        assert st.job.reduction == stored
+
+
+def test_the_default_store_path_carries_the_prefix(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert invoke("count", "2x2+x", "--prefix", "diagonals", "-q", "-w", "1").exit_code == 0
+    assert [p.name for p in (tmp_path / "results").glob("*.sqlite")] == \
+        ["2x2+x-rprefix-diagonals.sqlite"]
+
+
+def test_a_store_of_one_prefix_is_refused_for_another_naming_both(tmp_path):
+    db = tmp_path / "v.sqlite"
+    assert invoke("count", "2x2+x", "--prefix", "rows=1", "--db", db, "-w", "1", "-q").exit_code == 0
+    res = invoke("count", "2x2+x", "--prefix", "diagonals", "--db", db, "-w", "1")
+    assert res.exit_code == 1
+    assert "'prefix-rows=1' in the database but 'prefix-diagonals' was asked for" in res.output
+
+
+def test_classes_lists_the_orbits_of_a_named_prefix():
+    res = invoke("classes", "2x2+x", "--prefix", "diagonals", "--json")
+    assert res.exit_code == 0, res.output
+    assert sum(c["weight"] for c in json.loads(res.output)) == 4   # normal diagonal fillings
+
+
+@pytest.mark.parametrize("args, says", [
+    (["count", "2x2+x", "--prefix", "rows=9"], "Invalid value for --prefix: bad prefix 'rows=9'"),
+    (["count", "2x2+x", "--prefix", "squares=1"], "unknown part 'squares'"),
+    (["count", "2x2", "--prefix", "rows=1"], "plain 2x2 grids have --reduction"),
+    (["count", "2x2+x", "--prefix", "rows=1", "--reduction", "moves"],
+     "--reduction moves is not the prefix reduction"),
+    (["classes", "2x2+x", "--prefix", "r1c1"], "must contain a whole house"),
+])
+def test_bad_prefixes_are_one_line_exit_2_and_create_nothing(tmp_path, monkeypatch, args, says):
+    monkeypatch.chdir(tmp_path)
+    res = invoke(*args)
+    assert res.exit_code == 2 and says in res.output and "Traceback" not in res.output, res.output
+    assert len(res.output.strip().splitlines()) == 1
+    assert not list(tmp_path.rglob("*"))
+
+
+@pytest.mark.parametrize("kind", ["2x2+x", "2x2+disjoint", "1x5+x", "2x3+anti-knight"])
+def test_up_to_symmetry_of_a_kind_equals_union_find_over_all_grids(tmp_path, monkeypatch, kind):
+    monkeypatch.chdir(tmp_path)
+    res = invoke("count", kind, "--up-to-symmetry", "--workers", "1", "--json")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output)
+    R, C, houses, pairs = kind_parts(kind)
+    grids = brute_fillings(R * C, houses, pairs)
+    assert int(doc["total_int"]) == orbits_by_union_find(grids, rule_keeping_moves(kind))
+    assert doc["burnside"][0]["fixed"] * math.factorial(R * C) == len(grids)   # the identity
+    with Store.open(tmp_path / "results" / f"{kind}-rsymmetry.sqlite") as st:
+        assert (st.job.shape, st.job.reduction) == (kind, "symmetry")
+
+
+def test_up_to_symmetry_of_a_kind_prints_its_group_order(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    res = invoke("count", "2x2+x", "--up-to-symmetry", "--workers", "1", "--no-progress")
+    assert res.exit_code == 0, res.output
+    order = len(rule_keeping_moves("2x2+x"))
+    lines = [line.split() for line in res.output.splitlines()]
+    assert ["÷", "order", "of", "the", "kind's", "symmetry", "group", "|H|", "(×", "4!",
+            "relabellings", "=", f"{order * 24:,})", str(order)] in lines
+    assert lines[-1] == ["2x2+x", "essentially", "different", "grids", "1"]

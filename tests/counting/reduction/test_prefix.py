@@ -94,7 +94,11 @@ def test_fillings_are_normal_and_sorted():
 
 
 @pytest.mark.parametrize("prefix, message", [
-    ("rows=0", "bad prefix 'rows=0': rows=K needs 1 <= K <= 4"),
+    ("rows=0", "bad prefix 'rows=0': rows= takes a number K from 1 to 4"),
+    ("rows=1,3", "bad prefix 'rows=1,3': rows=K takes one number (the first K)"),
+    ("boxes=5", "bad prefix 'boxes=5': boxes= takes box numbers from 1 to 4"),
+    ("diagonals=1", "bad prefix 'diagonals=1': 'diagonals' takes no value"),
+    ("rows=2,héhé", "bad prefix 'rows=2,héhé': not ASCII"),
     ("r1c1 r2c2", "the prefix must contain a whole house of 2x2 (a row, say)"),
     ("r1c1 r5c1", "prefix 'r1c1 r5c1': r5c1 is off the 4×4 grid"),
     ("", "prefix '' has no cells"),
@@ -103,6 +107,57 @@ def test_bad_prefixes(prefix, message):
     with pytest.raises(ValueError) as err:
         PrefixReduction("2x2", prefix)
     assert str(err.value) == message
+
+
+def test_an_unknown_prefix_part_is_named():
+    with pytest.raises(ValueError, match="^bad prefix 'stacks=1': unknown part 'stacks' [(]a prefix"):
+        PrefixReduction("2x2", "stacks=1")
+
+
+def test_a_latin_kind_has_no_boxes_for_a_prefix():
+    with pytest.raises(ValueError, match="^bad prefix 'boxes=1': 1x5[+]x has no boxes$"):
+        PrefixReduction("1x5+x", "boxes=1")
+
+
+# Named prefixes: each is another set of cells, so another set of units.
+NAMED = {"2x2+x": ["rows=1", "rows=2", "cols=2", "boxes=1,4", "diagonals", "rows=1,cols=1"],
+         "2x3+x": ["rows=2", "band", "diagonals", "rows=1,cols=1", "cols=3"],
+         "2x3+disjoint": ["rows=1", "boxes=1,2", "boxes=1,6", "rows=1,cols=1", "cols=2"],
+         "3x2+anti-king": ["rows=1", "band", "boxes=1", "rows=1,r2c1,r3c1"],
+         "1x5+x": ["rows=2", "diagonals", "rows=1,cols=1", "cols=2"]}
+
+
+@pytest.mark.parametrize("text", sorted(NAMED))
+def test_named_prefixes_give_the_brute_force_total_and_weights_sum_to_fillings(text):
+    R, C, houses, pairs = kind_parts(text)
+    # 4×4 and order 5 by the independent brute force, 6×6 by the whole matrix
+    want = brute_count(R * C, houses, pairs) if R * C <= 5 else \
+        variant_exact_cover(text).count(memo=True)
+    units_seen = set()
+    for prefix in NAMED[text]:
+        r = PrefixReduction(text, prefix)
+        units = r.units()
+        assert sum(u.weight for u in units) == len(r.fillings), prefix
+        assert r.factor * len(r.fillings) == brute_prefix_fillings(text, r.cells), prefix
+        assert r.total(r.count_all()) == want, prefix
+        units_seen.add(tuple(u.givens for u in units))
+    assert len(units_seen) > 1          # the prefixes do decompose differently
+
+
+@pytest.mark.parametrize("kind, prefix, spelled, cells", [
+    ("2x3+x", "band", "rows=2", tuple(range(12))),
+    ("3x2+x", "band", "rows=3", tuple(range(18))),
+    ("1x5+x", "band", "rows=3", tuple(range(15))),
+    ("2x2+x", "cols=1", "cols=1", (0, 4, 8, 12)),
+    ("2x2+x", "boxes=4,1", "boxes=1,4", (0, 1, 4, 5, 10, 11, 14, 15)),
+    ("2x2+x", "diagonals", "diagonals", (0, 3, 5, 6, 9, 10, 12, 15)),
+    ("2x2+x", " rows=1, r2c2 r2c1 ", "rows=1,r2c1,r2c2", (0, 1, 2, 3, 4, 5)),
+])
+def test_named_prefixes_have_one_spelling_and_their_cells(kind, prefix, spelled, cells):
+    r = PrefixReduction(kind, prefix)
+    assert (r.prefix_text, r.cells) == (spelled, cells)
+    assert r.name == f"prefix-{spelled}"
+    assert PrefixReduction.from_name(kind, r.name).cells == cells
 
 
 def test_choose_prefix_measures_every_candidate():
@@ -146,3 +201,15 @@ def test_row_order_keeps_the_total():
     a = PrefixReduction("2x3+disjoint", "rows=2", row_order=[0, 1, 5, 2, 3, 4])
     b = PrefixReduction("2x3+disjoint", "rows=2")
     assert a.name == b.name and a.total(a.count_all()) == b.total(b.count_all())
+
+
+def test_a_prefix_across_an_implied_house_keeps_it(tmp_path):
+    """Jigsaw rows 1-2 hold region A whole, so r1c5 r1c6 r2c3 r2c4 r2c5 r2c6
+    is an implied house (grids.variants.implied): a filling of row 1 and r2c3
+    with r2c3 equal to r1c5 has no completion, and would clash as givens."""
+    path = tmp_path / "j.kind"
+    path.write_text("regions\nAAAABB\nAACCCB\nDDCCBB\nDDDCBE\nDEEEEE\nFFFFFF\n")
+    kind = f"2x3+@{path}"
+    r = PrefixReduction(kind, "rows=1,r2c3")
+    assert len(r.fillings) == 3          # r2c3 avoids r1c3 (its column), r1c5 and r1c6
+    assert r.total(r.count_all()) == variant_exact_cover(kind).count(memo=True)
