@@ -60,7 +60,7 @@ import numpy as np
 from factorization._kernel import Kernel, key_to_adj
 
 __all__ = ["count_factorizations", "latin_rectangles", "latin_squares", "latin_units",
-           "count_unit_class", "LatinUnit", "FactorizationCounter", "MAX_N", "process_counter",
+           "count_unit_class", "count_unit_chunk", "adjacency", "LatinUnit", "FactorizationCounter", "MAX_N", "process_counter",
            "ENGINE_NAME"]
 
 ENGINE_NAME = "factorization-1"   # what a count made by this kernel names as its engine
@@ -137,6 +137,7 @@ class FactorizationCounter:
         self.n = int(n)
         self.kernel = Kernel(self.n, float(memo_mb), int(memo_min))
         self._top: dict[tuple, int] = {}
+        self._last_children: tuple = (None, None, None)   # ((adj, d), keys, multiplicities)
 
     def count(self, adj: np.ndarray, d: int) -> int:
         """``F_d`` of the ``d``-regular graph ``adj`` (``n`` uint32 masks), unchecked."""
@@ -159,6 +160,28 @@ class FactorizationCounter:
             return keys, np.zeros(0, dtype=np.int64)
         return np.unique(keys, axis=0, return_counts=True)
 
+    def count_chunk(self, adj: np.ndarray, d: int, chunk: int, chunks: int) -> int:
+        """One of ``chunks`` parts of ``F_d(adj)``, which sum to it exactly:
+        ``d · Σ m_i · F_{d-1}(child_i)`` over the rooted children (distinct
+        canonical keys in sorted order, :meth:`children`) whose position
+        ``i`` is ``chunk`` modulo ``chunks``.  The children of the last graph
+        asked are kept, so the chunks of one graph in a row enumerate them once.
+
+        Example
+        -------
+        >>> c, k = FactorizationCounter(5), np.full(5, 31, dtype=np.uint32)
+        >>> sum(c.count_chunk(k, 5, j, 3) for j in range(3)) == c.count(k, 5) == 161280
+        True
+        """
+        _check_int("chunks", chunks, 1, 1 << 30)
+        _check_int("chunk", chunk, 0, chunks - 1)
+        adj = np.ascontiguousarray(adj, dtype=np.uint32)
+        if self._last_children[0] != (adj.tobytes(), d):
+            self._last_children = ((adj.tobytes(), d), *self.children(adj, rooted=True))
+        _, keys, mult = self._last_children
+        return d * sum(int(mult[i]) * self.count(key_to_adj(_key(keys[i]), self.n), d - 1)
+                       for i in range(chunk, len(keys), chunks))
+
     def stats(self) -> dict:
         """Memo use and work: ``entries``, ``bytes`` (the table's), ``capacity``,
         ``hits``, ``misses``, ``dropped``, ``canon_calls``, ``canon_leaves``,
@@ -171,8 +194,9 @@ def _check_int(name, v, lo, hi):
         raise ValueError(f"{name} must be an integer in {lo}..{hi}, got {v!r}")
 
 
-def _adjacency(column_sets: Sequence[Iterable], k: int | None) -> tuple[np.ndarray, int]:
-    """Validate column sets; return the masks (symbols in sorted order) and k."""
+def adjacency(column_sets: Sequence[Iterable], k: int | None = None) -> tuple[np.ndarray, int]:
+    """Validate column sets; return the masks (symbols in sorted order) and k
+    (one line naming the problem, as :func:`count_factorizations`)."""
     if isinstance(column_sets, (str, bytes)):
         raise ValueError(f"column_sets must be a sequence of sets, got {column_sets!r}")
     sets = [list(s) for s in column_sets]
@@ -242,7 +266,7 @@ def count_factorizations(column_sets: Sequence[Iterable], k: int | None = None, 
     >>> count_factorizations([{1, 2}, {3, 4}, {1, 3}, {2, 4}])
     2
     """
-    adj, k = _adjacency(column_sets, k)
+    adj, k = adjacency(column_sets, k)
     if counter is None:
         counter = FactorizationCounter(len(adj), memo_mb)
     elif counter.n != len(adj):
@@ -355,12 +379,25 @@ def count_unit_class(unit: LatinUnit | Sequence[Iterable], degree: int | None = 
     if isinstance(unit, LatinUnit):
         adj, d = key_to_adj(unit.key, unit.n), unit.degree
     else:
-        adj, d = _adjacency(unit, degree)
+        adj, d = adjacency(unit, degree)
     if counter is None:
         counter = FactorizationCounter(len(adj))
     elif counter.n != len(adj):
         raise ValueError(f"counter is for n = {counter.n}, the unit has n = {len(adj)}")
     return counter.count(adj, d)
+
+
+def count_unit_chunk(column_sets: Sequence[Iterable], degree: int, chunk: int, chunks: int, *,
+                     counter: FactorizationCounter | None = None) -> int:
+    """Chunk ``chunk`` of ``chunks`` of ``F_degree`` of the graph of
+    ``column_sets`` (:meth:`FactorizationCounter.count_chunk`): the chunks
+    of one graph sum to :func:`count_unit_class` of it."""
+    adj, d = adjacency(column_sets, degree)
+    if counter is None:
+        counter = FactorizationCounter(len(adj))
+    elif counter.n != len(adj):
+        raise ValueError(f"counter is for n = {counter.n}, the unit has n = {len(adj)}")
+    return counter.count_chunk(adj, d, chunk, chunks)
 
 
 def latin_rectangles(k: int, n: int, *, memo_mb: float = 64.0) -> int:
