@@ -61,6 +61,7 @@ from factorization._kernel import Kernel, key_to_adj
 
 __all__ = ["count_factorizations", "latin_rectangles", "latin_squares", "latin_units",
            "count_unit_class", "count_unit_chunk", "adjacency", "LatinUnit", "FactorizationCounter", "MAX_N", "process_counter",
+           "process_memo_mb", "PROCESS_MEMO_MIN_MB",
            "ENGINE_NAME"]
 
 ENGINE_NAME = "factorization-1"   # what a count made by this kernel names as its engine
@@ -437,13 +438,20 @@ def latin_rectangles(k: int, n: int, *, memo_mb: float = 64.0) -> int:
 
 # per process: one counter (and memo table) per side n, shared by every caller
 _PROCESS_COUNTERS: dict[int, "FactorizationCounter"] = {}
+PROCESS_MEMO_MIN_MB = 64.0   # the smallest memo table a process counter gets
+
+
+def process_memo_mb(memo_mb: float) -> float:
+    """The memo table, in MiB, that :func:`process_counter` makes when asked
+    for ``memo_mb``: never less than :data:`PROCESS_MEMO_MIN_MB`."""
+    return max(float(memo_mb), PROCESS_MEMO_MIN_MB)
 
 
 def process_counter(n: int, memo_mb: float = 64.0) -> "FactorizationCounter":
     """This process's counter for graphs of ``n`` + ``n`` vertices, made on
-    first use (with at least 64 MiB of memo) and kept: its memo keys are
-    canonical forms, so every unit of every job on ``n`` may share it."""
+    first use (with a memo of :func:`process_memo_mb`) and kept: its memo keys
+    are canonical forms, so every unit of every job on ``n`` may share it."""
     c = _PROCESS_COUNTERS.get(n)
     if c is None:
-        c = _PROCESS_COUNTERS[n] = FactorizationCounter(n, memo_mb=max(memo_mb, 64.0))
+        c = _PROCESS_COUNTERS[n] = FactorizationCounter(n, memo_mb=process_memo_mb(memo_mb))
     return c

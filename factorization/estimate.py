@@ -40,7 +40,8 @@ import numpy as np
 from factorization._kernel import key_to_adj
 from factorization.api import FactorizationCounter
 
-__all__ = ["log_labelled", "descent_seconds", "FactorCost", "factor_cost", "SLOT_BYTES"]
+__all__ = ["log_labelled", "descent_seconds", "FactorCost", "factor_cost", "SLOT_BYTES",
+           "level_classes", "memo_bytes_needed"]
 
 SLOT_BYTES = 64   # one memo entry (256-bit key, 128-bit value, degree)
 _FILL = 0.75      # the table stores while at most this full
@@ -131,9 +132,21 @@ def factor_cost(n: int, degree: int, classes: float, graphs, *, seed: int = 0,
                                     memo_min).items():
             sums[d] = sums.get(d, 0.0) + s
         paths += 1
-    top = log_labelled(n, degree)
-    levels = tuple((d, classes * math.exp(log_labelled(n, d) - top), sums[d] / paths)
+    levels = tuple((d, level_classes(n, degree, classes, d), sums[d] / paths)
                    for d in range(degree, memo_min - 1, -1) if d in sums)
-    stored = sum(c for d, c, _ in levels if d < degree)
     return FactorCost(n, degree, math.fsum(c * e for _, c, e in levels), levels,
-                      int(stored * SLOT_BYTES / _FILL), paths)
+                      memo_bytes_needed(n, degree, classes, memo_min), paths)
+
+
+def level_classes(n: int, degree: int, classes: float, d: int) -> float:
+    """Estimated classes at degree ``d`` from ``classes`` at ``degree``: scaled
+    by the labelled counts (see the module)."""
+    return classes * math.exp(log_labelled(n, d) - log_labelled(n, degree))
+
+
+def memo_bytes_needed(n: int, degree: int, classes: float, memo_min: int = 4) -> int:
+    """Bytes of a memo table that holds every class of degrees ``memo_min ..
+    degree − 1`` (estimated from ``classes`` at ``degree``), at most three
+    quarters full."""
+    stored = sum(level_classes(n, degree, classes, d) for d in range(memo_min, degree))
+    return int(stored * SLOT_BYTES / _FILL)

@@ -50,8 +50,8 @@ from counting.reduction.base import BandClass, Reduction
 from counting.reduction.cost import even_work, smallest_class_first
 from counting.units import Tally, WorkUnit
 from factorization import (ENGINE_NAME, adjacency, count_unit_chunk, count_unit_class,
-                           latin_units, process_counter)
-from factorization.estimate import FactorCost, factor_cost
+                           latin_units, process_counter, process_memo_mb)
+from factorization.estimate import FactorCost, factor_cost, memo_bytes_needed
 from grids.shape import as_shape
 
 __all__ = ["LatinFactorReduction", "FactorUnitSpec", "NAME", "MAX_ORDER", "LAYOUT", "layout"]
@@ -147,6 +147,8 @@ class LatinFactorReduction(Reduction):
                                      counter=counter)
         return Tally(count, seconds=time.perf_counter() - t0, engine_version=ENGINE_NAME)
 
+    estimate_method = "the kernel's class model"
+
     def estimate_unit_seconds(self, spec, options, *, probes: int, seed: int,
                               max_seconds: float) -> float:
         """A unit's share of the job's CPU time: the kernel's class model
@@ -164,6 +166,17 @@ class LatinFactorReduction(Reduction):
         adj, _ = adjacency(spec.column_sets, spec.degree)
         return factor_cost(self.shape.n, spec.degree, len(_classes(self.shape.n)), [adj],
                            seed=seed, max_seconds=max_seconds)
+
+    def worker_memory_mib(self, options) -> float:
+        """The kernel's memo table (always on): ``--memo-mb``, at least
+        :data:`factorization.PROCESS_MEMO_MIN_MB`."""
+        return process_memo_mb(options.memo_mb)
+
+    def estimate_memory_mib(self) -> float:
+        """The memo that holds every class below the units' degree
+        (:func:`factorization.estimate.memo_bytes_needed`)."""
+        d = layout(self.shape.n)[0]
+        return memo_bytes_needed(self.shape.n, d, len(_classes(self.shape.n))) / 2 ** 20
 
     def hand_out(self, specs) -> list:
         return smallest_class_first(specs)

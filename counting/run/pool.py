@@ -29,7 +29,7 @@ import os
 from typing import Callable, Iterable, Iterator
 
 from counting.options import CountOptions
-from counting.run.counter import count_unit, hand_out
+from counting.run.counter import count_unit, hand_out, reduction_of
 from counting.units import UnitResult, UnitSpec
 from dlx.pools import WorkerDied, map_unordered
 from dlx.api import MEMO_MB_MAX
@@ -76,7 +76,7 @@ def run_units(specs: Iterable[UnitSpec], *, workers: int = 1, options: CountOpti
             yield count_unit(spec, options)
         return
     workers = min(workers, len(ordered))
-    check_memory(workers, options)
+    check_memory(workers, options, reduction_of(ordered[0]).worker_memory_mib(options))
     say = log or (lambda msg: None)
 
     def on_death(died: WorkerDied) -> None:
@@ -97,10 +97,14 @@ def run_units(specs: Iterable[UnitSpec], *, workers: int = 1, options: CountOpti
             f"--memo-mb or fewer --workers") from None
 
 
-def check_memory(workers: int, options: CountOptions) -> None:
+def check_memory(workers: int, options: CountOptions, per_worker_mib: float | None = None,
+                 what: str = "memo tables") -> None:
     """Refuse ``workers`` memo tables that together exceed this machine's memory.
 
-    Each worker process allocates its own table of ``options.memo_mb`` MiB;
+    Each worker process allocates its own table of ``per_worker_mib`` MiB
+    (default ``options.memo_mb``, none without the memo;
+    :meth:`~counting.reduction.base.Reduction.worker_memory_mib` says it for
+    a job);
     more than the physical memory in all would swap for ever or wake the
     out-of-memory killer.  Raises ``ValueError`` (one line).
 
@@ -112,12 +116,12 @@ def check_memory(workers: int, options: CountOptions) -> None:
     ...
     ValueError: 1000000 workers × 16 MiB memo tables = 16,000,000 MiB, more than ...
     """
-    if not options.memo:
-        return
-    need = workers * options.memo_mb
+    if per_worker_mib is None:
+        per_worker_mib = options.memo_mb if options.memo else 0.0
+    need = workers * per_worker_mib
     if need > MEMO_MB_MAX:
         raise ValueError(
-            f"{workers} workers × {options.memo_mb:,g} MiB memo tables = {need:,.0f} MiB, "
+            f"{workers} workers × {per_worker_mib:,.0f} MiB {what} = {need:,.0f} MiB, "
             f"more than this machine's memory ({MEMO_MB_MAX:,} MiB); use fewer workers or a "
             f"smaller --memo-mb")
 
