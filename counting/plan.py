@@ -44,6 +44,7 @@ from counting.run.notice import say_if_slow
 from counting.run.pool import WorkerLost, check_memory
 from counting.store.database import Store, StoreError, StoreLock
 from counting.store.identity import check_identity, link, read_grid_store
+from dlx.api import MEMO_MB_MAX
 from grids.kind import as_kind
 
 __all__ = ["CountRequest", "Outcome", "count", "check_reach", "open_store", "prepare_identity",
@@ -165,7 +166,8 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
         raise BadUnits(str(e)) from None
     here = r.workers if r.local_workers is None else r.local_workers
     try:  # the memo tables of the processes that will count on this machine
-        check_memory(min(here, job.n_units if ids is None else len(ids)), r.options)
+        check_memory(min(here, job.n_units if ids is None else len(ids)), r.options,
+                     job.reduction_object.worker_memory_mib(r.options))
     except ValueError as e:
         raise TooMuchMemory(str(e)) from None
     if not r.db:
@@ -247,6 +249,11 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
                              refused_because="it cannot be enumerated here") from None
         if cost.out_of_reach(workers):
             raise OutOfReach(s.name, red.name, cost.describe(workers))
+        if cost.memory_mib is not None and workers * cost.memory_mib > MEMO_MB_MAX:
+            raise OutOfReach(s.name, red.name, cost.describe(workers), refused_because=(
+                f"{workers} × {cost.memory_mib:,.0f} MiB of memo is more than this machine's "
+                f"memory ({MEMO_MB_MAX:,} MiB), so it is refused (--force runs it anyway, "
+                f"recomputing what its tables cannot hold)"))
         out.append((what, cost))
     return out
 

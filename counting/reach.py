@@ -72,7 +72,7 @@ QUICK = {"sample": 2, "probes": 10, "max_seconds": 0.2, "leaf_solutions": 10**4,
 #: :data:`LONG_JOB_SECONDS` (two units and ten paths can miss costly units).
 QUICK_MARGIN = 10
 #: How a unit is measured: Knuth's estimator, or a kernel's count timed.
-KNUTH, TIMED = "Knuth's estimate from", "the kernel timed on"
+KNUTH, TIMED = Reduction.estimate_method, "the kernel's timed count"
 
 
 @dataclass(frozen=True)
@@ -100,6 +100,7 @@ class JobCost:
     unit_seconds: float
     sampled: int
     seconds: float
+    memory_mib: float | None = None
     method: str = KNUTH
 
     @property
@@ -115,21 +116,34 @@ class JobCost:
         """Whether the job would take more than :data:`REACH_DAYS` days on ``workers``."""
         return self.wall_seconds(workers) > REACH_DAYS * 86400
 
+    def workers_for_a_day(self) -> int:
+        """Workers (one core each) that would finish the job in a day."""
+        return max(1, math.ceil(self.cpu_seconds / 86400))
+
     def describe(self, workers: int) -> str:
-        """One line: the estimate, how it was made, and the wall time on ``workers``."""
+        """One line: the estimate, how it was made, the wall time on
+        ``workers``, the memo a worker needs (where known) and the workers
+        that would finish it in a day."""
         at_least = "" if self.units_exact else "at least "
+        memo = "" if self.memory_mib is None else \
+            f"; memo about {_two_figures(self.memory_mib)} MiB a worker"
+        day = self.workers_for_a_day()
         return (f"{_core_hours(self.cpu_seconds)} core-hours ({at_least}{self.units:,} units "
-                f"× {format_seconds(self.unit_seconds)} each, {self.method} "
+                f"× {format_seconds(self.unit_seconds)} each, {self.method} from "
                 f"{self.sampled} sampled unit{'s' * (self.sampled != 1)}), about "
                 f"{format_seconds(self.wall_seconds(workers))} on {workers} "
-                f"worker{'s' * (workers != 1)}")
+                f"worker{'s' * (workers != 1)}{memo}; {day:,} worker{'s' * (day != 1)} "
+                f"would finish it in a day")
 
     def as_json(self, workers: int) -> dict:
         return {"units": self.units, "units_exact": self.units_exact,
                 "unit_cpu_seconds": round(self.unit_seconds, 6),
                 "cpu_seconds": round(self.cpu_seconds, 3),
                 "wall_seconds": round(self.wall_seconds(workers), 3), "workers": workers,
-                "sampled_units": self.sampled,
+                "sampled_units": self.sampled, "method": self.method,
+                "memo_mib_per_worker": None if self.memory_mib is None
+                else round(self.memory_mib, 1),
+                "workers_for_a_day": self.workers_for_a_day(),
                 "out_of_reach": self.out_of_reach(workers)}
 
 
@@ -165,8 +179,9 @@ def job_cost(reduction: Reduction, options: CountOptions = CountOptions(), *,
                 for i, spec in enumerate(specs)]
     mean = math.fsum(per_unit) / len(per_unit) if per_unit else 0.0
     return JobCost(reduction.shape.name, reduction.name, n, exact, mean, len(specs),
-                   time.perf_counter() - t0, TIMED if specs and _timed(reduction, specs[0])
-                   else KNUTH)
+                   time.perf_counter() - t0, reduction.estimate_memory_mib(),
+                   TIMED if specs and _timed(reduction, specs[0])
+                   else reduction.estimate_method)
 
 
 def unit_seconds(reduction: Reduction, spec, options: CountOptions, *, probes: int, seed: int,

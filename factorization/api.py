@@ -60,7 +60,8 @@ import numpy as np
 from factorization._kernel import Kernel, key_to_adj
 
 __all__ = ["count_factorizations", "latin_rectangles", "latin_squares", "latin_units",
-           "count_unit_class", "LatinUnit", "FactorizationCounter", "MAX_N", "process_counter",
+           "count_unit_class", "count_unit_chunk", "adjacency", "LatinUnit", "FactorizationCounter", "MAX_N", "process_counter",
+           "process_memo_mb", "PROCESS_MEMO_MIN_MB",
            "ENGINE_NAME"]
 
 ENGINE_NAME = "factorization-1"   # what a count made by this kernel names as its engine
@@ -137,6 +138,7 @@ class FactorizationCounter:
         self.n = int(n)
         self.kernel = Kernel(self.n, float(memo_mb), int(memo_min))
         self._top: dict[tuple, int] = {}
+        self._last_children: tuple = (None, None, None)   # ((adj, d), keys, multiplicities)
 
     def count(self, adj: np.ndarray, d: int) -> int:
         """``F_d`` of the ``d``-regular graph ``adj`` (``n`` uint32 masks), unchecked."""
@@ -159,6 +161,28 @@ class FactorizationCounter:
             return keys, np.zeros(0, dtype=np.int64)
         return np.unique(keys, axis=0, return_counts=True)
 
+    def count_chunk(self, adj: np.ndarray, d: int, chunk: int, chunks: int) -> int:
+        """One of ``chunks`` parts of ``F_d(adj)``, which sum to it exactly:
+        ``d · Σ m_i · F_{d-1}(child_i)`` over the rooted children (distinct
+        canonical keys in sorted order, :meth:`children`) whose position
+        ``i`` is ``chunk`` modulo ``chunks``.  The children of the last graph
+        asked are kept, so the chunks of one graph in a row enumerate them once.
+
+        Example
+        -------
+        >>> c, k = FactorizationCounter(5), np.full(5, 31, dtype=np.uint32)
+        >>> sum(c.count_chunk(k, 5, j, 3) for j in range(3)) == c.count(k, 5) == 161280
+        True
+        """
+        _check_int("chunks", chunks, 1, 1 << 30)
+        _check_int("chunk", chunk, 0, chunks - 1)
+        adj = np.ascontiguousarray(adj, dtype=np.uint32)
+        if self._last_children[0] != (adj.tobytes(), d):
+            self._last_children = ((adj.tobytes(), d), *self.children(adj, rooted=True))
+        _, keys, mult = self._last_children
+        return d * sum(int(mult[i]) * self.count(key_to_adj(_key(keys[i]), self.n), d - 1)
+                       for i in range(chunk, len(keys), chunks))
+
     def stats(self) -> dict:
         """Memo use and work: ``entries``, ``bytes`` (the table's), ``capacity``,
         ``hits``, ``misses``, ``dropped``, ``canon_calls``, ``canon_leaves``,
@@ -171,8 +195,9 @@ def _check_int(name, v, lo, hi):
         raise ValueError(f"{name} must be an integer in {lo}..{hi}, got {v!r}")
 
 
-def _adjacency(column_sets: Sequence[Iterable], k: int | None) -> tuple[np.ndarray, int]:
-    """Validate column sets; return the masks (symbols in sorted order) and k."""
+def adjacency(column_sets: Sequence[Iterable], k: int | None = None) -> tuple[np.ndarray, int]:
+    """Validate column sets; return the masks (symbols in sorted order) and k
+    (one line naming the problem, as :func:`count_factorizations`)."""
     if isinstance(column_sets, (str, bytes)):
         raise ValueError(f"column_sets must be a sequence of sets, got {column_sets!r}")
     sets = [list(s) for s in column_sets]
@@ -242,7 +267,7 @@ def count_factorizations(column_sets: Sequence[Iterable], k: int | None = None, 
     >>> count_factorizations([{1, 2}, {3, 4}, {1, 3}, {2, 4}])
     2
     """
-    adj, k = _adjacency(column_sets, k)
+    adj, k = adjacency(column_sets, k)
     if counter is None:
         counter = FactorizationCounter(len(adj), memo_mb)
     elif counter.n != len(adj):
@@ -355,12 +380,25 @@ def count_unit_class(unit: LatinUnit | Sequence[Iterable], degree: int | None = 
     if isinstance(unit, LatinUnit):
         adj, d = key_to_adj(unit.key, unit.n), unit.degree
     else:
-        adj, d = _adjacency(unit, degree)
+        adj, d = adjacency(unit, degree)
     if counter is None:
         counter = FactorizationCounter(len(adj))
     elif counter.n != len(adj):
         raise ValueError(f"counter is for n = {counter.n}, the unit has n = {len(adj)}")
     return counter.count(adj, d)
+
+
+def count_unit_chunk(column_sets: Sequence[Iterable], degree: int, chunk: int, chunks: int, *,
+                     counter: FactorizationCounter | None = None) -> int:
+    """Chunk ``chunk`` of ``chunks`` of ``F_degree`` of the graph of
+    ``column_sets`` (:meth:`FactorizationCounter.count_chunk`): the chunks
+    of one graph sum to :func:`count_unit_class` of it."""
+    adj, d = adjacency(column_sets, degree)
+    if counter is None:
+        counter = FactorizationCounter(len(adj))
+    elif counter.n != len(adj):
+        raise ValueError(f"counter is for n = {counter.n}, the unit has n = {len(adj)}")
+    return counter.count_chunk(adj, d, chunk, chunks)
 
 
 def latin_rectangles(k: int, n: int, *, memo_mb: float = 64.0) -> int:
@@ -400,13 +438,20 @@ def latin_rectangles(k: int, n: int, *, memo_mb: float = 64.0) -> int:
 
 # per process: one counter (and memo table) per side n, shared by every caller
 _PROCESS_COUNTERS: dict[int, "FactorizationCounter"] = {}
+PROCESS_MEMO_MIN_MB = 64.0   # the smallest memo table a process counter gets
+
+
+def process_memo_mb(memo_mb: float) -> float:
+    """The memo table, in MiB, that :func:`process_counter` makes when asked
+    for ``memo_mb``: never less than :data:`PROCESS_MEMO_MIN_MB`."""
+    return max(float(memo_mb), PROCESS_MEMO_MIN_MB)
 
 
 def process_counter(n: int, memo_mb: float = 64.0) -> "FactorizationCounter":
     """This process's counter for graphs of ``n`` + ``n`` vertices, made on
-    first use (with at least 64 MiB of memo) and kept: its memo keys are
-    canonical forms, so every unit of every job on ``n`` may share it."""
+    first use (with a memo of :func:`process_memo_mb`) and kept: its memo keys
+    are canonical forms, so every unit of every job on ``n`` may share it."""
     c = _PROCESS_COUNTERS.get(n)
     if c is None:
-        c = _PROCESS_COUNTERS[n] = FactorizationCounter(n, memo_mb=max(memo_mb, 64.0))
+        c = _PROCESS_COUNTERS[n] = FactorizationCounter(n, memo_mb=process_memo_mb(memo_mb))
     return c

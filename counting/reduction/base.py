@@ -185,6 +185,19 @@ class Reduction(abc.ABC):
         :func:`~counting.reduction.cost.estimate_work`)."""
         return estimate_work(specs)
 
+    def worker_memory_mib(self, options) -> float:
+        """MiB a worker process allocates to count this reduction's units:
+        by default the search engine's memo table, when the memo is on."""
+        return float(options.memo_mb) if options.memo else 0.0
+
+    #: How :meth:`estimate_unit_seconds` estimates, in the estimate's line.
+    estimate_method: str = "Knuth's estimate"
+
+    def estimate_memory_mib(self) -> float | None:
+        """MiB of memo a worker needs to hold everything this job memoises,
+        where the reduction can say (None: it cannot); for the estimate."""
+        return None
+
     def estimate_unit_seconds(self, spec, options, *, probes: int, seed: int,
                               max_seconds: float) -> float | None:
         """Estimated seconds of a unit whose :meth:`problem` is None; None

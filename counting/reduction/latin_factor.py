@@ -20,9 +20,17 @@ leaves), its weight is the number of ways the rooted recurrence reaches it
 1 and the identity is linear, so the store, resume, merge and recount treat
 these units like any others.
 
-Units are enumerated here up to order :data:`MAX_ORDER` (order 9: 3,524
-units at degree 5, in seconds); order 10 has about 1.6·10⁵ units at degree 6
-and is left to a later release.
+Units are the classes at degree ``d = n//2 + 1`` up to order 9 (order 9:
+3,524 units at degree 5, in seconds).  At order 10 the classes at degree 6
+(about 1.6·10⁵) take about 8 CPU minutes to enumerate, and every command that
+opens the job would pay it; so a unit of order 10 is a *chunk* of one of the
+1,155 classes at degree 7 (:data:`LAYOUT`): chunk ``j`` of ``K`` is
+
+    7 · Σ m_i · F_6(child_i)   over the rooted children i ≡ j (mod K)
+
+(:meth:`factorization.FactorizationCounter.count_chunk`), and the ``K``
+chunks of a class sum to its ``F_7``.  ``unit_id = class_id · K + chunk``,
+like the band reductions' (class, form) ids.
 
 Example
 -------
@@ -41,13 +49,23 @@ from counting.options import CountOptions
 from counting.reduction.base import BandClass, Reduction
 from counting.reduction.cost import even_work, smallest_class_first
 from counting.units import Tally, WorkUnit
-from factorization import ENGINE_NAME, count_unit_class, latin_units, process_counter
+from factorization import (ENGINE_NAME, adjacency, count_unit_chunk, count_unit_class,
+                           latin_units, process_counter, process_memo_mb)
+from factorization.estimate import FactorCost, factor_cost, memo_bytes_needed
 from grids.shape import as_shape
 
-__all__ = ["LatinFactorReduction", "FactorUnitSpec", "NAME", "MAX_ORDER"]
+__all__ = ["LatinFactorReduction", "FactorUnitSpec", "NAME", "MAX_ORDER", "LAYOUT", "layout"]
 
 NAME = "factor"
-MAX_ORDER = 9          # largest order whose units are enumerated here
+MAX_ORDER = 10         # largest order whose units are enumerated here
+#: order -> (degree of the classes, chunks a class is split into); other
+#: orders: the classes at degree n//2 + 1, whole
+LAYOUT = {10: (7, 256)}
+
+
+def layout(n: int) -> tuple[int, int]:
+    """``(degree, chunks)`` of the units of order ``n``."""
+    return LAYOUT.get(n, (n // 2 + 1, 1))
 
 
 @dataclass(frozen=True)
@@ -59,15 +77,17 @@ class FactorUnitSpec(WorkUnit):
 
     degree: int = 0
     column_sets: tuple[tuple[int, ...], ...] = field(default=(), repr=False)
+    chunk: int = 0
+    chunks: int = 1
 
 
 @lru_cache(maxsize=None)
-def _units(n: int) -> tuple:
-    return tuple(latin_units(n, n // 2 + 1))
+def _classes(n: int) -> tuple:
+    return tuple(latin_units(n, layout(n)[0]))
 
 
 class LatinFactorReduction(Reduction):
-    """The ``factor`` reduction of Latin squares ``1xN`` / ``Nx1``, N ≤ 9."""
+    """The ``factor`` reduction of Latin squares ``1xN`` / ``Nx1``, N ≤ 10."""
 
     kind = NAME
 
@@ -84,21 +104,26 @@ class LatinFactorReduction(Reduction):
 
     @classmethod
     def default_for(cls, shape) -> bool:
-        """The default for order 9, where searching takes a day and this
-        takes minutes; smaller orders keep the classes of rows 1-3."""
-        return cls.applies_to(shape) and as_shape(shape).n == MAX_ORDER
+        """The default for orders 9 and 10, where searching takes a day or
+        more and this takes minutes or hours; smaller orders keep the
+        classes of rows 1-3."""
+        return cls.applies_to(shape) and as_shape(shape).n >= 9
 
     @property
     def factors(self) -> tuple[tuple[str, int], ...]:
         return ()
 
     def classes(self) -> list[BandClass]:
-        """One class per unit: its column sets as the representative."""
-        return [BandClass(u.unit_id, u.column_sets, u.weight) for u in _units(self.shape.n)]
+        """The classes at the units' degree: column sets as the representative."""
+        return [BandClass(u.unit_id, u.column_sets, u.weight) for u in _classes(self.shape.n)]
 
     def units(self) -> list[FactorUnitSpec]:
-        return [FactorUnitSpec(self.shape.name, NAME, u.unit_id, u.unit_id, 0, u.weight,
-                               u.degree, u.column_sets) for u in _units(self.shape.n)]
+        """``chunks`` units a class (one, up to order 9), ``unit_id =
+        class_id · chunks + chunk``."""
+        k = layout(self.shape.n)[1]
+        return [FactorUnitSpec(self.shape.name, NAME, u.unit_id * k + j, u.unit_id, j, u.weight,
+                               u.degree, sets, j, k)
+                for u in _classes(self.shape.n) for sets in (u.column_sets,) for j in range(k)]
 
     def problem(self, spec) -> None:
         """None: a unit is counted by the factorization kernel, not searched."""
@@ -115,8 +140,43 @@ class LatinFactorReduction(Reduction):
                              f"not {self.shape.name}/{NAME}")
         counter = process_counter(self.shape.n, options.memo_mb)
         t0 = time.perf_counter()
-        count = count_unit_class(spec.column_sets, spec.degree, counter=counter)
+        if spec.chunks == 1:
+            count = count_unit_class(spec.column_sets, spec.degree, counter=counter)
+        else:
+            count = count_unit_chunk(spec.column_sets, spec.degree, spec.chunk, spec.chunks,
+                                     counter=counter)
         return Tally(count, seconds=time.perf_counter() - t0, engine_version=ENGINE_NAME)
+
+    estimate_method = "the kernel's class model"
+
+    def estimate_unit_seconds(self, spec, options, *, probes: int, seed: int,
+                              max_seconds: float) -> float:
+        """A unit's share of the job's CPU time: the kernel's class model
+        (:func:`factorization.estimate.factor_cost`: classes met × measured
+        seconds to expand one, on random descents from this unit's graph)
+        over the number of units.  Units share one memo, so a unit counted
+        alone would take far longer than its share."""
+        return self.cost(spec, seed=seed, max_seconds=max_seconds).cpu_seconds / self.n_units()
+
+    def cost(self, spec=None, *, seed: int = 0, max_seconds: float = 6.0) -> FactorCost:
+        """The class model of the whole job, descending from ``spec``'s graph
+        (default: a unit drawn with ``seed``)."""
+        if spec is None:
+            spec = self.sample_units(1, seed)[0]
+        adj, _ = adjacency(spec.column_sets, spec.degree)
+        return factor_cost(self.shape.n, spec.degree, len(_classes(self.shape.n)), [adj],
+                           seed=seed, max_seconds=max_seconds)
+
+    def worker_memory_mib(self, options) -> float:
+        """The kernel's memo table (always on): ``--memo-mb``, at least
+        :data:`factorization.PROCESS_MEMO_MIN_MB`."""
+        return process_memo_mb(options.memo_mb)
+
+    def estimate_memory_mib(self) -> float:
+        """The memo that holds every class below the units' degree
+        (:func:`factorization.estimate.memo_bytes_needed`)."""
+        d = layout(self.shape.n)[0]
+        return memo_bytes_needed(self.shape.n, d, len(_classes(self.shape.n))) / 2 ** 20
 
     def hand_out(self, specs) -> list:
         return smallest_class_first(specs)

@@ -78,7 +78,7 @@ from counting.run.dask_stats import WorkerStats, add_result, per_worker_rows
 from counting.run.dask_watch import WorkerWatch
 from counting.options import CountOptions
 from counting.run.pool import check_memory, default_workers
-from counting.run.counter import count_unit, hand_out
+from counting.run.counter import count_unit, hand_out, reduction_of
 from counting.units import UnitResult, UnitSpec
 from dlx import ENGINE_VERSION
 
@@ -405,10 +405,12 @@ def run_units_dask(specs: Iterable[UnitSpec], *, scheduler: str, options: CountO
     """
     target = parse_scheduler(scheduler)
     check_wait_workers(wait_workers)
-    if target.kind == "local":
-        check_memory(target.n_workers or default_workers(), options)
-    _import_distributed()
     unique = {s.unit_id: s for s in specs}
+    if target.kind == "local":
+        check_memory(target.n_workers or default_workers(), options,
+                     reduction_of(next(iter(unique.values()))).worker_memory_mib(options)
+                     if unique else None)
+    _import_distributed()
     ordered = hand_out(unique.values())
     if not ordered:
         return DaskRun([], options=options, address=target.address or target.kind)

@@ -83,7 +83,7 @@ def run_units(specs: Iterable[UnitSpec], *, workers: int = 1, options: CountOpti
             yield count_unit(spec, options)
         return
     workers = min(workers, len(ordered))
-    check_memory(workers, options)
+    check_memory(workers, options, reduction_of(ordered[0]).worker_memory_mib(options))
     deadlines = Deadlines(reduction_of(ordered[0]).work_shares(ordered))
     say = log or (lambda msg: None)
 
@@ -122,15 +122,16 @@ def run_units(specs: Iterable[UnitSpec], *, workers: int = 1, options: CountOpti
             f"it (the last, process {died.pid}: {died.cause}); {hint}") from None
 
 
-def check_memory(workers: int, options: CountOptions) -> None:
+def check_memory(workers: int, options: CountOptions, table_mib: float | None = None) -> None:
     """Refuse ``workers`` processes that together need more than this machine's memory.
 
     Each worker process needs about what this process holds now (it loads
     the same library and the job's units; measured, see
-    :func:`process_mib`) plus its own memo table of ``options.memo_mb`` MiB
-    (none with ``memo=False``, plain dancing links); more than the physical
-    memory in all would swap for ever or wake the out-of-memory killer.
-    Raises ``ValueError`` (one line).
+    :func:`process_mib`) plus its own memo table: ``table_mib`` MiB where the
+    job says it (:meth:`~counting.reduction.base.Reduction.worker_memory_mib`),
+    else ``options.memo_mb`` (none with ``memo=False``, plain dancing links);
+    more than the physical memory in all would swap for ever or wake the
+    out-of-memory killer.  Raises ``ValueError`` (one line).
 
     Example
     -------
@@ -140,7 +141,9 @@ def check_memory(workers: int, options: CountOptions) -> None:
     ...
     ValueError: 1000000 workers × ... MiB each (16 MiB memo table + ... MiB process) = ...
     """
-    table = options.memo_mb if options.memo else 0
+    if table_mib is None:
+        table_mib = options.memo_mb if options.memo else 0
+    table = table_mib
     each = table + process_mib()
     need = workers * each
     if need > MEMO_MB_MAX:

@@ -488,6 +488,23 @@ def test_memo_tables_beyond_the_machine_s_memory_are_refused_before_starting(tmp
     assert units_in(db) == [0]
 
 
+@pytest.mark.parametrize("where", [["--workers", "3"], ["--scheduler", "local:3"]])
+def test_the_kernel_s_memo_tables_are_counted_at_the_size_it_allocates(tmp_path, where,
+                                                                       monkeypatch):
+    # the factorization kernel's table is never below 64 MiB, whatever --memo-mb says:
+    # 3 × 16 MiB would fit in 150 MiB, the 3 × 64 MiB the workers allocate do not
+    from counting.cli import count as count_command
+    monkeypatch.setattr(pool, "MEMO_MB_MAX", 150)
+    monkeypatch.setattr(count_command, "default_workers", lambda: 3)
+    db = tmp_path / "f.sqlite"
+    res = invoke("count", "1x6", "--reduction", "factor", "--db", db, "--memo-mb", "16", *where)
+    assert res.exit_code == 2, res.output
+    assert res.output == ("Error: Invalid value for --memo-mb: 3 workers × 64 MiB memo tables = "
+                          "192 MiB, more than this machine's memory (150 MiB); use fewer workers "
+                          "or a smaller --memo-mb\n")
+    assert not db.exists()
+
+
 def test_wait_workers_is_for_scheduler_runs_and_a_number_of_seconds():
     res = invoke("count", "2x3", "--wait-workers", "5")
     assert res.exit_code == 2 and "--wait-workers applies to --scheduler runs" in res.output

@@ -70,7 +70,7 @@ def test_a_job_counted_by_a_kernel_is_estimated_by_timing_the_kernel():
     # factor units are no exact cover: Knuth's estimator cannot walk them
     c = job_cost(get_reduction("1x5", "factor"), sample=2)
     assert c.sampled == 2 and c.unit_seconds > 0 and c.method == reach.TIMED
-    assert "the kernel timed on 2 sampled units" in c.describe(2)
+    assert "the kernel's timed count from 2 sampled units" in c.describe(2)
     assert job_cost(get_reduction("1x5", "cycles2"), sample=2).method == reach.KNUTH
 
 
@@ -211,3 +211,30 @@ def test_a_store_the_run_will_refuse_is_refused_before_any_estimate(tmp_path, mo
         res = invoke("count", "2x3", "--db", tmp_path / db)
         assert res.exit_code != 0 and res.output.count("\n") == 1, res.output
     assert calls == []
+
+
+def test_the_description_says_the_memo_a_worker_needs_and_the_workers_for_a_day():
+    c = JobCost("1x10", "factor", 1000, True, 86.4 * 25.5, 2, 1.0, memory_mib=105.3,
+                method="the kernel's class model")
+    text = c.describe(workers=1)
+    assert "the kernel's class model from 2 sampled units" in text
+    assert "memo about 110 MiB a worker" in text and "26 workers would finish it in a day" in text
+    assert c.as_json(1)["workers_for_a_day"] == 26 and c.as_json(1)["memo_mib_per_worker"] == 105.3
+    assert "1 worker would finish it in a day" in cost(1, 100).describe(1)
+
+
+def test_a_factor_job_whose_memo_exceeds_the_machine_is_refused_before_it_starts(
+        tmp_path, monkeypatch):
+    from counting import plan
+    monkeypatch.setattr(reach, "ESTIMATE_FROM_N", 8)     # estimate order 8 as order 10 is
+    need = get_reduction("1x8", "factor").estimate_memory_mib()
+    monkeypatch.setattr(plan, "MEMO_MB_MAX", 1.5 * need)  # one worker's memo fits, two do not
+    db = tmp_path / "x.sqlite"
+    assert invoke("count", "1x8", "--reduction", "factor", "--db", db, "-w", "1",
+                  "--units", "0", "-q").exit_code == 0
+    res = invoke("count", "1x8", "--reduction", "factor", "--db", db, "-w", "2", "--fresh")
+    assert res.exit_code == 2, res.output
+    line = res.output.strip()
+    assert "\n" not in line and "out of reach" in line and "memo" in line
+    assert "more than this machine's memory" in line and "2 × " in line
+    assert len(list(db.parent.glob("x.sqlite"))) == 1   # the store is kept, not deleted

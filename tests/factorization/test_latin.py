@@ -7,7 +7,8 @@ import math
 
 import pytest
 
-from factorization import count_unit_class, latin_rectangles, latin_squares, latin_units
+from factorization import (FactorizationCounter, count_unit_chunk, count_unit_class,
+                           latin_rectangles, latin_squares, latin_units)
 from factorization_brute import latin_rectangles as brute_rectangles
 
 # OEIS A002860, n = 1..9 (source: https://oeis.org/A002860)
@@ -75,3 +76,28 @@ def test_small_memo_tables_collide_often_and_still_count_right(n, memo_mb):
     stats = {}
     assert latin_squares(n, memo_mb=memo_mb, stats=stats) == A002860[n - 1]
     assert stats["entries"] > stats["capacity"] // 3
+
+
+@pytest.mark.parametrize("n,d,chunks", [(5, 3, 2), (6, 4, 3), (7, 4, 5), (7, 5, 16)])
+def test_the_chunks_of_every_unit_sum_to_its_count(n, d, chunks):
+    # one counter for all: the children kept from the last graph must not leak to the next
+    counter = FactorizationCounter(n)
+    for u in latin_units(n, d):
+        whole = count_unit_class(u, counter=counter)
+        parts = [count_unit_chunk(u.column_sets, d, j, chunks, counter=counter)
+                 for j in range(chunks)]
+        assert sum(parts) == whole
+
+
+def test_chunks_split_the_work_and_more_chunks_than_children_are_empty():
+    u = latin_units(6, 4)[0]
+    parts = [count_unit_chunk(u.column_sets, 4, j, 3) for j in range(3)]
+    assert all(p > 0 for p in parts)
+    many = [count_unit_chunk(u.column_sets, 4, j, 10**4) for j in range(10**4)]
+    assert 0 in many and sum(many) == count_unit_class(u)
+
+
+def test_a_chunk_outside_its_range_is_refused():
+    u = latin_units(5, 3)[0]
+    with pytest.raises(ValueError, match="chunk must be an integer in 0..2"):
+        count_unit_chunk(u.column_sets, 3, 3, 3)

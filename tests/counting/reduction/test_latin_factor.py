@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from counting.reduction import default_reduction, get_reduction
+from counting.reduction import latin_factor
 from counting.reduction.latin_factor import LatinFactorReduction
+from factorization import count_unit_class
 from counting.run.counter import count_unit, reduction_of
 
 
@@ -39,10 +41,11 @@ def test_a_unit_goes_to_the_kernel_and_back_as_a_stored_result():
     assert r.engine_version.startswith("factorization")
 
 
-def test_it_is_the_default_for_order_9_only():
+def test_it_is_the_default_for_orders_9_and_10_only():
     assert default_reduction("1x9") == "factor"
     assert default_reduction("1x8") == "cycles2"
-    assert not LatinFactorReduction.applies_to("1x10") and not LatinFactorReduction.applies_to("2x2")
+    assert LatinFactorReduction.default_for("1x10") and LatinFactorReduction.default_for("10x1")
+    assert not LatinFactorReduction.applies_to("1x11") and not LatinFactorReduction.applies_to("2x2")
     with pytest.raises(ValueError, match="applies to Latin squares"):
         LatinFactorReduction("3x3")
 
@@ -51,3 +54,38 @@ def test_a_foreign_unit_is_refused():
     unit = get_reduction("1x5", "factor").units()[0]
     with pytest.raises(ValueError, match="not 1x6/factor"):
         get_reduction("1x6", "factor").count_directly(unit)
+
+
+@pytest.fixture
+def chunked_order_7(monkeypatch):
+    """Order 7 laid out as order 10 is: classes at degree 5, each in 4 chunks."""
+    monkeypatch.setitem(latin_factor.LAYOUT, 7, (5, 4))
+    latin_factor._classes.cache_clear()
+    yield LatinFactorReduction("1x7")
+    latin_factor._classes.cache_clear()
+
+
+def test_chunked_units_are_class_times_chunks_and_give_the_same_total(chunked_order_7):
+    red = chunked_order_7
+    units, classes = red.units(), red.classes()
+    assert len(units) == 4 * len(classes)
+    assert all(u.unit_id == 4 * u.class_id + u.form_id and u.form_id == u.chunk
+               and u.weight == classes[u.class_id].weight for u in units)
+    counts = {u.unit_id: count_unit(u).count for u in units}
+    assert red.total(counts) == _total(get_reduction("1x7", "cycles2"))
+    # the chunks of a class sum to the class's F_5 counted whole
+    whole = {c.class_id: count_unit_class(c.representative, 5) for c in classes}
+    assert red.class_totals(counts) == whole
+
+
+def test_the_estimate_starts_from_the_known_classes_and_finds_more_below():
+    red = get_reduction("1x8", "factor")    # units at degree 5 of 8 + 8
+    spec = red.units()[0]
+    share = red.estimate_unit_seconds(spec, None, probes=0, seed=1, max_seconds=0.2)
+    cost = red.cost(spec, seed=1, max_seconds=0.2)
+    (d5, n5, e5), (d4, n4, e4) = cost.levels
+    assert (d5, n5) == (5, len(red.classes())) and d4 == 4
+    assert n4 > n5          # 4-regular graphs on 8 + 8 outnumber 5-regular ones
+    assert share > 0 and e5 > 0 and e4 > 0 and cost.paths >= 2
+    # the memo holds the classes below the units' degree, 64 bytes each, <= 3/4 full
+    assert cost.memo_bytes == int(n4 * 64 / 0.75)
