@@ -168,8 +168,19 @@ def check_generate_args(clues: int | None = None, *, minimal: bool = False,
     return s
 
 
+def _check_seed(seed) -> None:
+    """A seed generation takes: None, a whole number >= 0, a SeedSequence
+    or a Generator (numpy's own message for -1 says nothing of seeds)."""
+    if seed is None or isinstance(seed, (np.random.SeedSequence, np.random.Generator)):
+        return
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise ValueError(f"seed must be a whole number >= 0, a SeedSequence or a Generator, "
+                         f"got {seed!r}")
+
+
 def _puzzle_rng(seed, i: int) -> np.random.Generator:
     """The generator of puzzle ``i`` of ``seed``: its ``i``-th child seed."""
+    _check_seed(seed)
     if isinstance(seed, np.random.Generator):
         return seed
     ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
@@ -252,8 +263,11 @@ def generate_many(count: int, clues: int | None = None, *, seed=None,
     ``i``-th child of ``SeedSequence(seed)``, so each is reproducible alone
     (puzzle 0 is ``generate(clues, seed=seed)``) and ``max_seconds``
     applies to each.  The arguments are checked before the first puzzle."""
+    if isinstance(count, bool) or not isinstance(count, numbers.Integral) or count < 0:
+        raise ValueError(f"count must be a whole number >= 0, got {count!r}")
     check_generate_args(clues, minimal=kwargs.get("minimal", False),
                         max_seconds=kwargs.get("max_seconds", 30.0), shape=kwargs.get("shape"))
+    _check_seed(seed)
     ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     for i in range(count):
         yield generate(clues, seed=_puzzle_rng(ss, i), **kwargs)

@@ -223,6 +223,8 @@ def count_batch(grids, *, shape=None, limit: int | None = DEFAULT_LIMIT,
     >>> count_batch(["1234341221434321", "1" + "." * 15], limit=None).tolist()
     [1, 72]
     """
+    if not _whole(workers) or workers < 1:
+        raise ValueError(f"workers must be a whole number >= 1, got {workers!r}")
     if limit is not None and int(limit) <= BATCH_LIMIT_MAX:
         return solve_batch(grids, shape=shape, limit=limit, workers=workers).n_solutions
     arr = as_batch(grids, shape)

@@ -476,15 +476,18 @@ def test_memo_tables_beyond_the_machine_s_memory_are_refused_before_starting(tmp
                                                                              monkeypatch):
     db = tmp_path / "m.sqlite"
     assert invoke("count", "2x3", "--db", db, "--units", "0", "-q", "-w", "1").exit_code == 0
-    # a machine of 100 MiB and 3 cores: were the check gone, three small tables would not hurt
+    # a machine of this process + 100 MiB and 3 cores: were the check gone,
+    # three small tables would not hurt
     from counting.cli import count as count_command
-    monkeypatch.setattr(pool, "MEMO_MB_MAX", 100)
+    machine = int(pool.process_mib()) + 100
+    monkeypatch.setattr(pool, "MEMO_MB_MAX", machine)
     monkeypatch.setattr(count_command, "default_workers", lambda: 3)
     res = invoke("count", "2x3", "--db", db, "--fresh", "--memo-mb", "40", *where)
     assert res.exit_code == 2, res.output
-    assert res.output == ("Error: Invalid value for --memo-mb: 3 workers × 40 MiB memo tables = "
-                          "120 MiB, more than this machine's memory (100 MiB); use fewer workers "
-                          "or a smaller --memo-mb\n")
+    assert re.fullmatch(rf"Error: Invalid value for --memo-mb: 3 workers × [\d,]+ MiB each \(40 "
+                        rf"MiB memo table \+ [\d,]+ MiB process\) = [\d,]+ MiB, more than this "
+                        rf"machine's memory \({machine:,} MiB\); use fewer workers or a smaller "
+                        rf"--memo-mb\n", res.output), res.output
     assert units_in(db) == [0]
 
 

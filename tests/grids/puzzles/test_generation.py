@@ -113,3 +113,16 @@ def test_the_minimal_clue_bound_refuses_nothing_that_can_be_made():
     assert g.ok and P.is_unique(g.puzzle, shape="1x2")
     P.check_generate_args(72, minimal=True, shape="3x3")
     P.check_generate_args(81, shape="3x3")               # not minimal: the full grid is fine
+
+
+@pytest.mark.parametrize("call, says", [
+    (lambda: P.generate(30, seed=-1), "seed must be a whole number >= 0, a SeedSequence or a "
+                                      "Generator, got -1"),
+    (lambda: list(P.generate_many(2, 30, seed=-1)), "seed must be a whole number >= 0"),
+    (lambda: list(P.generate_many(-1, 30, seed=1)), "count must be a whole number >= 0, got -1"),
+])
+def test_generation_names_a_bad_seed_or_count(call, says):
+    # issue 26.13 (the same kind as chunk_size=0): numpy's "expected non-negative
+    # integer" leaked, and a negative count gave no puzzle and no error
+    with pytest.raises(ValueError, match=f"^{says}"):
+        call()

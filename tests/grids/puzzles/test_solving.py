@@ -211,3 +211,8 @@ def test_solve_batch_names_a_bad_argument_instead_of_leaking_an_internal_message
     # issue 26.13: chunk_size=0 gave "range() arg 3 must not be zero"
     with pytest.raises(ValueError, match=f"^{says}$"):
         P.solve_batch([WIKI] * 20, **{"workers": 2, **kwargs})
+
+
+def test_count_batch_checks_its_workers_even_when_it_counts_one_puzzle_at_a_time():
+    with pytest.raises(ValueError, match="^workers must be a whole number >= 1, got 0$"):
+        P.count_batch([WIKI], limit=None, workers=0)
