@@ -16,7 +16,10 @@ public names are all importable from ``grids.puzzles``:
 * generation — :mod:`grids.puzzles.generation` (``generate``,
   ``generate_many``, ``random_grid``, ``min_clues``);
 * explanation — :mod:`grids.puzzles.explanation` (``explain``,
-  ``explain_stats``) over the rule solver of :mod:`grids.puzzles.rules`.
+  ``explain_stats``) over the rule solver of :mod:`grids.puzzles.rules`
+  and the stronger techniques of :mod:`grids.puzzles.techniques` (fish,
+  wings, colouring, chains; the units they read are
+  :mod:`grids.puzzles.geometry`).
 
 Puzzles
 -------
@@ -53,7 +56,7 @@ from grids.puzzles.files import (FORMATS, Entry, PuzzleFile, parse_puzzle, parse
                                read_puzzles, write_puzzles)
 from grids.puzzles.generation import (Generated, check_generate_args, generate, generate_many,
                                     min_clues, random_grid)
-from grids.puzzles.rules import RULES, Step
+from grids.puzzles.rules import BASIC_RULES, RULES, Step
 from grids.puzzles.solving import (STATUSES, BatchResult, MultipleSolutionsError, NoSolutionError,
                                  classify, classify_batch, count_batch, count_solutions,
                                  get_sudoku, is_unique, solutions, solve, solve_batch)
@@ -66,5 +69,5 @@ __all__ = [
     "STATUSES", "solve", "solutions", "count_solutions", "is_unique", "classify",
     "BatchResult", "solve_batch", "count_batch", "classify_batch",
     "random_grid", "Generated", "generate", "generate_many", "min_clues", "check_generate_args",
-    "RULES", "Step", "Explanation", "RuleStats", "explain", "explain_stats",
+    "BASIC_RULES", "RULES", "Step", "Explanation", "RuleStats", "explain", "explain_stats",
 ]
