@@ -285,6 +285,9 @@ def test_explain_folds_each_failed_guess_into_one_line_and_ends_with_the_depths(
     assert len(guesses) + nested == e.branches
     i = out.index(f"guesses by depth (deepest {e.max_depth:,}):")
     assert out[i + 1].split() == ["depth", "guesses", "refuted"]
+    first = [ln for ln in guesses if ln.startswith("guess")]      # no guess in force
+    assert out[i + 2].split() == ["1", f"{len(first):,}",
+                                  f"{sum(': contradiction' in ln for ln in first):,}"]
     assert out[i + 1 + e.max_depth + 1].split() == ["total", f"{e.branches:,}",
                                                     f"{e.backtracks:,}"]
     assert len(out) < len(e.steps) / 4
