@@ -3,7 +3,8 @@
 The engine that counts every grid also answers the everyday questions about
 one puzzle.  This package is the library behind ``gridcount solve``,
 ``count-solutions``, ``check``, ``generate`` and ``explain``; the CLI
-(:mod:`counting.cli.puzzles`) only reads files, calls it and formats.  Its
+(:mod:`counting.cli.puzzles`, :mod:`counting.cli.generate`,
+:mod:`counting.cli.explain`) only reads files, calls it and formats.  Its
 public names are all importable from ``grids.puzzles``:
 
 * grids as text and arrays — :mod:`grids.grid` (``to_array``, ``as_batch``,
