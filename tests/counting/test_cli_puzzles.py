@@ -264,6 +264,7 @@ def test_explain_a_hard_puzzle_shows_branches(run):
     doc = json.loads(run("explain", "--json", hard).stdout)
     e = P.explain(hard)
     assert doc["branches"] == e.branches and doc["rules"] == e.counts
+    assert doc["max_depth"] == e.max_depth
     assert doc["solution"] == P.format_line(e.solution) and doc["solutions"] == "unique"
     assert len(doc["steps"]) == len(e.steps)
 
