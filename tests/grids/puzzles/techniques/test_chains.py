@@ -56,6 +56,16 @@ def test_aic_mixes_a_cell_link_with_conjugate_pairs_of_two_digits():
     assert removed(found) == {("r1c3", 1), ("r2c3", 1), ("r3c3", 1), ("r8c1", 1), ("r9c1", 1)}
 
 
+def test_aic_from_a_cell_back_to_itself_leaves_it_the_two_end_digits():
+    # (1)r1c1 = (1)r1c5 - (2)r1c5 = (2)r1c1: r1c1 is 1 or 2
+    cand = full()
+    keep_only(cand, 1, ["r1c1", "r1c5"], row(1))
+    keep_only(cand, 2, ["r1c1", "r1c5"], row(1))
+    found = aic(GEO, cand)
+    assert "(1)r1c1 = (1)r1c5 - (2)r1c5 = (2)r1c1" in found.why
+    assert removed(found) == {("r1c1", d) for d in range(3, 10)}
+
+
 def test_no_chain_where_every_digit_can_go_anywhere():
     assert x_chain(GEO, full()) is None and xy_chain(GEO, full()) is None
     assert aic(GEO, full()) is None
