@@ -170,8 +170,13 @@ def explain(source, stats, shape, fmt, workers, verbose, as_json, no_progress):
     \b
     Example:
         gridcount explain 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79
+        gridcount explain --verbose ........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3
         gridcount explain --stats puzzles.txt
     """
+    if verbose and (stats or as_json):
+        raise click.UsageError("--verbose has nothing to unfold with "
+                               + ("--stats (which prints no steps)" if stats else
+                                  "--json (which gives every step anyway)"))
     pf, is_file = read_source(source, shape, fmt)
     malformed = len(pf.errors)
     if stats:

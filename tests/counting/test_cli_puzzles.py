@@ -304,6 +304,13 @@ def test_explain_verbose_prints_every_step_of_every_guess(run):
                for ln in out) == e.branches
 
 
+def test_explain_refuses_verbose_where_there_is_nothing_to_unfold(run):
+    for other in ("--stats", "--json"):
+        res = run("explain", "--verbose", other, WIKI)
+        assert res.exit_code == 2 and other in res.stderr and "--verbose" in res.stderr
+        assert res.stdout == ""
+
+
 def test_explain_stats_for_a_file(run):
     res = run("explain", "--stats", fixture("top1465_20.txt"))
     assert res.exit_code == 0
