@@ -110,6 +110,13 @@ def table(now: dict, before: dict | None) -> str:
     return "\n".join([fmt(head), fmt(["-" * x for x in w])] + [fmt(r) for r in rows])
 
 
+def dump(doc: dict) -> str:
+    """``doc`` as JSON, one line per puzzle (a file of a few hundred lines)."""
+    head = json.dumps({k: v for k, v in doc.items() if k != "puzzle"}, indent=1)
+    rows = ",\n".join("  " + json.dumps(r, separators=(",", ":")) for r in doc["puzzle"])
+    return head[:-2] + ',\n "puzzle": [\n' + rows + "\n ]\n}\n"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("file", nargs="?", type=Path, default=DEFAULT_FILE)
@@ -130,7 +137,7 @@ def main() -> None:
            "load_average": [round(x, 2) for x in load], "seconds": round(seconds, 1),
            "summary": summary(rows), "puzzle": rows}
     if a.save:
-        a.save.write_text(json.dumps(doc, indent=1) + "\n")
+        a.save.write_text(dump(doc))
     before = json.loads(a.baseline.read_text()) if a.baseline else None
     if a.json:
         print(json.dumps({k: v for k, v in doc.items() if k != "puzzle"}, indent=1))
