@@ -143,8 +143,10 @@ def main() -> None:
         print(json.dumps({k: v for k, v in doc.items() if k != "puzzle"}, indent=1))
         return
     s = doc["summary"]
-    print(f"{a.file.name}: {len(rows):,} puzzles, {s['solutions agree']:,} solutions agree with "
-          f"the file's, {s['without guessing']:,} solved without guessing")
+    checked = (f"{s['solutions agree']:,} solutions agree with the file's"
+               if any(r["agrees"] is not None for r in rows) else "no solutions file to check")
+    print(f"{a.file.name}: {len(rows):,} puzzles, {checked}, {s['without guessing']:,} solved "
+          f"without guessing")
     m = doc["machine"]
     print(f"machine: {m['cpu']}, {m['cores']} cores, {m['memory_gib']} GiB, shared; load average {load[0]:.2f} / {load[1]:.2f} / "
           f"{load[2]:.2f} (1/5/15 min); {seconds:,.1f} s wall\n")
