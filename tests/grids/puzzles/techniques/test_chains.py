@@ -66,6 +66,18 @@ def test_aic_from_a_cell_back_to_itself_leaves_it_the_two_end_digits():
     assert removed(found) == {("r1c1", d) for d in range(3, 10)}
 
 
+def test_aic_between_two_digits_of_cells_that_see_each_other_removes_each_from_the_other():
+    # (1)r1c1 = (1)r5c1 - (3)r5c1 = (3)r5c2 - (3)r1c2 = (2)r1c2: r1c1 is 1 or r1c2 is 2,
+    # and the two cells share row 1, so r1c1 cannot be 2 (r1c2 has no 1 to lose)
+    cand = full()
+    keep_only(cand, 1, ["r1c1", "r5c1"], col(1))
+    keep_only(cand, 3, ["r5c1", "r5c2"], row(5))
+    set_cell(cand, "r1c2", "23")
+    found = aic(GEO, cand)
+    assert "(1)r1c1 = (1)r5c1 - (3)r5c1 = (3)r5c2 - (3)r1c2 = (2)r1c2" in found.why
+    assert removed(found) == {("r1c1", 2)}
+
+
 def test_no_chain_where_every_digit_can_go_anywhere():
     assert x_chain(GEO, full()) is None and xy_chain(GEO, full()) is None
     assert aic(GEO, full()) is None
