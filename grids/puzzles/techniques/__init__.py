@@ -11,22 +11,23 @@ simplest first:
 * :mod:`~grids.puzzles.techniques.colouring` — simple colouring;
 * :mod:`~grids.puzzles.techniques.chains` — X-chain, XY-chain, AIC.
 """
-from grids.puzzles.techniques.chains import aic, x_chain, xy_chain
-from grids.puzzles.techniques.colouring import simple_colouring
-from grids.puzzles.techniques.fish import jellyfish, swordfish, x_wing
-from grids.puzzles.techniques.wings import xy_wing, xyz_wing
+from grids.puzzles.techniques.chains import AIC, X_CHAIN, XY_CHAIN, aic, x_chain, xy_chain
+from grids.puzzles.techniques.colouring import SIMPLE_COLOURING, simple_colouring
+from grids.puzzles.techniques.fish import FISH, jellyfish, swordfish, x_wing
+from grids.puzzles.techniques.wings import XY_WING, XYZ_WING, xy_wing, xyz_wing
 
 __all__ = ["TECHNIQUES"]
 
-#: ``(rule name, function)`` in the order they are tried.
+#: ``(rule name, function)`` in the order they are tried; each function's
+#: deductions carry that rule name.
 TECHNIQUES = (
-    ("X-Wing", x_wing),
-    ("XY-Wing", xy_wing),
-    ("Swordfish", swordfish),
-    ("simple colouring", simple_colouring),
-    ("XYZ-Wing", xyz_wing),
-    ("X-chain", x_chain),
-    ("XY-chain", xy_chain),
-    ("Jellyfish", jellyfish),
-    ("AIC", aic),
+    (FISH[2], x_wing),
+    (XY_WING, xy_wing),
+    (FISH[3], swordfish),
+    (SIMPLE_COLOURING, simple_colouring),
+    (XYZ_WING, xyz_wing),
+    (X_CHAIN, x_chain),
+    (XY_CHAIN, xy_chain),
+    (FISH[4], jellyfish),
+    (AIC, aic),
 )

@@ -29,7 +29,10 @@ from typing import Callable, Iterable
 from grids.puzzles.geometry import Deduction, Geometry, digits_of, popcount
 from grids.puzzles.techniques.colouring import conjugates_by_digit
 
-__all__ = ["MAX_LINKS", "x_chain", "xy_chain", "aic"]
+__all__ = ["MAX_LINKS", "X_CHAIN", "XY_CHAIN", "AIC", "x_chain", "xy_chain", "aic"]
+
+#: The rules' names.
+X_CHAIN, XY_CHAIN, AIC = "X-chain", "XY-chain", "AIC"
 
 #: Longest chain searched (links).
 MAX_LINKS = 15
@@ -105,7 +108,7 @@ def x_chain(g: Geometry, cand: list[int]) -> Deduction | None:
 
     for d in range(1, g.n + 1):
         starts = [(k, d) for k in sorted(conj[d])]
-        found = _search(g, "X-chain", starts, strong, weak, _ends_see(g, cand))
+        found = _search(g, X_CHAIN, starts, strong, weak, _ends_see(g, cand))
         if found:
             return found
     return None
@@ -127,7 +130,7 @@ def xy_chain(g: Geometry, cand: list[int]) -> Deduction | None:
         return ((p, d) for p in g.peers[k] if p in biset and cand[p] & bit)
 
     starts = [(k, d) for k in bivalue for d in digits_of(cand[k])]
-    return _search(g, "XY-chain", starts, strong, weak, _ends_see(g, cand))
+    return _search(g, XY_CHAIN, starts, strong, weak, _ends_see(g, cand))
 
 
 def aic(g: Geometry, cand: list[int]) -> Deduction | None:
@@ -164,4 +167,4 @@ def aic(g: Geometry, cand: list[int]) -> Deduction | None:
         return tuple(e for e in ((a, y), (b, x)) if cand[e[0]] & (1 << (e[1] - 1)))
 
     starts = [(k, d) for k in range(g.nn) for d in digits_of(cand[k])]
-    return _search(g, "AIC", starts, strong, weak, conclude)
+    return _search(g, AIC, starts, strong, weak, conclude)

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from grids.puzzles.geometry import Deduction, Geometry
 
-__all__ = ["conjugate_pairs", "conjugates_by_digit", "simple_colouring"]
+__all__ = ["SIMPLE_COLOURING", "conjugate_pairs", "conjugates_by_digit", "simple_colouring"]
 
-RULE = "simple colouring"
+#: The rule's name.
+SIMPLE_COLOURING = "simple colouring"
 
 
 def conjugate_pairs(g: Geometry, cand: list[int], d: int) -> dict[int, list[int]]:
@@ -82,7 +83,7 @@ def simple_colouring(g: Geometry, cand: list[int]) -> Deduction | None:
                            f"and {g.name(clash[1])} share a colour and see each other, so "
                            f"none of {names[side]} is {g.sym(d)} (the other colour: "
                            f"{names[1 - side]})")
-                    return Deduction(RULE, tuple((k, d) for k in cells), why)
+                    return Deduction(SIMPLE_COLOURING, tuple((k, d) for k in cells), why)
             elims = tuple((k, d) for k in range(g.nn)
                           if cand[k] & bit and k not in colour
                           and any(c in g.peer_set[k] for c in groups[0])
@@ -90,5 +91,5 @@ def simple_colouring(g: Geometry, cand: list[int]) -> Deduction | None:
             if elims:
                 why = (f"simple colouring on {g.sym(d)}: colour trap, either every one of "
                        f"{names[0]} or every one of {names[1]} is {g.sym(d)}")
-                return Deduction(RULE, elims, why)
+                return Deduction(SIMPLE_COLOURING, elims, why)
     return None

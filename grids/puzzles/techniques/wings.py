@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from grids.puzzles.geometry import Deduction, Geometry, digits_of, popcount
 
-__all__ = ["xy_wing", "xyz_wing"]
+__all__ = ["XY_WING", "XYZ_WING", "xy_wing", "xyz_wing"]
+
+#: The rules' names.
+XY_WING, XYZ_WING = "XY-Wing", "XYZ-Wing"
 
 
 def _wing(g: Geometry, cand: list[int], pivot_size: int) -> Deduction | None:
-    rule = "XY-Wing" if pivot_size == 2 else "XYZ-Wing"
+    rule = XY_WING if pivot_size == 2 else XYZ_WING
     bivalue = [k for k in range(g.nn) if popcount(cand[k]) == 2]
     for pivot in range(g.nn):
         pm = cand[pivot]
