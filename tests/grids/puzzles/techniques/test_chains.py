@@ -76,8 +76,3 @@ def test_aic_between_two_digits_of_cells_that_see_each_other_removes_each_from_t
     found = aic(GEO, cand)
     assert "(1)r1c1 = (1)r5c1 - (3)r5c1 = (3)r5c2 - (3)r1c2 = (2)r1c2" in found.why
     assert removed(found) == {("r1c1", 2)}
-
-
-def test_no_chain_where_every_digit_can_go_anywhere():
-    assert x_chain(GEO, full()) is None and xy_chain(GEO, full()) is None
-    assert aic(GEO, full()) is None

@@ -26,7 +26,7 @@ def test_colour_wrap_removes_the_digit_from_the_colour_that_sees_itself():
     keep_only(cand, 1, ["r5c5", "r5c2"], row(5))
     keep_only(cand, 1, ["r5c2", "r2c2"], col(2))
     found = simple_colouring(GEO, cand)
-    assert "colour wrap" in found.why
+    assert "colour wrap, r1c1 and r2c2 share a colour and see each other" in found.why
     assert removed(found) == {("r1c1", 1), ("r5c5", 1), ("r2c2", 1)}
 
 

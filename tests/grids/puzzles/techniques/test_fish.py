@@ -34,13 +34,9 @@ def test_swordfish_removes_the_digit_from_its_three_columns_and_is_no_x_wing():
 
 def test_jellyfish_removes_the_digit_from_its_four_columns_and_is_no_swordfish():
     cand = full()
-    for r, cs in ((1, (1, 2)), (3, (2, 3)), (5, (3, 4)), (7, (4, 1))):
+    for r, cs in ((1, (1, 2, 3)), (3, (2, 3)), (5, (3, 4)), (7, (4, 1))):
         keep_only(cand, 6, [f"r{r}c{c}" for c in cs], row(r))
     assert swordfish(GEO, cand) is None
     found = jellyfish(GEO, cand)
     assert found.rule == "Jellyfish"
     assert removed(found) == {(f"r{r}c{c}", 6) for r in (2, 4, 6, 8, 9) for c in (1, 2, 3, 4)}
-
-
-def test_no_fish_where_every_digit_can_go_anywhere():
-    assert x_wing(GEO, full()) is None and swordfish(GEO, full()) is None

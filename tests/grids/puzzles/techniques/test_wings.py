@@ -15,11 +15,11 @@ def test_xy_wing_removes_z_from_the_cells_that_see_both_pincers():
     assert removed(found) == {("r1c2", 3), ("r1c3", 3), ("r3c4", 3), ("r3c5", 3), ("r3c6", 3)}
 
 
-def test_xy_wing_needs_the_pincers_to_share_their_third_digit():
+def test_xy_wing_needs_both_pincers_to_see_the_pivot():
     cand = full()
     set_cell(cand, "r1c1", "12")
     set_cell(cand, "r1c5", "13")
-    set_cell(cand, "r3c2", "24")
+    set_cell(cand, "r5c6", "23")      # sees neither r1c1 nor r1c5
     assert xy_wing(GEO, cand) is None
 
 
