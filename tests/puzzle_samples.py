@@ -41,3 +41,32 @@ def completes(puzzle, grid) -> bool:
     p = np.asarray(puzzle).ravel()
     g = np.asarray(grid).ravel()
     return bool(np.all((p == 0) | (p == g)))
+
+
+def steps_under_true_guesses(explanation, truth):
+    """The deductions of an explanation made while every guess in force agrees
+    with ``truth`` (the unique solution): at depth 0, and along the guesses
+    that were kept.  Each must be true of the solution; a deduction inside a
+    wrong guess may be anything."""
+    truth = np.asarray(truth).ravel()
+    in_force = []
+    for s in explanation.steps:
+        del in_force[s.depth:]
+        if s.rule == "contradiction":
+            continue
+        if s.rule == "branch":
+            in_force.append(s.placement)
+            continue
+        if all(truth[k] == d for k, d in in_force):
+            yield s
+
+
+def shared_sample(shared_dir, name: str, k: int, seed: int = 26) -> list[tuple[str, str]]:
+    """``k`` (puzzle, solution) pairs drawn (seeded) from a collection of
+    ``../shared/data/puzzles`` and its ``solutions/`` file."""
+    import random
+    data = shared_dir / "data" / "puzzles"
+    puzzles = (data / name).read_text().split()
+    sols = (data / "solutions" / name).read_text().split()
+    picked = sorted(random.Random(seed).sample(range(len(puzzles)), k))
+    return [(puzzles[i], sols[i]) for i in picked]

@@ -4,13 +4,15 @@ Every command opens what it needs, calls the library (:mod:`counting.job`,
 :mod:`counting.store.database`, :mod:`counting.verify`, :mod:`grids.puzzles`) and
 formats the result; errors become one line on stderr and a non-zero exit.
 
-The commands live in four modules: :mod:`counting.cli.count` (``count``,
+The commands live in six modules: :mod:`counting.cli.count` (``count``,
 ``classes``, ``verify``), :mod:`counting.cli.store` (``status``,
 ``export``, ``merge``, ``recount``), :mod:`counting.cli.report`
-(``report``) and :mod:`counting.cli.puzzles` (``solve``, ``check``,
-``count-solutions``, ``generate``, ``explain``).
-This module holds the group and :func:`main`; what the commands share is
-:mod:`counting.cli.common`.
+(``report``), :mod:`counting.cli.puzzles` (``solve``, ``check``,
+``count-solutions``, and the registration of the puzzle commands),
+:mod:`counting.cli.generate` (``generate``) and :mod:`counting.cli.explain`
+(``explain``).  This module holds the group and :func:`main`; what the
+commands share is :mod:`counting.cli.common` (and, for the puzzle commands,
+:mod:`counting.cli.puzzle_io`).
 """
 from __future__ import annotations
 

@@ -3,7 +3,8 @@
 The engine that counts every grid also answers the everyday questions about
 one puzzle.  This package is the library behind ``gridcount solve``,
 ``count-solutions``, ``check``, ``generate`` and ``explain``; the CLI
-(:mod:`counting.cli.puzzles`) only reads files, calls it and formats.  Its
+(:mod:`counting.cli.puzzles`, :mod:`counting.cli.generate`,
+:mod:`counting.cli.explain`) only reads files, calls it and formats.  Its
 public names are all importable from ``grids.puzzles``:
 
 * grids as text and arrays — :mod:`grids.grid` (``to_array``, ``as_batch``,
@@ -16,7 +17,10 @@ public names are all importable from ``grids.puzzles``:
 * generation — :mod:`grids.puzzles.generation` (``generate``,
   ``generate_many``, ``random_grid``, ``min_clues``);
 * explanation — :mod:`grids.puzzles.explanation` (``explain``,
-  ``explain_stats``) over the rule solver of :mod:`grids.puzzles.rules`.
+  ``explain_stats``) over the rule solver of :mod:`grids.puzzles.rules`
+  and the stronger techniques of :mod:`grids.puzzles.techniques` (fish,
+  wings, colouring, chains; the units they read are
+  :mod:`grids.puzzles.geometry`).
 
 Puzzles
 -------
@@ -54,7 +58,7 @@ from grids.puzzles.files import (FORMATS, Entry, PuzzleFile, parse_puzzle, parse
                                read_puzzles, write_puzzles)
 from grids.puzzles.generation import (Generated, check_generate_args, generate, generate_many,
                                     max_minimal_clues, min_clues, random_grid)
-from grids.puzzles.rules import RULES, Step
+from grids.puzzles.rules import BASIC_RULES, RULES, Step
 from grids.puzzles.solving import (DEFAULT_LIMIT, STATUSES, BatchResult, MultipleSolutionsError,
                                  NoSolutionError, classify, classify_batch, count_batch,
                                  count_solutions, get_sudoku, is_unique, solutions, solve,
@@ -70,5 +74,5 @@ __all__ = [
     "BatchResult", "solve_batch", "count_batch", "classify_batch",
     "random_grid", "Generated", "generate", "generate_many", "min_clues", "max_minimal_clues",
     "check_generate_args",
-    "RULES", "Step", "Explanation", "RuleStats", "explain", "explain_stats",
+    "BASIC_RULES", "RULES", "Step", "Explanation", "RuleStats", "explain", "explain_stats",
 ]

@@ -15,7 +15,8 @@ import numpy as np
 
 from dlx.pools import WorkerDied, map_unordered
 from grids.grid import shape_of, to_array
-from grids.puzzles.rules import RULES, RuleSolver, Step, geometry
+from grids.puzzles.geometry import geometry
+from grids.puzzles.rules import RULES, RuleSolver, Step
 from grids.shape import Shape
 
 __all__ = ["Explanation", "RuleStats", "explain", "explain_stats"]
@@ -82,9 +83,12 @@ def explain(grid, *, shape=None, steps: bool = True) -> Explanation:
     Rules, simplest first, restarting from the top after every change:
     naked single, hidden single (row, column, box), pointing and claiming
     (locked candidates), naked pair, hidden pair, naked triple, hidden
-    triple.  When none applies the solver guesses the first candidate of a
-    cell with fewest candidates; a guess that ends in a contradiction is
-    undone and its digit removed (trial and error).  No randomness: the same
+    triple, then X-Wing, XY-Wing, Swordfish, simple colouring, XYZ-Wing,
+    X-chain, XY-chain, Jellyfish and alternating inference chains
+    (:mod:`grids.puzzles.techniques`).  When none applies the solver
+    guesses the first candidate of a cell with fewest candidates (of those,
+    the cell whose candidates its peers share most); a guess that ends in
+    a contradiction is undone and its digit removed (trial and error).  No randomness: the same
     puzzle always gives the same steps and counts.
 
     A puzzle with several solutions is explained to one of them; a puzzle

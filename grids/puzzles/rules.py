@@ -3,26 +3,29 @@
 Candidates are bit masks (bit ``d-1`` for digit ``d``).  The rules, simplest
 first, restart from the top after every change: naked single, hidden single
 (row, column, box), pointing and claiming (locked candidates), naked pair,
-hidden pair, naked triple, hidden triple.  When none applies the solver
-guesses the first candidate of a cell with fewest candidates; a guess that
-ends in a contradiction is undone and its digit removed.  Units, peers and
-box-line crossings come from :class:`grids.shape.Shape`.
+hidden pair, naked triple, hidden triple (:data:`BASIC_RULES`, here), then
+the stronger techniques of :mod:`grids.puzzles.techniques` (fish, wings,
+colouring, chains).  When none applies the solver guesses the first
+candidate of a cell with fewest candidates (of those, the cell whose
+candidates its peers share most); a guess that ends in a contradiction is
+undone and its digit removed.  Units, peers and box-line
+crossings come from :mod:`grids.puzzles.geometry`.
 """
 from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
 from grids.grid import ALPHABET, cell_name
-from grids.shape import Shape
+from grids.puzzles.geometry import Geometry, digits_of, popcount
+from grids.puzzles.techniques import TECHNIQUES
 
-__all__ = ["RULES", "Step", "Geometry", "geometry", "RuleSolver"]
+__all__ = ["BASIC_RULES", "RULES", "Step", "RuleSolver"]
 
-#: Rules in the order they are tried (and rows of the statistics table).
-RULES = (
+#: The rules of this module, in the order they are tried.
+BASIC_RULES = (
     "naked single",
     "hidden single (row)",
     "hidden single (column)",
@@ -34,6 +37,8 @@ RULES = (
     "naked triple",
     "hidden triple",
 )
+#: Every rule in the order it is tried (and rows of the statistics table).
+RULES = BASIC_RULES + tuple(name for name, _ in TECHNIQUES)
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,11 @@ class Step:
         the digit is its value 1..N.
     eliminations : tuple
         ``(cell, digit)`` pairs removed from the candidates, the same way.
+    candidates : tuple
+        For a branch: the digits the cell could still hold (the guess is the
+        first of them).
+    reason : str or None
+        For a contradiction: what went wrong inside the guess.
     """
 
     rule: str
@@ -62,55 +72,9 @@ class Step:
     text: str
     placement: tuple[int, int] | None = None
     eliminations: tuple[tuple[int, int], ...] = ()
+    candidates: tuple[int, ...] = ()
+    reason: str | None = None
 
-
-
-class Geometry:
-    """Units and their intersections for one shape, as the rules use them.
-
-    Attributes
-    ----------
-    n, nn, full : int
-        Digits, cells, and the mask of every digit (bit ``d-1`` for ``d``).
-    latin : bool
-        No box units (``1xN``, ``Nx1``).
-    units : list of tuple of int
-        Cells of every unit, in the order of :attr:`grids.shape.Shape.units`:
-        ``N`` rows, ``N`` columns, then ``N`` boxes.
-    label : list of str
-        Name of every unit (``"box 3"``).
-    peers : list of tuple of int
-        The cells sharing a unit with each cell.
-    crossings : list of tuple
-        ``(box unit, line unit, cells of both, box cells off the line, line
-        cells off the box)`` for every box and row or column that meet.
-    """
-
-    def __init__(self, shape: Shape):
-        self.n = shape.n
-        self.nn = shape.n_cells
-        self.full = (1 << shape.n) - 1
-        self.latin = shape.latin
-        self.units = [tuple(cells.tolist()) for _, cells in shape.units]
-        self.label = [name for name, _ in shape.units]
-        self.peers = [tuple(p.tolist()) for p in shape.peers]
-        n, units = self.n, self.units
-        self.crossings: list[tuple[int, int, tuple, tuple, tuple]] = []
-        if not shape.latin:
-            for bu in range(2 * n, 3 * n):
-                box = set(units[bu])
-                for lu in range(2 * n):
-                    both = box & set(units[lu])
-                    if both:
-                        self.crossings.append((bu, lu, tuple(sorted(both)),
-                                               tuple(sorted(box - both)),
-                                               tuple(sorted(set(units[lu]) - box))))
-
-
-@lru_cache(maxsize=None)
-def geometry(shape: Shape) -> Geometry:
-    """The :class:`Geometry` of ``shape``, built once per shape."""
-    return Geometry(shape)
 
 
 class _Contradiction(Exception):
@@ -142,15 +106,7 @@ class RuleSolver:
     def _name(self, k: int) -> str:
         return cell_name(k, self.g.n)
 
-    @staticmethod
-    def _digits(mask: int) -> list[int]:
-        out, d = [], 1
-        while mask:
-            if mask & 1:
-                out.append(d)
-            mask >>= 1
-            d += 1
-        return out
+    _digits = staticmethod(digits_of)
 
     def _sym(self, d: int) -> str:
         return ALPHABET[d - 1]
@@ -313,12 +269,23 @@ class RuleSolver:
                     return True
         return False
 
+    def _technique(self, fn):
+        """A technique of :mod:`grids.puzzles.techniques` as a rule of this solver."""
+        def rule() -> bool:
+            found = fn(self.g, self.cand)
+            if found is None:
+                return False
+            self._eliminate(found.rule, list(found.eliminations), found.why)
+            return True
+        return rule
+
     # -- driver ------------------------------------------------------------
     def _propagate(self) -> bool:
         """Apply rules until solved (True) or stalled (False); may raise _Contradiction."""
         steps = (self._naked_singles, self._hidden_singles, self._locked_candidates,
                  lambda: self._naked_subset(2), lambda: self._hidden_subset(2),
-                 lambda: self._naked_subset(3), lambda: self._hidden_subset(3))
+                 lambda: self._naked_subset(3), lambda: self._hidden_subset(3),
+                 *(self._technique(fn) for _, fn in TECHNIQUES))
         while True:
             if all(self.value):
                 return True
@@ -337,9 +304,7 @@ class RuleSolver:
             except _Contradiction as c:
                 self.reason = c.why
                 return False
-            g = self.g
-            k = min((k for k in range(g.nn) if not self.value[k]),
-                    key=lambda k: bin(self.cand[k]).count("1"))
+            k = self._guess_cell()
             digits = self._digits(self.cand[k])
             d = digits[0]
             self.branches += 1
@@ -347,7 +312,8 @@ class RuleSolver:
                 opts = ",".join(self._sym(x) for x in digits)
                 self.steps.append(Step("branch", self.depth,
                                        f"{self._name(k)} = {self._sym(d)}  branch: a guess "
-                                       f"(candidates {opts})", (k, d)))
+                                       f"(candidates {opts})", (k, d),
+                                       candidates=tuple(digits)))
             saved = (self.value[:], self.cand[:])
             self.depth += 1
             self.max_depth = max(self.max_depth, self.depth)
@@ -364,7 +330,18 @@ class RuleSolver:
             if self.record:
                 self.steps.append(Step("contradiction", self.depth,
                                        f"contradiction ({self.reason}) → {self._name(k)}"
-                                       f"≠{self._sym(d)}", None, ((k, d),)))
+                                       f"≠{self._sym(d)}", None, ((k, d),),
+                                       reason=self.reason))
+
+    def _guess_cell(self) -> int:
+        """The cell to guess: fewest candidates, and among those the one whose
+        candidates its peers share most (a guess there settles most), the
+        first in row-major order on a tie (``max`` keeps the first)."""
+        g, cand = self.g, self.cand
+        empty = [k for k in range(g.nn) if not self.value[k]]
+        few = min(popcount(cand[k]) for k in empty)
+        best = [k for k in empty if popcount(cand[k]) == few]
+        return max(best, key=lambda k: sum(popcount(cand[p] & cand[k]) for p in g.peers[k]))
 
     def _guess(self, k: int, d: int) -> None:
         bit = 1 << (d - 1)

@@ -264,8 +264,51 @@ def test_explain_a_hard_puzzle_shows_branches(run):
     doc = json.loads(run("explain", "--json", hard).stdout)
     e = P.explain(hard)
     assert doc["branches"] == e.branches and doc["rules"] == e.counts
+    assert doc["max_depth"] == e.max_depth
     assert doc["solution"] == P.format_line(e.solution) and doc["solutions"] == "unique"
     assert len(doc["steps"]) == len(e.steps)
+
+
+def test_explain_folds_each_failed_guess_into_one_line_and_ends_with_the_depths(run):
+    hard = fixture("hardest_6.txt").read_text().split()[0]
+    e = P.explain(hard)
+    assert e.backtracks > 1 and e.max_depth > 1
+    out = run("explain", hard).stdout.splitlines()
+    guesses = [ln for ln in out if ln.lstrip().startswith("guess r")]
+    refuted = [ln for ln in guesses if ": contradiction after " in ln]
+    kept = [ln for ln in guesses if ln.endswith(": kept (never contradicted)")]
+    # one line per guess; the guesses inside a refuted one are only counted
+    top = [s for s in e.steps if s.rule == "branch"]
+    assert len(guesses) < len(top) and len(kept) == e.branches - e.backtracks
+    assert len(refuted) + len(kept) == len(guesses)
+    nested = sum(int(ln.split(" nested guess")[0].rsplit(" ", 1)[1].replace(",", ""))
+                 for ln in refuted if " nested guess" in ln)
+    assert len(guesses) + nested == e.branches
+    i = out.index(f"guesses by depth (deepest {e.max_depth:,}):")
+    assert out[i + 1].split() == ["depth", "guesses", "refuted"]
+    first = [ln for ln in guesses if ln.startswith("guess")]      # no guess in force
+    assert out[i + 2].split() == ["1", f"{len(first):,}",
+                                  f"{sum(': contradiction' in ln for ln in first):,}"]
+    assert out[i + 1 + e.max_depth + 1].split() == ["total", f"{e.branches:,}",
+                                                    f"{e.backtracks:,}"]
+    assert len(out) < len(e.steps) / 4
+
+
+def test_explain_verbose_prints_every_step_of_every_guess(run):
+    hard = fixture("hardest_6.txt").read_text().split()[0]
+    e = P.explain(hard)
+    out = run("explain", "--verbose", hard).stdout.splitlines()
+    for s in e.steps:
+        assert "  " * s.depth + s.text in out
+    assert sum(ln.lstrip().startswith("r") and "branch: a guess" in ln
+               for ln in out) == e.branches
+
+
+def test_explain_refuses_verbose_where_there_is_nothing_to_unfold(run):
+    for other in ("--stats", "--json"):
+        res = run("explain", "--verbose", other, WIKI)
+        assert res.exit_code == 2 and other in res.stderr and "--verbose" in res.stderr
+        assert res.stdout == ""
 
 
 def test_explain_stats_for_a_file(run):
