@@ -188,22 +188,28 @@ def figures(plt, job, results, weight, by_worker: dict[str, list],
 
     f, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
     secs = [r.seconds for r in results]
-    left.hist(secs, bins=min(40, max(5, len(secs) // 5)), color="tab:blue")
-    left.set_xlabel("unit time (s)")
+    ms = max(secs) < 1      # milliseconds read better than 0.00006
+    left.hist([x * 1000 for x in secs] if ms else secs, bins=min(40, max(5, len(secs) // 5)),
+              color="tab:blue")
+    left.set_xlabel("unit time (ms)" if ms else "unit time (s)")
+    from matplotlib.ticker import MaxNLocator
+    left.xaxis.set_major_locator(MaxNLocator(nbins=6))
     left.set_ylabel("units")
     left.set_title("distribution")
     _integer_y(left)
     per_class = defaultdict(float)
     for r in results:
         per_class[r.class_id] += r.seconds
-    right.bar(range(len(classes)), [per_class.get(c, 0.0) for c in classes], color="tab:orange")
+    in_ms = max(per_class.values()) < 1
+    right.bar(range(len(classes)), [per_class.get(c, 0.0) * (1000 if in_ms else 1)
+                                    for c in classes], color="tab:orange")
     right.set_xlabel("class (by id)")
-    right.set_ylabel("seconds in class")
+    right.set_ylabel("milliseconds in class" if in_ms else "seconds in class")
     right.set_title("by class")
     _class_ticks(right, classes, most=10)
     f.tight_layout()
     figs.append(Figure("unit-seconds", "Unit times",
-                       "Wall-clock seconds of each unit's engine run: their distribution, "
+                       "Wall-clock time of each unit's engine run: their distribution, "
                        "and their sum per class.", f))
 
     f, ax = plt.subplots(figsize=(10, 3.8))
