@@ -58,13 +58,13 @@ MOST_TICKS = 8   # labelled ticks on a log axis, at most
 def log_ticks(lo: float, hi: float) -> list[float]:
     """Labelled ticks for a log axis over ``[lo, hi]`` (``0 < lo <= hi``): the
     coarsest steps (decades, then 1-3, then 1-2-5, ...) that put at least
-    three ticks in the range, at most :data:`MOST_TICKS` of them (every
-    other decade, ... over a wide range); when even the finest steps put
-    fewer than three in the range, the nearest step below and above it are
-    added (the axis is widened to show them).
+    three ticks in the range, and the nearest step below and above it, so
+    that every value lies between two labels (the axis is widened to show
+    them); at most :data:`MOST_TICKS` of them (every other decade, ... over
+    a wide range).  Values of 1 or more are counts: no tick between integers.
 
     >>> log_ticks(1, 2e6)
-    [1, 10, 100, 1000, 10000, 100000, 1000000]
+    [1, 10, 100, 1000, 10000, 100000, 1000000, 10000000]
     >>> log_ticks(3.2e5, 9.1e5)
     [300000, 500000, 700000, 1000000]
     >>> log_ticks(600, 900)
@@ -75,22 +75,19 @@ def log_ticks(lo: float, hi: float) -> list[float]:
     if not (0 < lo <= hi) or not math.isfinite(hi):
         raise ValueError(f"a log axis needs 0 < lo <= hi, got {lo!r}, {hi!r}")
     first, last = math.floor(math.log10(lo)), math.floor(math.log10(hi))
-
-    def steps(mantissas, k0, k1):
-        return [_exact(m, k) for k in range(k0, k1 + 1) for m in mantissas]
-
     for mantissas in _MANTISSAS:
-        inside = [t for t in steps(mantissas, first, last) if lo <= t <= hi]
-        if len(inside) >= 3:
-            every = -(-len(inside) // MOST_TICKS)
-            return inside[::every]
-    finest = steps(_MANTISSAS[-1], first - 1, last + 1)
-    if lo >= 1:   # counts: no tick between integers (1.5 nodes)
-        finest = [t for t in finest if float(t).is_integer()]
-    inside = [t for t in finest if lo <= t <= hi]
-    below = [t for t in finest if t < lo][-1:]
-    above = [t for t in finest if t > hi][:1]
-    return below + inside + above
+        steps = [_exact(m, k) for k in range(first - 1, last + 2) for m in mantissas]
+        if lo >= 1:   # counts: no tick between integers (1.5 nodes)
+            steps = [t for t in steps if float(t).is_integer()]
+        inside = [t for t in steps if lo <= t <= hi]
+        if len(inside) >= 3 or mantissas == _MANTISSAS[-1]:
+            break
+    few = len(inside) < 3
+    below = [t for t in steps if t < lo][-1:] if few or inside[0] > lo else []
+    above = [t for t in steps if t > hi][:1] if few or inside[-1] < hi else []
+    ticks = below + inside + above
+    every = -(-len(ticks) // MOST_TICKS)
+    return ticks[::every]
 
 
 def _exact(m: float, k: int):
