@@ -146,6 +146,20 @@ def _class_ticks(ax, classes, most: int = 20) -> None:
     ax.set_xticklabels([str(classes[i]) for i in range(0, len(classes), step)])
 
 
+def _finished_over_time(ax, title: str, times: dict[str, list[float]],
+                        legend: bool = True) -> None:
+    """Units finished (cumulative) against time, one step line per key of ``times``."""
+    for name in sorted(times):
+        pts = sorted(times[name])
+        ax.step(pts, range(1, len(pts) + 1), where="post", label=name)
+    ax.set_xlabel("time since the first unit finished (s)")
+    ax.set_ylabel("units finished")
+    ax.set_title(title)
+    _integer_y(ax)
+    if legend:
+        ax.legend(fontsize="small")
+
+
 def figures(plt, job, results, weight, by_worker: dict[str, list],
             timed: list[tuple[datetime, str, str]]) -> list[Figure]:
     """The report's charts.
@@ -230,23 +244,12 @@ def figures(plt, job, results, weight, by_worker: dict[str, list],
     if timed:
         t0 = min(t for t, _, _ in timed)
         f, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
-        for w in sorted(by_worker):
-            pts = sorted((t - t0).total_seconds() for t, worker, _ in timed if worker == w)
-            left.step(pts, range(1, len(pts) + 1), where="post", label=w)
-        left.set_xlabel("time since the first unit finished (s)")
-        left.set_ylabel("units finished")
-        left.set_title("per worker")
-        _integer_y(left)
-        if len(by_worker) <= 12:
-            left.legend(fontsize="small")
-        for h in sorted({host for _, _, host in timed}):
-            pts = sorted((t - t0).total_seconds() for t, _, host in timed if host == h)
-            right.step(pts, range(1, len(pts) + 1), where="post", label=h)
-        right.set_xlabel("time since the first unit finished (s)")
-        right.set_ylabel("units finished")
-        right.set_title("per host")
-        _integer_y(right)
-        right.legend(fontsize="small")
+        _finished_over_time(left, "per worker", {w: [(t - t0).total_seconds() for t, worker, _
+                                                     in timed if worker == w]
+                                                 for w in by_worker}, legend=len(by_worker) <= 12)
+        _finished_over_time(right, "per host", {h: [(t - t0).total_seconds() for t, _, host
+                                                    in timed if host == h]
+                                                for h in {host for _, _, host in timed}})
         f.tight_layout()
         figs.append(Figure("throughput", "Throughput over time",
                            "Units finished (cumulative) against the time they were stored, "
