@@ -136,8 +136,8 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
 
     ``say`` receives the lines a person is told along the way (estimates,
     deletions, the identity step), ``note`` those that say what a slow step
-    is doing while it runs (enumerating units, estimating); ``progress``, ``log`` and ``warn`` go to
-    :func:`counting.job.run_count`; ``on_report`` receives the run report of
+    is doing while it runs (enumerating units, estimating); ``progress``,
+    ``log`` and ``warn`` go to :func:`counting.job.run_count`; ``on_report`` receives the run report of
     a grid count made for a symmetry job's identity.
 
     Raises
@@ -154,7 +154,8 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
     if not r.force:   # before the units are enumerated: 2x6's take minutes
         for what, cost in check_reach(r.shape, r.reduction, r.options, r.workers,
                                       up_to_symmetry=r.up_to_symmetry,
-                                      store=_store_path(r), fresh=r.fresh, note=note):
+                                      has_store=True, store=r.db, fresh=r.fresh,
+                                      note=note):
             say(f"estimated cost of {what}: {cost.describe(r.workers)}")
     with say_if_slow(note, f"preparing the units of {r.shape} ..."):
         job = Job.load(r.shape, SYMMETRY if r.up_to_symmetry else r.reduction, force=r.force)
@@ -193,7 +194,7 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
 
 def check_reach(shape: str, reduction: str | None, options: CountOptions, workers: int, *,
                 up_to_symmetry: bool = False, grid_total_known: bool | None = None,
-                store: Path | None = None, fresh: bool = False,
+                has_store: bool = False, store: Path | None = None, fresh: bool = False,
                 note: Say = _silent) -> list:
     """The estimates of a job that could run long (``(what, JobCost)``
     pairs, to be printed before it starts); :class:`OutOfReach`, with the
@@ -204,10 +205,10 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
     second for a small one); one that could run longer than
     :data:`counting.reach.LONG_JOB_SECONDS` on ``workers`` is estimated in
     full (:func:`counting.reach.job_cost`), and ``note`` is told so first.
-    A job whose ``store`` (its path, when the caller has one) is complete
-    is not looked at (unless ``fresh`` deletes it first), nor one whose
-    store the run will refuse (another job's, or one that cannot be read):
-    the refusal comes at once.
+    With ``has_store`` (a count: ``store``, or the job's default path when
+    None), a job whose store is complete is not looked at (unless
+    ``fresh`` deletes it first), nor one whose store the run will refuse
+    (another job's, or one that cannot be read): the refusal comes at once.
 
     For ``up_to_symmetry`` the symmetry units are estimated, and the grid
     count behind the identity class unless its store is complete already
@@ -222,7 +223,8 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
     s = kind   # its .name is the kind's text
     grid = get_reduction(kind.name, reduction)
     job = get_reduction(kind.name, SYMMETRY) if up_to_symmetry else grid
-    state = "to do" if store is None else store_state(store, s.name, job.name)
+    state = "to do" if not has_store else \
+        store_state(store or default_db_path(s.name, job.name), s.name, job.name)
     if state == "refused" or (state == "complete" and not fresh):
         return []
     wanted = [("this job", grid)]
@@ -267,16 +269,6 @@ def store_state(path: Path, shape: str, reduction: str) -> str:
             return "complete" if len(held) == held.job.n_units else "to do"
     except (StoreError, ValueError, OSError):
         return "refused"
-
-
-def _store_path(r: CountRequest) -> Path:
-    """Where the request's store is: ``db``, or the job's default path
-    (found without enumerating the units)."""
-    if r.db:
-        return Path(r.db)
-    kind = as_kind(r.shape)
-    red = get_reduction(kind.name, SYMMETRY if r.up_to_symmetry else r.reduction)
-    return default_db_path(kind.name, red.name)
 
 
 def open_store(path: Path, job: Job, *, fresh: bool = False,

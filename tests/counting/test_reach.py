@@ -211,3 +211,14 @@ def test_a_store_the_run_will_refuse_is_refused_before_any_estimate(tmp_path, mo
         res = invoke("count", "2x3", "--db", tmp_path / db)
         assert res.exit_code != 0 and res.output.count("\n") == 1, res.output
     assert calls == []
+
+
+def test_a_complete_store_at_the_default_path_is_not_estimated_again(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)     # results/2x3-rmoves.sqlite here
+    events_of_a_count(tmp_path, db=None)
+    assert (tmp_path / "results" / "2x3-rmoves.sqlite").exists()
+    monkeypatch.setattr(reach, "LONG_JOB_SECONDS", 0)
+    calls = []
+    monkeypatch.setattr(reach, "job_cost", lambda *a, **k: calls.append(1))
+    events_of_a_count(tmp_path, db=None)
+    assert calls == []
