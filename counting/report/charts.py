@@ -71,6 +71,8 @@ def log_ticks(lo: float, hi: float) -> list[float]:
     [500, 700, 1000]
     >>> log_ticks(1, 1)
     [1, 2]
+    >>> log_ticks(1, 2e16)
+    [1, 1000, 1000000, 1000000000, 1000000000000, 1000000000000000, 1000000000000000000]
     """
     if not (0 < lo <= hi) or not math.isfinite(hi):
         raise ValueError(f"a log axis needs 0 < lo <= hi, got {lo!r}, {hi!r}")
@@ -87,7 +89,11 @@ def log_ticks(lo: float, hi: float) -> list[float]:
     above = [t for t in steps if t > hi][:1] if few or inside[-1] < hi else []
     ticks = below + inside + above
     every = -(-len(ticks) // MOST_TICKS)
-    return ticks[::every]
+    kept = ticks[::every]
+    if kept[-1] < hi:   # thinned: one more step of the same ratio, above the values
+        a, b = kept[-2], kept[-1]
+        kept.append(b * b // a if isinstance(a, int) and isinstance(b, int) else b * b / a)
+    return kept
 
 
 def _exact(m: float, k: int):
@@ -120,8 +126,8 @@ def _log_y(ax, values) -> None:
     """A log y axis over ``values`` (all >= 1) with :func:`log_ticks` labelled."""
     from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
     ax.set_yscale("log")
-    lo, hi = min(values), max(values)
-    ticks = log_ticks(lo, hi)
+    lo, hi = float(min(values)), float(max(values))     # counts can pass 2**64
+    ticks = [float(t) for t in log_ticks(lo, hi)]
     ax.set_ylim(min(ticks[0], lo) / 1.2, max(ticks[-1], hi) * 1.2)   # every tick shows
     ax.yaxis.set_major_locator(FixedLocator(ticks))
     ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: tick_label(y)))
