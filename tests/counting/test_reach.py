@@ -191,19 +191,26 @@ def test_a_symmetry_job_with_a_complete_store_is_not_estimated_again(tmp_path, m
     assert calls == []
 
 
-def test_a_store_that_is_not_complete_is_estimated(tmp_path, monkeypatch):
+def test_a_store_that_is_not_complete_is_estimated_for_the_units_left(tmp_path, monkeypatch):
     events_of_a_count(tmp_path, unit_list="0-3")
     monkeypatch.setattr(reach, "LONG_JOB_SECONDS", 0)
-    assert [m for _, m in events_of_a_count(tmp_path) if m.startswith("estimated cost")]
+    said = [m for _, m in events_of_a_count(tmp_path) if m.startswith("estimated cost")]
+    assert len(said) == 1 and "(5 of 9 units left × " in said[0], said
+
+
+def test_units_already_done_are_left_out_of_the_cost():
+    c = JobCost("2x3", "moves", 9, True, 2.0, 2, 0.1, done=4)
+    assert c.cpu_seconds == 10.0 and "5 of 9 units left" in c.describe(1)
+    assert cost(9, 2.0).cpu_seconds == 18.0
 
 
 def test_a_store_the_run_will_refuse_is_refused_before_any_estimate(tmp_path, monkeypatch):
     events_of_a_count(tmp_path, shape="2x2")
-    assert plan.store_state(tmp_path / "x.sqlite", "2x2", "moves") == "complete"
-    assert plan.store_state(tmp_path / "x.sqlite", "2x3", "moves") == "refused"
-    assert plan.store_state(tmp_path / "none.sqlite", "2x2", "moves") == "to do"
+    assert plan.store_state(tmp_path / "x.sqlite", "2x2", "moves") == ("complete", 2)
+    assert plan.store_state(tmp_path / "x.sqlite", "2x3", "moves") == ("refused", 0)
+    assert plan.store_state(tmp_path / "none.sqlite", "2x2", "moves") == ("to do", 0)
     (tmp_path / "junk.sqlite").write_text("not a store")
-    assert plan.store_state(tmp_path / "junk.sqlite", "2x2", "moves") == "refused"
+    assert plan.store_state(tmp_path / "junk.sqlite", "2x2", "moves") == ("refused", 0)
     monkeypatch.setattr(reach, "LONG_JOB_SECONDS", 0)
     calls = []
     monkeypatch.setattr(reach, "job_cost", lambda *a, **k: calls.append(1))
