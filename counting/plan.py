@@ -28,7 +28,7 @@ never decide differently.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -137,8 +137,8 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
 
     ``say`` receives the lines a person is told along the way (estimates,
     deletions, the identity step), ``note`` those that say what a slow step
-    is doing while it runs (enumerating units, estimating); ``progress``, ``log`` and ``warn`` go to
-    :func:`counting.job.run_count`; ``on_report`` receives the run report of
+    is doing while it runs (enumerating units, estimating); ``progress``,
+    ``log`` and ``warn`` go to :func:`counting.job.run_count`; ``on_report`` receives the run report of
     a grid count made for a symmetry job's identity.
 
     Raises
@@ -155,7 +155,8 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
     if not r.force:   # before the units are enumerated: 2x6's take minutes
         for what, cost in check_reach(r.shape, r.reduction, r.options, r.workers,
                                       up_to_symmetry=r.up_to_symmetry,
-                                      store=_store_path(r), fresh=r.fresh, note=note):
+                                      has_store=True, store=r.db, fresh=r.fresh,
+                                      note=note):
             say(f"estimated cost of {what}: {cost.describe(r.workers)}")
     with say_if_slow(note, f"preparing the units of {r.shape} ..."):
         job = Job.load(r.shape, SYMMETRY if r.up_to_symmetry else r.reduction, force=r.force)
@@ -197,7 +198,7 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
 
 def check_reach(shape: str, reduction: str | None, options: CountOptions, workers: int, *,
                 up_to_symmetry: bool = False, grid_total_known: bool | None = None,
-                store: Path | None = None, fresh: bool = False,
+                has_store: bool = False, store: Path | None = None, fresh: bool = False,
                 note: Say = _silent) -> list:
     """The estimates of a job that could run long (``(what, JobCost)``
     pairs, to be printed before it starts); :class:`OutOfReach`, with the
@@ -208,10 +209,11 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
     second for a small one); one that could run longer than
     :data:`counting.reach.LONG_JOB_SECONDS` on ``workers`` is estimated in
     full (:func:`counting.reach.job_cost`), and ``note`` is told so first.
-    A job whose ``store`` (its path, when the caller has one) is complete
-    is not looked at (unless ``fresh`` deletes it first), nor one whose
-    store the run will refuse (another job's, or one that cannot be read):
-    the refusal comes at once.
+    With ``has_store`` (a count: ``store``, or the job's default path when
+    None), a job whose store is complete is not looked at (unless
+    ``fresh`` deletes it first), nor one whose store the run will refuse
+    (another job's, or one that cannot be read): the refusal comes at once;
+    the units already in a store are left out of the cost.
 
     For ``up_to_symmetry`` the symmetry units are estimated, and the grid
     count behind the identity class unless its store is complete already
@@ -223,27 +225,29 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
     s = kind   # its .name is the kind's text
     grid = get_reduction(kind.name, reduction)
     job = get_reduction(kind.name, SYMMETRY) if up_to_symmetry else grid
-    state = "to do" if store is None else store_state(store, s.name, job.name)
+    state, done = ("to do", 0) if not has_store else \
+        store_state(store or default_db_path(s.name, job.name), s.name, job.name)
     if state == "refused" or (state == "complete" and not fresh):
         return []
-    wanted = [("this job", grid)]
+    done = 0 if fresh else done      # units the run will not count again
+    wanted = [("this job", grid, done)]
     if up_to_symmetry:
-        wanted = [("the symmetry units", job)]
+        wanted = [("the symmetry units", job, done)]
         known = grid_total_known
         if known is None:
             known = grid_total_in(default_db_path(s.name, grid.name), s.name) is not None
         if not known:
-            wanted.append(("the grid count behind the identity class", grid))
+            wanted.append(("the grid count behind the identity class", grid, 0))
     out = []
-    for what, red in wanted:
+    for what, red, stored in wanted:
         try:
             with say_if_slow(note, f"preparing the units of {s.name} ({red.name}) ..."):
-                quick = reach.quick_cost(red, options)
+                quick = replace(reach.quick_cost(red, options), done=stored)
             if not reach.could_be_long(quick, workers):
                 continue
             note(f"{what} could take more than {reach.format_seconds(reach.LONG_JOB_SECONDS)} "
                 f"on {workers} worker{'s' * (workers != 1)}: estimating its cost ...")
-            cost = reach.job_cost(red, options)
+            cost = replace(reach.job_cost(red, options), done=stored)
         except ValueError as e:   # the units cannot even be enumerated
             raise OutOfReach(s.name, red.name, f"no estimate can be made ({e})",
                              refused_because="it cannot be enumerated here") from None
@@ -258,31 +262,22 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
     return out
 
 
-def store_state(path: Path, shape: str, reduction: str) -> str:
+def store_state(path: Path, shape: str, reduction: str) -> tuple[str, int]:
     """What the store at ``path`` holds of the job ``shape`` by ``reduction``
-    (read-only): ``"complete"``; ``"to do"`` (no store there, or some units
-    left); ``"refused"`` (another job's store, or no store that can be read:
-    the run refuses it with the reason)."""
+    (read-only), and how many of its units: ``"complete"``; ``"to do"`` (no
+    store there, or some units left); ``"refused"`` (another job's store, or
+    no store that can be read: the run refuses it with the reason)."""
     path = Path(path)
     if not path.exists():
-        return "to do"
+        return "to do", 0
     try:
         with Store.open(path) as held:
             if (held.job.shape, held.job.reduction) != (shape, reduction):
-                return "refused"
-            return "complete" if len(held) == held.job.n_units else "to do"
+                return "refused", 0
+            done = len(held)
+            return ("complete" if done == held.job.n_units else "to do"), done
     except (StoreError, ValueError, OSError):
-        return "refused"
-
-
-def _store_path(r: CountRequest) -> Path:
-    """Where the request's store is: ``db``, or the job's default path
-    (found without enumerating the units)."""
-    if r.db:
-        return Path(r.db)
-    kind = as_kind(r.shape)
-    red = get_reduction(kind.name, SYMMETRY if r.up_to_symmetry else r.reduction)
-    return default_db_path(kind.name, red.name)
+        return "refused", 0
 
 
 def open_store(path: Path, job: Job, *, fresh: bool = False,

@@ -91,6 +91,8 @@ class JobCost:
         Units explored, in ``seconds`` of wall time.
     method : str
         How the sampled units were measured, for :meth:`describe`.
+    done : int
+        Units already in the job's store: not counted again, not in the cost.
     """
 
     shape: str
@@ -102,11 +104,13 @@ class JobCost:
     seconds: float
     memory_mib: float | None = None
     method: str = KNUTH
+    done: int = 0
 
     @property
     def cpu_seconds(self) -> float:
-        """Estimated CPU seconds of the whole job (at least, if units are a bound)."""
-        return self.units * self.unit_seconds
+        """Estimated CPU seconds of the units left to count (at least, if
+        units are a bound)."""
+        return max(self.units - self.done, 0) * self.unit_seconds
 
     def wall_seconds(self, workers: int) -> float:
         """Estimated wall seconds on ``workers`` cores, if the units spread evenly."""
@@ -128,7 +132,9 @@ class JobCost:
         memo = "" if self.memory_mib is None else \
             f"; memo about {_two_figures(self.memory_mib)} MiB a worker"
         day = self.workers_for_a_day()
-        return (f"{_core_hours(self.cpu_seconds)} core-hours ({at_least}{self.units:,} units "
+        units = f"{at_least}{self.units:,} units" if not self.done else \
+            f"{max(self.units - self.done, 0):,} of {at_least}{self.units:,} units left"
+        return (f"{_core_hours(self.cpu_seconds)} core-hours ({units} "
                 f"× {format_seconds(self.unit_seconds)} each, {self.method} from "
                 f"{self.sampled} sampled unit{'s' * (self.sampled != 1)}), about "
                 f"{format_seconds(self.wall_seconds(workers))} on {workers} "
@@ -136,7 +142,7 @@ class JobCost:
                 f"would finish it in a day")
 
     def as_json(self, workers: int) -> dict:
-        return {"units": self.units, "units_exact": self.units_exact,
+        return {"units": self.units, "units_exact": self.units_exact, "units_done": self.done,
                 "unit_cpu_seconds": round(self.unit_seconds, 6),
                 "cpu_seconds": round(self.cpu_seconds, 3),
                 "wall_seconds": round(self.wall_seconds(workers), 3), "workers": workers,

@@ -58,39 +58,42 @@ MOST_TICKS = 8   # labelled ticks on a log axis, at most
 def log_ticks(lo: float, hi: float) -> list[float]:
     """Labelled ticks for a log axis over ``[lo, hi]`` (``0 < lo <= hi``): the
     coarsest steps (decades, then 1-3, then 1-2-5, ...) that put at least
-    three ticks in the range, at most :data:`MOST_TICKS` of them (every
-    other decade, ... over a wide range); when even the finest steps put
-    fewer than three in the range, the nearest step below and above it are
-    added (the axis is widened to show them).
+    three ticks in the range, and the nearest step below and above it, so
+    that every value lies between two labels (the axis is widened to show
+    them); at most :data:`MOST_TICKS` of them (every other decade, ... over
+    a wide range).  Values of 1 or more are counts: no tick between integers.
 
     >>> log_ticks(1, 2e6)
-    [1, 10, 100, 1000, 10000, 100000, 1000000]
+    [1, 10, 100, 1000, 10000, 100000, 1000000, 10000000]
     >>> log_ticks(3.2e5, 9.1e5)
     [300000, 500000, 700000, 1000000]
     >>> log_ticks(600, 900)
     [500, 700, 1000]
     >>> log_ticks(1, 1)
     [1, 2]
+    >>> log_ticks(1, 2e16)
+    [1, 1000, 1000000, 1000000000, 1000000000000, 1000000000000000, 1000000000000000000]
     """
     if not (0 < lo <= hi) or not math.isfinite(hi):
         raise ValueError(f"a log axis needs 0 < lo <= hi, got {lo!r}, {hi!r}")
     first, last = math.floor(math.log10(lo)), math.floor(math.log10(hi))
-
-    def steps(mantissas, k0, k1):
-        return [_exact(m, k) for k in range(k0, k1 + 1) for m in mantissas]
-
     for mantissas in _MANTISSAS:
-        inside = [t for t in steps(mantissas, first, last) if lo <= t <= hi]
-        if len(inside) >= 3:
-            every = -(-len(inside) // MOST_TICKS)
-            return inside[::every]
-    finest = steps(_MANTISSAS[-1], first - 1, last + 1)
-    if lo >= 1:   # counts: no tick between integers (1.5 nodes)
-        finest = [t for t in finest if float(t).is_integer()]
-    inside = [t for t in finest if lo <= t <= hi]
-    below = [t for t in finest if t < lo][-1:]
-    above = [t for t in finest if t > hi][:1]
-    return below + inside + above
+        steps = [_exact(m, k) for k in range(first - 1, last + 2) for m in mantissas]
+        if lo >= 1:   # counts: no tick between integers (1.5 nodes)
+            steps = [t for t in steps if float(t).is_integer()]
+        inside = [t for t in steps if lo <= t <= hi]
+        if len(inside) >= 3 or mantissas == _MANTISSAS[-1]:
+            break
+    few = len(inside) < 3
+    below = [t for t in steps if t < lo][-1:] if few or inside[0] > lo else []
+    above = [t for t in steps if t > hi][:1] if few or inside[-1] < hi else []
+    ticks = below + inside + above
+    every = -(-len(ticks) // MOST_TICKS)
+    kept = ticks[::every]
+    if kept[-1] < hi:   # thinned: one more step of the same ratio, above the values
+        a, b = kept[-2], kept[-1]
+        kept.append(b * b // a if isinstance(a, int) and isinstance(b, int) else b * b / a)
+    return kept
 
 
 def _exact(m: float, k: int):
@@ -123,8 +126,8 @@ def _log_y(ax, values) -> None:
     """A log y axis over ``values`` (all >= 1) with :func:`log_ticks` labelled."""
     from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
     ax.set_yscale("log")
-    lo, hi = min(values), max(values)
-    ticks = log_ticks(lo, hi)
+    lo, hi = float(min(values)), float(max(values))     # counts can pass 2**64
+    ticks = [float(t) for t in log_ticks(lo, hi)]
     ax.set_ylim(min(ticks[0], lo) / 1.2, max(ticks[-1], hi) * 1.2)   # every tick shows
     ax.yaxis.set_major_locator(FixedLocator(ticks))
     ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: tick_label(y)))
@@ -147,6 +150,20 @@ def _class_ticks(ax, classes, most: int = 20) -> None:
     step = max(1, -(-len(classes) // most))
     ax.set_xticks(range(0, len(classes), step))
     ax.set_xticklabels([str(classes[i]) for i in range(0, len(classes), step)])
+
+
+def _finished_over_time(ax, title: str, times: dict[str, list[float]],
+                        legend: bool = True) -> None:
+    """Units finished (cumulative) against time, one step line per key of ``times``."""
+    for name in sorted(times):
+        pts = sorted(times[name])
+        ax.step(pts, range(1, len(pts) + 1), where="post", label=name)
+    ax.set_xlabel("time since the first unit finished (s)")
+    ax.set_ylabel("units finished")
+    ax.set_title(title)
+    _integer_y(ax)
+    if legend:
+        ax.legend(fontsize="small")
 
 
 def figures(plt, job, results, weight, by_worker: dict[str, list],
@@ -188,22 +205,28 @@ def figures(plt, job, results, weight, by_worker: dict[str, list],
 
     f, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
     secs = [r.seconds for r in results]
-    left.hist(secs, bins=min(40, max(5, len(secs) // 5)), color="tab:blue")
-    left.set_xlabel("unit time (s)")
+    ms = max(secs) < 1      # milliseconds read better than 0.00006
+    left.hist([x * 1000 for x in secs] if ms else secs, bins=min(40, max(5, len(secs) // 5)),
+              color="tab:blue")
+    left.set_xlabel("unit time (ms)" if ms else "unit time (s)")
+    from matplotlib.ticker import MaxNLocator
+    left.xaxis.set_major_locator(MaxNLocator(nbins=6))
     left.set_ylabel("units")
     left.set_title("distribution")
     _integer_y(left)
     per_class = defaultdict(float)
     for r in results:
         per_class[r.class_id] += r.seconds
-    right.bar(range(len(classes)), [per_class.get(c, 0.0) for c in classes], color="tab:orange")
+    in_ms = max(per_class.values()) < 1
+    right.bar(range(len(classes)), [per_class.get(c, 0.0) * (1000 if in_ms else 1)
+                                    for c in classes], color="tab:orange")
     right.set_xlabel("class (by id)")
-    right.set_ylabel("seconds in class")
+    right.set_ylabel("milliseconds in class" if in_ms else "seconds in class")
     right.set_title("by class")
     _class_ticks(right, classes, most=10)
     f.tight_layout()
     figs.append(Figure("unit-seconds", "Unit times",
-                       "Wall-clock seconds of each unit's engine run: their distribution, "
+                       "Wall-clock time of each unit's engine run: their distribution, "
                        "and their sum per class.", f))
 
     f, ax = plt.subplots(figsize=(10, 3.8))
@@ -227,23 +250,12 @@ def figures(plt, job, results, weight, by_worker: dict[str, list],
     if timed:
         t0 = min(t for t, _, _ in timed)
         f, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
-        for w in sorted(by_worker):
-            pts = sorted((t - t0).total_seconds() for t, worker, _ in timed if worker == w)
-            left.step(pts, range(1, len(pts) + 1), where="post", label=w)
-        left.set_xlabel("time since the first unit finished (s)")
-        left.set_ylabel("units finished")
-        left.set_title("per worker")
-        _integer_y(left)
-        if len(by_worker) <= 12:
-            left.legend(fontsize="small")
-        for h in sorted({host for _, _, host in timed}):
-            pts = sorted((t - t0).total_seconds() for t, _, host in timed if host == h)
-            right.step(pts, range(1, len(pts) + 1), where="post", label=h)
-        right.set_xlabel("time since the first unit finished (s)")
-        right.set_ylabel("units finished")
-        right.set_title("per host")
-        _integer_y(right)
-        right.legend(fontsize="small")
+        _finished_over_time(left, "per worker", {w: [(t - t0).total_seconds() for t, worker, _
+                                                     in timed if worker == w]
+                                                 for w in by_worker}, legend=len(by_worker) <= 12)
+        _finished_over_time(right, "per host", {h: [(t - t0).total_seconds() for t, _, host
+                                                    in timed if host == h]
+                                                for h in {host for _, _, host in timed}})
         f.tight_layout()
         figs.append(Figure("throughput", "Throughput over time",
                            "Units finished (cumulative) against the time they were stored, "

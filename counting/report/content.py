@@ -58,6 +58,8 @@ def _n(x: int | None) -> str:
 
 
 def _s(seconds: float) -> str:
+    if 0 < seconds < 0.001:   # not "0.000 s"
+        return f"{seconds * 1000:.3f} ms"
     return f"{seconds:,.3f} s" if seconds < 100 else f"{seconds:,.1f} s"
 
 

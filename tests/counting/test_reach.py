@@ -66,9 +66,14 @@ def test_the_quick_look_clears_a_small_job_and_not_a_long_one():
     assert could_be_long(quick_cost(get_reduction("2x5")), workers=2)
 
 
-def test_a_job_counted_by_a_kernel_is_estimated_by_timing_the_kernel():
-    # factor units are no exact cover: Knuth's estimator cannot walk them
-    c = job_cost(get_reduction("1x5", "factor"), sample=2)
+def test_a_job_counted_by_a_kernel_without_its_own_estimate_is_estimated_by_timing_the_kernel(
+        monkeypatch):
+    # factor units are no exact cover: Knuth's estimator cannot walk them;
+    # without the class model of its own, its units are counted and timed
+    from counting.reduction import Reduction
+    red = get_reduction("1x5", "factor")
+    monkeypatch.setattr(type(red), "estimate_unit_seconds", Reduction.estimate_unit_seconds)
+    c = job_cost(red, sample=2)
     assert c.sampled == 2 and c.unit_seconds > 0 and c.method == reach.TIMED
     assert "the kernel's timed count from 2 sampled units" in c.describe(2)
     assert job_cost(get_reduction("1x5", "cycles2"), sample=2).method == reach.KNUTH
@@ -191,19 +196,26 @@ def test_a_symmetry_job_with_a_complete_store_is_not_estimated_again(tmp_path, m
     assert calls == []
 
 
-def test_a_store_that_is_not_complete_is_estimated(tmp_path, monkeypatch):
+def test_a_store_that_is_not_complete_is_estimated_for_the_units_left(tmp_path, monkeypatch):
     events_of_a_count(tmp_path, unit_list="0-3")
     monkeypatch.setattr(reach, "LONG_JOB_SECONDS", 0)
-    assert [m for _, m in events_of_a_count(tmp_path) if m.startswith("estimated cost")]
+    said = [m for _, m in events_of_a_count(tmp_path) if m.startswith("estimated cost")]
+    assert len(said) == 1 and "(5 of 9 units left × " in said[0], said
+
+
+def test_units_already_done_are_left_out_of_the_cost():
+    c = JobCost("2x3", "moves", 9, True, 2.0, 2, 0.1, done=4)
+    assert c.cpu_seconds == 10.0 and "5 of 9 units left" in c.describe(1)
+    assert cost(9, 2.0).cpu_seconds == 18.0
 
 
 def test_a_store_the_run_will_refuse_is_refused_before_any_estimate(tmp_path, monkeypatch):
     events_of_a_count(tmp_path, shape="2x2")
-    assert plan.store_state(tmp_path / "x.sqlite", "2x2", "moves") == "complete"
-    assert plan.store_state(tmp_path / "x.sqlite", "2x3", "moves") == "refused"
-    assert plan.store_state(tmp_path / "none.sqlite", "2x2", "moves") == "to do"
+    assert plan.store_state(tmp_path / "x.sqlite", "2x2", "moves") == ("complete", 2)
+    assert plan.store_state(tmp_path / "x.sqlite", "2x3", "moves") == ("refused", 0)
+    assert plan.store_state(tmp_path / "none.sqlite", "2x2", "moves") == ("to do", 0)
     (tmp_path / "junk.sqlite").write_text("not a store")
-    assert plan.store_state(tmp_path / "junk.sqlite", "2x2", "moves") == "refused"
+    assert plan.store_state(tmp_path / "junk.sqlite", "2x2", "moves") == ("refused", 0)
     monkeypatch.setattr(reach, "LONG_JOB_SECONDS", 0)
     calls = []
     monkeypatch.setattr(reach, "job_cost", lambda *a, **k: calls.append(1))
@@ -238,3 +250,14 @@ def test_a_factor_job_whose_memo_exceeds_the_machine_is_refused_before_it_starts
     assert "\n" not in line and "out of reach" in line and "memo" in line
     assert "more than this machine's memory" in line and "2 × " in line
     assert len(list(db.parent.glob("x.sqlite"))) == 1   # the store is kept, not deleted
+
+
+def test_a_complete_store_at_the_default_path_is_not_estimated_again(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)     # results/2x3-rmoves.sqlite here
+    events_of_a_count(tmp_path, db=None)
+    assert (tmp_path / "results" / "2x3-rmoves.sqlite").exists()
+    monkeypatch.setattr(reach, "LONG_JOB_SECONDS", 0)
+    calls = []
+    monkeypatch.setattr(reach, "job_cost", lambda *a, **k: calls.append(1))
+    events_of_a_count(tmp_path, db=None)
+    assert calls == []

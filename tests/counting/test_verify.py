@@ -60,7 +60,7 @@ def test_the_counting_code_never_reads_the_published_values():
     # Static: no counting module but those that put the published values
     # beside computed ones (verify, the report, the CLI) imports counting.published.
     for path in COUNTING.rglob("*.py"):
-        if path.stem in ("published", "verify", "report") or path.parent.name == "cli":
+        if path.stem in ("published", "verify") or path.parent.name in ("cli", "report"):
             continue
         tree = ast.parse(path.read_text())
         names = {a.name for node in ast.walk(tree) if isinstance(node, ast.Import)

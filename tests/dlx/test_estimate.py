@@ -65,6 +65,15 @@ def test_the_default_leaf_leaves_a_bounded_count_below_it():
     assert ec.count(memo=True) > LEAF_SOLUTIONS
 
 
+def test_fewer_solutions_per_leaf_put_the_leaves_deeper():
+    # the quick look of counting/reach.py asks for shallow-count leaves
+    ec = Sudoku.from_shape("2x3").exact_cover(priority="rows")
+    default = estimate(ec, probes=10, seed=2, memo=False)
+    deep = estimate(ec, probes=10, seed=2, memo=False, leaf_solutions=10)
+    assert default.leaf < deep.leaf < 36
+    assert deep.count > 0
+
+
 @pytest.mark.parametrize("probes", [0, -1, 1.5, True])
 def test_bad_probe_counts_are_refused(probes):
     with pytest.raises(ValueError, match="probes must be an int >= 1"):
