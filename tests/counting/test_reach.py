@@ -238,7 +238,7 @@ def test_the_description_says_the_memo_a_worker_needs_and_the_workers_for_a_day(
 def test_a_factor_job_whose_memo_exceeds_the_machine_is_refused_before_it_starts(
         tmp_path, monkeypatch):
     from counting import plan
-    monkeypatch.setattr(reach, "ESTIMATE_FROM_N", 8)     # estimate order 8 as order 10 is
+    monkeypatch.setattr(reach, "LONG_JOB_SECONDS", 0)    # estimate order 8 as order 10 is
     need = get_reduction("1x8", "factor").estimate_memory_mib()
     monkeypatch.setattr(plan, "MEMO_MB_MAX", 1.5 * need)  # one worker's memo fits, two do not
     db = tmp_path / "x.sqlite"
