@@ -101,29 +101,39 @@ def contract(const uint16_t[:, ::1] act, const uint64_t[::1] T, const uint16_t[:
 
 
 # ---------------------------------------------------------------------------
-# R = 4: l read through the stabiliser chain (bandtables/tables4.py)
+# R = 4: l read through the composed chain tables (bandtables/tables4.py)
 # ---------------------------------------------------------------------------
-# The row LT[p] (box 3's code -> l of (0, w1, w2, ·)) and the relabelling
-# rows act0[g1], act0[g2] replace the dense table T.  Work per level:
-#   x0       : the act rows of band 2's and band 3's box 0;
-#   x0, x1   : g1 and i1, and boxes 2 and 3 of every choice relabelled by
-#              act0[g1] (2K gathers per band, amortised over K² terms);
-#   x0..x2   : g2 and the pair p;
-#   x3       : l2 = LT[p_b, act0[g2_b, v3b]] and l3 likewise, one multiply.
+# For a band (u0, u1, u2, u3): v_j = act[u0, u_j] (box 0 to the standard code),
+# then l = LTg[orbit1[v1], act1[v1, v2], act1[v1, v3]]: act1[v1] relabels by the
+# element taking box 1 to its orbit representative, and the row LTg[i1, v2'] holds
+# l for every box-3 code with the second relabelling already composed in.
+# Work per level:
+#   x0      : the act rows of band 2's and band 3's box 0;
+#   x0, x1  : boxes 2 and 3 of every choice relabelled (2K gathers per band,
+#             amortised over K² terms); the K box-3 pairs sorted by band 2's
+#             code, so that band 2's reads of every LTg row run forward
+#             through it (the terms are a sum: any order of x3 gives it);
+#   x0..x2  : the two LTg rows;
+#   x3      : two gathers and one multiply.
 # Each prefix's inner sum has K terms below bound² (checked by the caller:
 # bound² · K < 2^64), so it is summed in 64 bits and added to the 128-bit total.
+
+cdef extern from "stdlib.h":
+    void qsort(void* base, size_t n, size_t size,
+               int (*compar)(const void*, const void*) noexcept nogil) noexcept nogil
+
+
+cdef int _cmp_u32(const void* a, const void* b) noexcept nogil:
+    cdef uint32_t x = (<const uint32_t*>a)[0]
+    cdef uint32_t y = (<const uint32_t*>b)[0]
+    return (x > y) - (x < y)
 
 
 cdef struct _Chain:
     const uint16_t* act        # (U, U): box 0 -> standard code
-    const uint16_t* act0       # (|G0|, U): the relabellings fixing code 0
-    const uint16_t* rep1       # (U,): G0-representative of box 1
-    const int32_t* trans1      # (U,): an element of G0 reaching it
-    const int32_t* index1      # (U,): row of a representative in rep2/trans2/pair_index
-    const uint16_t* rep2       # (n1, U): S1-representative of box 2
-    const int32_t* trans2      # (n1, U): an element of S1 reaching it
-    const int32_t* pair_index  # (n1, U): pair number of (w1, w2)
-    const uint32_t* LT         # (n_pairs, U): l by pair and box 3
+    const uint16_t* act1       # (U, U): act1[v1] relabels box 1 to its representative
+    const int32_t* orbit1      # (U,): the orbit (0 .. n1-1) of box 1's code
+    const uint32_t* LTg        # (n1, U, U): l by orbit, box 2 and box 3 (relabelled)
     int64_t U
 
 
@@ -131,19 +141,20 @@ cdef int _contract4(const _Chain* t, const uint16_t* b, const uint16_t* c, int K
                     int x0_start, int x0_stop, uint32_t* scratch, acc_t* out) noexcept nogil:
     """Add the R = 4 terms with ``x0_start <= x_0 < x0_stop`` to ``*out``.  Returns 0."""
     cdef int64_t U = t.U
-    cdef uint32_t* v2b = scratch          # box 2 of each choice, after act[b0] and act0[g1]
-    cdef uint32_t* v3b = scratch + K      # box 3, the same
-    cdef uint32_t* v2c = scratch + 2 * K
-    cdef uint32_t* v3c = scratch + 3 * K
+    cdef uint32_t* v2b = scratch          # box 2 of each choice, after act[b0] and act1[v1]
+    cdef uint32_t* v2c = scratch + K
+    cdef uint32_t* v3 = scratch + 2 * K   # box 3 of both bands: (band 2 << 16) | band 3
+    cdef uint16_t* v3b = <uint16_t*>(scratch + 3 * K)   # unpacked after the sort
+    cdef uint16_t* v3c = v3b + K
     cdef const uint16_t* rb
     cdef const uint16_t* rc
     cdef const uint16_t* g1b
     cdef const uint16_t* g1c
-    cdef const uint16_t* g2b
-    cdef const uint16_t* g2c
+    cdef const uint32_t* Lb
+    cdef const uint32_t* Lc
     cdef const uint32_t* lb
     cdef const uint32_t* lc
-    cdef int64_t i1b, i1c, vb, vc
+    cdef int64_t vb, vc
     cdef uint64_t inner
     cdef acc_t acc = 0
     cdef int x0, x1, x2, x3, x
@@ -153,32 +164,31 @@ cdef int _contract4(const _Chain* t, const uint16_t* b, const uint16_t* c, int K
         for x1 in range(K):
             vb = rb[b[K + x1]]
             vc = rc[c[K + x1]]
-            g1b = t.act0 + <int64_t>t.trans1[vb] * U
-            g1c = t.act0 + <int64_t>t.trans1[vc] * U
-            i1b = t.index1[t.rep1[vb]] * U
-            i1c = t.index1[t.rep1[vc]] * U
+            g1b = t.act1 + vb * U
+            g1c = t.act1 + vc * U
+            Lb = t.LTg + <int64_t>t.orbit1[vb] * U * U
+            Lc = t.LTg + <int64_t>t.orbit1[vc] * U * U
             for x in range(K):
                 v2b[x] = g1b[rb[b[2 * K + x]]]
-                v3b[x] = g1b[rb[b[3 * K + x]]]
                 v2c[x] = g1c[rc[c[2 * K + x]]]
-                v3c[x] = g1c[rc[c[3 * K + x]]]
+                v3[x] = (<uint32_t>g1b[rb[b[3 * K + x]]] << 16) | g1c[rc[c[3 * K + x]]]
+            qsort(v3, K, sizeof(uint32_t), _cmp_u32)
+            for x in range(K):
+                v3b[x] = <uint16_t>(v3[x] >> 16)
+                v3c[x] = <uint16_t>(v3[x] & 0xFFFF)
             for x2 in range(K):
-                g2b = t.act0 + <int64_t>t.trans2[i1b + v2b[x2]] * U
-                g2c = t.act0 + <int64_t>t.trans2[i1c + v2c[x2]] * U
-                lb = t.LT + <int64_t>t.pair_index[i1b + t.rep2[i1b + v2b[x2]]] * U
-                lc = t.LT + <int64_t>t.pair_index[i1c + t.rep2[i1c + v2c[x2]]] * U
+                lb = Lb + v2b[x2] * U
+                lc = Lc + v2c[x2] * U
                 inner = 0
                 for x3 in range(K):
-                    inner += <uint64_t>lb[g2b[v3b[x3]]] * lc[g2c[v3c[x3]]]
+                    inner += <uint64_t>lb[v3b[x3]] * lc[v3c[x3]]
                 acc += inner
     out[0] += acc
     return 0
 
 
-def contract4(const uint16_t[:, ::1] act, const uint16_t[:, ::1] act0,
-              const uint16_t[::1] rep1, const int32_t[::1] trans1, const int32_t[::1] index1,
-              const uint16_t[:, ::1] rep2, const int32_t[:, ::1] trans2,
-              const int32_t[:, ::1] pair_index, const uint32_t[:, ::1] LT,
+def contract4(const uint16_t[:, ::1] act, const uint16_t[:, ::1] act1,
+              const int32_t[::1] orbit1, const uint32_t[:, :, ::1] LTg,
               const uint16_t[:, ::1] b, const uint16_t[:, ::1] c, int x0_start, int x0_stop):
     """Σ of the R = 4 terms with ``x0_start <= x_0 < x0_stop``, as ``(high, low)`` halves."""
     cdef _Chain t
@@ -187,9 +197,8 @@ def contract4(const uint16_t[:, ::1] act, const uint16_t[:, ::1] act0,
     cdef uint32_t* scratch = <uint32_t*>malloc(4 * K * sizeof(uint32_t))
     if scratch == NULL:
         raise MemoryError()
-    t.act, t.act0, t.rep1, t.trans1 = &act[0, 0], &act0[0, 0], &rep1[0], &trans1[0]
-    t.index1, t.rep2, t.trans2 = &index1[0], &rep2[0, 0], &trans2[0, 0]
-    t.pair_index, t.LT, t.U = &pair_index[0, 0], &LT[0, 0], act.shape[0]
+    t.act, t.act1, t.orbit1 = &act[0, 0], &act1[0, 0], &orbit1[0]
+    t.LTg, t.U = &LTg[0, 0, 0], act.shape[0]
     try:
         with nogil:
             _contract4(&t, &b[0, 0], &c[0, 0], K, x0_start, x0_stop, scratch, &acc)

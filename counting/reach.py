@@ -62,6 +62,12 @@ class JobCost:
         Mean estimated CPU seconds of one unit, over the sampled units.
     sampled : int
         Units explored, in ``seconds`` of wall time.
+    method : str or None
+        How the seconds per unit were measured, in words (None: Knuth's
+        estimate from the ``sampled`` units).
+    memory : (int, int) or None
+        Bytes a worker needs for itself and bytes of tables shared by the
+        workers of a machine (:meth:`Reduction.worker_memory`), where known.
     """
 
     shape: str
@@ -71,6 +77,8 @@ class JobCost:
     unit_seconds: float
     sampled: int
     seconds: float
+    method: str | None = None
+    memory: tuple[int, int] | None = None
 
     @property
     def cpu_seconds(self) -> float:
@@ -81,6 +89,10 @@ class JobCost:
         """Estimated wall seconds on ``workers`` cores, if the units spread evenly."""
         return self.cpu_seconds / max(workers, 1)
 
+    def workers_for_a_day(self) -> int:
+        """Workers that would finish the job in one day, if the units spread evenly."""
+        return max(1, math.ceil(self.cpu_seconds / 86400))
+
     def out_of_reach(self, workers: int) -> bool:
         """Whether the job would take more than :data:`REACH_DAYS` days on ``workers``."""
         return self.wall_seconds(workers) > REACH_DAYS * 86400
@@ -88,18 +100,28 @@ class JobCost:
     def describe(self, workers: int) -> str:
         """One line: the estimate, how it was made, and the wall time on ``workers``."""
         at_least = "" if self.units_exact else "at least "
+        memory = ""
+        if self.memory is not None:
+            private, shared = self.memory
+            memory = (f"; memory per worker about {private / 2 ** 20:,.0f} MiB plus "
+                      f"{shared / 2 ** 30:,.1f} GiB of tables shared by the workers of a machine")
+        method = self.method or (f"Knuth's estimate from {self.sampled} sampled "
+                                 f"unit{'s' * (self.sampled != 1)}")
         return (f"{_core_hours(self.cpu_seconds)} core-hours ({at_least}{self.units:,} units "
-                f"× {format_seconds(self.unit_seconds)} each, Knuth's estimate from "
-                f"{self.sampled} sampled unit{'s' * (self.sampled != 1)}), about "
+                f"× {format_seconds(self.unit_seconds)} each, {method}), about "
                 f"{format_seconds(self.wall_seconds(workers))} on {workers} "
-                f"worker{'s' * (workers != 1)}")
+                f"worker{'s' * (workers != 1)} or a day on {self.workers_for_a_day():,}"
+                f"{memory}")
 
     def as_json(self, workers: int) -> dict:
         return {"units": self.units, "units_exact": self.units_exact,
                 "unit_cpu_seconds": round(self.unit_seconds, 6),
                 "cpu_seconds": round(self.cpu_seconds, 3),
                 "wall_seconds": round(self.wall_seconds(workers), 3), "workers": workers,
-                "sampled_units": self.sampled,
+                "sampled_units": self.sampled, "method": self.method,
+                "workers_for_a_day": self.workers_for_a_day(),
+                "memory_private_bytes": None if self.memory is None else self.memory[0],
+                "memory_shared_bytes": None if self.memory is None else self.memory[1],
                 "out_of_reach": self.out_of_reach(workers)}
 
 
@@ -127,7 +149,8 @@ def job_cost(reduction: Reduction, options: CountOptions = CountOptions(), *,
                 for i, spec in enumerate(specs)]
     mean = math.fsum(per_unit) / len(per_unit) if per_unit else 0.0
     return JobCost(reduction.shape.name, reduction.name, n, exact, mean, len(specs),
-                   time.perf_counter() - t0)
+                   time.perf_counter() - t0, reduction.estimate_method(len(specs)),
+                   reduction.worker_memory())
 
 
 def unit_seconds(reduction: Reduction, spec, options: CountOptions, *, probes: int, seed: int,

@@ -192,6 +192,18 @@ class Reduction(abc.ABC):
         (:mod:`counting.reach`)."""
         return None
 
+    def estimate_method(self, sampled: int) -> str:
+        """How the seconds of ``sampled`` units were measured, in words
+        (:meth:`estimate_unit_seconds`, by default Knuth's estimator)."""
+        return f"Knuth's estimate from {sampled} sampled unit{'s' * (sampled != 1)}"
+
+    def worker_memory(self) -> tuple[int, int] | None:
+        """``(private, shared)``: bytes one worker needs for itself and bytes
+        of read-only tables shared by the workers of a machine, for the cost
+        estimate; None (the default): the memo table is the worker's memory
+        (:func:`counting.run.pool.check_memory`)."""
+        return None
+
     def sample_units(self, k: int, seed: int = 0) -> list:
         """``k`` units (all, if there are fewer) drawn uniformly without
         replacement; the same ``seed`` draws the same units.  For the cost

@@ -47,10 +47,10 @@ be counted in slices of those (``count_slice(spec, (start, stop))``).
 
 Tables: 2×3 and 3×3 build theirs in the process in a fraction of a
 second; 4×3 (and 3×4) read the memory-mapped tables of
-:mod:`bandtables.tables4` (built once, ~8 minutes and 1 GiB on disk) from
-``table_dir`` or ``$GRIDCOUNT_BANDTABLES4``.  Costs: 3×3 ≈ 0.3 s for all
-44 units; a 4×3 unit ≈ 2 minutes (173 slices of ~0.7 s), 144,578 units
-(``results/bench_patterns3.md``).
+:mod:`bandtables.tables4`, built on first use into the machine's cache
+directory and checked by their digests (:mod:`bandtables.cache`), or read
+from ``table_dir``.  Costs: 3×3 ≈ 0.3 s for all 44 units; 4×3: 144,578
+units of 173 slices each (``results/bench_patterns3.md``).
 
 Example
 -------
@@ -63,9 +63,12 @@ Example
 from __future__ import annotations
 
 import math
-import os
+import random
+import re
+import resource
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from bandtables import KERNEL_VERSION
 from bandtables.api import BandTables
@@ -83,8 +86,7 @@ __all__ = ["ThreeBandPatternReduction", "BandPatternClass", "BandPatternUnitSpec
 
 NAME = "patterns3"
 
-MAX_R = 4             # 4x3 / 3x4 read tables built beforehand (bandtables.tables4)
-TABLES4_ENV = "GRIDCOUNT_BANDTABLES4"  # directory of the 4x3 tables
+MAX_R = 4             # 4x3 / 3x4 read the cached tables of bandtables.tables4
 
 _TABLES: dict[int, BandTables] = {}  # per process: one read-only set of tables per R
 _TABLES4: dict[str, object] = {}     # per process: the memory-mapped 4x3 tables by directory
@@ -101,24 +103,31 @@ def tables(R: int) -> BandTables:
 
 def tables4(directory: str | None = None):
     """The 4x3 tables (:class:`bandtables.tables4.Tables4`), memory-mapped
-    from ``directory`` or ``$GRIDCOUNT_BANDTABLES4``: one copy per machine
-    in the page cache, whatever the number of workers.
-
-    Raises
-    ------
-    ValueError
-        When no directory is given or set, saying how to build the tables.
-    """
+    from ``directory`` (built there beforehand by
+    :func:`bandtables.tables4.build`), or by default from the machine's
+    cache, where they are built on first use and checked by their digests
+    (:func:`bandtables.cache.tables4_dir`): one copy per machine in the page
+    cache, whatever the number of workers."""
+    from bandtables.cache import tables4_dir
     from bandtables.tables4 import load
-    d = directory or os.environ.get(TABLES4_ENV)
-    if not d:
-        raise ValueError(f"4x3 patterns3 reads tables built beforehand: run "
-                         f"`python -c \"from bandtables.tables4 import build; build(DIR)\"` "
-                         f"(about 30 min, 2 GiB) and set {TABLES4_ENV}=DIR")
+    d = str(directory) if directory else str(tables4_dir())
     t = _TABLES4.get(d)
     if t is None:
         t = _TABLES4[d] = load(d)
     return t
+
+
+def _private_bytes() -> int:
+    """This process's private resident memory (``RssAnon`` of Linux), or its
+    peak resident memory where ``/proc`` is missing (an upper bound)."""
+    try:
+        with open("/proc/self/status") as fh:
+            m = re.search(r"^RssAnon:\s+(\d+) kB", fh.read(), re.M)
+        if m:
+            return int(m.group(1)) * 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 @dataclass(frozen=True)
@@ -169,10 +178,9 @@ class ThreeBandPatternReduction(Reduction):
     shape : Shape or str
         ``R x 3`` (native) or ``3 x R`` (its transpose), ``2 <= R <= 4``.
         ``R <= 3`` builds its dense tables in a fraction of a second;
-        ``R = 4`` reads the tables of :mod:`bandtables.tables4` from
-        ``table_dir`` or ``$GRIDCOUNT_BANDTABLES4`` (:func:`tables4`).
+        ``R = 4`` reads the tables of :mod:`bandtables.tables4` (:func:`tables4`).
     table_dir : str, optional
-        Directory of the 4x3 tables.
+        Directory of the 4x3 tables (default: the machine's cache, built on first use).
 
     Attributes
     ----------
@@ -269,11 +277,27 @@ class ThreeBandPatternReduction(Reduction):
     def work_shares(self, specs) -> dict[int, float]:
         return even_work(specs)
 
+    def estimate_method(self, sampled: int) -> str:
+        return (f"one of {self.choices // 2} band-2 slices timed in each of {sampled} "
+                f"sampled unit{'s' * (sampled != 1)}")
+
     def estimate_unit_seconds(self, spec, options, *, probes: int, seed: int,
                               max_seconds: float) -> float:
         """Seconds of counting ``spec``: every unit has ``K^R / 2`` terms, so
-        one slice (stack 1's first choice) is counted and multiplied by ``K/2``."""
-        return self.count_slice(spec, (0, 1)).seconds * (self.choices // 2)
+        one slice (stack 1's choice drawn with ``seed``) is counted and
+        multiplied by ``K/2``."""
+        x0 = random.Random(seed).randrange(self.choices // 2)
+        return self.count_slice(spec, (x0, x0 + 1)).seconds * (self.choices // 2)
+
+    def worker_memory(self) -> tuple[int, int] | None:
+        """For 4x3: this process's private resident memory (measured, after
+        counting) and the bytes of the mapped tables; None for the in-process
+        tables of 2x3 and 3x3 (a few MiB)."""
+        if self.rows <= DENSE_MAX_R:
+            return None
+        from bandtables.cache import table_bytes
+        t = tables4(self.table_dir)
+        return _private_bytes(), table_bytes(Path(t.act.filename).parent)
 
     def _completions(self, column_sets, x0=None) -> int:
         """``Σ_{P2} l(P2)·l(P3)`` for band 1's column sets (stack 1's choice in ``x0``)."""
