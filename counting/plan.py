@@ -220,6 +220,9 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
         except ValueError as e:   # the units cannot even be enumerated
             raise OutOfReach(s.name, red.name, f"no estimate can be made ({e})",
                              refused_because="it cannot be enumerated here") from None
+        if not cost.countable:
+            raise OutOfReach(s.name, red.name, cost.describe(workers),
+                             refused_because="it is estimated only, never counted")
         if cost.out_of_reach(workers):
             raise OutOfReach(s.name, red.name, cost.describe(workers))
         out.append((what, cost))

@@ -68,6 +68,8 @@ class JobCost:
     memory : (int, int) or None
         Bytes a worker needs for itself and bytes of tables shared by the
         workers of a machine (:meth:`Reduction.worker_memory`), where known.
+    countable : bool
+        False for a job the reduction can estimate but never count (5x3).
     """
 
     shape: str
@@ -79,6 +81,7 @@ class JobCost:
     seconds: float
     method: str | None = None
     memory: tuple[int, int] | None = None
+    countable: bool = True
 
     @property
     def cpu_seconds(self) -> float:
@@ -141,6 +144,11 @@ def job_cost(reduction: Reduction, options: CountOptions = CountOptions(), *,
     :meth:`~counting.reduction.base.Reduction.estimate_unit_seconds`.
     """
     t0 = time.perf_counter()
+    model = reduction.cost_model()
+    if model is not None:
+        return JobCost(reduction.shape.name, reduction.name, model["units"], model["units_exact"],
+                       model["unit_seconds"], model["sampled"], time.perf_counter() - t0,
+                       model["method"], model["memory"], model["countable"])
     n, exact = reduction.n_units_bound()
     specs = reduction.sample_units(sample, seed)
     budget = max_seconds / max(len(specs), 1)

@@ -85,6 +85,9 @@ class Reduction(abc.ABC):
         """Whether the reduction is defined for ``shape`` (default: every shape)."""
         return True
 
+    #: The registry asks reductions with a lower rank first whether they are a shape's default.
+    default_rank = 0
+
     @classmethod
     def default_for(cls, shape: Shape) -> bool:
         """Whether the reduction is the shape's default when it is the first
@@ -196,6 +199,13 @@ class Reduction(abc.ABC):
         """How the seconds of ``sampled`` units were measured, in words
         (:meth:`estimate_unit_seconds`, by default Knuth's estimator)."""
         return f"Knuth's estimate from {sampled} sampled unit{'s' * (sampled != 1)}"
+
+    def cost_model(self) -> dict | None:
+        """A job estimate made without timing units (:func:`counting.reach.job_cost`
+        then takes ``units``, ``units_exact``, ``unit_seconds``, ``sampled``,
+        ``method``, ``memory`` and ``countable`` from it); None (the default):
+        units are sampled and timed."""
+        return None
 
     def worker_memory(self) -> tuple[int, int] | None:
         """``(private, shared)``: bytes one worker needs for itself and bytes

@@ -86,7 +86,8 @@ __all__ = ["ThreeBandPatternReduction", "BandPatternClass", "BandPatternUnitSpec
 
 NAME = "patterns3"
 
-MAX_R = 4             # 4x3 / 3x4 read the cached tables of bandtables.tables4
+MAX_R = 5             # 4x3 / 3x4 read the cached tables of bandtables.tables4
+TABLES_MAX_R = 4      # 5x3 / 3x5: the job is estimated, never counted (no tables)
 
 _TABLES: dict[int, BandTables] = {}  # per process: one read-only set of tables per R
 _TABLES4: dict[str, object] = {}     # per process: the memory-mapped 4x3 tables by directory
@@ -176,7 +177,8 @@ class ThreeBandPatternReduction(Reduction):
     Parameters
     ----------
     shape : Shape or str
-        ``R x 3`` (native) or ``3 x R`` (its transpose), ``2 <= R <= 4``.
+        ``R x 3`` (native) or ``3 x R`` (its transpose), ``2 <= R <= 5``
+        (``R = 5``: the job's estimate only, :meth:`cost_model`).
         ``R <= 3`` builds its dense tables in a fraction of a second;
         ``R = 4`` reads the tables of :mod:`bandtables.tables4` (:func:`tables4`).
     table_dir : str, optional
@@ -206,17 +208,25 @@ class ThreeBandPatternReduction(Reduction):
 
     @classmethod
     def applies_to(cls, shape) -> bool:
-        """Whether ``shape`` has three bands or three stacks, ``2 <= R <= 4``."""
+        """Whether ``shape`` has three bands or three stacks, ``2 <= R <= 5``."""
         s = as_shape(shape)
         if s.latin or 3 not in (s.box_rows, s.box_cols):
             return False
         R = s.box_rows if s.box_cols == 3 else s.box_cols
         return 2 <= R <= MAX_R
 
+    #: Before the band-1 reductions when choosing a default: 4x3 and larger
+    #: have bands too large for them to enumerate (:mod:`counting.reduction.registry`).
+    default_rank = -1
+
     @classmethod
     def default_for(cls, shape) -> bool:
-        """Never the default (until the registry says otherwise)."""
-        return False
+        """The default for ``R >= 4`` (4x3, 3x4, 5x3, 3x5), whose band 1 the
+        other reductions cannot enumerate."""
+        if not cls.applies_to(shape):
+            return False
+        s = as_shape(shape)
+        return (s.box_rows if s.box_cols == 3 else s.box_cols) >= TABLES_MAX_R
 
     @property
     def factors(self) -> tuple[tuple[str, int], ...]:
@@ -230,6 +240,10 @@ class ThreeBandPatternReduction(Reduction):
     def _class_records(self):
         """``(reps as code tuples, sizes, l)`` of this ``R``."""
         R = self.rows
+        if R > TABLES_MAX_R:
+            raise ValueError(f"{self.shape.name} by {NAME} is estimated only: its tables cannot "
+                             f"be built ({self._act_bytes() / 2 ** 40:,.1f} TiB for one "
+                             f"relabelling table alone)")
         if R <= DENSE_MAX_R:
             ct = tables(R).classes
             return ct.reps, ct.sizes, ct.l
@@ -276,6 +290,43 @@ class ThreeBandPatternReduction(Reduction):
 
     def work_shares(self, specs) -> dict[int, float]:
         return even_work(specs)
+
+    def _act_bytes(self) -> int:
+        """Bytes of one ``U × U`` relabelling table of 32-bit codes (U > 2^16 for R = 5)."""
+        from bandtables.estimate import job_size
+        U = job_size(self.rows)["U"]
+        return U * U * (2 if U < 2 ** 16 else 4)
+
+    def cost_model(self):
+        """The job's estimate without its tables (:mod:`counting.reach`), or
+        None where the units are timed on the tables themselves.
+
+        For 5x3 always, and for 4x3 while this machine's cache holds no
+        tables (they take minutes to build): a lower bound, ``classes ≥
+        patterns / |moves|`` units of ``K^R / 2`` terms each
+        (:func:`bandtables.estimate.job_size`), at the seconds per term
+        measured here on the 3x3 kernel, whose tables stay in cache (the
+        larger tables of 4x3 and 5x3 do not; the per-term work is the same).
+        """
+        from bandtables.cache import cached_tables4
+        from bandtables.estimate import job_size
+        R = self.rows
+        if R <= DENSE_MAX_R or (R == TABLES_MAX_R and (self.table_dir or cached_tables4())):
+            return None
+        size, small = job_size(R), job_size(3)
+        bt = tables(3)
+        t0 = time.process_time()
+        for rep in bt.classes.reps[:8]:
+            bt.completions(pattern_column_sets(rep, 3))
+        per_term = (time.process_time() - t0) / (8 * small["terms_per_unit"])
+        why = ("its tables cannot be built" if R > TABLES_MAX_R else
+               "the tables are not built on this machine yet; they are built on first use")
+        return {"units": size["classes_lower_bound"], "units_exact": False,
+                "unit_seconds": size["terms_per_unit"] * per_term, "sampled": 0,
+                "method": (f"{size['terms_per_unit']:,} terms each at "
+                           f"{per_term * 1e9:.2g} ns, the 3x3 kernel's rate measured here, "
+                           f"a lower bound: {why}"),
+                "memory": None, "countable": R <= TABLES_MAX_R}
 
     def estimate_method(self, sampled: int) -> str:
         return (f"one of {self.choices // 2} band-2 slices timed in each of {sampled} "

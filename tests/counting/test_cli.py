@@ -608,15 +608,21 @@ def test_cli_verify_on_the_long_8x8_shapes():
     assert res.stdout.count("29,136,487,207,403,520") == 3
 
 
-@pytest.mark.parametrize("shape", ["3x4", "4x3", "4x4"])
-def test_a_shape_that_cannot_be_enumerated_is_refused_in_one_line(tmp_path, shape):
+@pytest.mark.parametrize("shape, says", [
+    ("4x4", "is out of reach: no estimate can be made"),
+    # issue 25: 4x3 and 3x4 by band tables, refused with the job's estimate (tables not built
+    # here yet: a lower bound, without building them)
+    ("3x4", "by reduction patterns3 is out of reach: "), ("4x3", "a day on"),
+])
+def test_a_shape_out_of_reach_is_refused_in_one_line(tmp_path, monkeypatch, shape, says):
     # issue 26.1: count 3x4 (4x3, 4x4) printed a traceback; every shape gets a
     # count or a one-line refusal with its estimate or why none can be made
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     res = invoke("count", shape, "--db", tmp_path / "x.sqlite", "--workers", "1")
     assert res.exit_code == 2, res.output
     assert "Traceback" not in res.output and res.output.count("\n") == 1
-    assert "is out of reach: no estimate can be made" in res.output
-    assert not (tmp_path / "x.sqlite").exists()
+    assert says in res.output
+    assert not (tmp_path / "x.sqlite").exists() and not (tmp_path / "cache").exists()
 
 
 @pytest.mark.parametrize("args, says", [
@@ -670,8 +676,9 @@ def test_count_rows_counts_latin_rectangles_by_the_kernel():
         assert res.exit_code == 2 and says in res.output
 
 
-def test_a_refusal_under_json_is_a_json_error_object_on_stdout(tmp_path):
+def test_a_refusal_under_json_is_a_json_error_object_on_stdout(tmp_path, monkeypatch):
     # issue 26.20: a refusal under --json left stdout empty
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     res = invoke("count", "3x4", "--json", "--db", tmp_path / "j.sqlite")
     assert res.exit_code == 2
     doc = json.loads(res.stdout)

@@ -34,6 +34,17 @@ def test_the_description_says_units_rate_and_wall_time_with_units():
     assert "e+" not in text
 
 
+def test_the_description_gives_workers_for_a_day_and_memory_where_known():
+    c = JobCost("4x3", "patterns3", 144_578, True, 3600.0, 2, 1.0, "one slice timed",
+                (30 * 2 ** 20, 3 * 2 ** 29))
+    text = c.describe(workers=2)
+    assert c.workers_for_a_day() == 6_025 and "a day on 6,025" in text   # ⌈144,578 h / 24⌉
+    assert "memory per worker about 30 MiB plus 1.5 GiB of tables shared" in text
+    assert "one slice timed" in text and "Knuth" not in text
+    assert c.as_json(2)["memory_shared_bytes"] == 3 * 2 ** 29
+    assert "memory" not in cost(2, 100).describe(2) and cost(2, 100).workers_for_a_day() == 1
+
+
 @pytest.mark.parametrize("seconds, text", [
     (0.42, "0.42 s"), (42.4, "42 s"), (99.6, "1.7 min"), (7200, "2.0 h"),
     (3e5, "3.5 days"), (9.96, "10 s"), (86e12, "2,700,000 years"),
