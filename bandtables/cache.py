@@ -1,18 +1,18 @@
 """Where the 4x3 band tables live: built on first use, checked by a digest, shared.
 
 The 4x3 tables (:mod:`bandtables.tables4`) take minutes of one core to
-build and 1.2 GiB on disk, so they are built once per machine, on first
+build (about 175 MiB on disk), so they are built once per machine, on first
 use, into the cache directory
 
-    ``$XDG_CACHE_HOME/gridcount/bandtables4-vK``  (``~/.cache/gridcount/...``
-    when ``XDG_CACHE_HOME`` is unset; ``K`` is :data:`bandtables.KERNEL_VERSION`)
+    ``$XDG_CACHE_HOME/gridcount/bandtables4-vF``  (``~/.cache/gridcount/...``
+    when ``XDG_CACHE_HOME`` is unset; ``F`` is :data:`bandtables.tables4.FORMAT`)
 
 and memory-mapped read-only from there by every process that counts, so a
 machine holds one copy in its page cache whatever its number of workers.
 Nothing has to be set or copied beforehand: a worker of a Dask cluster
 builds them on its machine the first time it counts a 4x3 unit.
 
-* **Built once.**  The build holds an ``flock`` on ``bandtables4-vK.lock``:
+* **Built once.**  The build holds an ``flock`` on ``bandtables4-vF.lock``:
   other processes of the machine wait for it and then map the result.  It
   writes into a temporary directory beside the cache and renames it into
   place when every file and the manifest are written, so an interrupted
@@ -20,7 +20,7 @@ builds them on its machine the first time it counts a 4x3 unit.
   build).
 * **Checked.**  ``manifest.json`` records each file's size and SHA-256;
   :func:`tables4_dir` checks every file against it once per process
-  before anything is read.  A cache whose files differ from their digests
+  before anything is read (about 175 MiB: under a second).  A cache whose files differ from their digests
   (damaged, truncated, edited) or whose manifest is missing or unreadable is
   said in one line and built again; the old files are removed only after
   the new ones are in place.
@@ -35,7 +35,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from bandtables import KERNEL_VERSION
+from bandtables.tables4 import ARRAYS, FORMAT
 
 __all__ = ["cache_root", "tables4_path", "tables4_dir", "cached_tables4", "DamagedTables",
            "MANIFEST", "table_bytes"]
@@ -56,7 +56,7 @@ def cache_root() -> Path:
 
 def tables4_path(root: Path | str | None = None) -> Path:
     """The directory of the 4x3 tables under ``root`` (default :func:`cache_root`)."""
-    return Path(root if root is not None else cache_root()) / f"bandtables4-v{KERNEL_VERSION}"
+    return Path(root if root is not None else cache_root()) / f"bandtables4-v{FORMAT}"
 
 
 def _digest(path: Path) -> str:
@@ -70,8 +70,7 @@ def _digest(path: Path) -> str:
 def _write_manifest(d: Path) -> None:
     files = {p.name: {"bytes": p.stat().st_size, "sha256": _digest(p)}
              for p in sorted(d.iterdir()) if p.suffix == ".npy"}
-    (d / MANIFEST).write_text(json.dumps({"kernel_version": KERNEL_VERSION, "files": files},
-                                         indent=1))
+    (d / MANIFEST).write_text(json.dumps({"format": FORMAT, "files": files}, indent=1))
 
 
 def verify(d: Path) -> None:
@@ -83,13 +82,11 @@ def verify(d: Path) -> None:
         Naming the first file missing, of another size or digest, or a
         manifest that is missing or unreadable.
     """
-    from bandtables.tables4 import ARRAYS
     try:
         manifest = json.loads((d / MANIFEST).read_text())
         files = manifest["files"]
-        if manifest["kernel_version"] != KERNEL_VERSION:
-            raise DamagedTables(f"{d / MANIFEST} is of kernel version "
-                                f"{manifest['kernel_version']}, not {KERNEL_VERSION}")
+        if manifest["format"] != FORMAT:
+            raise DamagedTables(f"{d / MANIFEST} is of format {manifest['format']}, not {FORMAT}")
     except (OSError, ValueError, KeyError, TypeError) as e:
         if isinstance(e, DamagedTables):
             raise
@@ -156,7 +153,7 @@ def _build_into(d: Path, threads: int, say, progress: bool | None) -> None:
         shutil.rmtree(stale, ignore_errors=True)   # a build interrupted earlier (we hold the lock)
     tmp = d.parent / f"{d.name}.build-{os.getpid()}"
     say(f"building the 4x3 band tables once for this machine into {d} "
-        f"(minutes of {threads} core{'s' * (threads != 1)}, 1.2 GiB on disk)")
+        f"(minutes of {threads} core{'s' * (threads != 1)})")
     bars = []
 
     def bar(total):
@@ -182,4 +179,4 @@ def _build_into(d: Path, threads: int, say, progress: bool | None) -> None:
             b.close()
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    say(f"the 4x3 band tables are in {d} ({table_bytes(d) / 2 ** 30:.2f} GiB)")
+    say(f"the 4x3 band tables are in {d} ({table_bytes(d) / 2 ** 20:,.0f} MiB)")

@@ -106,8 +106,10 @@ class JobCost:
         memory = ""
         if self.memory is not None:
             private, shared = self.memory
+            tables = (f"{shared / 2 ** 30:,.1f} GiB" if shared >= 2 ** 30 else
+                      f"{shared / 2 ** 20:,.0f} MiB")
             memory = (f"; memory per worker about {private / 2 ** 20:,.0f} MiB plus "
-                      f"{shared / 2 ** 30:,.1f} GiB of tables shared by the workers of a machine")
+                      f"{tables} of tables shared by the workers of a machine")
         method = self.method or (f"Knuth's estimate from {self.sampled} sampled "
                                  f"unit{'s' * (self.sampled != 1)}")
         return (f"{_core_hours(self.cpu_seconds)} core-hours ({at_least}{self.units:,} units "

@@ -18,10 +18,9 @@ import numpy as np
 import pytest
 
 import bandtables.tables4
-from bandtables import KERNEL_VERSION
 from bandtables.cache import (MANIFEST, DamagedTables, cache_root, cached_tables4, tables4_dir,
                               tables4_path, verify)
-from bandtables.tables4 import ARRAYS
+from bandtables.tables4 import ARRAYS, FORMAT
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -50,7 +49,7 @@ def calls(monkeypatch):
 def test_the_cache_is_under_xdg_cache_home_or_home(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert cache_root() == tmp_path / "gridcount"
-    assert tables4_path() == tmp_path / "gridcount" / f"bandtables4-v{KERNEL_VERSION}"
+    assert tables4_path() == tmp_path / "gridcount" / f"bandtables4-v{FORMAT}"
     monkeypatch.delenv("XDG_CACHE_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "h"))
     assert cache_root() == tmp_path / "h" / ".cache" / "gridcount"
@@ -91,9 +90,9 @@ def test_a_damaged_file_is_said_and_built_again(tmp_path, calls):
 def test_every_kind_of_damage_is_refused_by_the_check(tmp_path, calls, damage):
     d = tables4_dir(tmp_path, say=lambda m: None, progress=False)
     if damage == "missing file":
-        (d / "R4-LTg.npy").unlink()
+        (d / "R4-LT.npy").unlink()
     elif damage == "truncated":
-        with open(d / "R4-LTg.npy", "r+b") as fh:
+        with open(d / "R4-LT.npy", "r+b") as fh:
             fh.truncate(10)
     elif damage == "no manifest":
         (d / MANIFEST).unlink()
@@ -112,7 +111,7 @@ def test_a_failed_build_leaves_neither_a_cache_nor_a_temporary(tmp_path, monkeyp
     with pytest.raises(MemoryError):
         tables4_dir(tmp_path, say=lambda m: None, progress=False)
     assert cached_tables4(tmp_path) is None
-    assert [p.name for p in tmp_path.iterdir()] == [f"bandtables4-v{KERNEL_VERSION}.lock"]
+    assert [p.name for p in tmp_path.iterdir()] == [f"bandtables4-v{FORMAT}.lock"]
 
 
 BUILDER = textwrap.dedent("""
@@ -121,7 +120,7 @@ BUILDER = textwrap.dedent("""
     import numpy as np
     import bandtables.tables4
     from bandtables.cache import tables4_dir
-    from bandtables.tables4 import ARRAYS
+    from bandtables.tables4 import ARRAYS, FORMAT
     root, log = Path(sys.argv[1]), Path(sys.argv[2])
     def build(directory, threads=1, log_=print, progress=None, **kw):
         with open(log, "a") as fh:

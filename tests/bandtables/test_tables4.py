@@ -25,7 +25,7 @@ from bandtables.kernels import count_l
 from bandtables.orbits import chain_classes
 from bandtables.tables import class_table, pattern_column_sets
 from bandtables.cache import cached_tables4
-from bandtables.tables4 import Tables4, block_masks, class_l, compose
+from bandtables.tables4 import Tables4, block_masks, class_l, compact
 
 SILVER_4X3_CLASSES = 144_578
 TABLES4 = cached_tables4()
@@ -120,7 +120,7 @@ class SyntheticChain:
     (bandtables/tables4.py, steps 1-4): the reference the composed tables
     and the kernel are checked against."""
 
-    def __init__(self, rng, U=7, G=5, n1=3, P=4, high=1000):
+    def __init__(self, rng, U=7, G=40, n1=3, P=4, high=1000):
         self.act = rng.integers(0, U, (U, U), dtype=np.uint16)
         self.act0 = rng.integers(0, U, (G, U), dtype=np.uint16)
         self.rep1 = rng.integers(0, U, U, dtype=np.uint16)
@@ -142,16 +142,18 @@ class SyntheticChain:
         return int(self.LT[p, self.act0[g2, self.act0[g1, v3]]])
 
     def tables(self) -> Tables4:
-        act1, orbit1, LTg = compose(self, self.LT)
-        return Tables4(act=self.act, act1=act1, orbit1=orbit1, LTg=LTg,
-                       l=np.zeros(1, np.uint32), reps=np.zeros((1, 4), np.uint16),
-                       sizes=np.zeros(1, np.int64))
+        act0, trans1, trans2 = compact(self.act0, self.trans1, self.trans2)
+        return Tables4(act=self.act, act0=act0, rep1=self.rep1, trans1=trans1,
+                       index1=self.index1, rep2=self.rep2, trans2=trans2,
+                       pair_index=self.pair_index, LT=self.LT, l=np.zeros(1, np.uint32),
+                       reps=np.zeros((1, 4), np.uint16), sizes=np.zeros(1, np.int64))
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_the_composed_tables_give_the_chain_lookup_on_every_band(seed):
+def test_the_compacted_tables_give_the_chain_lookup_on_every_band(seed):
     chain = SyntheticChain(np.random.default_rng(seed))
     t = chain.tables()
+    assert len(t.act0) < len(chain.act0)           # rows no transversal names are gone
     for boxes in itertools.product(range(7), repeat=4):
         assert t.lookup(boxes) == chain.lookup(boxes)
 
@@ -166,7 +168,8 @@ def test_contract4_equals_the_chain_lookup_term_by_term(seed):
     c = rng.integers(0, 7, (4, K), dtype=np.uint16)
     expected = sum(chain.lookup(b[range(4), x]) * chain.lookup(c[range(4), x])
                    for x in itertools.product(range(K), repeat=4) if 1 <= x[0] < 3)
-    hi, lo = kernels.contract4(t.act, t.act1, t.orbit1, t.LTg, b, c, 1, 3)
+    hi, lo = kernels.contract4(t.act, t.act0, t.rep1, t.trans1, t.index1, t.rep2, t.trans2,
+                                 t.pair_index, t.LT, b, c, 1, 3)
     assert (int(hi) << 64 | int(lo)) == expected
 
 
@@ -228,7 +231,8 @@ def test_contract4_on_the_real_tables_equals_the_direct_counter(t4):
 
     expected = sum(l(b[range(4), x]) * l(c[range(4), x])
                    for x in itertools.product(range(1, 2), range(3), range(3), range(3)))
-    hi, lo = kernels.contract4(t4.act, t4.act1, t4.orbit1, t4.LTg, b, c, 1, 2)
+    hi, lo = kernels.contract4(t4.act, t4.act0, t4.rep1, t4.trans1, t4.index1, t4.rep2,
+                                 t4.trans2, t4.pair_index, t4.LT, b, c, 1, 2)
     assert (int(hi) << 64 | int(lo)) == expected
 
 

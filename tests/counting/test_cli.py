@@ -625,6 +625,30 @@ def test_a_shape_out_of_reach_is_refused_in_one_line(tmp_path, monkeypatch, shap
     assert not (tmp_path / "x.sqlite").exists() and not (tmp_path / "cache").exists()
 
 
+@pytest.mark.slow
+def test_4x3_with_its_tables_built_is_refused_with_the_measured_estimate_and_forced(tmp_path):
+    from bandtables.cache import cached_tables4
+    if cached_tables4() is None:
+        pytest.skip("no 4x3 tables in this machine's cache")
+    db = tmp_path / "x.sqlite"
+    res = invoke("count", "4x3", "--db", db, "--workers", "2")
+    assert res.exit_code == 2 and res.output.count("\n") == 1, res.output
+    for says in ("144,578 units", "band-2 slices timed", "core-hours", "a day on",
+                 "memory per worker about", "MiB of tables shared", "--force"):
+        assert says in res.output
+    assert not db.exists()
+    res = invoke("count", "4x3", "--force", "--units", "0", "--db", db, "--workers", "1",
+                 "--json")
+    assert res.exit_code == 0, res.output
+    from counting.reduction import get_reduction
+    from counting.store.database import Store
+    red = get_reduction("4x3")
+    with Store.open(db) as store:
+        (stored,) = store.results()
+    assert stored.unit_id == 0 and stored.count == sum(
+        red.count_slice(red.units()[0], (x, x + 1)).count for x in range(0, 173, 1))
+
+
 @pytest.mark.parametrize("args, says", [
     (["count", "3y3"], "bad box shape '3y3'"),                        # issue 26.20: was exit 1
     (["count", "2x3", "--db", ""], "an empty path names no store"),   # 26.13: used the default

@@ -264,3 +264,23 @@ def test_4x3_units_read_the_built_tables():
     assert ThreeBandPatternReduction("3x4").count_slice(
         BandPatternUnitSpec("3x4", "patterns3", 777, 777, 0, spec.weight, spec.column_sets),
         x0=(5, 6)).count == one.count
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(cached_tables4() is None, reason="no 4x3 tables in this machine's cache")
+def test_the_published_4x3_sample_units_count_the_same_slice_by_slice():
+    """results/4x3-sample-units.csv (51 slices, published with band 1's
+    column sets): each recounted from the cached tables, class and count."""
+    import csv
+    from pathlib import Path
+    red = ThreeBandPatternReduction("4x3")
+    units = red.units()
+    path = Path(__file__).resolve().parents[3] / "results" / "4x3-sample-units.csv"
+    with open(path, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == 51
+    for row in rows:
+        spec = units[int(row["class_id"])]
+        assert red.unit_columns(spec)["band1_column_sets"] == row["band1_column_sets"]
+        x0 = int(row["x0"])
+        assert red.count_slice(spec, (x0, x0 + 1)).count == int(row["count"]), row["class_id"]
