@@ -217,6 +217,8 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
     for what, red in wanted:
         try:
             cost = reach.job_cost(red, options)
+            if cost.provisional and cost.countable and not cost.out_of_reach(workers):
+                cost = reach.job_cost(red, options, bound_ok=False)   # a bound accepts nothing
         except ValueError as e:   # the units cannot even be enumerated
             raise OutOfReach(s.name, red.name, f"no estimate can be made ({e})",
                              refused_because="it cannot be enumerated here") from None

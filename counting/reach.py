@@ -70,6 +70,9 @@ class JobCost:
         workers of a machine (:meth:`Reduction.worker_memory`), where known.
     countable : bool
         False for a job the reduction can estimate but never count (5x3).
+    provisional : bool
+        A lower bound made before what the units need exists (4x3's tables):
+        good for refusing a job, not for accepting it.
     """
 
     shape: str
@@ -82,6 +85,7 @@ class JobCost:
     method: str | None = None
     memory: tuple[int, int] | None = None
     countable: bool = True
+    provisional: bool = False
 
     @property
     def cpu_seconds(self) -> float:
@@ -137,20 +141,23 @@ def needs_estimate(reduction: Reduction) -> bool:
 
 def job_cost(reduction: Reduction, options: CountOptions = CountOptions(), *,
              sample: int = 2, seed: int = 0, probes: int = 200,
-             max_seconds: float = 6.0) -> JobCost:
+             max_seconds: float = 6.0, bound_ok: bool = True) -> JobCost:
     """Estimate the CPU time of every unit of ``reduction`` (see the module).
 
     ``sample`` units are drawn with ``seed``; each is explored by up to
     ``probes`` random paths in about ``max_seconds / sample`` seconds (at
     least ten paths each), by the reduction's
     :meth:`~counting.reduction.base.Reduction.estimate_unit_seconds`.
+    With ``bound_ok`` False a provisional bound is not taken
+    (:meth:`~counting.reduction.base.Reduction.cost_model`): the units are timed.
     """
     t0 = time.perf_counter()
-    model = reduction.cost_model()
+    model = reduction.cost_model(bound_ok)
     if model is not None:
         return JobCost(reduction.shape.name, reduction.name, model["units"], model["units_exact"],
                        model["unit_seconds"], model["sampled"], time.perf_counter() - t0,
-                       model["method"], model["memory"], model["countable"])
+                       model["method"], model["memory"], model["countable"],
+                       model["provisional"])
     n, exact = reduction.n_units_bound()
     specs = reduction.sample_units(sample, seed)
     budget = max_seconds / max(len(specs), 1)

@@ -200,11 +200,12 @@ class Reduction(abc.ABC):
         (:meth:`estimate_unit_seconds`, by default Knuth's estimator)."""
         return f"Knuth's estimate from {sampled} sampled unit{'s' * (sampled != 1)}"
 
-    def cost_model(self) -> dict | None:
+    def cost_model(self, bound_ok: bool = True) -> dict | None:
         """A job estimate made without timing units (:func:`counting.reach.job_cost`
         then takes ``units``, ``units_exact``, ``unit_seconds``, ``sampled``,
-        ``method``, ``memory`` and ``countable`` from it); None (the default):
-        units are sampled and timed."""
+        ``method``, ``memory``, ``countable`` and ``provisional`` from it);
+        None (the default): units are sampled and timed.  With ``bound_ok``
+        False, no provisional lower bound is wanted."""
         return None
 
     def worker_memory(self) -> tuple[int, int] | None:

@@ -70,7 +70,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bandtables import KERNEL_VERSION
+from bandtables import KERNEL_VERSION, kernels
 from bandtables.api import BandTables
 from bandtables.tables import DENSE_MAX_R, pattern_column_sets
 from counting.options import CountOptions
@@ -297,36 +297,42 @@ class ThreeBandPatternReduction(Reduction):
         U = job_size(self.rows)["U"]
         return U * U * (2 if U < 2 ** 16 else 4)
 
-    def cost_model(self):
+    def cost_model(self, bound_ok: bool = True):
         """The job's estimate without its tables (:mod:`counting.reach`), or
         None where the units are timed on the tables themselves.
 
         For 5x3 always, and for 4x3 while this machine's cache holds no
-        tables (they take minutes to build): a lower bound, ``classes ≥
+        tables (they take minutes to build) unless ``bound_ok`` is False: a
+        lower bound (*provisional* for 4x3: a job it does not refuse is
+        estimated again on the tables, :func:`counting.plan.check_reach`), ``classes ≥
         patterns / |moves|`` units of ``K^R / 2`` terms each
         (:func:`bandtables.estimate.job_size`), at the seconds per term
-        measured here on the 3x3 kernel, whose tables stay in cache (the
-        larger tables of 4x3 and 5x3 do not; the per-term work is the same).
+        measured here on the 3x3 kernel alone, whose tables stay in cache
+        (those of 4x3 and 5x3 do not, and their terms are no less work):
+        a rough lower bound, not a proven one.
         """
         from bandtables.cache import cached_tables4
         from bandtables.estimate import job_size
         R = self.rows
-        if R <= DENSE_MAX_R or (R == TABLES_MAX_R and (self.table_dir or cached_tables4())):
+        if R <= DENSE_MAX_R or (R == TABLES_MAX_R and (
+                not bound_ok or self.table_dir or cached_tables4())):
             return None
         size, small = job_size(R), job_size(3)
         bt = tables(3)
+        work = [bt.pairs(pattern_column_sets(rep, 3)) for rep in bt.classes.reps[:8]]
         t0 = time.process_time()
-        for rep in bt.classes.reps[:8]:
-            bt.completions(pattern_column_sets(rep, 3))
-        per_term = (time.process_time() - t0) / (8 * small["terms_per_unit"])
+        for b, c in work:                      # the kernel alone, its tables in cache
+            kernels.contract(bt.act, bt.T, b, c, 0, bt.K0)
+        per_term = (time.process_time() - t0) / (len(work) * small["terms_per_unit"])
         why = ("its tables cannot be built" if R > TABLES_MAX_R else
                "the tables are not built on this machine yet; they are built on first use")
         return {"units": size["classes_lower_bound"], "units_exact": False,
                 "unit_seconds": size["terms_per_unit"] * per_term, "sampled": 0,
                 "method": (f"{size['terms_per_unit']:,} terms each at "
-                           f"{per_term * 1e9:.2g} ns, the 3x3 kernel's rate measured here, "
-                           f"a lower bound: {why}"),
-                "memory": None, "countable": R <= TABLES_MAX_R}
+                           f"{per_term * 1e9:.2g} ns, the 3x3 kernel's in-cache rate "
+                           f"measured here: a rough lower bound, {why}"),
+                "memory": None, "countable": R <= TABLES_MAX_R,
+                "provisional": R <= TABLES_MAX_R}
 
     def estimate_method(self, sampled: int) -> str:
         return (f"one of {self.choices // 2} band-2 slices timed in each of {sampled} "

@@ -22,6 +22,7 @@ from click.testing import CliRunner
 from counting import job as jobs
 from counting import plan
 from counting import published
+from counting import reach
 from counting.run import pool
 from counting.reduction import get_reduction
 from counting.cli import cli
@@ -618,6 +619,8 @@ def test_a_shape_out_of_reach_is_refused_in_one_line(tmp_path, monkeypatch, shap
     # issue 26.1: count 3x4 (4x3, 4x4) printed a traceback; every shape gets a
     # count or a one-line refusal with its estimate or why none can be made
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    # a bound within reach would build the tables to measure (minutes): keep it out of reach
+    monkeypatch.setattr(reach, "REACH_DAYS", 1)
     res = invoke("count", shape, "--db", tmp_path / "x.sqlite", "--workers", "1")
     assert res.exit_code == 2, res.output
     assert "Traceback" not in res.output and res.output.count("\n") == 1
@@ -703,6 +706,7 @@ def test_count_rows_counts_latin_rectangles_by_the_kernel():
 def test_a_refusal_under_json_is_a_json_error_object_on_stdout(tmp_path, monkeypatch):
     # issue 26.20: a refusal under --json left stdout empty
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(reach, "REACH_DAYS", 1)
     res = invoke("count", "3x4", "--json", "--db", tmp_path / "j.sqlite")
     assert res.exit_code == 2
     doc = json.loads(res.stdout)

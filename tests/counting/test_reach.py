@@ -8,6 +8,7 @@ from click.testing import CliRunner
 
 from counting import reach
 from counting.cli import cli
+from counting.options import CountOptions
 from counting.reach import REACH_DAYS, JobCost, format_seconds, job_cost, needs_estimate
 from counting.reduction import get_reduction
 from counting.reduction.patterns2 import TwoBandPatternReduction, n_patterns
@@ -139,3 +140,27 @@ def test_without_force_a_large_job_is_estimated(tmp_path, monkeypatch):
                  "--workers", "1", "--json")
     assert res.exit_code == 0, res.output
     assert calls == [1]
+
+
+def test_a_provisional_bound_refuses_but_never_accepts_a_job(monkeypatch):
+    """4x3 before its tables exist: a lower bound within reach is estimated
+    again, on what the units need (bound_ok=False), before anything runs."""
+    from counting import plan
+    asked = []
+
+    def fake(red, options, **kw):
+        asked.append(kw.get("bound_ok", True))
+        hours = 100 if kw.get("bound_ok", True) else 1_500
+        return JobCost("4x3", "patterns3", 1, False, hours * 3600.0, 0, 0.0, "timed",
+                       None, True, kw.get("bound_ok", True))
+    monkeypatch.setattr(reach, "job_cost", fake)
+    with pytest.raises(plan.OutOfReach, match="1,500 core-hours"):
+        plan.check_reach("4x3", None, CountOptions(), 2)
+    assert asked == [True, False]
+    asked.clear()
+    assert plan.check_reach("4x3", None, CountOptions(), 64)[0][1].cpu_seconds == 1_500 * 3600
+    assert asked == [True, False]                   # accepted only on the measured figure
+    monkeypatch.setattr(reach, "job_cost", lambda red, options, **kw: JobCost(
+        "4x3", "patterns3", 1, False, 1e6 * 3600, 0, 0.0, "bound", None, True, True))
+    with pytest.raises(plan.OutOfReach, match="1,000,000 core-hours"):
+        plan.check_reach("4x3", None, CountOptions(), 2)    # refused on the bound at once
