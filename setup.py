@@ -28,11 +28,12 @@ extensions = [
         ["bandtables/_contract.pyx"],
         extra_compile_args=["-O3"],
     ),
-    # A whole row of 4x3 l values at once (bandtables/tables4.py: prefix_rows); pext needs BMI2.
+    # A whole row of 4x3 l values at once (bandtables/tables4.py: prefix_rows). No -mbmi2 or
+    # -march: an extension built for one CPU must not fault on another (tests/layout checks).
     Extension(
         "bandtables._rows4",
         ["bandtables/_rows4.pyx"],
-        extra_compile_args=["-O3", "-mbmi2"],
+        extra_compile_args=["-O3"],
     ),
     # l of one band: Latin rectangles with column sets (bandtables/tables.py: band_l).
     Extension(

@@ -104,37 +104,57 @@ def contract(const uint16_t[:, ::1] act, const uint64_t[::1] T, const uint16_t[:
 # R = 4: l read through the stabiliser chain (bandtables/tables4.py)
 # ---------------------------------------------------------------------------
 # The row LT[p] (box 3's code -> l of (0, w1, w2, ·)) and the relabelling
-# rows act0[g1], act0[g2] replace the dense table T.  Work per level:
-#   x0       : the act rows of band 2's and band 3's box 0;
-#   x0, x1   : g1 and i1, and boxes 2 and 3 of every choice relabelled by
-#              act0[g1] (2K gathers per band, amortised over K² terms);
-#   x0..x2   : g2 and the pair p;
+# rows act0[g1], act0[g2] replace the dense table T.  Per x0:
+#   x1       : g1 and i1, and boxes 2 and 3 of every choice relabelled by
+#              act0[g1] (2K gathers per band, amortised over K² terms); box 3's
+#              codes are kept for every x1 (K² uint16 per band, in L2);
+#   x1, x2   : g2 and the pair p of each band, for all K² prefixes;
+#   order    : the K² prefixes sorted by band 2's (g2, p), so that prefixes
+#              reading the same act0 and LT rows follow one another and
+#              find them in L1/L2 instead of fetching them again (the
+#              terms are a sum: any order gives it);
 #   x3       : l2 = LT[p_b, act0[g2_b, v3b]] and l3 likewise, one multiply.
 # Each prefix's inner sum has K terms below bound² (checked by the caller:
 # bound² · K < 2^64), so it is summed in 64 bits and added to the 128-bit total.
 
+cdef extern from "stdlib.h":
+    void qsort(void* base, size_t n, size_t size,
+               int (*compar)(const void*, const void*) noexcept nogil) noexcept nogil
+
+
+cdef int _cmp_u64(const void* a, const void* b) noexcept nogil:
+    cdef uint64_t x = (<const uint64_t*>a)[0]
+    cdef uint64_t y = (<const uint64_t*>b)[0]
+    return (x > y) - (x < y)
+
 
 cdef struct _Chain:
     const uint16_t* act        # (U, U): box 0 -> standard code
-    const uint16_t* act0       # (|G0|, U): the relabellings fixing code 0
+    const uint16_t* act0       # (n_elements, U): the relabellings the transversals name
     const uint16_t* rep1       # (U,): G0-representative of box 1
-    const int32_t* trans1      # (U,): an element of G0 reaching it
+    const int32_t* trans1      # (U,): a row of act0 reaching it
     const int32_t* index1      # (U,): row of a representative in rep2/trans2/pair_index
     const uint16_t* rep2       # (n1, U): S1-representative of box 2
-    const int32_t* trans2      # (n1, U): an element of S1 reaching it
+    const int32_t* trans2      # (n1, U): a row of act0 reaching it
     const int32_t* pair_index  # (n1, U): pair number of (w1, w2)
     const uint32_t* LT         # (n_pairs, U): l by pair and box 3
     int64_t U
 
 
+cdef struct _Scratch:
+    uint32_t* v2b         # (K,) box 2 of each choice, relabelled (one x1 at a time)
+    uint32_t* v2c
+    uint16_t* v3b         # (K, K) box 3 relabelled, by x1 and x3
+    uint16_t* v3c
+    uint64_t* key         # (K²,) band 2's (g2, p) and the prefix x1·K + x2, sortable
+    uint32_t* g2c         # (K²,) band 3's act0 row and pair, by prefix
+    uint32_t* pc
+
+
 cdef int _contract4(const _Chain* t, const uint16_t* b, const uint16_t* c, int K,
-                    int x0_start, int x0_stop, uint32_t* scratch, acc_t* out) noexcept nogil:
+                    int x0_start, int x0_stop, _Scratch* s, acc_t* out) noexcept nogil:
     """Add the R = 4 terms with ``x0_start <= x_0 < x0_stop`` to ``*out``.  Returns 0."""
     cdef int64_t U = t.U
-    cdef uint32_t* v2b = scratch          # box 2 of each choice, after act[b0] and act0[g1]
-    cdef uint32_t* v3b = scratch + K      # box 3, the same
-    cdef uint32_t* v2c = scratch + 2 * K
-    cdef uint32_t* v3c = scratch + 3 * K
     cdef const uint16_t* rb
     cdef const uint16_t* rc
     cdef const uint16_t* g1b
@@ -143,8 +163,10 @@ cdef int _contract4(const _Chain* t, const uint16_t* b, const uint16_t* c, int K
     cdef const uint16_t* g2c
     cdef const uint32_t* lb
     cdef const uint32_t* lc
-    cdef int64_t i1b, i1c, vb, vc
-    cdef uint64_t inner
+    cdef const uint16_t* wb
+    cdef const uint16_t* wc
+    cdef int64_t i1b, i1c, vb, vc, n = <int64_t>K * K, k, prefix
+    cdef uint64_t inner, g2, p
     cdef acc_t acc = 0
     cdef int x0, x1, x2, x3, x
     for x0 in range(x0_start, x0_stop):
@@ -158,19 +180,31 @@ cdef int _contract4(const _Chain* t, const uint16_t* b, const uint16_t* c, int K
             i1b = t.index1[t.rep1[vb]] * U
             i1c = t.index1[t.rep1[vc]] * U
             for x in range(K):
-                v2b[x] = g1b[rb[b[2 * K + x]]]
-                v3b[x] = g1b[rb[b[3 * K + x]]]
-                v2c[x] = g1c[rc[c[2 * K + x]]]
-                v3c[x] = g1c[rc[c[3 * K + x]]]
+                s.v2b[x] = g1b[rb[b[2 * K + x]]]
+                s.v2c[x] = g1c[rc[c[2 * K + x]]]
+                s.v3b[x1 * K + x] = g1b[rb[b[3 * K + x]]]
+                s.v3c[x1 * K + x] = g1c[rc[c[3 * K + x]]]
             for x2 in range(K):
-                g2b = t.act0 + <int64_t>t.trans2[i1b + v2b[x2]] * U
-                g2c = t.act0 + <int64_t>t.trans2[i1c + v2c[x2]] * U
-                lb = t.LT + <int64_t>t.pair_index[i1b + t.rep2[i1b + v2b[x2]]] * U
-                lc = t.LT + <int64_t>t.pair_index[i1c + t.rep2[i1c + v2c[x2]]] * U
-                inner = 0
-                for x3 in range(K):
-                    inner += <uint64_t>lb[g2b[v3b[x3]]] * lc[g2c[v3c[x3]]]
-                acc += inner
+                prefix = <int64_t>x1 * K + x2
+                g2 = <uint64_t>t.trans2[i1b + s.v2b[x2]]
+                p = <uint64_t>t.pair_index[i1b + t.rep2[i1b + s.v2b[x2]]]
+                s.key[prefix] = (g2 << 40) | (p << 24) | <uint64_t>prefix
+                s.g2c[prefix] = <uint32_t>t.trans2[i1c + s.v2c[x2]]
+                s.pc[prefix] = <uint32_t>t.pair_index[i1c + t.rep2[i1c + s.v2c[x2]]]
+        qsort(s.key, n, sizeof(uint64_t), _cmp_u64)
+        for k in range(n):
+            prefix = <int64_t>(s.key[k] & 0xFFFFFF)
+            x1 = <int>(prefix // K)
+            g2b = t.act0 + <int64_t>(s.key[k] >> 40) * U
+            lb = t.LT + <int64_t>((s.key[k] >> 24) & 0xFFFF) * U
+            g2c = t.act0 + <int64_t>s.g2c[prefix] * U
+            lc = t.LT + <int64_t>s.pc[prefix] * U
+            wb = s.v3b + <int64_t>x1 * K
+            wc = s.v3c + <int64_t>x1 * K
+            inner = 0
+            for x3 in range(K):
+                inner += <uint64_t>lb[g2b[wb[x3]]] * lc[g2c[wc[x3]]]
+            acc += inner
     out[0] += acc
     return 0
 
@@ -180,19 +214,33 @@ def contract4(const uint16_t[:, ::1] act, const uint16_t[:, ::1] act0,
               const uint16_t[:, ::1] rep2, const int32_t[:, ::1] trans2,
               const int32_t[:, ::1] pair_index, const uint32_t[:, ::1] LT,
               const uint16_t[:, ::1] b, const uint16_t[:, ::1] c, int x0_start, int x0_stop):
-    """Σ of the R = 4 terms with ``x0_start <= x_0 < x0_stop``, as ``(high, low)`` halves."""
+    """Σ of the R = 4 terms with ``x0_start <= x_0 < x0_stop``, as ``(high, low)`` halves.
+
+    The sort key packs a prefix (``K² < 2^24``), a pair (``< 2^16``) and an
+    act0 row (``< 2^24``) into 64 bits; larger inputs are refused."""
     cdef _Chain t
+    cdef _Scratch s
     cdef int K = b.shape[1]
+    cdef int64_t n = <int64_t>K * K
     cdef acc_t acc = 0
-    cdef uint32_t* scratch = <uint32_t*>malloc(4 * K * sizeof(uint32_t))
-    if scratch == NULL:
-        raise MemoryError()
-    t.act, t.act0, t.rep1, t.trans1 = &act[0, 0], &act0[0, 0], &rep1[0], &trans1[0]
-    t.index1, t.rep2, t.trans2 = &index1[0], &rep2[0, 0], &trans2[0, 0]
-    t.pair_index, t.LT, t.U = &pair_index[0, 0], &LT[0, 0], act.shape[0]
+    if n >= (1 << 24) or LT.shape[0] >= (1 << 16) or act0.shape[0] >= (1 << 24):
+        raise ValueError("contract4: K, the pairs or the act0 rows are too many for its sort key")
+    s.v2b = <uint32_t*>malloc(2 * K * sizeof(uint32_t))
+    s.v3b = <uint16_t*>malloc(2 * n * sizeof(uint16_t))
+    s.key = <uint64_t*>malloc(n * sizeof(uint64_t))
+    s.g2c = <uint32_t*>malloc(2 * n * sizeof(uint32_t))
     try:
+        if s.v2b == NULL or s.v3b == NULL or s.key == NULL or s.g2c == NULL:
+            raise MemoryError()
+        s.v2c, s.v3c, s.pc = s.v2b + K, s.v3b + n, s.g2c + n
+        t.act, t.act0, t.rep1, t.trans1 = &act[0, 0], &act0[0, 0], &rep1[0], &trans1[0]
+        t.index1, t.rep2, t.trans2 = &index1[0], &rep2[0, 0], &trans2[0, 0]
+        t.pair_index, t.LT, t.U = &pair_index[0, 0], &LT[0, 0], act.shape[0]
         with nogil:
-            _contract4(&t, &b[0, 0], &c[0, 0], K, x0_start, x0_stop, scratch, &acc)
+            _contract4(&t, &b[0, 0], &c[0, 0], K, x0_start, x0_stop, &s, &acc)
     finally:
-        free(scratch)
+        free(s.v2b)
+        free(s.v3b)
+        free(s.key)
+        free(s.g2c)
     return <uint64_t>(acc >> 64), <uint64_t>acc

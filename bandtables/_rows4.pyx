@@ -27,9 +27,6 @@ every ``ρ`` with ``N > 0`` is added to its 216 orthogonal codes ``v``
 from libc.stdint cimport uint16_t, uint32_t, uint64_t, int32_t, int64_t
 from libc.stdlib cimport calloc, free
 
-cdef extern from "immintrin.h":
-    unsigned int _pext_u32(unsigned int a, unsigned int mask) nogil
-
 cdef extern from *:
     int __builtin_ctz(unsigned int x) nogil
     int __builtin_popcount(unsigned int x) nogil
@@ -42,7 +39,10 @@ cdef enum:
 
 cdef int64_t _C2[13]     # C(n, 2)
 cdef int64_t _C3[13]     # C(n, 3)
+cdef unsigned char _POP[FULL + 1]   # bits set in each 12-bit mask
 cdef int _n
+for _n in range(FULL + 1):
+    _POP[_n] = bin(_n).count("1")
 for _n in range(13):
     _C2[_n] = _n * (_n - 1) // 2
     _C3[_n] = _n * (_n - 1) * (_n - 2) // 6
@@ -58,13 +58,28 @@ cdef inline int64_t _rank3(uint32_t m) noexcept nogil:
     return a + _C2[b] + _C3[c]
 
 
+cdef inline int64_t _rank3_within(uint32_t m, uint32_t left) noexcept nogil:
+    """Colex rank of the 3-subset ``m`` of ``left`` with ``left``'s digits
+    renumbered 0, 1, ...: each digit's new number is how many digits of
+    ``left`` lie below it (what BMI2's ``pext(m, left)`` computes, written
+    portably so that no instruction beyond x86-64's baseline is needed)."""
+    cdef uint32_t low = m & (~m + 1)
+    cdef int a = _POP[left & (low - 1)]
+    m ^= low
+    low = m & (~m + 1)
+    cdef int b = _POP[left & (low - 1)]
+    m ^= low
+    cdef int c = _POP[left & ((m & (~m + 1)) - 1)]
+    return a + _C2[b] + _C3[c]
+
+
 cdef inline int64_t _rank_rho(uint32_t r0, uint32_t r1, uint32_t r2) noexcept nogil:
-    """Rank of the ordered row code (r0, r1, r2, rest): r1 and r2 compressed
-    to the digits the earlier rows leave (pext), ranks combined in base
+    """Rank of the ordered row code (r0, r1, r2, rest): r1 and r2 renumbered
+    within the digits the earlier rows leave, ranks combined in base
     C(9,3) = 84 and C(6,3) = 20."""
     cdef uint32_t left1 = FULL & ~r0
     cdef uint32_t left2 = left1 & ~r1
-    return (_rank3(r0) * 84 + _rank3(_pext_u32(r1, left1))) * 20 + _rank3(_pext_u32(r2, left2))
+    return (_rank3(r0) * 84 + _rank3_within(r1, left1)) * 20 + _rank3_within(r2, left2)
 
 
 def rank_rho(uint32_t r0, uint32_t r1, uint32_t r2):

@@ -1,25 +1,30 @@
-"""The 4x3 band tables: classes, ``l`` per class, and the row table ``LT``.
+"""The 4x3 band tables: classes, ``l`` per class, the row table ``LT`` and its chain.
 
 For ``R = 4`` a dense table over rests would hold 1.9·10¹¹ entries
 (:mod:`bandtables.tables`), so ``l`` is looked up through the stabiliser
-chain of :mod:`bandtables.orbits` instead: for a band ``(u0, u1, u2, u3)``,
+chain of :mod:`bandtables.orbits`.  The chain, for a band ``(u0, u1, u2, u3)``:
 
 1. ``v_j = act[u0, u_j]`` (box 0 relabelled to the standard code);
-2. ``g1 = trans1[v1]`` brings box 1 to its ``G0``-representative ``w1``
-   (row ``i1``), and box 2 to ``v2' = act0[g1, v2]``;
-3. ``g2 = trans2[i1, v2']`` (it fixes ``w1``) brings box 2 to its
-   representative ``w2``: the pair ``p = pair_index[i1, w2]``;
-4. ``l = LT[p, act0[g2, act0[g1, v3]]]``: the row ``LT[p]`` holds ``l`` of
-   ``(0, w1, w2, v)`` for every code ``v`` of box 3.
+2. ``g1 = trans1[v1]`` brings box 1 to its ``G0``-representative (orbit
+   ``i1``), and boxes 2 and 3 to ``v2' = act0[g1, v2]``, ``v3' = act0[g1, v3]``;
+3. ``g2 = trans2[i1, v2']`` (it fixes box 1's representative) brings box 2
+   to its representative: the pair ``p = pair_index[i1, rep2[i1, v2']]``;
+4. ``l = LT[p, act0[g2, v3']]``: the row ``LT[p]`` (:func:`prefix_rows`)
+   holds ``l`` of ``(0, w1, w2, v)`` for every code ``v`` of box 3.
 
-``LT`` is ``n_pairs × U`` uint32 (1,546 × 5,775: 34 MiB), built a row at a
-time (:func:`prefix_rows`, :mod:`bandtables._rows4`: ~0.2 s a row, where
-``l`` of one band by :func:`bandtables._rect.count_l` takes ~20 ms and the
-dancing-links engine ~20 s; :func:`class_l` stays as the check); ``act0`` is
-82,944 × 5,775 uint16 (914 MiB).  :func:`build` writes them and the rest
-of the chain as ``.npy`` files; :func:`load` memory-maps them read-only,
-so the workers of one machine share one copy through the page cache.
-``l < 2^32`` is checked against Bregman's bound (:func:`bandtables.api.max_terms_bound`).
+Only the relabellings the transversals name are kept (:func:`compact`):
+6,822 of the 82,944 rows of ``act0``, 75 MiB instead of 914 MiB, with
+``trans1`` and ``trans2`` numbering those rows; the tables a machine maps
+are then about 175 MiB in all.
+
+:func:`build` computes the chain, the classes and ``LT`` (~0.2 s a row:
+:mod:`bandtables._rows4`, where ``l`` of one band by
+:func:`bandtables._rect.count_l` takes ~20 ms; :func:`class_l` stays as the
+check) and writes what the kernel reads as ``.npy`` files; :func:`load`
+memory-maps them read-only, so the workers of one machine share one copy
+through the page cache.  ``l < 2^32`` is checked against Bregman's bound
+(:func:`bandtables.api.max_terms_bound`).  Where the files live, and how
+they are built on first use and checked, is :mod:`bandtables.cache`.
 """
 from __future__ import annotations
 
@@ -36,10 +41,15 @@ from bandtables import kernels
 from bandtables.kernels import count_l
 from bandtables.partitions import band2_choices, normalisers, unordered_codes
 
-__all__ = ["block_masks", "class_l", "prefix_rows", "build", "load", "Tables4", "completions4"]
+__all__ = ["block_masks", "class_l", "prefix_rows", "compact", "build", "load", "Tables4",
+           "completions4", "ARRAYS", "FORMAT"]
 
-_ARRAYS = ("act", "act0", "rep1", "trans1", "index1", "rep2", "trans2", "pair_index", "LT",
-           "l", "reps", "sizes")
+#: The version of the files :func:`build` writes (the cache directory's name carries it):
+#: bumped whenever they change.  1: the chain's arrays; 2: ``act0`` compacted (:func:`compact`).
+FORMAT = 2
+#: The arrays :func:`build` writes and :func:`load` maps, by file stem ``R4-NAME``.
+ARRAYS = ("act", "act0", "rep1", "trans1", "index1", "rep2", "trans2", "pair_index", "LT",
+          "l", "reps", "sizes")
 
 
 def block_masks(R: int) -> np.ndarray:
@@ -82,10 +92,11 @@ def _rho_decoding() -> np.ndarray:
     return decode
 
 
-def prefix_rows(prefixes, threads: int = 1) -> np.ndarray:
+def prefix_rows(prefixes, threads: int = 1, done=None) -> np.ndarray:
     """``l(b0, b1, b2, v)`` for each prefix ``(b0, b1, b2)`` (unordered codes)
     and every code ``v``: ``(len(prefixes), U)`` uint64, a row at a time by
-    :func:`bandtables._rows4.prefix_row` (about 0.2 s a row)."""
+    :func:`bandtables._rows4.prefix_row` (about 0.2 s a row); ``done()`` is
+    called after each row (a progress bar's update)."""
     from bandtables.kernels import prefix_row
     from bandtables.partitions import code_lookup
     R = 4
@@ -98,15 +109,33 @@ def prefix_rows(prefixes, threads: int = 1) -> np.ndarray:
 
     def row(i):
         prefix = np.ascontiguousarray(masks[list(prefixes[i])])
-        return prefix_row(prefix, decode, pw, word_index, out[i])
+        n = prefix_row(prefix, decode, pw, word_index, out[i])
+        if done is not None:
+            done()
+        return n
 
     with ThreadPoolExecutor(max_workers=threads) as pool:
         list(pool.map(row, range(len(prefixes))))
     return out
 
 
-def build(directory, threads: int = 1, log=print) -> dict:
-    """Build every 4x3 table and write it under ``directory``; timings in seconds."""
+def compact(act0: np.ndarray, trans1: np.ndarray, trans2: np.ndarray):
+    """``(act0, trans1, trans2)`` keeping only the rows of ``act0`` that
+    ``trans1`` or ``trans2`` name, renumbered in their order (the lookup
+    reads no other row)."""
+    used = np.unique(np.concatenate([np.ravel(trans1), np.ravel(trans2)]))
+    number = np.full(len(act0), -1, dtype=np.int32)
+    number[used] = np.arange(len(used), dtype=np.int32)
+    return (np.ascontiguousarray(act0[used]), number[trans1].astype(np.int32),
+            number[trans2].astype(np.int32))
+
+
+def build(directory, threads: int = 1, log=print, progress=None) -> dict:
+    """Build every 4x3 table and write it under ``directory``; timings in seconds.
+
+    ``progress(total)`` (optional) returns a callable called once per
+    finished step of the longest part, the ``LT`` rows (a progress bar).
+    """
     from bandtables.api import max_terms_bound
     from bandtables.orbits import chain_classes, stabiliser_chain
     d = Path(directory)
@@ -115,25 +144,26 @@ def build(directory, threads: int = 1, log=print) -> dict:
     t0 = time.perf_counter()
     chain = stabiliser_chain(R)
     t1 = time.perf_counter()
-    log(f"chain: {len(chain.w1)} box-1 orbits, {len(chain.pair_w)} pairs, {t1 - t0:.0f} s")
+    log(f"chain: {len(chain.w1)} box-1 orbits, {len(chain.pair_w):,} pairs, {t1 - t0:.0f} s")
     classes = chain_classes(R, chain)
     t2 = time.perf_counter()
-    log(f"classes: {len(classes.reps)}, {t2 - t1:.0f} s")
+    log(f"classes: {len(classes.reps):,}, {t2 - t1:.0f} s")
     prefixes = [(0, int(w1), int(w2)) for w1, w2 in chain.pair_w.tolist()]
-    LT = prefix_rows(prefixes, threads)
+    LT = prefix_rows(prefixes, threads, None if progress is None else progress(len(prefixes)))
     t3 = time.perf_counter()
-    log(f"LT: {LT.shape[0]} rows of l, {t3 - t2:.0f} s")
+    log(f"LT: {LT.shape[0]:,} rows of l, {t3 - t2:.0f} s")
     if int(LT.max()) >= max_terms_bound(R):
         raise ValueError("an l exceeds Bregman's bound: a table is wrong")
     LT = LT.astype(np.uint32)
     reps = np.array(classes.reps, dtype=np.int64)
     pair_of = chain.pair_index[chain.index1[reps[:, 1]], reps[:, 2]]
     l = LT[pair_of, reps[:, 3]]
-    arrays = {"act": normalisers(R)[1], "act0": chain.act0, "rep1": chain.rep1.astype(np.uint16),
-              "trans1": chain.trans1.astype(np.int32), "index1": chain.index1.astype(np.int32),
-              "rep2": chain.rep2, "trans2": chain.trans2.astype(np.int32),
-              "pair_index": chain.pair_index, "LT": LT, "l": l,
-              "reps": reps.astype(np.uint16), "sizes": np.array(classes.sizes, dtype=np.int64)}
+    act0, trans1, trans2 = compact(chain.act0, chain.trans1, chain.trans2)
+    arrays = {"act": normalisers(R)[1], "act0": act0, "rep1": chain.rep1.astype(np.uint16),
+              "trans1": trans1, "index1": chain.index1.astype(np.int32),
+              "rep2": chain.rep2, "trans2": trans2, "pair_index": chain.pair_index, "LT": LT,
+              "l": l, "reps": reps.astype(np.uint16),
+              "sizes": np.array(classes.sizes, dtype=np.int64)}
     for name, arr in arrays.items():
         tmp = d / f"R4-{name}.npy.tmp"
         with open(tmp, "wb") as fh:
@@ -178,7 +208,7 @@ class Tables4:
 def load(directory) -> Tables4:
     """Memory-map the tables :func:`build` wrote."""
     d = Path(directory)
-    return Tables4(**{name: np.load(d / f"R4-{name}.npy", mmap_mode="r") for name in _ARRAYS})
+    return Tables4(**{name: np.load(d / f"R4-{name}.npy", mmap_mode="r") for name in ARRAYS})
 
 
 def completions4(t: Tables4, codes: np.ndarray, x0: tuple[int, int] | None = None) -> int:

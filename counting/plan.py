@@ -248,14 +248,21 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
             note(f"{what} could take more than {reach.format_seconds(reach.LONG_JOB_SECONDS)} "
                 f"on {workers} worker{'s' * (workers != 1)}: estimating its cost ...")
             cost = replace(reach.job_cost(red, options), done=stored)
+            if cost.provisional and cost.countable and not cost.out_of_reach(workers):
+                cost = replace(reach.job_cost(red, options, bound_ok=False),   # a bound accepts
+                               done=stored)                                     # nothing
         except ValueError as e:   # the units cannot even be enumerated
             raise OutOfReach(s.name, red.name, f"no estimate can be made ({e})",
                              refused_because="it cannot be enumerated here") from None
+        if not cost.countable:
+            raise OutOfReach(s.name, red.name, cost.describe(workers),
+                             refused_because="it is estimated only, never counted")
         if cost.out_of_reach(workers):
             raise OutOfReach(s.name, red.name, cost.describe(workers))
-        if cost.memory_mib is not None and workers * cost.memory_mib > MEMO_MB_MAX:
+        if cost.memory is not None and cost.memory_mib(workers) > MEMO_MB_MAX:
             raise OutOfReach(s.name, red.name, cost.describe(workers), refused_because=(
-                f"{workers} × {cost.memory_mib:,.0f} MiB of memo is more than this machine's "
+                f"{workers} × {cost.memory[0] / 2 ** 20:,.0f} MiB a worker"
+                f"{cost.shared_text()} is more than this machine's "
                 f"memory ({MEMO_MB_MAX:,} MiB), so it is refused (--force runs it anyway, "
                 f"recomputing what its tables cannot hold)"))
         out.append((what, cost))

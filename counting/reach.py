@@ -52,6 +52,7 @@ from dataclasses import dataclass
 
 from counting.options import CountOptions
 from counting.reduction import Reduction
+from counting.reduction.base import knuth_method
 from counting.run.counter import count_unit, unit_problem
 from dlx.estimate import LEAF_SOLUTIONS, estimate
 
@@ -72,7 +73,12 @@ QUICK = {"sample": 2, "probes": 10, "max_seconds": 0.2, "leaf_solutions": 10**4,
 #: :data:`LONG_JOB_SECONDS` (two units and ten paths can miss costly units).
 QUICK_MARGIN = 10
 #: How a unit is measured: Knuth's estimator, or a kernel's count timed.
-KNUTH, TIMED = Reduction.estimate_method, "the kernel's timed count"
+
+
+def timed_method(sampled: int) -> str:
+    """How a job whose ``sampled`` units a kernel counted and timed was
+    estimated, in words."""
+    return f"the kernel's timed count from {sampled} sampled unit{'s' * (sampled != 1)}"
 
 
 @dataclass(frozen=True)
@@ -89,8 +95,19 @@ class JobCost:
         Mean estimated CPU seconds of one unit, over the sampled units.
     sampled : int
         Units explored, in ``seconds`` of wall time.
-    method : str
-        How the sampled units were measured, for :meth:`describe`.
+    method : str or None
+        How the seconds per unit were measured, in words
+        (:meth:`Reduction.estimate_method`; None: Knuth's estimate from the
+        ``sampled`` units).
+    memory : (int, int) or None
+        Bytes a worker needs for itself (its memo, for ``factor``) and bytes
+        of tables shared by the workers of a machine
+        (:meth:`Reduction.estimate_memory`), where known.
+    countable : bool
+        False for a job the reduction can estimate but never count (5x3).
+    provisional : bool
+        A lower bound made before what the units need exists (4x3's tables):
+        good for refusing a job, not for accepting it.
     done : int
         Units already in the job's store: not counted again, not in the cost.
     """
@@ -102,8 +119,10 @@ class JobCost:
     unit_seconds: float
     sampled: int
     seconds: float
-    memory_mib: float | None = None
-    method: str = KNUTH
+    method: str | None = None
+    memory: tuple[int, int] | None = None
+    countable: bool = True
+    provisional: bool = False
     done: int = 0
 
     @property
@@ -115,6 +134,10 @@ class JobCost:
     def wall_seconds(self, workers: int) -> float:
         """Estimated wall seconds on ``workers`` cores, if the units spread evenly."""
         return self.cpu_seconds / max(workers, 1)
+
+    def workers_for_a_day(self) -> int:
+        """Workers that would finish the job in one day, if the units spread evenly."""
+        return max(1, math.ceil(self.cpu_seconds / 86400))
 
     def out_of_reach(self, workers: int) -> bool:
         """Whether the job would take more than :data:`REACH_DAYS` days on ``workers``."""
@@ -129,17 +152,33 @@ class JobCost:
         ``workers``, the memo a worker needs (where known) and the workers
         that would finish it in a day."""
         at_least = "" if self.units_exact else "at least "
-        memo = "" if self.memory_mib is None else \
-            f"; memo about {_two_figures(self.memory_mib)} MiB a worker"
         day = self.workers_for_a_day()
         units = f"{at_least}{self.units:,} units" if not self.done else \
             f"{max(self.units - self.done, 0):,} of {at_least}{self.units:,} units left"
+        method = self.method or knuth_method(self.sampled)
+        memory = "" if self.memory is None else \
+            f"; memory per worker about {_two_figures(self.memory[0] / 2 ** 20)} MiB" \
+            f"{self.shared_text()}"
         return (f"{_core_hours(self.cpu_seconds)} core-hours ({units} "
-                f"× {format_seconds(self.unit_seconds)} each, {self.method} from "
-                f"{self.sampled} sampled unit{'s' * (self.sampled != 1)}), about "
+                f"× {format_seconds(self.unit_seconds)} each, {method}), about "
                 f"{format_seconds(self.wall_seconds(workers))} on {workers} "
-                f"worker{'s' * (workers != 1)}{memo}; {day:,} worker{'s' * (day != 1)} "
-                f"would finish it in a day")
+                f"worker{'s' * (workers != 1)}; {day:,} worker{'s' * (day != 1)} "
+                f"would finish it in a day{memory}")
+
+    def shared_text(self) -> str:
+        """`` plus … of tables shared by the workers of a machine``, or ``""``."""
+        if self.memory is None or not self.memory[1]:
+            return ""
+        shared = self.memory[1]
+        tables = (f"{shared / 2 ** 30:,.1f} GiB" if shared >= 2 ** 30 else
+                  f"{shared / 2 ** 20:,.0f} MiB")
+        return f" plus {tables} of tables shared by the workers of a machine"
+
+    def memory_mib(self, workers: int) -> float:
+        """MiB that ``workers`` workers on one machine need (0 where unknown)."""
+        if self.memory is None:
+            return 0.0
+        return (workers * self.memory[0] + self.memory[1]) / 2 ** 20
 
     def as_json(self, workers: int) -> dict:
         return {"units": self.units, "units_exact": self.units_exact, "units_done": self.done,
@@ -147,9 +186,9 @@ class JobCost:
                 "cpu_seconds": round(self.cpu_seconds, 3),
                 "wall_seconds": round(self.wall_seconds(workers), 3), "workers": workers,
                 "sampled_units": self.sampled, "method": self.method,
-                "memo_mib_per_worker": None if self.memory_mib is None
-                else round(self.memory_mib, 1),
                 "workers_for_a_day": self.workers_for_a_day(),
+                "memory_private_bytes": None if self.memory is None else self.memory[0],
+                "memory_shared_bytes": None if self.memory is None else self.memory[1],
                 "out_of_reach": self.out_of_reach(workers)}
 
 
@@ -168,15 +207,24 @@ def could_be_long(quick: JobCost, workers: int) -> bool:
 
 def job_cost(reduction: Reduction, options: CountOptions = CountOptions(), *,
              sample: int = 2, seed: int = 0, probes: int = 200,
-             max_seconds: float = 6.0, leaf_solutions: int = LEAF_SOLUTIONS) -> JobCost:
+             max_seconds: float = 6.0, leaf_solutions: int = LEAF_SOLUTIONS,
+             bound_ok: bool = True) -> JobCost:
     """Estimate the CPU time of every unit of ``reduction`` (see the module).
 
     ``sample`` units are drawn with ``seed``; each is explored by up to
     ``probes`` random paths in about ``max_seconds / sample`` seconds (at
     least ten paths each, leaves of about ``leaf_solutions`` completions),
     by :func:`unit_seconds`.
+    With ``bound_ok`` False a provisional bound is not taken
+    (:meth:`~counting.reduction.base.Reduction.cost_model`): the units are timed.
     """
     t0 = time.perf_counter()
+    model = reduction.cost_model(bound_ok)
+    if model is not None:
+        return JobCost(reduction.shape.name, reduction.name, model["units"], model["units_exact"],
+                       model["unit_seconds"], model["sampled"], time.perf_counter() - t0,
+                       model["method"], model["memory"], model["countable"],
+                       model["provisional"])
     n, exact = reduction.n_units_bound()
     specs = reduction.sample_units(sample, seed)
     budget = max_seconds / max(len(specs), 1)
@@ -185,9 +233,10 @@ def job_cost(reduction: Reduction, options: CountOptions = CountOptions(), *,
                 for i, spec in enumerate(specs)]
     mean = math.fsum(per_unit) / len(per_unit) if per_unit else 0.0
     return JobCost(reduction.shape.name, reduction.name, n, exact, mean, len(specs),
-                   time.perf_counter() - t0, reduction.estimate_memory_mib(),
-                   TIMED if specs and _timed(reduction, specs[0])
-                   else reduction.estimate_method)
+                   time.perf_counter() - t0,
+                   timed_method(len(specs)) if specs and _timed(reduction, specs[0])
+                   else reduction.estimate_method(len(specs)),
+                   reduction.estimate_memory())
 
 
 def unit_seconds(reduction: Reduction, spec, options: CountOptions, *, probes: int, seed: int,

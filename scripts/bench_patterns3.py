@@ -6,6 +6,7 @@ and prints what it measured.  Run it under ``nice`` on a shared machine::
     nice python scripts/bench_patterns3.py            # 2x3 and 3x3, cold
     nice python scripts/bench_patterns3.py --r4       # also the 4x3 building blocks
     nice python scripts/bench_patterns3.py --sample4 DIR   # 4x3 units from built tables
+    nice python scripts/bench_patterns3.py --check4        # recount the published 4x3 sample
 
 Each shape is counted in a fresh process (``--one SHAPE``), so "tables"
 includes building every table from nothing, and "whole" is the process's
@@ -134,6 +135,46 @@ def sample4(directory: str, n: int, seed: int, csv_path: str) -> dict:
             "maxrss_MiB": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
+def check4(csv_path: str, directory: str | None) -> dict:
+    """Count again every unit of the published 4x3 sample (``csv_path``) from
+    the tables in ``directory`` (None: this machine's cache, built on first
+    use) and check each count against the file; per unit the wall and CPU
+    seconds.  Only names both table formats share are used, so ``--tree``
+    can time an older checkout on its own tables."""
+    import csv
+
+    from bandtables.api import band_codes
+    from bandtables.estimate import job_size
+    from bandtables.tables import pattern_column_sets
+    from bandtables.tables4 import completions4, load
+    if directory is None:
+        from bandtables.cache import tables4_dir
+        directory = str(tables4_dir())
+    t4 = load(directory)
+    size = job_size(4)
+    K, n_classes = size["K"], len(t4.reps)
+    with open(csv_path, newline="") as fh:
+        published = list(csv.DictReader(fh))
+    units, bad = [], []
+    for row in published:
+        class_id, x0 = int(row["class_id"]), int(row["x0"])
+        sets = pattern_column_sets(t4.reps[class_id].tolist(), 4)
+        w, c = time.perf_counter(), time.process_time()
+        inner = completions4(t4, band_codes(sets, 4), (x0, x0 + 1))
+        cpu, wall = time.process_time() - c, time.perf_counter() - w
+        count = int(t4.l[class_id]) * inner
+        if (inner, count) != (int(row["sum_l2_l3"]), int(row["count"])):
+            bad.append(class_id)
+        units.append({"class_id": class_id, "x0": x0, "wall_s": round(wall, 4),
+                      "cpu_s": round(cpu, 4)})
+    cpu = sorted(u["cpu_s"] for u in units)
+    median = cpu[len(cpu) // 2]
+    return {"units": len(units), "mismatches": bad, "median_cpu_s": median,
+            "mean_cpu_s": sum(cpu) / len(cpu), "ns_per_term_median": median / K ** 3 * 1e9,
+            "job_core_hours_at_median": median * (K // 2) * n_classes / 3600,
+            "load_average": os.getloadavg(), "per_unit": units}
+
+
 def r5_size() -> dict:
     """5x3: sizes only (nothing is built)."""
     from bandtables.estimate import job_size
@@ -149,7 +190,16 @@ def main(argv=None) -> int:
     ap.add_argument("--units", type=int, default=50, help="random 4x3 units (--sample4)")
     ap.add_argument("--seed", type=int, default=2026, help="seed of the 4x3 sample")
     ap.add_argument("--csv", default=os.path.join(ROOT, "results", "4x3-sample-units.csv"))
+    ap.add_argument("--check4", action="store_true",
+                    help="recount the published 4x3 sample (--csv) unit by unit, timed")
+    ap.add_argument("--tables", metavar="DIR", help="4x3 tables for --check4 (default: cache)")
+    ap.add_argument("--tree", metavar="PATH", help="import the packages of this checkout")
     args = ap.parse_args(argv)
+    if args.tree:
+        sys.path.insert(0, os.path.abspath(args.tree))
+    if args.check4:
+        print(json.dumps(check4(args.csv, args.tables)))
+        return 0
     if args.one:
         print(json.dumps(one(args.one)))
         return 0

@@ -57,6 +57,12 @@ class BandClass:
         return np.array(self.representative, dtype=np.uint8)
 
 
+def knuth_method(sampled: int) -> str:
+    """How a job of ``sampled`` units walked by Knuth's estimator was
+    estimated, in words (:meth:`Reduction.estimate_method`)."""
+    return f"Knuth's estimate from {sampled} sampled unit{'s' * (sampled != 1)}"
+
+
 class Reduction(abc.ABC):
     """One reduction of the grids of one shape: factors, classes, units.
 
@@ -84,6 +90,9 @@ class Reduction(abc.ABC):
     def applies_to(cls, shape: Shape) -> bool:
         """Whether the reduction is defined for ``shape`` (default: every shape)."""
         return True
+
+    #: The registry asks reductions with a lower rank first whether they are a shape's default.
+    default_rank = 0
 
     @classmethod
     def default_for(cls, shape: Shape) -> bool:
@@ -190,19 +199,32 @@ class Reduction(abc.ABC):
         by default the search engine's memo table, when the memo is on."""
         return float(options.memo_mb) if options.memo else 0.0
 
-    #: How :meth:`estimate_unit_seconds` estimates, in the estimate's line.
-    estimate_method: str = "Knuth's estimate"
-
-    def estimate_memory_mib(self) -> float | None:
-        """MiB of memo a worker needs to hold everything this job memoises,
-        where the reduction can say (None: it cannot); for the estimate."""
-        return None
-
     def estimate_unit_seconds(self, spec, options, *, probes: int, seed: int,
                               max_seconds: float) -> float | None:
         """Estimated seconds of a unit whose :meth:`problem` is None; None
         (the default): estimate the problem with Knuth's estimator
         (:mod:`counting.reach`)."""
+        return None
+
+    def estimate_method(self, sampled: int) -> str:
+        """How the seconds of ``sampled`` units were measured, in words
+        (:meth:`estimate_unit_seconds`, by default Knuth's estimator)."""
+        return knuth_method(sampled)
+
+    def cost_model(self, bound_ok: bool = True) -> dict | None:
+        """A job estimate made without timing units (:func:`counting.reach.job_cost`
+        then takes ``units``, ``units_exact``, ``unit_seconds``, ``sampled``,
+        ``method``, ``memory``, ``countable`` and ``provisional`` from it);
+        None (the default): units are sampled and timed.  With ``bound_ok``
+        False, no provisional lower bound is wanted."""
+        return None
+
+    def estimate_memory(self) -> tuple[int, int] | None:
+        """``(private, shared)``: bytes one worker needs for itself (all it
+        memoises, where the reduction can say) and bytes of read-only tables
+        shared by the workers of a machine, for the cost estimate; None (the
+        default): the memo table is the worker's memory
+        (:func:`counting.run.pool.check_memory`)."""
         return None
 
     def sample_units(self, k: int, seed: int = 0) -> list:

@@ -147,7 +147,8 @@ class LatinFactorReduction(Reduction):
                                      counter=counter)
         return Tally(count, seconds=time.perf_counter() - t0, engine_version=ENGINE_NAME)
 
-    estimate_method = "the kernel's class model"
+    def estimate_method(self, sampled: int) -> str:
+        return f"the kernel's class model from {sampled} sampled unit{'s' * (sampled != 1)}"
 
     def estimate_unit_seconds(self, spec, options, *, probes: int, seed: int,
                               max_seconds: float) -> float:
@@ -172,11 +173,12 @@ class LatinFactorReduction(Reduction):
         :data:`factorization.PROCESS_MEMO_MIN_MB`."""
         return process_memo_mb(options.memo_mb)
 
-    def estimate_memory_mib(self) -> float:
+    def estimate_memory(self) -> tuple[int, int]:
         """The memo that holds every class below the units' degree
-        (:func:`factorization.estimate.memo_bytes_needed`)."""
+        (:func:`factorization.estimate.memo_bytes_needed`), private to each
+        worker; no shared tables."""
         d = layout(self.shape.n)[0]
-        return memo_bytes_needed(self.shape.n, d, len(_classes(self.shape.n))) / 2 ** 20
+        return int(memo_bytes_needed(self.shape.n, d, len(_classes(self.shape.n)))), 0
 
     def hand_out(self, specs) -> list:
         return smallest_class_first(specs)

@@ -47,10 +47,10 @@ be counted in slices of those (``count_slice(spec, (start, stop))``).
 
 Tables: 2×3 and 3×3 build theirs in the process in a fraction of a
 second; 4×3 (and 3×4) read the memory-mapped tables of
-:mod:`bandtables.tables4` (built once, ~8 minutes and 1 GiB on disk) from
-``table_dir`` or ``$GRIDCOUNT_BANDTABLES4``.  Costs: 3×3 ≈ 0.3 s for all
-44 units; a 4×3 unit ≈ 2 minutes (173 slices of ~0.7 s), 144,578 units
-(``results/bench_patterns3.md``).
+:mod:`bandtables.tables4`, built on first use into the machine's cache
+directory and checked by their digests (:mod:`bandtables.cache`), or read
+from ``table_dir``.  Costs: 3×3 ≈ 0.3 s for all 44 units; 4×3: 144,578
+units of 173 slices each (``results/bench_patterns3.md``).
 
 Example
 -------
@@ -63,11 +63,14 @@ Example
 from __future__ import annotations
 
 import math
-import os
+import random
+import re
+import resource
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from bandtables import KERNEL_VERSION
+from bandtables import KERNEL_VERSION, kernels
 from bandtables.api import BandTables
 from bandtables.tables import DENSE_MAX_R, pattern_column_sets
 from counting.options import CountOptions
@@ -83,8 +86,8 @@ __all__ = ["ThreeBandPatternReduction", "BandPatternClass", "BandPatternUnitSpec
 
 NAME = "patterns3"
 
-MAX_R = 4             # 4x3 / 3x4 read tables built beforehand (bandtables.tables4)
-TABLES4_ENV = "GRIDCOUNT_BANDTABLES4"  # directory of the 4x3 tables
+MAX_R = 5             # 4x3 / 3x4 read the cached tables of bandtables.tables4
+TABLES_MAX_R = 4      # 5x3 / 3x5: the job is estimated, never counted (no tables)
 
 _TABLES: dict[int, BandTables] = {}  # per process: one read-only set of tables per R
 _TABLES4: dict[str, object] = {}     # per process: the memory-mapped 4x3 tables by directory
@@ -101,24 +104,31 @@ def tables(R: int) -> BandTables:
 
 def tables4(directory: str | None = None):
     """The 4x3 tables (:class:`bandtables.tables4.Tables4`), memory-mapped
-    from ``directory`` or ``$GRIDCOUNT_BANDTABLES4``: one copy per machine
-    in the page cache, whatever the number of workers.
-
-    Raises
-    ------
-    ValueError
-        When no directory is given or set, saying how to build the tables.
-    """
+    from ``directory`` (built there beforehand by
+    :func:`bandtables.tables4.build`), or by default from the machine's
+    cache, where they are built on first use and checked by their digests
+    (:func:`bandtables.cache.tables4_dir`): one copy per machine in the page
+    cache, whatever the number of workers."""
+    from bandtables.cache import tables4_dir
     from bandtables.tables4 import load
-    d = directory or os.environ.get(TABLES4_ENV)
-    if not d:
-        raise ValueError(f"4x3 patterns3 reads tables built beforehand: run "
-                         f"`python -c \"from bandtables.tables4 import build; build(DIR)\"` "
-                         f"(about 30 min, 2 GiB) and set {TABLES4_ENV}=DIR")
+    d = str(directory) if directory else str(tables4_dir())
     t = _TABLES4.get(d)
     if t is None:
         t = _TABLES4[d] = load(d)
     return t
+
+
+def _private_bytes() -> int:
+    """This process's private resident memory (``RssAnon`` of Linux), or its
+    peak resident memory where ``/proc`` is missing (an upper bound)."""
+    try:
+        with open("/proc/self/status") as fh:
+            m = re.search(r"^RssAnon:\s+(\d+) kB", fh.read(), re.M)
+        if m:
+            return int(m.group(1)) * 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 @dataclass(frozen=True)
@@ -167,12 +177,12 @@ class ThreeBandPatternReduction(Reduction):
     Parameters
     ----------
     shape : Shape or str
-        ``R x 3`` (native) or ``3 x R`` (its transpose), ``2 <= R <= 4``.
+        ``R x 3`` (native) or ``3 x R`` (its transpose), ``2 <= R <= 5``
+        (``R = 5``: the job's estimate only, :meth:`cost_model`).
         ``R <= 3`` builds its dense tables in a fraction of a second;
-        ``R = 4`` reads the tables of :mod:`bandtables.tables4` from
-        ``table_dir`` or ``$GRIDCOUNT_BANDTABLES4`` (:func:`tables4`).
+        ``R = 4`` reads the tables of :mod:`bandtables.tables4` (:func:`tables4`).
     table_dir : str, optional
-        Directory of the 4x3 tables.
+        Directory of the 4x3 tables (default: the machine's cache, built on first use).
 
     Attributes
     ----------
@@ -198,17 +208,25 @@ class ThreeBandPatternReduction(Reduction):
 
     @classmethod
     def applies_to(cls, shape) -> bool:
-        """Whether ``shape`` has three bands or three stacks, ``2 <= R <= 4``."""
+        """Whether ``shape`` has three bands or three stacks, ``2 <= R <= 5``."""
         s = as_shape(shape)
         if s.latin or 3 not in (s.box_rows, s.box_cols):
             return False
         R = s.box_rows if s.box_cols == 3 else s.box_cols
         return 2 <= R <= MAX_R
 
+    #: Before the band-1 reductions when choosing a default: 4x3 and larger
+    #: have bands too large for them to enumerate (:mod:`counting.reduction.registry`).
+    default_rank = -1
+
     @classmethod
     def default_for(cls, shape) -> bool:
-        """Never the default (until the registry says otherwise)."""
-        return False
+        """The default for ``R >= 4`` (4x3, 3x4, 5x3, 3x5), whose band 1 the
+        other reductions cannot enumerate."""
+        if not cls.applies_to(shape):
+            return False
+        s = as_shape(shape)
+        return (s.box_rows if s.box_cols == 3 else s.box_cols) >= TABLES_MAX_R
 
     @property
     def factors(self) -> tuple[tuple[str, int], ...]:
@@ -222,6 +240,10 @@ class ThreeBandPatternReduction(Reduction):
     def _class_records(self):
         """``(reps as code tuples, sizes, l)`` of this ``R``."""
         R = self.rows
+        if R > TABLES_MAX_R:
+            raise ValueError(f"{self.shape.name} by {NAME} is estimated only: its tables cannot "
+                             f"be built ({self._act_bytes() / 2 ** 40:,.1f} TiB for one "
+                             f"relabelling table alone)")
         if R <= DENSE_MAX_R:
             ct = tables(R).classes
             return ct.reps, ct.sizes, ct.l
@@ -269,11 +291,74 @@ class ThreeBandPatternReduction(Reduction):
     def work_shares(self, specs) -> dict[int, float]:
         return even_work(specs)
 
+    def _act_bytes(self) -> int:
+        """Bytes of one ``U × U`` relabelling table of 32-bit codes (U > 2^16 for R = 5)."""
+        from bandtables.estimate import job_size
+        U = job_size(self.rows)["U"]
+        return U * U * (2 if U < 2 ** 16 else 4)
+
+    def cost_model(self, bound_ok: bool = True):
+        """The job's estimate without its tables (:mod:`counting.reach`), or
+        None where the units are timed on the tables themselves.
+
+        For 5x3 always, and for 4x3 while this machine's cache holds no
+        tables (they take minutes to build) unless ``bound_ok`` is False: a
+        lower bound (*provisional* for 4x3: a job it does not refuse is
+        estimated again on the tables, :func:`counting.plan.check_reach`), ``classes ≥
+        patterns / |moves|`` units of ``K^R / 2`` terms each
+        (:func:`bandtables.estimate.job_size`), at the seconds per term
+        measured here on the 3x3 kernel alone, whose tables stay in cache
+        (those of 4x3 and 5x3 do not, and their terms are no less work):
+        a rough lower bound, not a proven one.
+        """
+        from bandtables.cache import cached_tables4
+        from bandtables.estimate import job_size
+        R = self.rows
+        if R <= DENSE_MAX_R or (R == TABLES_MAX_R and (
+                not bound_ok or self.table_dir or cached_tables4())):
+            return None
+        size, small = job_size(R), job_size(3)
+        bt = tables(3)
+        work = [bt.pairs(pattern_column_sets(rep, 3)) for rep in bt.classes.reps[:8]]
+        t0 = time.process_time()
+        for b, c in work:                      # the kernel alone, its tables in cache
+            kernels.contract(bt.act, bt.T, b, c, 0, bt.K0)
+        per_term = (time.process_time() - t0) / (len(work) * small["terms_per_unit"])
+        why = ("its tables cannot be built" if R > TABLES_MAX_R else
+               "the tables are not built on this machine yet; they are built on first use")
+        return {"units": size["classes_lower_bound"], "units_exact": False,
+                "unit_seconds": size["terms_per_unit"] * per_term, "sampled": 0,
+                "method": (f"{size['terms_per_unit']:,} terms each at "
+                           f"{per_term * 1e9:.2g} ns, the 3x3 kernel's in-cache rate "
+                           f"measured here: a rough lower bound, {why}"),
+                "memory": None, "countable": R <= TABLES_MAX_R,
+                "provisional": R <= TABLES_MAX_R}
+
+    def estimate_method(self, sampled: int) -> str:
+        return (f"one of {self.choices // 2} band-2 slices timed in each of {sampled} "
+                f"sampled unit{'s' * (sampled != 1)}")
+
     def estimate_unit_seconds(self, spec, options, *, probes: int, seed: int,
                               max_seconds: float) -> float:
-        """Seconds of counting ``spec``: every unit has ``K^R / 2`` terms, so
-        one slice (stack 1's first choice) is counted and multiplied by ``K/2``."""
-        return self.count_slice(spec, (0, 1)).seconds * (self.choices // 2)
+        """CPU seconds of counting ``spec``: every unit has ``K^R / 2`` terms,
+        so one slice (stack 1's choice drawn with ``seed``) is counted, timed
+        by this process's CPU clock (a shared machine stretches wall time,
+        not core-hours), and multiplied by ``K/2``."""
+        x0 = random.Random(seed).randrange(self.choices // 2)
+        self._l(spec.column_sets)              # the tables mapped before the clock starts
+        t0 = time.process_time()
+        self.count_slice(spec, (x0, x0 + 1))
+        return (time.process_time() - t0) * (self.choices // 2)
+
+    def estimate_memory(self) -> tuple[int, int] | None:
+        """For 4x3: this process's private resident memory (measured, after
+        counting) and the bytes of the mapped tables; None for the in-process
+        tables of 2x3 and 3x3 (a few MiB)."""
+        if self.rows <= DENSE_MAX_R:
+            return None
+        from bandtables.cache import table_bytes
+        t = tables4(self.table_dir)
+        return _private_bytes(), table_bytes(Path(t.act.filename).parent)
 
     def _completions(self, column_sets, x0=None) -> int:
         """``Σ_{P2} l(P2)·l(P3)`` for band 1's column sets (stack 1's choice in ``x0``)."""

@@ -98,7 +98,7 @@ def reduction_kind(reduction: str | None, shape: Shape | str) -> str:
     """
     s = as_shape(shape)
     if reduction is None:
-        for kind, cls in _TABLE.items():
+        for kind, cls in sorted(_TABLE.items(), key=lambda kc: kc[1].default_rank):
             if cls.default_for(s):
                 return kind
         raise ValueError(f"no reduction applies to box shape {s.name}")
@@ -137,7 +137,8 @@ def reduction_name(reduction: str | None, shape: Shape | str) -> str:
 
 
 def default_reduction(shape: Shape | str) -> str:
-    """The default reduction's name: the first in the table that applies.
+    """The default reduction's name: the first in the table that applies
+    (those of a lower ``default_rank`` asked first: ``patterns3`` for 4x3 and larger).
 
     The five-move classes for box shapes (``"71"`` for 3x3); for Latin
     squares the classes of rows 1–3 (``"cycles2"``, orders 3–9) or the

@@ -2,9 +2,10 @@
 _rect.pyx, and contract4 in _contract.pyx).
 
 Fast tests check the pieces on small cases; the tests on the real 4x3
-tables need them built (``python -c "from bandtables.tables4 import build;
-build(DIR)"``, about 30 min on 2 cores) and the directory in
-``GRIDCOUNT_BANDTABLES4``; they are skipped otherwise.
+tables read them from this machine's cache (:mod:`bandtables.cache`: built
+by the first 4x3 count, or ``python -c "from bandtables.cache import
+tables4_dir; tables4_dir()"``, minutes of one core); they are skipped when
+the cache holds none, and are slow (each process checks 1.2 GiB of digests).
 
 Published reference: 144,578 band-1 column-set classes of 12×12 Sudoku
 with boxes of 4 × 3 (Silver), the same classification that gives Russell's
@@ -14,7 +15,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import os
 import random
 
 import numpy as np
@@ -24,10 +24,11 @@ from bandtables import kernels
 from bandtables.kernels import count_l
 from bandtables.orbits import chain_classes
 from bandtables.tables import class_table, pattern_column_sets
-from bandtables.tables4 import Tables4, block_masks, class_l
+from bandtables.cache import cached_tables4
+from bandtables.tables4 import Tables4, block_masks, class_l, compact
 
 SILVER_4X3_CLASSES = 144_578
-TABLES4 = os.environ.get("GRIDCOUNT_BANDTABLES4")
+TABLES4 = cached_tables4()
 
 
 def masks_of(sets):
@@ -114,29 +115,59 @@ def test_the_chain_finds_the_44_classes_of_R_3_with_their_sizes():
 # The R = 4 kernel, on synthetic tables
 # ---------------------------------------------------------------------------
 
-def synthetic_chain(rng, U=7, G=5, n1=3, P=4, high=1000):
-    return Tables4(
-        act=rng.integers(0, U, (U, U), dtype=np.uint16),
-        act0=rng.integers(0, U, (G, U), dtype=np.uint16),
-        rep1=rng.integers(0, U, U, dtype=np.uint16),
-        trans1=rng.integers(0, G, U, dtype=np.int32),
-        index1=rng.integers(0, n1, U, dtype=np.int32),
-        rep2=rng.integers(0, U, (n1, U), dtype=np.uint16),
-        trans2=rng.integers(0, G, (n1, U), dtype=np.int32),
-        pair_index=rng.integers(0, P, (n1, U), dtype=np.int32),
-        LT=rng.integers(0, high, (P, U), dtype=np.uint32),
-        l=np.zeros(1, np.uint32), reps=np.zeros((1, 4), np.uint16), sizes=np.zeros(1, np.int64))
+class SyntheticChain:
+    """A stabiliser chain's arrays, random, with the lookup the chain defines
+    (bandtables/tables4.py, steps 1-4): the reference the composed tables
+    and the kernel are checked against."""
+
+    def __init__(self, rng, U=7, G=40, n1=3, P=4, high=1000):
+        self.act = rng.integers(0, U, (U, U), dtype=np.uint16)
+        self.act0 = rng.integers(0, U, (G, U), dtype=np.uint16)
+        self.rep1 = rng.integers(0, U, U, dtype=np.uint16)
+        self.trans1 = rng.integers(0, G, U, dtype=np.int32)
+        self.index1 = rng.integers(0, n1, U, dtype=np.int32)
+        self.rep2 = rng.integers(0, U, (n1, U), dtype=np.uint16)
+        self.trans2 = rng.integers(0, G, (n1, U), dtype=np.int32)
+        self.pair_index = rng.integers(0, P, (n1, U), dtype=np.int32)
+        self.LT = rng.integers(0, high, (P, U), dtype=np.uint32)
+
+    def lookup(self, boxes) -> int:
+        u0, u1, u2, u3 = (int(x) for x in boxes)
+        v1, v2, v3 = (int(self.act[u0, u]) for u in (u1, u2, u3))
+        g1 = int(self.trans1[v1])
+        i1 = int(self.index1[self.rep1[v1]])
+        v2 = int(self.act0[g1, v2])
+        g2 = int(self.trans2[i1, v2])
+        p = int(self.pair_index[i1, self.rep2[i1, v2]])
+        return int(self.LT[p, self.act0[g2, self.act0[g1, v3]]])
+
+    def tables(self) -> Tables4:
+        act0, trans1, trans2 = compact(self.act0, self.trans1, self.trans2)
+        return Tables4(act=self.act, act0=act0, rep1=self.rep1, trans1=trans1,
+                       index1=self.index1, rep2=self.rep2, trans2=trans2,
+                       pair_index=self.pair_index, LT=self.LT, l=np.zeros(1, np.uint32),
+                       reps=np.zeros((1, 4), np.uint16), sizes=np.zeros(1, np.int64))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_compacted_tables_give_the_chain_lookup_on_every_band(seed):
+    chain = SyntheticChain(np.random.default_rng(seed))
+    t = chain.tables()
+    assert len(t.act0) < len(chain.act0)           # rows no transversal names are gone
+    for boxes in itertools.product(range(7), repeat=4):
+        assert t.lookup(boxes) == chain.lookup(boxes)
 
 
 @pytest.mark.parametrize("seed", range(4))
 def test_contract4_equals_the_chain_lookup_term_by_term(seed):
     rng = np.random.default_rng(seed)
-    t = synthetic_chain(rng)
-    K = 3
+    chain = SyntheticChain(rng)
+    t = chain.tables()
+    K = 5
     b = rng.integers(0, 7, (4, K), dtype=np.uint16)
     c = rng.integers(0, 7, (4, K), dtype=np.uint16)
-    expected = sum(t.lookup([b[s, x[s]] for s in range(4)]) * t.lookup([c[s, x[s]] for s in range(4)])
-                   for x in itertools.product(range(K), repeat=4) if 0 < x[0] <= 2)
+    expected = sum(chain.lookup(b[range(4), x]) * chain.lookup(c[range(4), x])
+                   for x in itertools.product(range(K), repeat=4) if 1 <= x[0] < 3)
     hi, lo = kernels.contract4(t.act, t.act0, t.rep1, t.trans1, t.index1, t.rep2, t.trans2,
                                  t.pair_index, t.LT, b, c, 1, 3)
     assert (int(hi) << 64 | int(lo)) == expected
@@ -146,13 +177,17 @@ def test_contract4_equals_the_chain_lookup_term_by_term(seed):
 # The real 4x3 tables (built beforehand; see the module doc)
 # ---------------------------------------------------------------------------
 
-needs_tables = pytest.mark.skipif(TABLES4 is None, reason="GRIDCOUNT_BANDTABLES4 not set")
+def needs_tables(test):
+    """Slow, and skipped when this machine's cache holds no 4x3 tables."""
+    skip = pytest.mark.skipif(TABLES4 is None, reason="no 4x3 tables in this machine's cache")
+    return pytest.mark.slow(skip(test))
 
 
 @pytest.fixture(scope="module")
 def t4():
+    from bandtables.cache import tables4_dir
     from bandtables.tables4 import load
-    return load(TABLES4)
+    return load(tables4_dir())
 
 
 @needs_tables

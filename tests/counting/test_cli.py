@@ -22,6 +22,7 @@ from click.testing import CliRunner
 from counting import job as jobs
 from counting import plan
 from counting import published
+from counting import reach
 from counting.run import pool
 from counting.reduction import get_reduction
 from counting.cli import cli
@@ -628,15 +629,46 @@ def test_cli_verify_on_the_long_8x8_shapes():
     assert res.stdout.count("29,136,487,207,403,520") == 3
 
 
-@pytest.mark.parametrize("shape", ["3x4", "4x3", "4x4"])
-def test_a_shape_that_cannot_be_enumerated_is_refused_in_one_line(tmp_path, shape):
+@pytest.mark.parametrize("shape, says", [
+    ("4x4", "is out of reach: no estimate can be made"),
+    # issue 25: 4x3 and 3x4 by band tables, refused with the job's estimate (tables not built
+    # here yet: a lower bound, without building them)
+    ("3x4", "by reduction patterns3 is out of reach: "), ("4x3", "would finish it in a day"),
+])
+def test_a_shape_out_of_reach_is_refused_in_one_line(tmp_path, monkeypatch, shape, says):
     # issue 26.1: count 3x4 (4x3, 4x4) printed a traceback; every shape gets a
     # count or a one-line refusal with its estimate or why none can be made
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    # a bound within reach would build the tables to measure (minutes): keep it out of reach
+    monkeypatch.setattr(reach, "REACH_DAYS", 1)
     res = invoke("count", shape, "--db", tmp_path / "x.sqlite", "--workers", "1")
     assert res.exit_code == 2, res.output
     assert "Traceback" not in res.output and res.output.count("\n") == 1
-    assert "is out of reach: no estimate can be made" in res.output
-    assert not (tmp_path / "x.sqlite").exists()
+    assert says in res.output
+    assert not (tmp_path / "x.sqlite").exists() and not (tmp_path / "cache").exists()
+
+
+@pytest.mark.slow
+def test_4x3_with_its_tables_built_is_refused_with_the_measured_estimate_and_forced(tmp_path):
+    from bandtables.cache import cached_tables4
+    if cached_tables4() is None:
+        pytest.skip("no 4x3 tables in this machine's cache")
+    db = tmp_path / "x.sqlite"
+    res = invoke("count", "4x3", "--db", db, "--workers", "2")
+    assert res.exit_code == 2 and res.output.count("\n") == 1, res.output
+    for says in ("144,578 units", "band-2 slices timed", "core-hours", "would finish it in a day",
+                 "memory per worker about", "MiB of tables shared", "--force"):
+        assert says in res.output
+    assert not db.exists()
+    res = invoke("count", "4x3", "--force", "--units", "0", "--db", db, "--workers", "1",
+                 "--json")
+    assert res.exit_code == 0, res.output
+    red = get_reduction("4x3")
+    with Store.open(db) as store:
+        (stored,) = store.results()
+    spec = red.units()[0]
+    assert stored.unit_id == 0 and stored.count == sum(
+        red.count_slice(spec, (x, x + 1)).count for x in range(red.choices // 2))
 
 
 @pytest.mark.parametrize("args, says", [
@@ -696,8 +728,10 @@ def test_count_rows_counts_latin_rectangles_by_the_kernel():
         assert res.exit_code == 2 and says in res.output
 
 
-def test_a_refusal_under_json_is_a_json_error_object_on_stdout(tmp_path):
+def test_a_refusal_under_json_is_a_json_error_object_on_stdout(tmp_path, monkeypatch):
     # issue 26.20: a refusal under --json left stdout empty
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(reach, "REACH_DAYS", 1)
     res = invoke("count", "3x4", "--json", "--db", tmp_path / "j.sqlite")
     assert res.exit_code == 2
     doc = json.loads(res.stdout)

@@ -12,6 +12,7 @@ from counting.options import CountOptions
 from counting.reach import (REACH_DAYS, JobCost, could_be_long, format_seconds, job_cost,
                             quick_cost)
 from counting.reduction import get_reduction
+from counting.reduction.base import knuth_method
 from counting.reduction.patterns2 import TwoBandPatternReduction, n_patterns
 from counting.run.counter import count_unit
 from grids.rectangle import ColumnSetRectangles
@@ -34,6 +35,17 @@ def test_the_description_says_units_rate_and_wall_time_with_units():
     assert "at least 14,098 units" in text and "17 days each" in text
     assert "core-hours" in text and "on 2 workers" in text and "years" in text
     assert "e+" not in text
+
+
+def test_the_description_gives_workers_for_a_day_and_memory_where_known():
+    c = JobCost("4x3", "patterns3", 144_578, True, 3600.0, 2, 1.0, "one slice timed",
+                (30 * 2 ** 20, 3 * 2 ** 29))
+    text = c.describe(workers=2)
+    assert c.workers_for_a_day() == 6_025 and "6,025 workers would finish it in a day" in text   # ⌈144,578 h / 24⌉
+    assert "memory per worker about 30 MiB plus 1.5 GiB of tables shared" in text
+    assert "one slice timed" in text and "Knuth" not in text
+    assert c.as_json(2)["memory_shared_bytes"] == 3 * 2 ** 29
+    assert "memory" not in cost(2, 100).describe(2) and cost(2, 100).workers_for_a_day() == 1
 
 
 @pytest.mark.parametrize("seconds, text", [
@@ -74,9 +86,9 @@ def test_a_job_counted_by_a_kernel_without_its_own_estimate_is_estimated_by_timi
     red = get_reduction("1x5", "factor")
     monkeypatch.setattr(type(red), "estimate_unit_seconds", Reduction.estimate_unit_seconds)
     c = job_cost(red, sample=2)
-    assert c.sampled == 2 and c.unit_seconds > 0 and c.method == reach.TIMED
+    assert c.sampled == 2 and c.unit_seconds > 0 and c.method == reach.timed_method(2)
     assert "the kernel's timed count from 2 sampled units" in c.describe(2)
-    assert job_cost(get_reduction("1x5", "cycles2"), sample=2).method == reach.KNUTH
+    assert job_cost(get_reduction("1x5", "cycles2"), sample=2).method == knuth_method(2)
 
 
 def test_2x6_is_bounded_and_sampled_without_enumerating_its_classes():
@@ -226,12 +238,13 @@ def test_a_store_the_run_will_refuse_is_refused_before_any_estimate(tmp_path, mo
 
 
 def test_the_description_says_the_memo_a_worker_needs_and_the_workers_for_a_day():
-    c = JobCost("1x10", "factor", 1000, True, 86.4 * 25.5, 2, 1.0, memory_mib=105.3,
-                method="the kernel's class model")
+    c = JobCost("1x10", "factor", 1000, True, 86.4 * 25.5, 2, 1.0,
+                method="the kernel's class model from 2 sampled units",
+                memory=(int(105.3 * 2 ** 20), 0))
     text = c.describe(workers=1)
     assert "the kernel's class model from 2 sampled units" in text
-    assert "memo about 110 MiB a worker" in text and "26 workers would finish it in a day" in text
-    assert c.as_json(1)["workers_for_a_day"] == 26 and c.as_json(1)["memo_mib_per_worker"] == 105.3
+    assert "memory per worker about 110 MiB" in text and "26 workers would finish it in a day" in text
+    assert c.as_json(1)["workers_for_a_day"] == 26 and c.as_json(1)["memory_private_bytes"] == int(105.3 * 2 ** 20)
     assert "1 worker would finish it in a day" in cost(1, 100).describe(1)
 
 
@@ -239,7 +252,7 @@ def test_a_factor_job_whose_memo_exceeds_the_machine_is_refused_before_it_starts
         tmp_path, monkeypatch):
     from counting import plan
     monkeypatch.setattr(reach, "LONG_JOB_SECONDS", 0)    # estimate order 8 as order 10 is
-    need = get_reduction("1x8", "factor").estimate_memory_mib()
+    need = get_reduction("1x8", "factor").estimate_memory()[0] / 2 ** 20
     monkeypatch.setattr(plan, "MEMO_MB_MAX", 1.5 * need)  # one worker's memo fits, two do not
     db = tmp_path / "x.sqlite"
     assert invoke("count", "1x8", "--reduction", "factor", "--db", db, "-w", "1",
@@ -261,3 +274,27 @@ def test_a_complete_store_at_the_default_path_is_not_estimated_again(tmp_path, m
     monkeypatch.setattr(reach, "job_cost", lambda *a, **k: calls.append(1))
     events_of_a_count(tmp_path, db=None)
     assert calls == []
+
+
+def test_a_provisional_bound_refuses_but_never_accepts_a_job(monkeypatch):
+    """4x3 before its tables exist: a lower bound within reach is estimated
+    again, on what the units need (bound_ok=False), before anything runs."""
+    from counting import plan
+    asked = []
+
+    def fake(red, options, **kw):
+        asked.append(kw.get("bound_ok", True))
+        hours = 100 if kw.get("bound_ok", True) else 1_500
+        return JobCost("4x3", "patterns3", 1, False, hours * 3600.0, 0, 0.0, "timed",
+                       None, True, kw.get("bound_ok", True))
+    monkeypatch.setattr(reach, "job_cost", fake)
+    with pytest.raises(plan.OutOfReach, match="1,500 core-hours"):
+        plan.check_reach("4x3", None, CountOptions(), 2)
+    assert asked == [True, True, False]             # the quick look, the bound, the tables
+    asked.clear()
+    assert plan.check_reach("4x3", None, CountOptions(), 64)[0][1].cpu_seconds == 1_500 * 3600
+    assert asked == [True, True, False]             # accepted only on the measured figure
+    monkeypatch.setattr(reach, "job_cost", lambda red, options, **kw: JobCost(
+        "4x3", "patterns3", 1, False, 1e6 * 3600, 0, 0.0, "bound", None, True, True))
+    with pytest.raises(plan.OutOfReach, match="1,000,000 core-hours"):
+        plan.check_reach("4x3", None, CountOptions(), 2)    # refused on the bound at once

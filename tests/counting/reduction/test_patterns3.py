@@ -19,6 +19,7 @@ import random
 
 import pytest
 
+from bandtables.cache import cached_tables4
 from counting.reduction.patterns3 import (
     BandPatternUnitSpec,
     ThreeBandPatternReduction,
@@ -167,19 +168,52 @@ def test_there_is_no_exact_cover_problem():
     assert red.problem(red.units()[0]) is None
 
 
-@pytest.mark.parametrize("shape", ["2x2", "5x3", "1x3", "2x4"])
+@pytest.mark.parametrize("shape", ["2x2", "6x3", "1x3", "2x4"])
 def test_other_shapes_are_refused(shape):
     assert not ThreeBandPatternReduction.applies_to(shape)
     with pytest.raises(ValueError, match="R x 3 or 3 x R"):
         ThreeBandPatternReduction(shape)
 
 
-def test_4x3_needs_its_tables_and_says_how_to_build_them(monkeypatch):
-    monkeypatch.delenv("GRIDCOUNT_BANDTABLES4", raising=False)
+def test_4x3_reads_the_tables_of_this_machines_cache_by_default(monkeypatch, tmp_path):
+    """No directory to set: the tables come from bandtables.cache (built there
+    on first use); a given table_dir is read instead."""
+    import bandtables.cache
+    import bandtables.tables4
+    from counting.reduction import patterns3
+    asked = []
+    monkeypatch.setattr(bandtables.cache, "tables4_dir", lambda: asked.append(1) or tmp_path)
+    monkeypatch.setattr(bandtables.tables4, "load", lambda d: ("tables of", str(d)))
+    monkeypatch.setattr(patterns3, "_TABLES4", {})
+    assert patterns3.tables4() == ("tables of", str(tmp_path)) and asked == [1]
+    assert patterns3.tables4(str(tmp_path / "x")) == ("tables of", str(tmp_path / "x"))
+    assert asked == [1]
     red = ThreeBandPatternReduction("3x4")
     assert red.rows == 4 and red.choices == 346
-    with pytest.raises(ValueError, match="GRIDCOUNT_BANDTABLES4"):
-        red.units()
+
+
+def test_patterns3_is_the_default_from_4x3_on_and_estimates_without_tables(monkeypatch,
+                                                                           tmp_path):
+    """4x3 with no tables cached yet, and 5x3 (no tables can be built): a
+    lower bound from the sizes of bandtables.estimate and a measured rate."""
+    from bandtables.estimate import job_size
+    from counting.reach import job_cost
+    from counting.reduction.registry import default_reduction
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    for shape in ("4x3", "3x4", "5x3", "3x5"):
+        assert default_reduction(shape) == "patterns3"
+    assert default_reduction("2x3") == "moves" and default_reduction("3x3") == "71"
+    for shape, R, countable in (("4x3", 4, True), ("5x3", 5, False)):
+        cost = job_cost(get_reduction(shape, "patterns3"))
+        size = job_size(R)
+        assert cost.units == size["classes_lower_bound"] and not cost.units_exact
+        assert cost.countable is countable and cost.unit_seconds > 0
+        ns = cost.unit_seconds / size["terms_per_unit"] * 1e9
+        assert 0.1 < ns < 1000                          # a rate per term, measured
+        assert "lower bound" in cost.describe(2) and "would finish it in a day" in cost.describe(2)
+    with pytest.raises(ValueError, match="5x3 by patterns3 is estimated only"):
+        ThreeBandPatternReduction("5x3").units()
+    assert not list(tmp_path.iterdir())                 # nothing was built
 
 
 def test_slices_add_up_to_the_unit():
@@ -213,8 +247,8 @@ def test_units_are_picklable_specs():
     assert pickle.loads(pickle.dumps(spec)) == spec
 
 
-@pytest.mark.skipif(not __import__("os").environ.get("GRIDCOUNT_BANDTABLES4"),
-                    reason="GRIDCOUNT_BANDTABLES4 (the built 4x3 tables) not set")
+@pytest.mark.slow
+@pytest.mark.skipif(cached_tables4() is None, reason="no 4x3 tables in this machine's cache")
 def test_4x3_units_read_the_built_tables():
     """144,578 units (Silver's class count); slices of a unit add up; a
     transposed shape reads the same tables."""
@@ -230,3 +264,23 @@ def test_4x3_units_read_the_built_tables():
     assert ThreeBandPatternReduction("3x4").count_slice(
         BandPatternUnitSpec("3x4", "patterns3", 777, 777, 0, spec.weight, spec.column_sets),
         x0=(5, 6)).count == one.count
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(cached_tables4() is None, reason="no 4x3 tables in this machine's cache")
+def test_the_published_4x3_sample_units_count_the_same_slice_by_slice():
+    """results/4x3-sample-units.csv (51 slices, published with band 1's
+    column sets): each recounted from the cached tables, class and count."""
+    import csv
+    from pathlib import Path
+    red = ThreeBandPatternReduction("4x3")
+    units = red.units()
+    path = Path(__file__).resolve().parents[3] / "results" / "4x3-sample-units.csv"
+    with open(path, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == 51
+    for row in rows:
+        spec = units[int(row["class_id"])]
+        assert red.unit_columns(spec)["band1_column_sets"] == row["band1_column_sets"]
+        x0 = int(row["x0"])
+        assert red.count_slice(spec, (x0, x0 + 1)).count == int(row["count"]), row["class_id"]

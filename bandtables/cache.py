@@ -1,0 +1,182 @@
+"""Where the 4x3 band tables live: built on first use, checked by a digest, shared.
+
+The 4x3 tables (:mod:`bandtables.tables4`) take minutes of one core to
+build (about 175 MiB on disk), so they are built once per machine, on first
+use, into the cache directory
+
+    ``$XDG_CACHE_HOME/gridcount/bandtables4-vF``  (``~/.cache/gridcount/...``
+    when ``XDG_CACHE_HOME`` is unset; ``F`` is :data:`bandtables.tables4.FORMAT`)
+
+and memory-mapped read-only from there by every process that counts, so a
+machine holds one copy in its page cache whatever its number of workers.
+Nothing has to be set or copied beforehand: a worker of a Dask cluster
+builds them on its machine the first time it counts a 4x3 unit.
+
+* **Built once.**  The build holds an ``flock`` on ``bandtables4-vF.lock``:
+  other processes of the machine wait for it and then map the result.  It
+  writes into a temporary directory beside the cache and renames it into
+  place when every file and the manifest are written, so an interrupted
+  build leaves no half-built cache (its temporary is removed by the next
+  build).
+* **Checked.**  ``manifest.json`` records each file's size and SHA-256;
+  :func:`tables4_dir` checks every file against it once per process
+  before anything is read (about 175 MiB: under a second).  A cache whose files differ from their digests
+  (damaged, truncated, edited) or whose manifest is missing or unreadable is
+  said in one line and built again; the old files are removed only after
+  the new ones are in place.
+"""
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from bandtables.tables4 import ARRAYS, FORMAT
+
+__all__ = ["cache_root", "tables4_path", "tables4_dir", "cached_tables4", "DamagedTables",
+           "MANIFEST", "table_bytes"]
+
+MANIFEST = "manifest.json"
+_CHECKED: set[str] = set()     # directories whose digests this process has checked
+
+
+class DamagedTables(ValueError):
+    """A cache directory whose files do not match its manifest."""
+
+
+def cache_root() -> Path:
+    """``$XDG_CACHE_HOME/gridcount`` (``~/.cache/gridcount`` by default)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "gridcount"
+
+
+def tables4_path(root: Path | str | None = None) -> Path:
+    """The directory of the 4x3 tables under ``root`` (default :func:`cache_root`)."""
+    return Path(root if root is not None else cache_root()) / f"bandtables4-v{FORMAT}"
+
+
+def _digest(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 22):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _write_manifest(d: Path) -> None:
+    files = {p.name: {"bytes": p.stat().st_size, "sha256": _digest(p)}
+             for p in sorted(d.iterdir()) if p.suffix == ".npy"}
+    (d / MANIFEST).write_text(json.dumps({"format": FORMAT, "files": files}, indent=1))
+
+
+def verify(d: Path) -> None:
+    """Check every file of ``d`` against its manifest.
+
+    Raises
+    ------
+    DamagedTables
+        Naming the first file missing, of another size or digest, or a
+        manifest that is missing or unreadable.
+    """
+    try:
+        manifest = json.loads((d / MANIFEST).read_text())
+        files = manifest["files"]
+        if manifest["format"] != FORMAT:
+            raise DamagedTables(f"{d / MANIFEST} is of format {manifest['format']}, not {FORMAT}")
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        if isinstance(e, DamagedTables):
+            raise
+        raise DamagedTables(f"{d / MANIFEST} is missing or unreadable") from None
+    for name in ARRAYS:
+        entry = files.get(f"R4-{name}.npy")
+        path = d / f"R4-{name}.npy"
+        if entry is None:
+            raise DamagedTables(f"{path} is not in the manifest")
+        try:
+            size = path.stat().st_size
+        except OSError:
+            raise DamagedTables(f"{path} is missing") from None
+        if size != entry["bytes"] or _digest(path) != entry["sha256"]:
+            raise DamagedTables(f"{path} does not match its SHA-256 digest in {MANIFEST}")
+
+
+def cached_tables4(root: Path | str | None = None) -> Path | None:
+    """The tables' directory if they are built there (not checked), else None."""
+    d = tables4_path(root)
+    return d if (d / MANIFEST).exists() else None
+
+
+def table_bytes(d: Path) -> int:
+    """Bytes of the mapped files in ``d`` (what a machine's page cache holds)."""
+    return sum(p.stat().st_size for p in d.glob("R4-*.npy"))
+
+
+def tables4_dir(root: Path | str | None = None, *, threads: int = 1, say=None,
+                progress: bool | None = None) -> Path:
+    """The directory of checked 4x3 tables, built first if need be.
+
+    ``say`` receives the lines a person is told (default: standard error);
+    ``progress`` shows a progress bar while building (None: on a terminal).
+    """
+    say = say or (lambda msg: print(msg, file=sys.stderr, flush=True))
+    d = tables4_path(root)
+    key = str(d)
+    if key in _CHECKED:
+        return d
+    d.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(d.parent / f"{d.name}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)   # another process building: wait for it
+        if (d / MANIFEST).exists() or d.exists():
+            try:
+                verify(d)
+                _CHECKED.add(key)
+                return d
+            except DamagedTables as e:
+                say(f"the 4x3 band tables are damaged ({e}): building them again")
+        _build_into(d, threads, say, progress)
+        _CHECKED.add(key)
+        return d
+    finally:
+        os.close(fd)   # releases the flock
+
+
+def _build_into(d: Path, threads: int, say, progress: bool | None) -> None:
+    from tqdm import tqdm
+
+    from bandtables.tables4 import build
+    for stale in d.parent.glob(f"{d.name}.build-*"):
+        shutil.rmtree(stale, ignore_errors=True)   # a build interrupted earlier (we hold the lock)
+    tmp = d.parent / f"{d.name}.build-{os.getpid()}"
+    say(f"building the 4x3 band tables once for this machine into {d} "
+        f"(minutes of {threads} core{'s' * (threads != 1)})")
+    bars = []
+
+    def bar(total):
+        b = tqdm(total=total, unit="rows", desc="4x3 tables: rows of l", leave=False,
+                 disable=None if progress is None else not progress)   # None: on a terminal
+        bars.append(b)
+        return lambda: b.update(1)
+
+    try:
+        build(tmp, threads=threads, log=lambda msg: None, progress=bar)
+        for b in bars:
+            b.close()
+        _write_manifest(tmp)
+        old = None
+        if d.exists():
+            old = d.parent / f"{d.name}.old-{os.getpid()}"
+            d.rename(old)
+        tmp.rename(d)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        for b in bars:
+            b.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    say(f"the 4x3 band tables are in {d} ({table_bytes(d) / 2 ** 20:,.0f} MiB)")
