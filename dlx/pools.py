@@ -37,6 +37,9 @@ _JOIN_SECONDS = 5.0   # a stopped worker gets this long to exit before SIGKILL
 # when this process itself was stopped (Ctrl-Z stops the workers too) or
 # the caller held on to a result, its workers are not blamed for the gap.
 _CLOCK_STEP_MAX = 1.0
+# Past its deadline, a worker is killed only once it has also used no CPU
+# time for this long (where /proc tells): stopped or hung, not merely starved.
+_IDLE_SECONDS = 5.0
 
 
 def ignore_sigint() -> None:
@@ -121,15 +124,25 @@ class WorkerStalled(WorkerDied):
                 f"{stopped}")
 
 
-def _is_stopped(pid: int) -> bool:
-    """Whether process ``pid`` is stopped (Linux ``/proc``; False where unknown)."""
+def _proc_stat(pid: int) -> tuple[bytes, int] | None:
+    """Process ``pid``'s state letter and CPU time so far (clock ticks, user
+    + system), from Linux ``/proc``; None where unknown."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
             stat = f.read()
     except OSError:
-        return False
-    fields = stat[stat.rfind(b")") + 2:].split()
-    return bool(fields) and fields[0] in (b"T", b"t")
+        return None
+    fields = stat[stat.rfind(b")") + 2:].split()   # fields from the 3rd (state) on
+    try:
+        return fields[0], int(fields[11]) + int(fields[12])
+    except (IndexError, ValueError):  # pragma: no cover - not Linux's format
+        return None
+
+
+def _is_stopped(pid: int) -> bool:
+    """Whether process ``pid`` is stopped (``SIGSTOP``; False where unknown)."""
+    stat = _proc_stat(pid)
+    return stat is not None and stat[0] in (b"T", b"t")
 
 
 def _worker_loop(conn, func, initializer, initargs) -> None:
@@ -167,14 +180,26 @@ class _Worker:
         child.close()   # only the worker holds it: its death closes the pipe
         self.task: tuple[int, Any] | None = None
         self.given_at = 0.0   # the run clock when it got its task
+        self.cpu: int | None = None   # its CPU time at the last look ...
+        self.busy_at = 0.0            # ... and the run clock when that last grew
 
     def give(self, task: tuple[int, Any], clock: float) -> None:
         self.task = task
-        self.given_at = clock
+        self.given_at = self.busy_at = clock
+        self.cpu = None
         try:
             self.conn.send(task)
         except OSError:   # it died already: its sentinel says so next round
             pass
+
+    def idle_for(self, clock: float) -> float | None:
+        """Run-clock seconds since its CPU time last grew (None: unknown)."""
+        stat = _proc_stat(self.process.pid)
+        if stat is None:
+            return None
+        if stat[1] != self.cpu:
+            self.cpu, self.busy_at = stat[1], clock
+        return clock - self.busy_at
 
     def receive(self):
         """The worker's outcome, or ``None`` if it died without sending one."""
@@ -229,9 +254,11 @@ def map_unordered(func: Callable, items: Iterable, workers: int, *, retries: int
     ``deadline(item, attempt)`` (``attempt`` 1 for the first worker to run
     the item), asked at every look (a fraction of a second), gives the
     seconds a worker may run the item, or None for no limit.  A worker past
-    it is killed (``SIGKILL``, which also ends a stopped process) and
-    treated as dead, as a :class:`WorkerStalled`: its item runs again in a
-    new worker, and a result it may have sent meanwhile is never read.
+    it that then uses no CPU time for :data:`_IDLE_SECONDS` (a stopped or
+    hung process; on systems without Linux's ``/proc``, past the deadline
+    is enough) is killed (``SIGKILL``, which also ends a stopped process)
+    and treated as dead, as a :class:`WorkerStalled`: its item runs again in
+    a new worker, and a result it may have sent meanwhile is never read.
     """
     queue = collections.deque(enumerate(items))
     deaths: collections.Counter = collections.Counter()
@@ -258,12 +285,16 @@ def map_unordered(func: Callable, items: Iterable, workers: int, *, retries: int
         start_with_next()
 
     def overran(w: _Worker) -> WorkerStalled | None:
-        """Kill ``w`` if it has run its item past the item's deadline."""
+        """Kill ``w`` if it has run its item past the item's deadline and
+        has then used no CPU time for :data:`_IDLE_SECONDS`."""
         index, item = w.task
         limit = deadline(item, deaths[index] + 1)
         seconds = clock - w.given_at
         if limit is None or seconds <= limit:
             return None
+        idle = w.idle_for(clock)       # from the first look past the limit on
+        if idle is not None and idle < _IDLE_SECONDS:
+            return None                # slow (a starved machine), not stuck
         stopped = _is_stopped(w.process.pid)
         w.process.kill()
         w.process.join(_JOIN_SECONDS)

@@ -1,11 +1,12 @@
 """When a local pool's worker counts a unit for too long: the stall rule.
 
 A worker process that gives no result for its unit far beyond what the
-unit should take is taken for stalled (stopped by ``SIGSTOP``, hung on a
-dead file system, swapped out for good): the pool kills it, says so in one
-line, and a new worker counts the unit again
-(:func:`dlx.pools.map_unordered`, ``deadline``).  The limit of a unit on
-its ``attempt``-th worker is
+unit should take, and then uses no CPU time for a few seconds, is taken for
+stalled (stopped by ``SIGSTOP``, hung on a dead file system): the pool
+kills it, says so in one line, and a new worker counts the unit again
+(:func:`dlx.pools.map_unordered`, ``deadline``; a worker past its limit
+that still computes, on a starved machine, is left to finish).  The limit
+of a unit on its ``attempt``-th worker is
 
     max(FLOOR, FACTOR × expected seconds) × 2 ** (attempt − 1)
 

@@ -74,6 +74,22 @@ def test_a_stopped_worker_is_killed_past_its_deadline_and_its_task_run_again(
     assert (stall.item, 2) in asked                            # its rerun, as attempt 2
 
 
+def _spin(seconds: float) -> float:
+    """Use the CPU for ``seconds`` (a slow task, not a stuck one)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+    return seconds
+
+
+def test_a_worker_past_its_deadline_that_still_uses_the_cpu_is_left_to_finish(
+        fails_instead_of_hanging):
+    stalls = []
+    got = list(map_unordered(_spin, [8.0], workers=1, on_death=stalls.append,
+                             deadline=lambda item, attempt: 0.5))
+    assert got == [8.0] and stalls == []
+
+
 def test_without_a_deadline_a_slow_task_is_waited_for():
     assert list(map_unordered(time.sleep, [1.5], workers=2, deadline=lambda item, n: None)) \
         == [None]

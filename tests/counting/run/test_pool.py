@@ -5,6 +5,7 @@ import multiprocessing as mp
 import os
 import re
 import signal
+import time
 
 import pytest
 
@@ -72,6 +73,19 @@ def test_a_killed_worker_s_unit_is_counted_again_and_yielded_once(fails_instead_
     assert m and int(m[1]) == victim.pid and int(m[2]) in reference
 
 
+def _stop(pid: int) -> None:
+    """SIGSTOP ``pid`` and return once it is stopped (a starved process
+    takes the signal only when it next runs)."""
+    os.kill(pid, signal.SIGSTOP)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        with open(f"/proc/{pid}/stat") as f:
+            if f.read().rsplit(")", 1)[1].split()[0] == "T":
+                return
+        time.sleep(0.01)
+    pytest.fail(f"process {pid} did not stop within 60 s")
+
+
 def test_a_stopped_worker_s_unit_is_counted_again_after_the_stall_floor_and_yielded_once(
         monkeypatch, fails_instead_of_hanging):
     # the run used to sit at 8/9 for ever; the floor is 120 s for users
@@ -82,7 +96,7 @@ def test_a_stopped_worker_s_unit_is_counted_again_after_the_stall_floor_and_yiel
     results = run_units(specs, workers=2, options=DEFAULT, log=said.append)
     got = [next(results)]
     [victim, _] = mp.active_children()       # holds a unit, or gets one next
-    os.kill(victim.pid, signal.SIGSTOP)
+    _stop(victim.pid)
     try:
         got += list(results)
     finally:
@@ -105,7 +119,7 @@ def test_a_unit_that_stalls_every_worker_stops_the_run(monkeypatch, fails_instea
     results = run_units(specs, workers=2, options=DEFAULT)
     next(results)
     [victim, _] = mp.active_children()
-    os.kill(victim.pid, signal.SIGSTOP)
+    _stop(victim.pid)
     try:
         with pytest.raises(pool.WorkerLost, match=rf"^unit \d+ stalled or killed all 1 worker "
                            rf"processes that counted it \(the last, process {victim.pid}: no "
