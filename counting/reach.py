@@ -142,7 +142,7 @@ def job_cost(reduction: Reduction, options: CountOptions = CountOptions(), *,
                 for i, spec in enumerate(specs)]
     mean = math.fsum(per_unit) / len(per_unit) if per_unit else 0.0
     return JobCost(reduction.shape.name, reduction.name, n, exact, mean, len(specs),
-                   time.perf_counter() - t0, reduction.estimate_memory_mib(),
+                   time.perf_counter() - t0, reduction.estimate_memory_mib(options),
                    reduction.estimate_method)
 
 

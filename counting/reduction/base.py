@@ -193,8 +193,8 @@ class Reduction(abc.ABC):
     #: How :meth:`estimate_unit_seconds` estimates, in the estimate's line.
     estimate_method: str = "Knuth's estimate"
 
-    def estimate_memory_mib(self) -> float | None:
-        """MiB of memo a worker needs to hold everything this job memoises,
+    def estimate_memory_mib(self, options) -> float | None:
+        """MiB of memo a worker needs for this job counted with ``options``,
         where the reduction can say (None: it cannot); for the estimate."""
         return None
 
