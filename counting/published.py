@@ -45,14 +45,31 @@ Sources
     permutations): 1, 1, 1, 2, 2, 22, 564, 1676267, 115618721533, …
     (https://oeis.org/A040082); for ``1xN`` the group above is exactly the
     row and column permutations.
+
+Latin rectangles (``k × n``, what ``gridcount count 1xN --rows K`` counts)
+    Each sequence is published normalised; the factor that makes it the
+    number of all ``k × n`` Latin rectangles is the sequence's own
+    definition (Stones, "The many formulas for the number of Latin
+    rectangles", Electron. J. Combin. 17 (2010) A1: ``L(k,n) = n!·N(k,n) =
+    n!·(n−1)!/(n−k)!·R(k,n)``).
+    ``OEIS A000166`` derangements of n: 1, 0, 1, 2, 9, 44, 265, 1854, 14833,
+    133496, 1334961 (https://oeis.org/A000166); ``L(2,n) = n!·D(n)``.
+    ``OEIS A001623`` 3 × n reduced Latin rectangles, n = 3..10: 1, 4, 46,
+    1064, 35792, 1673792, 103443808, 8154999232 (https://oeis.org/A001623);
+    ``L(3,n) = n!·(n−1)!/(n−3)!·R``.
+    ``OEIS A003170`` 4 × n Latin rectangles with the first row in order,
+    n = 4..10: 24, 1344, 393120, 155185920, 88390995840, 69761852246016,
+    74175958614030336 (https://oeis.org/A003170); ``L(4,n) = n!·N``.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from grids.shape import Shape
 
-__all__ = ["Published", "PUBLISHED", "ESSENTIALLY_DIFFERENT", "lookup"]
+__all__ = ["Published", "PUBLISHED", "ESSENTIALLY_DIFFERENT", "lookup", "Rectangles",
+           "RECTANGLES"]
 
 
 @dataclass(frozen=True)
@@ -88,6 +105,8 @@ PUBLISHED: dict[str, Published] = {p.shape: p for p in (
     Published("1x7", 61_479_419_904_000, _LATIN),
     Published("1x8", 108_776_032_459_082_956_800, _LATIN),
     Published("1x9", 5_524_751_496_156_892_842_531_225_600, _LATIN),
+    Published("1x10", 9_982_437_658_213_039_871_725_064_756_920_320_000, _LATIN),
+    Published("1x11", 776_966_836_171_770_144_107_444_346_734_230_682_311_065_600_000, _LATIN),
     # Sudoku with boxes of R x C cells
     Published("2x2", 288, "OEIS A107739"),
     Published("2x3", 28_200_960, "Pettersen, via Wikipedia" + _UNCONFIRMED),
@@ -121,6 +140,35 @@ ESSENTIALLY_DIFFERENT: dict[str, Published] = {p.shape: p for p in (
     Published("2x5", 4_743_933_602_050_718, _A291188),
     Published("3x3", 5_472_730_538, "Russell & Jarvis 2006; OEIS A109741"),
 )}
+
+
+@dataclass(frozen=True)
+class Rectangles:
+    """The published number of ``rows × n`` Latin rectangles (all of them:
+    the normalised sequence times its factor, see the module)."""
+
+    rows: int
+    n: int
+    total: int
+    source: str
+
+
+def _rectangles() -> dict[tuple[int, int], Rectangles]:
+    f = math.factorial
+    a000166 = {2: 1, 3: 2, 4: 9, 5: 44, 6: 265, 7: 1854, 8: 14833, 9: 133496, 10: 1334961}
+    a001623 = {3: 1, 4: 4, 5: 46, 6: 1064, 7: 35792, 8: 1673792, 9: 103443808,
+               10: 8154999232}
+    a003170 = {4: 24, 5: 1344, 6: 393120, 7: 155185920, 8: 88390995840, 9: 69761852246016,
+               10: 74175958614030336}
+    out = [Rectangles(2, n, f(n) * d, "OEIS A000166 × n!") for n, d in a000166.items()]
+    out += [Rectangles(3, n, f(n) * f(n - 1) // f(n - 3) * r, "OEIS A001623 × n!(n-1)!/(n-3)!")
+            for n, r in a001623.items()]
+    out += [Rectangles(4, n, f(n) * k, "OEIS A003170 × n!") for n, k in a003170.items()]
+    return {(r.rows, r.n): r for r in out}
+
+
+#: (rows, n) -> the published number of rows × n Latin rectangles
+RECTANGLES: dict[tuple[int, int], Rectangles] = _rectangles()
 
 
 def lookup(shape: str, *, up_to_symmetry: bool = False) -> Published | None:

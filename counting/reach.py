@@ -236,7 +236,7 @@ def job_cost(reduction: Reduction, options: CountOptions = CountOptions(), *,
                    time.perf_counter() - t0,
                    timed_method(len(specs)) if specs and _timed(reduction, specs[0])
                    else reduction.estimate_method(len(specs)),
-                   reduction.estimate_memory())
+                   reduction.estimate_memory(options))
 
 
 def unit_seconds(reduction: Reduction, spec, options: CountOptions, *, probes: int, seed: int,

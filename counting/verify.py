@@ -32,10 +32,13 @@ from counting.plan import OutOfReach, check_reach, record_identity
 from counting.reduction import check_shape
 from counting.reduction.registry import SYMMETRY
 from counting.store.database import Store
+from factorization import latin_rectangles
 from grids.kind import as_kind
 
 __all__ = ["QUICK_SHAPES", "LONG_SHAPES", "QUICK_SYMMETRY", "LONG_SYMMETRY", "VerifyRow",
-           "verify", "verify_shape", "default_shapes", "default_symmetry_shapes", "format_table", "format_markdown", "write_markdown"]
+           "verify", "verify_shape", "verify_rectangles", "default_rectangles",
+           "QUICK_RECTANGLES", "LONG_RECTANGLES", "default_shapes", "default_symmetry_shapes",
+           "format_table", "format_markdown", "write_markdown"]
 
 # Shapes `gridcount verify` counts: each finishes in a few seconds on the
 # reference machine (2 cores; see results/verify.md).  Transposed pairs
@@ -54,6 +57,8 @@ SECOND_METHOD = {"2x3": ("patterns3",), "3x3": ("patterns3",)}
 # counted: each is a long job for `gridcount count` (or one it refuses with
 # its cost estimate), measured in the results file named.
 NOT_COUNTED = {
+    "1x10": "a long job (`gridcount count 1x10`, about 12 core-hours, resumable): see "
+            "results/bench_factorization.md",
     "2x6": "out of reach (`gridcount count 2x6` refuses it with its cost estimate): "
            "see results/bench_patterns2.md",
 }
@@ -67,10 +72,25 @@ NOT_COUNTED = {
 QUICK_SYMMETRY = ("1x4", "1x5", "1x6", "1x7", "2x2", "2x3", "2x4")
 LONG_SYMMETRY = ("1x8", "3x3")
 NOT_COUNTED_SYMMETRY = {
-    "1x9": "its symmetry units are a long job: see results/bench_symmetry.md",
+    "1x9": "its symmetry units are a job of hours (the identity is the factor count's, "
+           "seconds): estimated in results/bench_factorization.md",
     "2x5": "out of reach (`gridcount count 2x5 --up-to-symmetry` refuses it with its cost "
            "estimate): see results/bench_symmetry.md",
 }
+
+
+# Latin rectangles (rows, n), counted by the kernel as `count 1xN --rows K`
+# does, beside the published sequences (counting/published.py): 2 x n and
+# 3 x n to n = 8, 4 x n to 7, in under a second each; --all adds 2 x 9,
+# 2 x 10 and 3 x 9 (seconds each; results/bench_factorization.md).
+QUICK_RECTANGLES = tuple([(2, n) for n in range(2, 9)] + [(3, n) for n in range(3, 9)]
+                         + [(4, n) for n in range(4, 8)])
+LONG_RECTANGLES = ((2, 9), (2, 10), (3, 9))
+
+
+def default_rectangles(all_shapes: bool = False) -> list[tuple[int, int]]:
+    """The Latin rectangles ``gridcount verify`` counts (``--all``: the long ones too)."""
+    return list(QUICK_RECTANGLES + (LONG_RECTANGLES if all_shapes else ()))
 
 
 def default_shapes(all_shapes: bool = False) -> list[str]:
@@ -105,11 +125,14 @@ class VerifyRow:
     error: str | None = None
     not_counted: str | None = None   # why a listed shape was not counted
     up_to_symmetry: bool = False     # essentially different grids, not all grids
+    rect_rows: int | None = None     # Latin rectangles of this many rows, not grids
 
 
     @property
     def label(self) -> str:
         """The shape, and what is counted when it is not all grids."""
+        if self.rect_rows is not None:
+            return f"{self.rect_rows} x {self.n} Latin rectangles"
         return f"{self.shape} (essentially different)" if self.up_to_symmetry else self.shape
 
     @property
@@ -119,7 +142,10 @@ class VerifyRow:
 
     @property
     def counts(self) -> str:
-        """What the row counts: ``"grids"`` or ``"essentially different"``."""
+        """What the row counts: ``"grids"``, ``"essentially different"`` or
+        ``"K x N rectangles"``."""
+        if self.rect_rows is not None:
+            return f"{self.rect_rows}x{self.n} rectangles"
         return "essentially different" if self.up_to_symmetry else "grids"
 
     @property
@@ -156,7 +182,7 @@ class VerifyRow:
             "source": self.source, "match": self.match, "status": self.status,
             "seconds": round(self.seconds, 3), "units": self.units,
             "reduction": self.reduction, "error": self.error, "not_counted": self.not_counted,
-            "counts": self.counts,
+            "counts": self.counts, "rows": self.rect_rows,
         }
 
 
@@ -213,6 +239,23 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
     )
 
 
+def verify_rectangles(rows: int, n: int) -> VerifyRow:
+    """Count the ``rows × n`` Latin rectangles as ``gridcount count 1xN
+    --rows K`` does (:func:`factorization.latin_rectangles`) and compare."""
+    ref = published.RECTANGLES.get((rows, n))
+    t0 = time.perf_counter()
+    computed = error = None
+    try:
+        computed = latin_rectangles(rows, n)
+    except Exception as e:  # reported in the table, never a crash
+        error = str(e) or type(e).__name__
+    return VerifyRow(shape=f"1x{n}", n=n, computed=computed,
+                     published=None if ref is None else ref.total,
+                     source=None if ref is None else ref.source,
+                     seconds=time.perf_counter() - t0, units=None, reduction=f"rows={rows}",
+                     error=error, rect_rows=rows)
+
+
 def _count(job: Job, path: Path, workers: int, options: CountOptions,
            identity: int | None = None) -> int:
     """Count ``job`` into a new store at ``path``; its total.  ``identity``:
@@ -229,10 +272,12 @@ def _count(job: Job, path: Path, workers: int, options: CountOptions,
 def verify(shapes: Iterable[str], *, workers: int = 1, options: CountOptions = CountOptions(),
            on_start: Callable[[str], None] | None = None,
            on_row: Callable[[VerifyRow], None] | None = None,
-           symmetry_shapes: Iterable[str] = ()) -> list[VerifyRow]:
+           symmetry_shapes: Iterable[str] = (),
+           rectangles: Iterable[tuple[int, int]] = ()) -> list[VerifyRow]:
     """Verify every shape in turn, then the essentially different grids of
     ``symmetry_shapes`` (their identity taken from a grid count of this run
-    when there is one); ``on_start``/``on_row`` report progress.
+    when there is one), then the ``(rows, n)`` Latin ``rectangles``;
+    ``on_start``/``on_row`` report progress.
 
     Every shape is checked (``N <= 16``) before anything is counted, so a
     bad shape fails at once with a ``ValueError``.
@@ -254,6 +299,12 @@ def verify(shapes: Iterable[str], *, workers: int = 1, options: CountOptions = C
         rows.append(row)
         if on_row:
             on_row(row)
+    for k, n in rectangles:
+        if on_start:
+            on_start(f"{k} x {n} Latin rectangles")
+        rows.append(verify_rectangles(k, n))
+        if on_row:
+            on_row(rows[-1])
     return rows
 
 
@@ -304,7 +355,8 @@ def format_table(rows: list[VerifyRow]) -> str:
         if len(computed) > _LONGEST_IN_TABLE:   # said in full under the table
             long_totals.append(f"{r.label}: computed {computed}")
             computed = "(below)"
-        body.append((r.shape, r.method, "ess. diff." if r.up_to_symmetry else "grids",
+        body.append((r.shape, r.method, "ess. diff." if r.up_to_symmetry else
+                     f"{r.rect_rows}x{r.n} rect." if r.rect_rows is not None else "grids",
                      computed, r.status, ref, f"{r.seconds:,.1f} s"))
     widths = [max(len(line[i]) for line in body) for i in range(len(_TERM_HEADER))]
     out = []

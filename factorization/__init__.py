@@ -3,12 +3,12 @@
 The public API lives in :mod:`factorization.api` (re-exported here); the
 counting core is the private Cython module ``factorization._kernel``.
 """
-from factorization.api import (ENGINE_NAME, MAX_N, adjacency, FactorizationCounter, LatinUnit,
-                               count_factorizations, count_unit_chunk, count_unit_class, latin_rectangles,
-                               latin_squares, latin_units, process_counter,
-                               process_memo_mb, PROCESS_MEMO_MIN_MB)
+from factorization.api import (ENGINE_NAME, MAX_N, PROCESS_MEMO_MIN_MB, FactorizationCounter,
+                               LatinUnit, adjacency, count_factorizations, count_unit_chunk,
+                               count_unit_class, latin_rectangles, latin_squares, latin_units,
+                               process_counter, process_memo_mb)
 
 __all__ = ["count_factorizations", "latin_rectangles", "latin_squares", "latin_units",
-           "count_unit_class", "count_unit_chunk", "adjacency", "LatinUnit", "FactorizationCounter", "MAX_N", "process_counter",
-           "process_memo_mb", "PROCESS_MEMO_MIN_MB",
-           "ENGINE_NAME"]
+           "count_unit_class", "count_unit_chunk", "adjacency", "LatinUnit",
+           "FactorizationCounter", "MAX_N", "process_counter", "process_memo_mb",
+           "PROCESS_MEMO_MIN_MB", "ENGINE_NAME"]

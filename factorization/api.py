@@ -60,9 +60,9 @@ import numpy as np
 from factorization._kernel import Kernel, key_to_adj
 
 __all__ = ["count_factorizations", "latin_rectangles", "latin_squares", "latin_units",
-           "count_unit_class", "count_unit_chunk", "adjacency", "LatinUnit", "FactorizationCounter", "MAX_N", "process_counter",
-           "process_memo_mb", "PROCESS_MEMO_MIN_MB",
-           "ENGINE_NAME"]
+           "count_unit_class", "count_unit_chunk", "adjacency", "LatinUnit",
+           "FactorizationCounter", "MAX_N", "process_counter", "process_memo_mb",
+           "PROCESS_MEMO_MIN_MB", "ENGINE_NAME"]
 
 ENGINE_NAME = "factorization-1"   # what a count made by this kernel names as its engine
 

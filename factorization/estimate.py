@@ -41,7 +41,8 @@ from factorization._kernel import key_to_adj
 from factorization.api import FactorizationCounter
 
 __all__ = ["log_labelled", "descent_seconds", "FactorCost", "factor_cost", "SLOT_BYTES",
-           "level_classes", "memo_bytes_needed"]
+           "level_classes", "memo_bytes_needed", "tree_seconds", "random_regular",
+           "classes_bound"]
 
 SLOT_BYTES = 64   # one memo entry (256-bit key, 128-bit value, degree)
 _FILL = 0.75      # the table stores while at most this full
@@ -138,10 +139,62 @@ def factor_cost(n: int, degree: int, classes: float, graphs, *, seed: int = 0,
                       memo_bytes_needed(n, degree, classes, memo_min), paths)
 
 
+def tree_seconds(n: int, adj: np.ndarray, degree: int, *, seed: int = 0,
+                 max_seconds: float = 6.0, memo_min: int = 4, min_paths: int = 2) -> float:
+    """CPU seconds of ``F_degree(adj)`` counted alone, by Knuth's estimator
+    on the recurrence's tree: on a random path, the cost of expanding a node
+    at each degree times the product of the branchings above it (distinct
+    children: a child met twice is a memo hit).  For graphs whose classes
+    rarely repeat (2×6 units on 12 + 12); it ignores hits between branches,
+    so it runs high where they are common."""
+    rng = random.Random(seed)
+    counter = FactorizationCounter(n, memo_mb=0.0)
+    total, paths, t0 = 0.0, 0, time.perf_counter()
+    while paths < min_paths or time.perf_counter() - t0 < max_seconds:
+        g, weight = adj, 1.0
+        for d in range(degree, memo_min, -1):
+            t = time.process_time()
+            keys, _ = counter.children(g, rooted=True)
+            total += weight * (time.process_time() - t)
+            if len(keys) == 0:
+                weight = 0.0
+                break
+            weight *= len(keys)
+            g = _adj(keys[rng.randrange(len(keys))], n)
+        if weight:
+            cold = FactorizationCounter(n, memo_mb=0.0, memo_min=max(memo_min, 3))
+            t = time.process_time()
+            cold.count(g, memo_min)
+            total += weight * (time.process_time() - t)
+        paths += 1
+    return total / paths
+
+
+def random_regular(n: int, d: int, rng: random.Random) -> np.ndarray:
+    """A random ``d``-regular bipartite graph on ``n + n``: ``n − d`` random
+    disjoint perfect matchings removed from ``K_{n,n}`` (each drawn by
+    rejection, a uniform permutation until it avoids the removed edges)."""
+    adj = np.full(n, (1 << n) - 1, dtype=np.uint32)
+    for _ in range(n - d):
+        while True:
+            p = rng.sample(range(n), n)
+            if all(int(adj[c]) >> p[c] & 1 for c in range(n)):
+                break
+        for c in range(n):
+            adj[c] &= ~np.uint32(1 << p[c])
+    return adj
+
+
 def level_classes(n: int, degree: int, classes: float, d: int) -> float:
     """Estimated classes at degree ``d`` from ``classes`` at ``degree``: scaled
     by the labelled counts (see the module)."""
     return classes * math.exp(log_labelled(n, d) - log_labelled(n, degree))
+
+
+def classes_bound(n: int, d: int) -> int:
+    """A lower bound on the classes of ``d``-regular graphs on ``n + n``:
+    labelled graphs over the ``(n!)²`` relabellings (estimated count)."""
+    return max(1, math.ceil(math.exp(log_labelled(n, d) - 2 * math.lgamma(n + 1))))
 
 
 def memo_bytes_needed(n: int, degree: int, classes: float, memo_min: int = 4) -> int:

@@ -11,6 +11,8 @@ Run under ``nice`` on a shared machine.
     python scripts/bench_factorization.py estimate-unit 10 7 --sample 3 --children 20
     python scripts/bench_factorization.py canon 9 4 --graphs 2000
     python scripts/bench_factorization.py model 10
+    python scripts/bench_factorization.py estimates 1x9 --count
+    python scripts/bench_factorization.py estimates 1x10 1x11 2x6
 
 ``squares`` counts ``L_n`` (one process, or a pool over :func:`latin_units`)
 and prints wall, CPU (this process and its children), peak RSS and the memo
@@ -300,6 +302,37 @@ def canon(args):
           f"{len(certs)} classes")
 
 
+def estimates(args):
+    """The estimates ``gridcount count`` prints (:func:`counting.reach.job_cost`,
+    the kernel's figures), one Markdown row a job; ``--count`` also counts
+    the job (orders up to 9) to set the estimate beside the measured CPU."""
+    from counting.options import CountOptions
+    from counting.reach import job_cost
+    from counting.reduction import get_reduction
+    print(f"machine: {_machine()}")
+    print("| job | units | CPU s a unit | core-hours | memo MiB a worker | workers for a day "
+          "| estimate wall s | measured CPU s |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for shape in args.shapes:
+        red = get_reduction(shape, args.reduction)
+        t = time.perf_counter()
+        c = job_cost(red, CountOptions(memo_mb=args.memo_mb), sample=args.sample,
+                     seed=args.seed, max_seconds=args.max_seconds)
+        wall = time.perf_counter() - t
+        measured = "—"
+        if args.count:
+            before = _cpu()
+            counter = FactorizationCounter(red.shape.n, args.memo_mb)
+            total = sum(u.weight * count_factorizations(u.column_sets, counter=counter)
+                        for u in red.units())
+            measured = f"{_cpu() - before:,.1f}"
+            assert total == lookup(shape).total
+        memo = "—" if c.memory_mib is None else f"{c.memory_mib:,.0f}"
+        print(f"| {shape} {red.name} | {'' if c.units_exact else '≥ '}{c.units:,} | "
+              f"{c.unit_seconds:.3g} | {c.cpu_seconds / 3600:,.3g} | {memo} | "
+              f"{c.workers_for_a_day():,} | {wall:,.0f} | {measured} |", flush=True)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -332,6 +365,15 @@ def main(argv=None):
         p.add_argument("--seed", type=int, default=1)
         p.add_argument("--memo-mb", type=float, default=1024.0)
         p.set_defaults(func=func)
+    p = sub.add_parser("estimates")
+    p.add_argument("shapes", nargs="+")
+    p.add_argument("--reduction", default=None)
+    p.add_argument("--sample", type=int, default=2)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-seconds", type=float, default=6.0)
+    p.add_argument("--memo-mb", type=float, default=256.0)
+    p.add_argument("--count", action="store_true")
+    p.set_defaults(func=estimates)
     p = sub.add_parser("model")
     p.add_argument("n", type=int)
     p.add_argument("--sample", type=int, default=5)

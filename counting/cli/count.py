@@ -429,6 +429,7 @@ def verify(all_shapes, shapes, workers, as_json, report):
         raise click.BadParameter("no shape given", param_hint="--shapes")
     # essentially different grids: with the default shapes, not with --shapes
     sym = [] if shapes is not None else verifying.default_symmetry_shapes(all_shapes)
+    rects = [] if shapes is not None else verifying.default_rectangles(all_shapes)
     check_outputs([], [report])
     workers = workers or default_workers()
     say = (lambda msg: None) if as_json else (lambda msg: click.echo(msg, err=True))
@@ -443,7 +444,7 @@ def verify(all_shapes, shapes, workers, as_json, report):
 
     try:
         with sigterm_stops_like_ctrl_c():
-            rows = verifying.verify(chosen, workers=workers, symmetry_shapes=sym,
+            rows = verifying.verify(chosen, workers=workers, symmetry_shapes=sym, rectangles=rects,
                                     on_start=lambda sh: say(f"counting {sh} ..."), on_row=on_row)
     except KeyboardInterrupt as e:
         how = "terminated" if isinstance(e, Terminated) else "interrupted"
@@ -451,7 +452,8 @@ def verify(all_shapes, shapes, workers, as_json, report):
         outcome = "" if not done else \
             f" ({len(bad)} failed or disagree: {', '.join(bad)})" if bad else \
             " (all agree with the published totals)"
-        click.echo(f"\n{how}: {len(done)} of {len(chosen) + len(sym)} shapes verified{outcome}; "
+        asked = len(chosen) + len(sym) + len(rects)
+        click.echo(f"\n{how}: {len(done)} of {asked} shapes verified{outcome}; "
                    f"verify keeps nothing, run it again to check them all.", err=True)
         sys.exit(128 + (signal.SIGTERM if isinstance(e, Terminated) else signal.SIGINT))
     except ValueError as e:

@@ -219,7 +219,7 @@ class Reduction(abc.ABC):
         False, no provisional lower bound is wanted."""
         return None
 
-    def estimate_memory(self) -> tuple[int, int] | None:
+    def estimate_memory(self, options=None) -> tuple[int, int] | None:
         """``(private, shared)``: bytes one worker needs for itself (all it
         memoises, where the reduction can say) and bytes of read-only tables
         shared by the workers of a machine, for the cost estimate; None (the

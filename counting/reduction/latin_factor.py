@@ -41,6 +41,7 @@ Example
 """
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -51,16 +52,18 @@ from counting.reduction.cost import even_work, smallest_class_first
 from counting.units import Tally, WorkUnit
 from factorization import (ENGINE_NAME, adjacency, count_unit_chunk, count_unit_class,
                            latin_units, process_counter, process_memo_mb)
-from factorization.estimate import FactorCost, factor_cost, memo_bytes_needed
+from factorization.estimate import (FactorCost, classes_bound, factor_cost, memo_bytes_needed,
+                                    random_regular)
 from grids.shape import as_shape
 
 __all__ = ["LatinFactorReduction", "FactorUnitSpec", "NAME", "MAX_ORDER", "LAYOUT", "layout"]
 
 NAME = "factor"
-MAX_ORDER = 10         # largest order whose units are enumerated here
+MAX_ORDER = 11         # largest order the reduction is defined for (and estimated)
+ENUMERATED = 10        # largest order whose units are enumerated here
 #: order -> (degree of the classes, chunks a class is split into); other
 #: orders: the classes at degree n//2 + 1, whole
-LAYOUT = {10: (7, 256)}
+LAYOUT = {10: (7, 256), 11: (7, 256)}
 
 
 def layout(n: int) -> tuple[int, int]:
@@ -87,7 +90,8 @@ def _classes(n: int) -> tuple:
 
 
 class LatinFactorReduction(Reduction):
-    """The ``factor`` reduction of Latin squares ``1xN`` / ``Nx1``, N ≤ 10."""
+    """The ``factor`` reduction of Latin squares ``1xN`` / ``Nx1``, N ≤ 10
+    (order 11: its estimate only; its units are not enumerated here)."""
 
     kind = NAME
 
@@ -113,9 +117,45 @@ class LatinFactorReduction(Reduction):
     def factors(self) -> tuple[tuple[str, int], ...]:
         return ()
 
+    def _enumerated(self) -> tuple:
+        n = self.shape.n
+        if n > ENUMERATED:
+            d = layout(n)[0]
+            raise ValueError(f"the units of order {n} are not enumerated here (at least "
+                             f"{classes_bound(n, d):,} classes at degree {d}); its estimate is "
+                             f"what gridcount count {self.shape.name} gives")
+        return _classes(n)
+
+    def n_units_bound(self) -> tuple[int, bool]:
+        """The units; beyond :data:`ENUMERATED` a lower bound (classes at the
+        units' degree at least labelled graphs / (n!)²) without enumerating."""
+        n = self.shape.n
+        if n <= ENUMERATED:
+            return self.n_units(), True
+        d, k = layout(n)
+        return classes_bound(n, d) * k, False
+
+    def sample_units(self, k: int, seed: int = 0) -> list:
+        """``k`` units; beyond :data:`ENUMERATED` random graphs of the units'
+        degree standing for them (ids -1, weight 0)."""
+        n = self.shape.n
+        if n <= ENUMERATED:
+            return super().sample_units(k, seed)
+        rng, d = random.Random(seed), layout(n)[0]
+        out = []
+        for _ in range(k):
+            adj = random_regular(n, d, rng)
+            sets = tuple(tuple(s + 1 for s in range(n) if int(a) >> s & 1) for a in adj)
+            out.append(FactorUnitSpec(self.shape.name, NAME, -1, -1, 0, 0, d, sets))
+        return out
+
+    def _n_classes(self) -> int:
+        n = self.shape.n
+        return len(_classes(n)) if n <= ENUMERATED else classes_bound(n, layout(n)[0])
+
     def classes(self) -> list[BandClass]:
         """The classes at the units' degree: column sets as the representative."""
-        return [BandClass(u.unit_id, u.column_sets, u.weight) for u in _classes(self.shape.n)]
+        return [BandClass(u.unit_id, u.column_sets, u.weight) for u in self._enumerated()]
 
     def units(self) -> list[FactorUnitSpec]:
         """``chunks`` units a class (one, up to order 9), ``unit_id =
@@ -123,7 +163,7 @@ class LatinFactorReduction(Reduction):
         k = layout(self.shape.n)[1]
         return [FactorUnitSpec(self.shape.name, NAME, u.unit_id * k + j, u.unit_id, j, u.weight,
                                u.degree, sets, j, k)
-                for u in _classes(self.shape.n) for sets in (u.column_sets,) for j in range(k)]
+                for u in self._enumerated() for sets in (u.column_sets,) for j in range(k)]
 
     def problem(self, spec) -> None:
         """None: a unit is counted by the factorization kernel, not searched."""
@@ -157,7 +197,8 @@ class LatinFactorReduction(Reduction):
         seconds to expand one, on random descents from this unit's graph)
         over the number of units.  Units share one memo, so a unit counted
         alone would take far longer than its share."""
-        return self.cost(spec, seed=seed, max_seconds=max_seconds).cpu_seconds / self.n_units()
+        return self.cost(spec, seed=seed, max_seconds=max_seconds).cpu_seconds \
+            / self.n_units_bound()[0]
 
     def cost(self, spec=None, *, seed: int = 0, max_seconds: float = 6.0) -> FactorCost:
         """The class model of the whole job, descending from ``spec``'s graph
@@ -165,20 +206,20 @@ class LatinFactorReduction(Reduction):
         if spec is None:
             spec = self.sample_units(1, seed)[0]
         adj, _ = adjacency(spec.column_sets, spec.degree)
-        return factor_cost(self.shape.n, spec.degree, len(_classes(self.shape.n)), [adj],
-                           seed=seed, max_seconds=max_seconds)
+        return factor_cost(self.shape.n, spec.degree, self._n_classes(), [adj],
+                           seed=seed, max_seconds=max_seconds, min_paths=1)
 
     def worker_memory_mib(self, options) -> float:
         """The kernel's memo table (always on): ``--memo-mb``, at least
         :data:`factorization.PROCESS_MEMO_MIN_MB`."""
         return process_memo_mb(options.memo_mb)
 
-    def estimate_memory(self) -> tuple[int, int]:
+    def estimate_memory(self, options=None) -> tuple[int, int]:
         """The memo that holds every class below the units' degree
         (:func:`factorization.estimate.memo_bytes_needed`), private to each
         worker; no shared tables."""
         d = layout(self.shape.n)[0]
-        return int(memo_bytes_needed(self.shape.n, d, len(_classes(self.shape.n)))), 0
+        return int(memo_bytes_needed(self.shape.n, d, self._n_classes())), 0
 
     def hand_out(self, specs) -> list:
         return smallest_class_first(specs)

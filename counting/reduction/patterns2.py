@@ -93,7 +93,9 @@ import numpy as np
 from counting.reduction.base import Reduction
 from counting.reduction.cost import even_work, smallest_class_first
 from counting.units import Tally, UnitProblem, WorkUnit
-from factorization import ENGINE_NAME, count_factorizations, process_counter
+from factorization import (ENGINE_NAME, adjacency, count_factorizations, process_counter,
+                           process_memo_mb)
+from factorization.estimate import tree_seconds
 from grids.rectangle import ColumnSetRectangles
 from grids.shape import as_shape
 
@@ -432,6 +434,31 @@ class TwoBandPatternReduction(Reduction):
             raise ValueError(f"unit {spec.unit_id}: {L:,} rectangles are not a multiple of "
                              f"{self.rows}! row orders")
         return Tally(count, seconds=time.perf_counter() - t0, engine_version=ENGINE_NAME)
+
+    def estimate_unit_seconds(self, spec, options, *, probes: int, seed: int,
+                              max_seconds: float) -> float | None:
+        """Where the kernel counts the units (not ``--kernel search``): Knuth's
+        estimator on the kernel's recurrence tree of the unit's graph
+        (:func:`factorization.estimate.tree_seconds`); else None, the search
+        estimated on the unit's matrix."""
+        if options.searching:
+            return None
+        adj, d = adjacency(spec.column_sets)
+        return tree_seconds(2 * self.rows, adj, d, seed=seed, max_seconds=max_seconds,
+                            min_paths=1)
+
+    def worker_memory_mib(self, options) -> float:
+        """The kernel's memo table where it counts (at least
+        :data:`factorization.PROCESS_MEMO_MIN_MB`), else the search's."""
+        return super().worker_memory_mib(options) if options.searching \
+            else process_memo_mb(options.memo_mb)
+
+    def estimate_memory(self, options=None) -> tuple[int, int] | None:
+        """What a worker allocates where the kernel counts: a unit's classes
+        rarely repeat, so a larger table would not save time."""
+        if options is None or options.searching:
+            return None
+        return int(self.worker_memory_mib(options) * 2 ** 20), 0
 
     def hand_out(self, specs) -> list:
         """Smallest class first: the most symmetric patterns have the most

@@ -350,7 +350,7 @@ class ThreeBandPatternReduction(Reduction):
         self.count_slice(spec, (x0, x0 + 1))
         return (time.process_time() - t0) * (self.choices // 2)
 
-    def estimate_memory(self) -> tuple[int, int] | None:
+    def estimate_memory(self, options=None) -> tuple[int, int] | None:
         """For 4x3: this process's private resident memory (measured, after
         counting) and the bytes of the mapped tables; None for the in-process
         tables of 2x3 and 3x3 (a few MiB)."""

@@ -82,7 +82,7 @@ def test_verify_lists_the_shapes_it_does_not_count_beside_their_published_totals
     assert "2x5" in verify.LONG_SHAPES and "1x9" in verify.LONG_SHAPES   # 1x9: 45 s by factor
     for all_shapes in (False, True):
         shapes = verify.default_shapes(all_shapes)
-        assert shapes[-1:] == ["2x6"]
+        assert shapes[-2:] == ["1x10", "2x6"]
     rows = verify.verify(["2x6"])
     assert [r.status for r in rows] == ["not counted"]
     assert rows[0].published == published.lookup("2x6").total and rows[0].computed is None
@@ -134,7 +134,7 @@ def test_verify_counts_the_essentially_different_2x4_and_3x3_grids_and_latin_squ
 
 
 def test_a_shape_out_of_reach_fails_at_once_with_its_estimate_instead_of_running_for_ever():
-    row, = verify.verify(["1x10"], workers=1)
+    row, = verify.verify(["1x12"], workers=1)
     assert row.status == "FAILED" and row.computed is None
     assert row.error.startswith("out of reach by reduction cycles: ") and "core-hours" in row.error
     assert row.seconds < 60
@@ -152,3 +152,29 @@ def test_the_table_fits_100_columns_with_every_published_total():
     for p in published.PUBLISHED.values():   # every value is still there, with its source
         assert f"{p.total:,}" in text
     assert rows[0].source in text
+
+
+def test_verify_counts_latin_rectangles_beside_the_published_sequences():
+    rows = verify.verify([], rectangles=[(2, 5), (3, 6), (4, 6), (4, 7)])
+    assert [r.status for r in rows] == ["ok"] * 4
+    assert [r.label for r in rows][:2] == ["2 x 5 Latin rectangles", "3 x 6 Latin rectangles"]
+    # 2 x n: n! times the derangements of n, the sequence the published value is made from
+    assert rows[0].computed == 120 * 44 and rows[0].source == "OEIS A000166 × n!"
+    assert rows[3].computed == 782_137_036_800 and rows[3].counts == "4x7 rectangles"
+    table = verify.format_table(rows)
+    assert "4x7 rect." in table and "OEIS A003170 × n!" in table
+    assert max(map(len, table.splitlines())) <= verify.TABLE_WIDTH
+
+
+def test_the_published_rectangles_agree_where_the_sequences_meet():
+    rect = published.RECTANGLES   # a square's last row is forced: (n-1) x n = n x n
+    assert rect[(3, 3)].total == published.lookup("1x3").total == 12
+    assert rect[(4, 4)].total == rect[(3, 4)].total == published.lookup("1x4").total == 576
+    assert rect[(2, 2)].total == 2 and rect[(2, 3)].total == rect[(3, 3)].total
+
+
+def test_verify_lists_latin_rectangles_by_default_and_more_with_all():
+    quick, long = verify.default_rectangles(), verify.default_rectangles(True)
+    assert (2, 8) in quick and (4, 7) in quick and (3, 9) not in quick
+    assert set(quick) < set(long) and (3, 9) in long
+    assert all(key in published.RECTANGLES for key in long)

@@ -6,7 +6,9 @@ import numpy as np
 import pytest
 
 from factorization import FactorizationCounter
-from factorization.estimate import descent_seconds, factor_cost, log_labelled
+import factorization.estimate as estimate_module
+from factorization.estimate import (classes_bound, descent_seconds, factor_cost, log_labelled,
+                                    random_regular, tree_seconds)
 
 # n x n 0-1 matrices with every line sum 2 (OEIS A001499) and 3 (OEIS A001501),
 # i.e. labelled 2- and 3-regular bipartite graphs on n + n vertices
@@ -37,3 +39,31 @@ def test_a_descent_times_every_degree_down_to_the_memoised_one():
 def test_the_cost_needs_a_graph():
     with pytest.raises(ValueError, match="no sampled graph"):
         factor_cost(7, 5, 10, [])
+
+
+@pytest.mark.parametrize("n,d", [(7, 5), (11, 7), (12, 6)])
+def test_random_regular_graphs_have_every_degree_d(n, d):
+    adj = random_regular(n, d, random.Random(n))
+    assert [bin(int(a)).count("1") for a in adj] == [d] * n
+    assert [sum(int(a) >> s & 1 for a in adj) for s in range(n)] == [d] * n
+
+
+def test_the_tree_estimate_counts_the_nodes_of_the_recurrence_on_a_unit_clock(monkeypatch):
+    # every timed expansion costs one tick: the estimate is then Knuth's estimate of the
+    # number of nodes expanded, 1 + b1 + b1*b2 on 6-regular graphs of 7 + 7 (levels 6, 5, 4)
+    ticks = iter(range(10**6))
+    monkeypatch.setattr(estimate_module.time, "process_time", lambda: next(ticks))
+    adj = random_regular(7, 6, random.Random(0))
+    counter = FactorizationCounter(7, 0.0)
+    b1 = len(counter.children(adj, rooted=True)[0])
+    rng = random.Random(3)
+    keys = counter.children(adj, rooted=True)[0]
+    child = estimate_module.key_to_adj(tuple(int(w) for w in keys[rng.randrange(len(keys))]), 7)
+    b2 = len(counter.children(child, rooted=True)[0])
+    got = tree_seconds(7, adj, 6, seed=3, max_seconds=0, min_paths=1)
+    assert got == 1 + b1 + b1 * b2 and b1 > 1 and b2 > 1
+
+
+def test_the_order_11_lower_bound_on_classes_is_labelled_graphs_over_relabellings():
+    assert classes_bound(11, 7) == math.ceil(math.exp(log_labelled(11, 7)) / math.factorial(11) ** 2)
+    assert classes_bound(11, 7) > 10**6 and classes_bound(3, 2) == 1

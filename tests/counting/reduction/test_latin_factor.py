@@ -8,6 +8,7 @@ from counting.reduction import default_reduction, get_reduction
 from counting.reduction import latin_factor
 from counting.reduction.latin_factor import LatinFactorReduction
 from factorization import count_unit_class
+from factorization.estimate import classes_bound
 from counting.run.counter import count_unit, reduction_of
 
 
@@ -41,11 +42,12 @@ def test_a_unit_goes_to_the_kernel_and_back_as_a_stored_result():
     assert r.engine_version.startswith("factorization")
 
 
-def test_it_is_the_default_for_orders_9_and_10_only():
+def test_it_is_the_default_for_orders_9_to_11_only():
     assert default_reduction("1x9") == "factor"
     assert default_reduction("1x8") == "cycles2"
     assert LatinFactorReduction.default_for("1x10") and LatinFactorReduction.default_for("10x1")
-    assert not LatinFactorReduction.applies_to("1x11") and not LatinFactorReduction.applies_to("2x2")
+    assert LatinFactorReduction.default_for("1x11")      # estimated; its units are not enumerated
+    assert not LatinFactorReduction.applies_to("1x12") and not LatinFactorReduction.applies_to("2x2")
     with pytest.raises(ValueError, match="applies to Latin squares"):
         LatinFactorReduction("3x3")
 
@@ -89,3 +91,14 @@ def test_the_estimate_starts_from_the_known_classes_and_finds_more_below():
     assert share > 0 and e5 > 0 and e4 > 0 and cost.paths >= 2
     # the memo holds the classes below the units' degree, 64 bytes each, <= 3/4 full
     assert cost.memo_bytes == int(n4 * 64 / 0.75)
+
+
+def test_order_11_is_estimated_from_random_graphs_without_enumerating_its_units():
+    red = get_reduction("1x11", "factor")
+    n, exact = red.n_units_bound()
+    assert not exact and n == 256 * classes_bound(11, 7)
+    spec, = red.sample_units(1, seed=2)
+    assert spec.unit_id == -1 and {len(s) for s in spec.column_sets} == {7}
+    assert red.estimate_memory()[0] / 2 ** 20 > 10_000      # more than 10 GiB of classes below degree 7
+    with pytest.raises(ValueError, match="units of order 11 are not enumerated here"):
+        red.units()

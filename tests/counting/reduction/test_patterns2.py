@@ -412,3 +412,13 @@ def test_the_kernel_and_the_search_agree_on_units_picked_at_random(shape, k):
 def test_a_bad_kernel_name_is_refused():
     with pytest.raises(ValueError, match="kernel must be one of auto, factorization, search"):
         CountOptions(kernel="fast")
+
+
+def test_kernel_units_are_estimated_on_the_kernel_s_tree_and_searched_ones_on_the_matrix():
+    red = TwoBandPatternReduction("2x4")
+    spec = red.units()[0]
+    kw = dict(probes=10, seed=0, max_seconds=0.1)
+    assert red.estimate_unit_seconds(spec, CountOptions(), **kw) > 0
+    assert red.estimate_unit_seconds(spec, CountOptions(kernel="search"), **kw) is None
+    assert red.worker_memory_mib(CountOptions(memo_mb=16)) == 64
+    assert red.worker_memory_mib(CountOptions(memo_mb=16, kernel="search")) == 16
