@@ -49,7 +49,7 @@ from grids.kind import as_kind
 
 __all__ = ["CountRequest", "Outcome", "count", "check_reach", "open_store", "prepare_identity",
            "grid_total_in", "record_identity", "needs_identity", "store_state",
-           "OutOfReach", "Interrupted", "RunFailed", "BadUnits", "TooMuchMemory"]
+           "OutOfReach", "Interrupted", "RunFailed", "BadUnits", "TooMuchMemory", "NoGrids"]
 
 
 class OutOfReach(ValueError):
@@ -62,6 +62,16 @@ class OutOfReach(ValueError):
                                   f"(--force runs it anyway)")
         super().__init__(f"{shape} by reduction {reduction} is out of reach: {estimate}; {why}")
         self.reduction, self.estimate = reduction, estimate
+
+
+class NoGrids(ValueError):
+    """A kind whose prefix has no filling that keeps its rules: it has no
+    grid, the count is 0 (said so; no store is made for a job of no units)."""
+
+    def __init__(self, shape: str, reduction: str, counts: str = "grids"):
+        super().__init__(f"{shape} has no grid: no filling of the cells of {reduction} keeps "
+                         f"its rules, so the count is 0")
+        self.shape, self.reduction, self.counts = shape, reduction, counts
 
 
 class BadUnits(ValueError):
@@ -160,6 +170,11 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
             say(f"estimated cost of {what}: {cost.describe(r.workers)}")
     with say_if_slow(note, f"preparing the units of {r.shape} ..."):
         job = Job.load(r.shape, SYMMETRY if r.up_to_symmetry else r.reduction, force=r.force)
+        grids = Job.load(r.shape, r.reduction, force=r.force) \
+            if r.up_to_symmetry and not job.kind.plain else job
+    if grids.n_units == 0:   # before any store is made
+        raise NoGrids(grids.shape, grids.reduction,
+                      "essentially different grids" if r.up_to_symmetry else "grids")
     path = Path(r.db) if r.db else default_db_path(job.shape, job.reduction)
     try:
         ids = None if r.unit_list is None else parse_unit_list(r.unit_list, job.n_units)

@@ -68,7 +68,7 @@ from dataclasses import dataclass
 
 from grids.shape import Shape
 
-__all__ = ["Published", "PUBLISHED", "ESSENTIALLY_DIFFERENT", "lookup", "Rectangles",
+__all__ = ["Published", "PUBLISHED", "ESSENTIALLY_DIFFERENT", "VARIANTS", "lookup", "Rectangles",
            "RECTANGLES"]
 
 
@@ -170,6 +170,25 @@ def _rectangles() -> dict[tuple[int, int], Rectangles]:
 #: (rows, n) -> the published number of rows × n Latin rectangles
 RECTANGLES: dict[tuple[int, int], Rectangles] = _rectangles()
 
+# Grid kinds with extra rules, by the kind's canonical text (Latin kinds as 1xN).
+_A274171 = "OEIS A274171 × n!"   # diagonal Latin squares, first row in order: 1, 0, 0, 2, 8, ...
+VARIANTS: dict[str, Published] = {p.shape: p for p in (
+    Published("1x2+x", 0, _A274171),
+    Published("1x3+x", 0, _A274171),
+    Published("1x4+x", 48, _A274171),
+    Published("1x5+x", 960, _A274171),
+    Published("1x6+x", 92_160, _A274171),
+    Published("1x7+x", 862_848_000, _A274171),
+    Published("1x8+x", 300_286_741_708_800, _A274171),
+    Published("1x9+x", 1_835_082_219_864_832_081_920, _A274171),
+    Published("3x3+x", 55_613_393_399_531_520,
+              'Mathimagics 2018, enjoysudoku "SudokuX (Diagonal Sudoku)"'),
+    Published("3x3+windoku", 6_337_174_388_428_800,
+              'Mathimagics 2018, enjoysudoku "SudokuW/SudokuWX (Windoku)"'),
+    Published("3x3+disjoint", 201_105_135_151_764_480,
+              'enjoysudoku "SudokuP – Analysis" 2018'),
+)}
+
 
 def lookup(shape: str, *, up_to_symmetry: bool = False) -> Published | None:
     """The published total of box shape ``"RxC"`` (either orientation), or None;
@@ -181,10 +200,16 @@ def lookup(shape: str, *, up_to_symmetry: bool = False) -> Published | None:
     True
     >>> lookup("5x5") is None
     True
+    >>> lookup("5x1+x").total
+    960
     """
+    head, plus, rules = shape.partition("+")
     try:
-        s = Shape.parse(shape)
+        s = Shape.parse(head)
     except ValueError:
         return None
+    if plus:       # a grid kind with extra rules: its total, none up to symmetry yet
+        r, c = sorted((s.box_rows, s.box_cols))
+        return None if up_to_symmetry else VARIANTS.get(f"{r}x{c}+{rules}")
     r, c = sorted((s.box_rows, s.box_cols))
     return (ESSENTIALLY_DIFFERENT if up_to_symmetry else PUBLISHED).get(f"{r}x{c}")

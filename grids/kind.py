@@ -41,6 +41,7 @@ ValueError: unknown grid kind 'nothing' in '3x3+nothing'
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Callable, Protocol
 
@@ -186,7 +187,8 @@ def as_kind(kind) -> GridKind:
     """The :class:`GridKind` of a kind, a :class:`Shape` or a text.
 
     Text is ``"RxC"`` optionally followed by ``"+name"`` parts; each name is
-    looked up among the registered constraints.  ValueError, in one line
+    looked up among the registered constraints.  A kind-file part ``@PATH``
+    may contain ``+`` (the longest path of an existing file is taken).  ValueError, in one line
     naming the part, for anything else.
     """
     if isinstance(kind, GridKind):
@@ -197,4 +199,22 @@ def as_kind(kind) -> GridKind:
         return GridKind(as_shape(kind))
     head, *rest = kind.strip().split("+")
     shape = as_shape(head)
-    return GridKind(shape, tuple(_constraint(part.strip(), kind) for part in rest))
+    return GridKind(shape, tuple(_constraint(part.strip(), kind) for part in _parts(rest)))
+
+
+def _parts(words: list[str]) -> list[str]:
+    """The ``+``-separated parts of a kind, a kind-file part ``@PATH`` taking
+    as many of the following words as make the longest path of an existing
+    file (a path may contain ``+``: ``2x2+@a+b.kind+x`` is ``@a+b.kind`` and
+    ``x`` when ``a+b.kind`` exists)."""
+    out, i = [], 0
+    while i < len(words):
+        j = i + 1
+        if words[i].strip().startswith("@"):
+            for k in range(len(words), i + 1, -1):
+                if os.path.isfile("+".join(words[i:k]).strip()[1:]):
+                    j = k
+                    break
+        out.append("+".join(words[i:j]))
+        i = j
+    return out

@@ -35,11 +35,17 @@ def main() -> None:
     rows = []
     for kind in a.kinds:
         t0 = time.time()
-        best, table = choose_prefix(kind, candidates, sample=a.sample, probes=a.probes,
-                                    max_seconds=a.max_seconds)
+        try:
+            best, table = choose_prefix(kind, candidates, sample=a.sample, probes=a.probes,
+                                        max_seconds=a.max_seconds)
+        except ValueError as e:       # no candidate is usable: say so, go on
+            rows.append((kind, "all", "—", "—", str(e)[:60], ""))
+            continue
         for t in table:
             if "error" in t:
                 rows.append((kind, t["prefix"], "—", "—", t["error"][:60], ""))
+            elif "seconds" not in t:
+                continue
             else:
                 rows.append((kind, t["prefix"], f"{t['fillings']:,}", f"{t['units']:,}",
                              f"{t['seconds']:,.0f} s", "yes" if t["prefix"] == best else ""))

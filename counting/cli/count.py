@@ -190,6 +190,9 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
                 on_report=None if quiet_run else _print_run)
     except plan.BadUnits as e:
         raise click.BadParameter(str(e), param_hint="--units")
+    except plan.NoGrids as e:
+        _say_no_grids(e, as_json, quiet)
+        return
     except plan.OutOfReach as e:
         _json_error(as_json, str(e), 2)
         refuse(str(e))
@@ -217,6 +220,18 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
         if outcome.table is not None:
             _print_burnside(outcome.table)
     _print_summary(outcome.summary, outcome.path, quiet=quiet)
+
+
+def _say_no_grids(e: "plan.NoGrids", as_json: bool, quiet: bool) -> None:
+    """A kind with no grid: its count, 0, said as such (exit 0, nothing stored)."""
+    if as_json:
+        click.echo(json.dumps({"shape": e.shape, "reduction": e.reduction, "units_total": 0,
+                               "total": "0", "total_int": 0, "total_counts": e.counts,
+                               "no_grid": str(e)}, indent=2))
+    elif quiet:
+        click.echo("0")
+    else:
+        click.echo(f"{e}\n{e.shape} {e.counts}  0")
 
 
 def _json_error(as_json: bool, message: str, exit_code: int) -> None:
@@ -348,6 +363,9 @@ def _print_summary(s: jobs.Summary, path, quiet: bool = False) -> None:
             *[(f"÷ {label}", f"{value:,}") for label, value in s.divisors],
             (f"{s.shape} {s.total_label}", f"{s.total:,}"),
         ])
+        if s.total == 0:
+            click.echo(f"{s.shape} has no grid: each of its {s.n_units:,} units has no "
+                       f"completion, so the count is 0")
     else:
         click.echo(f"{s.done:,} of {s.n_units:,} units done ({s.classes_complete} of "
                    f"{s.n_classes} classes complete) in {path}; the total needs every unit.")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import random
 
-from counting.group.burnside import SymmetryUnit, type_label
+from counting.group.burnside import MAX_SEARCHED_IDENTITY, SymmetryUnit, type_label
 from counting.group.fixed import estimate_fixed_seconds
 from counting.group.kind_burnside import (REDUCTION, kind_burnside_table, kind_classes,
                                           kind_count_unit, kind_identity_fixed,
@@ -106,7 +106,7 @@ class KindSymmetryReduction(Reduction):
                 "pi_type": type_label(spec.pi_type)}
 
     def not_recountable(self, spec) -> str | None:
-        if spec.is_identity and self.shape.n > 6:
+        if spec.is_identity and self.shape.n > MAX_SEARCHED_IDENTITY:
             return (f"the identity's count is the {self.grid_kind.name} grid count / "
                     f"{self.shape.n}!: recount the grid count's store")
         return None

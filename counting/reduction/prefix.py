@@ -60,7 +60,8 @@ from functools import cached_property
 
 import numpy as np
 
-from counting.group.kind_group import kind_group
+from counting.group.kind_group import KindGroup, kind_group
+from counting.group.symmetries import Symmetry
 from counting.reduction.base import BandClass, Reduction
 from counting.reduction.cost import even_work, smallest_class_first
 from counting.units import UnitProblem, WorkUnit
@@ -299,8 +300,14 @@ class PrefixReduction(Reduction):
 
     @cached_property
     def group(self):
-        """The kind's group (:func:`counting.group.kind_group.kind_group`)."""
-        return kind_group(self.grid_kind)
+        """The kind's group (:func:`counting.group.kind_group.kind_group`); when
+        it is too large to search (Latin kinds from order 8), the identity
+        alone: every normal filling is then a unit of weight 1 (any subgroup
+        gives classes of equal counts, a smaller one only more units)."""
+        try:
+            return kind_group(self.grid_kind)
+        except ValueError:
+            return KindGroup(self.grid_kind, (Symmetry.identity(self.shape),))
 
     @cached_property
     def stabiliser(self) -> np.ndarray:

@@ -131,3 +131,64 @@ def test_up_to_symmetry_of_a_kind_prints_its_group_order(tmp_path, monkeypatch):
     assert ["÷", "order", "of", "the", "kind's", "symmetry", "group", "|H|", "(×", "4!",
             "relabellings", "=", f"{order * 24:,})", str(order)] in lines
     assert lines[-1] == ["2x2+x", "essentially", "different", "grids", "1"]
+
+
+@pytest.mark.parametrize("text, says", [
+    ("regions\nAAAB\nAABB\nCCDD\nCCDD\n", "region 'A' has 5 cells"),
+    ("regions\nAABB\nAABB\nCCDD\n", "the region grid must be 4 lines of 4"),
+    ("regions\nAA-B\nAABB\nCCDD\nCCDD\n", "kind file"),
+    ("house r1c1 r2c2 r3c3 r5c4\n", "r5c4 is off the"),
+    ("regions\nAAÄB\nAABB\nCCDD\nCCDD\n", "not ASCII"),
+    ("", "is empty"),
+])
+def test_bad_kind_files_are_one_line_exit_2_and_create_nothing(tmp_path, monkeypatch, text, says):
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "bad.kind"
+    path.write_bytes(text.encode())
+    res = invoke("count", f"2x2+@{path}", "-w", "1")
+    assert res.exit_code == 2 and says in res.output and "Traceback" not in res.output, res.output
+    assert len(res.output.strip().splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["bad.kind"]
+
+
+@pytest.mark.parametrize("kind, says", [
+    ("2x2+@missing.kind", "cannot read kind file missing.kind"),
+    ("2x2+çx", "grid kind names are ASCII"),
+    ("2x2+x+x", "named twice"),
+])
+def test_unreadable_files_and_bad_names_are_one_line_exit_2(tmp_path, monkeypatch, kind, says):
+    monkeypatch.chdir(tmp_path)
+    res = invoke("count", kind, "-w", "1")
+    assert res.exit_code == 2 and says in res.output and "Traceback" not in res.output, res.output
+    assert not list(tmp_path.rglob("*"))
+
+
+def test_a_kind_file_path_may_contain_a_plus(tmp_path):
+    rows = "regions\nAAAB\nCABB\nCCDB\nCDDD\n"
+    (tmp_path / "j+1.kind").write_text(rows)
+    (tmp_path / "j1.kind").write_text(rows)
+    totals = []
+    for name in ["j+1.kind", "j1.kind"]:
+        res = invoke("count", f"2x2+@{tmp_path / name}+x", "--db", tmp_path / f"{name}.sqlite",
+                     "-w", "1", "--json")
+        assert res.exit_code == 0, res.output
+        totals.append(json.loads(res.output)["total_int"])
+    R, C, houses, pairs = kind_parts("2x2+x")
+    regions = [[(r, c) for r in range(4) for c in range(4) if rows.split()[1:][r][c] == x]
+               for x in "ABCD"]
+    want = brute_count(4, basic_houses(1, 4) + regions + extra_houses("x", 2, 2))
+    assert totals == [want, want]
+
+
+@pytest.mark.parametrize("kind", ["1x3+x", "2x3+disjoint+x"])
+def test_a_kind_with_no_grid_counts_0_and_says_so(tmp_path, monkeypatch, kind):
+    monkeypatch.chdir(tmp_path)
+    R, C, houses, pairs = kind_parts(kind)
+    assert brute_count(R * C, houses, pairs) == 0
+    res = invoke("count", kind, "-w", "1", "--no-progress")
+    assert res.exit_code == 0, res.output
+    assert f"{kind} has no grid" in res.output and "so the count is 0" in res.output
+    res = invoke("count", kind, "-w", "1", "--fresh", "--json")
+    assert res.exit_code == 0 and json.loads(res.output)["total_int"] == 0
+    res = invoke("count", kind, "-w", "1", "--up-to-symmetry", "-q")
+    assert res.exit_code == 0 and res.output.strip().splitlines()[-1] == "0"

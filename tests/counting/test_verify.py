@@ -82,7 +82,7 @@ def test_verify_lists_the_shapes_it_does_not_count_beside_their_published_totals
     assert "2x5" in verify.LONG_SHAPES and "1x9" in verify.LONG_SHAPES   # 1x9: 45 s by factor
     for all_shapes in (False, True):
         shapes = verify.default_shapes(all_shapes)
-        assert shapes[-2:] == ["1x10", "2x6"]
+        assert shapes[-len(verify.NOT_COUNTED):] == list(verify.NOT_COUNTED)
     rows = verify.verify(["2x6"])
     assert [r.status for r in rows] == ["not counted"]
     assert rows[0].published == published.lookup("2x6").total and rows[0].computed is None
@@ -131,6 +131,43 @@ def test_verify_counts_the_essentially_different_2x4_and_3x3_grids_and_latin_squ
     # A040082, A040082, A291188, A109741
     assert [r.computed for r in rows] == [564, 1_676_267, 1_673_187, 5_472_730_538]
     assert all(r.status == "ok" for r in rows)
+
+
+# Variant references (tests only): A274171 × n! for diagonal Latin squares;
+# the forum totals for Windoku, Sudoku X and SudokuP.
+VARIANT_REFERENCE = {"1x4+x": 48, "1x5+x": 960, "1x6+x": 92_160, "1x7+x": 862_848_000,
+                     "3x3+windoku": 6_337_174_388_428_800, "3x3+x": 55_613_393_399_531_520,
+                     "3x3+disjoint": 201_105_135_151_764_480}
+
+
+def test_verify_counts_the_quick_variants_to_their_published_totals():
+    rows = verify.verify(verify.QUICK_VARIANTS + ("5x1+x",), workers=1)
+    assert [r.shape for r in rows] == list(verify.QUICK_VARIANTS) + ["5x1+x"]
+    for row in rows:
+        assert row.status == "ok", (row.shape, row.error)
+        assert row.reduction == "prefix-rows=2" and row.kind == "Latin square"
+        head, rules = row.shape.split("+")
+        r, c = sorted(int(x) for x in head.split("x"))
+        assert row.computed == VARIANT_REFERENCE[f"{r}x{c}+{rules}"]
+        assert row.source.startswith("OEIS A274171")
+
+
+def test_verify_lists_the_long_variants_beside_their_published_totals_and_sources():
+    assert verify.QUICK_VARIANTS[0] in verify.default_shapes()
+    assert "1x7+x" in verify.default_shapes(True) and "1x7+x" not in verify.default_shapes()
+    rows = verify.verify(["3x3+windoku", "3x3+x", "3x3+disjoint"])
+    for row in rows:
+        assert row.status == "not counted" and row.computed is None
+        assert row.published == VARIANT_REFERENCE[row.shape] and "enjoysudoku" in row.source
+        assert "results/variants.md" in row.not_counted
+    text = verify.format_table(rows)
+    assert max(map(len, text.splitlines())) <= verify.TABLE_WIDTH
+    assert "6,337,174,388,428,800 (Mathimagics 2018" in text
+
+
+def test_a_variant_without_a_published_total_is_counted_without_a_reference():
+    row, = verify.verify(["2x2+x"])
+    assert (row.status, row.computed, row.published) == ("no reference", 48, None)
 
 
 def test_a_shape_out_of_reach_fails_at_once_with_its_estimate_instead_of_running_for_ever():

@@ -213,3 +213,15 @@ def test_a_prefix_across_an_implied_house_keeps_it(tmp_path):
     r = PrefixReduction(kind, "rows=1,r2c3")
     assert len(r.fillings) == 3          # r2c3 avoids r1c3 (its column), r1c5 and r1c6
     assert r.total(r.count_all()) == variant_exact_cover(kind).count(memo=True)
+
+
+def test_a_group_too_large_to_search_leaves_every_filling_its_own_unit(monkeypatch):
+    import counting.group.kind_group as kg
+    full = PrefixReduction("1x5+x", "rows=2")
+    full_units = full.units()                          # the group is searched here
+    monkeypatch.setattr(kg, "MAX_PAIRS", 10)          # 5!·5! pairs is now too many
+    alone = PrefixReduction("1x5+x", "rows=2")
+    assert alone.group.geometric_order == 1 < full.group.geometric_order
+    assert len(alone.units()) == len(alone.fillings) > len(full_units)
+    assert all(u.weight == 1 for u in alone.units())
+    assert alone.total(alone.count_all()) == full.total(full.count_all()) == 960
