@@ -88,7 +88,8 @@ def status(db, as_json):
         (f"total ({s.total_label})", _int(s.total)),
     ])
     if remaining:
-        click.echo(f"remaining units: {jobs.format_unit_list(remaining)}")
+        click.echo(f"remaining unit{'s' * (len(remaining) != 1)} (ids): "
+                   f"{jobs.format_unit_list(remaining)}")
     if running:
         click.echo(_running_line(running))
     if version < FORMAT_VERSION:

@@ -57,7 +57,7 @@ def test_status_says_what_is_done_and_what_remains(counted):
     assert sorted(done) == COUNTED
     res = invoke("status", counted)
     assert res.exit_code == 0
-    assert "4 of 710" in res.output and "remaining units: 3-9,11-709" in res.output
+    assert "4 of 710" in res.output and "remaining units (ids): 3-9,11-709" in res.output
     assert f"{sum(done.values()):,}" in res.output
     doc = json.loads(invoke("status", counted, "--json").output)
     assert doc["units_done"] == 4 and doc["total"] is None
