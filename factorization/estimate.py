@@ -26,7 +26,7 @@ each, or at the lowest memoised degree counting it outright.
 Example
 -------
 >>> round(math.exp(log_labelled(4, 2)))    # exact: 90
-88
+79
 """
 from __future__ import annotations
 

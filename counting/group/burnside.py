@@ -104,6 +104,7 @@ from counting.group.permutations import partitions
 from counting.group.symmetries import ConjugacyClass, Symmetry, conjugacy_classes, group_order
 from counting.units import WorkUnit
 from dlx.api import ENGINE_VERSION
+from grids.kind import as_kind
 from grids.shape import Shape, as_shape
 
 __all__ = ["SymmetryUnit", "SymmetryResult", "ClassRow", "symmetry_units", "count_unit",
@@ -234,10 +235,15 @@ def _units(s: Shape) -> tuple[SymmetryUnit, ...]:
 
 
 def identity_fixed(shape, grid_total: int) -> int:
-    """``A(id) = grid_total / N!``, checking that ``N!`` divides it."""
-    s = as_shape(shape)
-    if isinstance(grid_total, bool) or not isinstance(grid_total, int) or grid_total < 1:
-        raise ValueError(f"grid total must be a positive integer, got {grid_total!r}")
+    """``A(id) = grid_total / N!``, checking that ``N!`` divides it
+    (``shape`` a box shape or a grid kind: its box shape's N)."""
+    kind = as_kind(shape)
+    s = kind.shape
+    # 0 only for a kind with extra rules and no grid at all (every box shape
+    # has grids): then no grid is fixed either
+    least = 1 if kind.plain else 0
+    if isinstance(grid_total, bool) or not isinstance(grid_total, int) or grid_total < least:
+        raise ValueError(f"grid total must be an integer ≥ {least}, got {grid_total!r}")
     q, r = divmod(grid_total, math.factorial(s.n))
     if r:
         raise ValueError(f"grid total {grid_total:,} of {s.name} is not a multiple of "

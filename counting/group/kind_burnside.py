@@ -28,7 +28,7 @@ Example
 >>> from counting.group.kind_burnside import kind_symmetry_units, kind_count_unit
 >>> units = kind_symmetry_units("2x2+x")
 >>> kind_essentially_different("2x2+x", {u.unit_id: kind_count_unit(u).count for u in units})
-2
+1
 """
 from __future__ import annotations
 

@@ -498,14 +498,16 @@ def test_the_kernel_s_memo_tables_are_counted_at_the_size_it_allocates(tmp_path,
     # the factorization kernel's table is never below 64 MiB, whatever --memo-mb says:
     # 3 × 16 MiB would fit in 150 MiB, the 3 × 64 MiB the workers allocate do not
     from counting.cli import count as count_command
+    # (each worker process also holds what this one does: 10 MiB here)
     monkeypatch.setattr(pool, "MEMO_MB_MAX", 150)
+    monkeypatch.setattr(pool, "process_mib", lambda: 10.0)
     monkeypatch.setattr(count_command, "default_workers", lambda: 3)
     db = tmp_path / "f.sqlite"
     res = invoke("count", "1x6", "--reduction", "factor", "--db", db, "--memo-mb", "16", *where)
     assert res.exit_code == 2, res.output
-    assert res.output == ("Error: Invalid value for --memo-mb: 3 workers × 64 MiB memo tables = "
-                          "192 MiB, more than this machine's memory (150 MiB); use fewer workers "
-                          "or a smaller --memo-mb\n")
+    assert res.output == ("Error: Invalid value for --memo-mb: 3 workers × 74 MiB each "
+                          "(64 MiB memo table + 10 MiB process) = 222 MiB, more than this "
+                          "machine's memory (150 MiB); use fewer workers or a smaller --memo-mb\n")
     assert not db.exists()
 
 

@@ -25,10 +25,12 @@ def _die_the_first_time(marker: str, value):
 
 def _stop_the_first_time(marker: str, value):
     """The first call (across processes) stops its own process (``SIGSTOP``);
-    every call returns ``(value, pid)``."""
+    every call returns ``(value, pid)``; the others take 1 s, longer than the
+    pool's poll, so the pool looks at their deadline while they run."""
     try:
         fd = os.open(marker, os.O_CREAT | os.O_EXCL)
     except FileExistsError:
+        time.sleep(1.0)
         return value, os.getpid()
     os.close(fd)
     os.kill(os.getpid(), signal.SIGSTOP)
