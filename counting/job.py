@@ -48,6 +48,12 @@ __all__ = ["Job", "default_db_path", "default_export_stem", "default_export_path
            "parse_unit_list", "format_unit_list", "describe_machine"]
 
 
+#: A job with more classes than this logs a class total only for classes of
+#: several units (a one-unit class's line repeats its unit; 3,524 of them
+#: for ``1x9`` would bury the summary).
+CLASS_LINES_UP_TO = 100
+
+
 def default_db_path(shape: str, reduction: str) -> Path:
     """Where ``gridcount count`` keeps a job's store by default."""
     return Path("results") / f"{shape}-r{reduction}.sqlite"
@@ -279,7 +285,8 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
     """Count the units of ``job`` that ``store`` does not hold yet.
 
     Each result is committed as it arrives.  When the last unit of a class
-    arrives, the class total is logged at once.  ``KeyboardInterrupt``
+    arrives, the class total is logged at once (a one-unit class only when
+    the job has at most :data:`CLASS_LINES_UP_TO` classes).  ``KeyboardInterrupt``
     propagates after the bar is closed; what was committed stays.
 
     ``progress``: ``True`` always draws the bar (stderr), ``False`` never,
@@ -326,7 +333,8 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
                 results[res.unit_id] = res.count
                 bar.advance(res.unit_id)
                 members = job.units_of_class[res.class_id]
-                if all(u in results for u in members):
+                if (len(members) > 1 or len(job.classes) <= CLASS_LINES_UP_TO) \
+                        and all(u in results for u in members):
                     s = sum(results[u] for u in members)
                     what = f"Σ over {len(members)} units = " if len(members) > 1 else ""
                     say(f"class {res.class_id:>3} complete: {what}{s:,} {noun} "

@@ -59,6 +59,18 @@ def test_a_class_total_is_logged_when_its_last_unit_arrives(job, store):
                    for m in complete)
 
 
+@pytest.mark.parametrize("shape", ["2x3", "1x6"])   # classes of 3 units; of one unit
+def test_a_job_of_many_classes_logs_only_the_classes_of_several_units(shape, tmp_path,
+                                                                      monkeypatch):
+    job = Job.load(shape)
+    monkeypatch.setattr("counting.job.CLASS_LINES_UP_TO", len(job.classes) - 1)
+    said = []
+    with Store.create_or_open(tmp_path / "j.sqlite", job.info()) as store:
+        run_count(job, store, options=CountOptions(), progress=False, log=said.append)
+    several = [c for c, members in job.units_of_class.items() if len(members) > 1]
+    assert len([m for m in said if m.startswith("class")]) == len(several)
+
+
 # ---------------------------------------------------------------------------
 # recount
 
