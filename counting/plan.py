@@ -48,7 +48,7 @@ from dlx.api import MEMO_MB_MAX
 from grids.kind import as_kind
 
 __all__ = ["CountRequest", "Outcome", "count", "check_reach", "open_store", "prepare_identity",
-           "grid_total_in", "record_identity", "needs_identity", "store_state",
+           "grid_total_in", "record_identity", "needs_identity", "store_state", "units_left",
            "OutOfReach", "Interrupted", "RunFailed", "BadUnits", "TooMuchMemory", "NoGrids"]
 
 
@@ -245,27 +245,29 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
     if state == "refused" or (state == "complete" and not fresh):
         return []
     done = 0 if fresh else done      # units the run will not count again
-    wanted = [("this job", grid, done)]
+    # the units left, when some are stored: those are the ones estimated
+    left = None if not done else units_left(store or default_db_path(s.name, job.name))
+    wanted = [("this job", grid, done, left)]
     if up_to_symmetry:
-        wanted = [("the symmetry units", job, done)]
+        wanted = [("the symmetry units", job, done, left)]
         known = grid_total_known
         if known is None:
             known = grid_total_in(default_db_path(s.name, grid.name), s.name) is not None
         if not known:
-            wanted.append(("the grid count behind the identity class", grid, 0))
+            wanted.append(("the grid count behind the identity class", grid, 0, None))
     out = []
-    for what, red, stored in wanted:
+    for what, red, stored, ids_left in wanted:
         try:
             with say_if_slow(note, f"preparing the units of {s.name} ({red.name}) ..."):
-                quick = replace(reach.quick_cost(red, options), done=stored)
+                quick = replace(reach.quick_cost(red, options, left=ids_left), done=stored)
             if not reach.could_be_long(quick, workers):
                 continue
             note(f"{what} could take more than {reach.format_seconds(reach.LONG_JOB_SECONDS)} "
                 f"on {workers} worker{'s' * (workers != 1)}: estimating its cost ...")
-            cost = replace(reach.job_cost(red, options), done=stored)
+            cost = replace(reach.job_cost(red, options, left=ids_left), done=stored)
             if cost.provisional and cost.countable and not cost.out_of_reach(workers):
-                cost = replace(reach.job_cost(red, options, bound_ok=False),   # a bound accepts
-                               done=stored)                                     # nothing
+                cost = replace(reach.job_cost(red, options, bound_ok=False,   # a bound accepts
+                                              left=ids_left), done=stored)     # nothing
         except ValueError as e:   # the units cannot even be enumerated
             raise OutOfReach(s.name, red.name, f"no estimate can be made ({e})",
                              refused_because="it cannot be enumerated here") from None
@@ -300,6 +302,14 @@ def store_state(path: Path, shape: str, reduction: str) -> tuple[str, int]:
             return ("complete" if done == held.job.n_units else "to do"), done
     except (StoreError, ValueError, OSError):
         return "refused", 0
+
+
+def units_left(path: Path) -> list[int]:
+    """Ids of the units the store at ``path`` lacks (read-only; the caller
+    has found it readable and of its job, :func:`store_state`)."""
+    with Store.open(Path(path)) as held:
+        done = held.done_ids()
+        return [u for u in range(held.job.n_units) if u not in done]
 
 
 def open_store(path: Path, job: Job, *, fresh: bool = False,

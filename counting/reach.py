@@ -192,10 +192,11 @@ class JobCost:
                 "out_of_reach": self.out_of_reach(workers)}
 
 
-def quick_cost(reduction: Reduction, options: CountOptions = CountOptions()) -> JobCost:
+def quick_cost(reduction: Reduction, options: CountOptions = CountOptions(),
+               left=None) -> JobCost:
     """The quick look at a job (:data:`QUICK`): :func:`job_cost` on one
     unit, cheaply and on the high side; see :func:`could_be_long`."""
-    return job_cost(reduction, options, **QUICK)
+    return job_cost(reduction, options, left=left, **QUICK)
 
 
 def could_be_long(quick: JobCost, workers: int) -> bool:
@@ -208,10 +209,12 @@ def could_be_long(quick: JobCost, workers: int) -> bool:
 def job_cost(reduction: Reduction, options: CountOptions = CountOptions(), *,
              sample: int = 2, seed: int = 0, probes: int = 200,
              max_seconds: float = 6.0, leaf_solutions: int = LEAF_SOLUTIONS,
-             bound_ok: bool = True) -> JobCost:
+             bound_ok: bool = True, left=None) -> JobCost:
     """Estimate the CPU time of every unit of ``reduction`` (see the module).
 
-    ``sample`` units are drawn with ``seed``; each is explored by up to
+    ``sample`` units are drawn with ``seed`` (from the ids in ``left`` when
+    given: a store's remaining units, so that the units a resumed job has
+    still to count are the ones estimated); each is explored by up to
     ``probes`` random paths in about ``max_seconds / sample`` seconds (at
     least ten paths each, leaves of about ``leaf_solutions`` completions),
     by :func:`unit_seconds`.
@@ -226,7 +229,7 @@ def job_cost(reduction: Reduction, options: CountOptions = CountOptions(), *,
                        model["method"], model["memory"], model["countable"],
                        model["provisional"])
     n, exact = reduction.n_units_bound()
-    specs = reduction.sample_units(sample, seed)
+    specs = reduction.sample_units(sample, seed, among=left)
     budget = max_seconds / max(len(specs), 1)
     per_unit = [unit_seconds(reduction, spec, options, probes=probes, seed=seed + i,
                              max_seconds=budget, leaf_solutions=leaf_solutions)

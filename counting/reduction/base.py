@@ -227,12 +227,22 @@ class Reduction(abc.ABC):
         (:func:`counting.run.pool.check_memory`)."""
         return None
 
-    def sample_units(self, k: int, seed: int = 0) -> list:
+    def sample_units(self, k: int, seed: int = 0, among=None) -> list:
         """``k`` units (all, if there are fewer) drawn uniformly without
         replacement; the same ``seed`` draws the same units.  For the cost
-        estimate of :mod:`counting.reach`, which only counts them in part."""
-        units = self.units()
+        estimate of :mod:`counting.reach`, which only counts them in part.
+        ``among``: the ids to draw from (the units a store still lacks: the
+        cost of what is left is estimated on what is left); None: all."""
+        units = self.units_among(among)
         return random.Random(seed).sample(units, min(k, len(units)))
+
+    def units_among(self, among=None) -> list:
+        """The units whose ids are in ``among`` (None: every unit), in id order."""
+        units = self.units()
+        if among is None:
+            return units
+        wanted = set(among)
+        return [u for u in units if u.unit_id in wanted]
 
     def unit(self, unit_id: int) -> UnitSpec:
         """One work unit by id.

@@ -118,10 +118,12 @@ class KindSymmetryReduction(Reduction):
         return estimate_fixed_seconds(self.grid_kind, spec.symmetry, spec.pi_type, options,
                                       probes=probes, seed=seed, max_seconds=max_seconds)
 
-    def sample_units(self, k: int, seed: int = 0) -> list:
-        """The ``k`` units of the smallest classes, identity aside (the costliest)."""
+    def sample_units(self, k: int, seed: int = 0, among=None) -> list:
+        """The ``k`` units of the smallest classes, identity aside (the costliest);
+        ``among`` as for every reduction."""
         rng = random.Random(seed)
-        return sorted(self.units()[1:], key=lambda u: (u.size, rng.random()))[:k]
+        units = [u for u in self.units_among(among) if u.unit_id != 0]
+        return sorted(units, key=lambda u: (u.size, rng.random()))[:k]
 
     def identity_result(self, grid_total: int, source: str) -> UnitResult:
         """Unit 0 from the grid count: ``grid_total / N!``, exact and checked."""

@@ -135,12 +135,12 @@ class LatinFactorReduction(Reduction):
         d, k = layout(n)
         return classes_bound(n, d) * k, False
 
-    def sample_units(self, k: int, seed: int = 0) -> list:
+    def sample_units(self, k: int, seed: int = 0, among=None) -> list:
         """``k`` units; beyond :data:`ENUMERATED` random graphs of the units'
-        degree standing for them (ids -1, weight 0)."""
+        degree standing for them (ids -1, weight 0; ``among`` is then not read)."""
         n = self.shape.n
         if n <= ENUMERATED:
-            return super().sample_units(k, seed)
+            return super().sample_units(k, seed, among)
         rng, d = random.Random(seed), layout(n)[0]
         out = []
         for _ in range(k):

@@ -136,13 +136,13 @@ class SymmetryReduction(Reduction):
         return estimate_fixed_seconds(self.shape, spec.symmetry, spec.pi_type, options,
                                       probes=probes, seed=seed, max_seconds=max_seconds)
 
-    def sample_units(self, k: int, seed: int = 0) -> list:
+    def sample_units(self, k: int, seed: int = 0, among=None) -> list:
         """The ``k`` units of the smallest classes, identity aside (its count
         is the grid count's): their elements fix the most grids, so these are
         the costliest units, and the estimate from them errs high rather than
         missing a few units of weeks among many of seconds (as 2x5 has).
-        ``seed`` only orders ties."""
-        units = self.units()[1:]
+        ``seed`` only orders ties; ``among`` as for every reduction."""
+        units = [u for u in self.units_among(among) if u.unit_id != 0]
         rng = random.Random(seed)
         ranked = sorted(units, key=lambda u: (u.size, rng.random()))
         return ranked[:k]

@@ -387,13 +387,14 @@ class TwoBandPatternReduction(Reduction):
         group = 2 * math.factorial(2 * R) * math.factorial(R) * 2 ** R
         return -(-n_patterns(R) // group), False
 
-    def sample_units(self, k: int, seed: int = 0) -> list:
+    def sample_units(self, k: int, seed: int = 0, among=None) -> list:
         """``k`` units; from :attr:`ESTIMATE_WITHOUT_CLASSES` on, random
         patterns (each stack's first column a uniform ``R``-subset) standing
-        for units without enumerating the classes (ids -1, weight 0)."""
+        for units without enumerating the classes (ids -1, weight 0; ``among``,
+        ids of units never enumerated, is then not read)."""
         R = self.rows
         if R < self.ESTIMATE_WITHOUT_CLASSES:
-            return super().sample_units(k, seed)
+            return super().sample_units(k, seed, among)
         rng = random.Random(seed)
         digits = range(1, 2 * R + 1)
         out = []

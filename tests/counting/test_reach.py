@@ -215,6 +215,27 @@ def test_a_store_that_is_not_complete_is_estimated_for_the_units_left(tmp_path, 
     assert len(said) == 1 and "(5 of 9 units left × " in said[0], said
 
 
+def test_a_resumed_job_is_estimated_on_the_units_it_still_lacks(tmp_path, monkeypatch):
+    # a symmetry job's last unit took 40 min where the units sampled from the
+    # whole job said 29 s: the units left are the ones to time
+    events_of_a_count(tmp_path, unit_list="0-3,5-8")        # unit 4 is left
+    monkeypatch.setattr(reach, "LONG_JOB_SECONDS", 0)
+    timed = []
+    real = reach.unit_seconds
+    monkeypatch.setattr(reach, "unit_seconds",
+                        lambda red, spec, *a, **k: timed.append(spec.unit_id) or real(red, spec, *a, **k))
+    events_of_a_count(tmp_path)
+    assert timed and set(timed) == {4}
+
+
+@pytest.mark.parametrize("shape, reduction", [("2x3", None), ("1x6", "symmetry")])
+def test_the_sample_is_drawn_from_the_ids_given(shape, reduction):
+    red = get_reduction(shape, reduction)
+    ids = {u.unit_id for u in red.units()[2:5]}
+    assert {u.unit_id for u in red.sample_units(10, seed=3, among=ids)} == ids - {0}
+    assert len(red.sample_units(2, seed=3, among=ids)) == 2
+
+
 def test_units_already_done_are_left_out_of_the_cost():
     c = JobCost("2x3", "moves", 9, True, 2.0, 2, 0.1, done=4)
     assert c.cpu_seconds == 10.0 and "5 of 9 units left" in c.describe(1)
