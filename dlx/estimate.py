@@ -12,7 +12,9 @@ engine counts what is left exactly, with the memo table and the tail as a
 real run would.  Then
 
 * ``Π · (leaf count)`` estimates the whole count (exactly unbiased), and
-* ``Π · (leaf seconds)`` estimates the time of counting every leaf: the
+* ``Π · (leaf seconds)`` estimates the time of counting every leaf (CPU
+  seconds of the counting thread, so the load of the machine does not
+  inflate it): the
   time of the whole count, less the nodes above the leaves (few) and less
   what a real run saves when different leaves share memoized subcounts
   (where sharing is common the estimate is high).
@@ -198,8 +200,11 @@ def estimate(ec: ExactCover, *, given: Sequence[int] = (), leaf: int | None = No
             return 0.0, 0.0, True
         key = frozenset(path)
         if key not in leaves:   # a leaf met again costs what it cost the first time
+            # this thread's CPU clock, not the wall: on a loaded machine the
+            # wall time of a leaf grows with the load, its CPU time does not
+            t = time.thread_time()
             c = ec.count(given=walker.given + path, memo=memo, memo_mb=memo_mb, tail=tail)
-            leaves[key] = (c, ec.stats.seconds)
+            leaves[key] = (c, time.thread_time() - t)
         c, seconds = leaves[key]
         return float(product * c), product * seconds, False
 

@@ -23,6 +23,16 @@ def test_estimate_is_exact_when_every_path_branches_alike(leaf):
     assert e.dead_ends == 0 and e.probes == 20 and e.leaf == leaf
 
 
+def test_the_time_estimate_is_on_the_counting_thread_s_cpu_clock(monkeypatch):
+    # a leaf's time is read on the thread's CPU clock, not the wall's, so a
+    # loaded machine does not inflate it: with a clock that ticks one second
+    # a reading, every leaf costs 1 s and the estimate is Π = 5·4 = 20 s
+    ticks = iter(range(10**6))
+    monkeypatch.setattr("time.thread_time", lambda: float(next(ticks)))
+    e = estimate(rooks(5), leaf=2, probes=10, seed=1, memo=False)
+    assert e.seconds == 20.0 and e.seconds_se == 0
+
+
 def irregular():
     """6x6 Sudoku with three scattered givens: paths branch differently."""
     sud = Sudoku.from_shape("2x3")
