@@ -135,10 +135,6 @@ class JobCost:
         """Estimated wall seconds on ``workers`` cores, if the units spread evenly."""
         return self.cpu_seconds / max(workers, 1)
 
-    def workers_for_a_day(self) -> int:
-        """Workers that would finish the job in one day, if the units spread evenly."""
-        return max(1, math.ceil(self.cpu_seconds / 86400))
-
     def out_of_reach(self, workers: int) -> bool:
         """Whether the job would take more than :data:`REACH_DAYS` days on ``workers``."""
         return self.wall_seconds(workers) > REACH_DAYS * 86400

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import math
 import multiprocessing as mp
 import platform
 import random
@@ -34,6 +33,7 @@ import sys
 import time
 
 from counting.options import CountOptions
+from counting.reach import JobCost
 from counting.reduction.patterns2 import TwoBandPatternReduction, pattern_classes
 from counting.run.counter import count_unit
 from dlx.estimate import estimate as knuth_estimate
@@ -213,10 +213,12 @@ def estimate(args) -> None:
               f"{'' if done else ' (stopped)'} | {cpu:,.1f} s | {full:,.0f} s"
               f"{'' if done else ' (extrapolated)'} | {calls:,} |")
     mean = statistics.fmean(r[6] for r in rows)
-    core_hours = mean * len(classes) / 3600
+    cost = JobCost(red.shape.name, red.name, len(classes), True, mean, len(rows), 0.0,
+                   "CPU of the sampled units, counted or extrapolated")
+    core_hours = cost.cpu_seconds / 3600
     print(f"\nmean CPU per unit {mean:,.1f} s → all {len(classes):,} units: {core_hours:,.1f} "
-          f"core-hours = {core_hours / 48:,.1f} days on 2 cores; "
-          f"{math.ceil(core_hours / 24):,} one-core Dask workers for a day")
+          f"core-hours = {cost.wall_seconds(2) / 86400:,.1f} days on 2 cores; "
+          f"{cost.workers_for_a_day():,} one-core Dask workers for a day")
 
 
 def main() -> None:
