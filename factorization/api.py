@@ -64,7 +64,7 @@ __all__ = ["count_factorizations", "latin_rectangles", "latin_squares", "latin_u
            "FactorizationCounter", "MAX_N", "process_counter", "process_memo_mb",
            "PROCESS_MEMO_MIN_MB", "ENGINE_NAME"]
 
-ENGINE_NAME = "factorization-1"   # what a count made by this kernel names as its engine
+ENGINE_NAME = "factorization-2"   # what a count made by this kernel names as its engine
 
 MAX_N = 16          # vertices a side: a canonical key row is 16 bits
 _LIMIT = 1 << 127   # kernel counters are unsigned 128-bit

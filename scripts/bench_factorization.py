@@ -327,7 +327,7 @@ def estimates(args):
                         for u in red.units())
             measured = f"{_cpu() - before:,.1f}"
             assert total == lookup(shape).total
-        memo = "—" if c.memory_mib is None else f"{c.memory_mib:,.0f}"
+        memo = "—" if c.memory is None else f"{c.memory_mib(1):,.0f}"
         print(f"| {shape} {red.name} | {'' if c.units_exact else '≥ '}{c.units:,} | "
               f"{c.unit_seconds:.3g} | {c.cpu_seconds / 3600:,.3g} | {memo} | "
               f"{c.workers_for_a_day():,} | {wall:,.0f} | {measured} |", flush=True)
