@@ -49,7 +49,7 @@ __all__ = ["Job", "default_db_path", "default_export_stem", "default_export_path
 
 
 #: A job with more classes than this logs a class total only for classes of
-#: several units (a one-unit class's line repeats its unit; 3,524 of them
+#: several units (a one-unit class's line repeats its unit; 3,506 of them
 #: for ``1x9`` would bury the summary).
 CLASS_LINES_UP_TO = 100
 

@@ -40,7 +40,7 @@ How a reduction or the CLI calls it
   with one ``C = FactorizationCounter(2 * R)`` per worker process (its memo
   carries over between units; keys are exact classes).
 * Latin squares of order ``n`` as a job: ``units = latin_units(n, d)``
-  (``d = n // 2 + 1``: 3,524 units for ``n = 9``) in the store with
+  (``d = n // 2 + 1``: 3,506 units for ``n = 9``) in the store with
   ``unit.key`` / ``unit.column_sets`` and ``unit.weight``; a worker counts
   ``count_unit_class(unit, counter=C)`` (``C = FactorizationCounter(n)``);
   the total is ``Σ unit.weight * count``.  Or in one call:

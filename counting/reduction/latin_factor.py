@@ -21,7 +21,7 @@ leaves), its weight is the number of ways the rooted recurrence reaches it
 these units like any others.
 
 Units are the classes at degree ``d = n//2 + 1`` up to order 9 (order 9:
-3,524 units at degree 5, in seconds).  At order 10 the classes at degree 6
+3,506 units at degree 5 with this kernel, in seconds).  At order 10 the classes at degree 6
 (about 1.6·10⁵) take about 8 CPU minutes to enumerate, and every command that
 opens the job would pay it; so a unit of order 10 is a *chunk* of one of the
 1,155 classes at degree 7 (:data:`LAYOUT`): chunk ``j`` of ``K`` is
