@@ -57,7 +57,7 @@ SECOND_METHOD = {"2x3": ("patterns3",), "3x3": ("patterns3",)}
 # counted: each is a long job for `gridcount count` (or one it refuses with
 # its cost estimate), measured in the results file named.
 NOT_COUNTED = {
-    "1x10": "a long job (`gridcount count 1x10`, about 12 core-hours, resumable): see "
+    "1x10": "a long job (`gridcount count 1x10`, about 2 core-hours, resumable): see "
             "results/bench_factorization.md",
     "2x6": "out of reach (`gridcount count 2x6` refuses it with its cost estimate): "
            "see results/bench_patterns2.md",
@@ -78,12 +78,10 @@ LONG_VARIANTS = ("1x7+x",)
 # verified after the grid counts: Latin squares of orders 4-7 (isotopy
 # classes) and 2x2, 2x3, 2x4 in seconds each (2x4's grid count for the
 # identity included: 25-50 s); order 8 and 3x3 in about a minute each with
-# their grid counts.
+# their grid counts, order 9 in about 5 minutes (results/bench_symmetry.md).
 QUICK_SYMMETRY = ("1x4", "1x5", "1x6", "1x7", "2x2", "2x3", "2x4")
-LONG_SYMMETRY = ("1x8", "3x3")
+LONG_SYMMETRY = ("1x8", "3x3", "1x9")
 NOT_COUNTED_SYMMETRY = {
-    "1x9": "its symmetry units are a job of hours (the identity is the factor count's, "
-           "seconds): estimated in results/bench_factorization.md",
     "2x5": "out of reach (`gridcount count 2x5 --up-to-symmetry` refuses it with its cost "
            "estimate): see results/bench_symmetry.md",
 }
