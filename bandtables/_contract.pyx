@@ -151,6 +151,67 @@ cdef struct _Scratch:
     uint32_t* pc
 
 
+cdef extern from *:
+    """
+    #define BT_PREFETCH(p) __builtin_prefetch((const void*)(p), 0, 1)
+    """
+    void prefetch "BT_PREFETCH"(const void* p) noexcept nogil
+
+
+cdef inline void _rows_of(const _Chain* t, const _Scratch* s, int K, int64_t k,
+                          const uint16_t** g2c, const uint32_t** lc,
+                          const uint16_t** wc) noexcept nogil:
+    """Band 3's act0 row, LT row and box-3 codes of the ``k``-th sorted prefix."""
+    cdef int64_t prefix = <int64_t>(s.key[k] & 0xFFFFFF)
+    g2c[0] = t.act0 + <int64_t>s.g2c[prefix] * t.U
+    lc[0] = t.LT + <int64_t>s.pc[prefix] * t.U
+    wc[0] = s.v3c + (prefix // K) * K
+
+
+cdef acc_t _sorted_prefixes(const _Chain* t, const _Scratch* s, int K,
+                            int64_t n) noexcept nogil:
+    """Σ over the ``n`` sorted prefixes of their inner sums over box 3.
+
+    Band 2 reads its rows in sorted order (mostly from L1/L2); band 3's rows
+    are scattered, so they are fetched ahead in a software pipeline: while
+    prefix ``k`` is summed, the act0 gathers of prefix ``k + 2`` and the LT
+    gathers of prefix ``k + 1`` (whose act0 row was fetched one prefix
+    earlier) are prefetched, term by term.  Prefetches change no value."""
+    cdef int64_t U = t.U, k, prefix, last = n - 1
+    cdef const uint16_t* g2b
+    cdef const uint32_t* lb
+    cdef const uint16_t* wb
+    cdef const uint16_t* g2c
+    cdef const uint32_t* lc
+    cdef const uint16_t* wc
+    cdef const uint16_t* g2c1
+    cdef const uint32_t* lc1
+    cdef const uint16_t* wc1
+    cdef const uint16_t* g2c2
+    cdef const uint32_t* lc2
+    cdef const uint16_t* wc2
+    cdef uint64_t inner
+    cdef acc_t acc = 0
+    cdef int x3
+    _rows_of(t, s, K, 0, &g2c, &lc, &wc)
+    _rows_of(t, s, K, 1 if last >= 1 else last, &g2c1, &lc1, &wc1)
+    for k in range(n):
+        prefix = <int64_t>(s.key[k] & 0xFFFFFF)
+        g2b = t.act0 + <int64_t>(s.key[k] >> 40) * U
+        lb = t.LT + <int64_t>((s.key[k] >> 24) & 0xFFFF) * U
+        wb = s.v3b + (prefix // K) * K
+        _rows_of(t, s, K, k + 2 if k + 2 <= last else last, &g2c2, &lc2, &wc2)
+        inner = 0
+        for x3 in range(K):
+            inner += <uint64_t>lb[g2b[wb[x3]]] * lc[g2c[wc[x3]]]
+            prefetch(&g2c2[wc2[x3]])
+            prefetch(&lc1[g2c1[wc1[x3]]])
+        acc += inner
+        g2c, lc, wc = g2c1, lc1, wc1
+        g2c1, lc1, wc1 = g2c2, lc2, wc2
+    return acc
+
+
 cdef int _contract4(const _Chain* t, const uint16_t* b, const uint16_t* c, int K,
                     int x0_start, int x0_stop, _Scratch* s, acc_t* out) noexcept nogil:
     """Add the R = 4 terms with ``x0_start <= x_0 < x0_stop`` to ``*out``.  Returns 0."""
@@ -192,19 +253,7 @@ cdef int _contract4(const _Chain* t, const uint16_t* b, const uint16_t* c, int K
                 s.g2c[prefix] = <uint32_t>t.trans2[i1c + s.v2c[x2]]
                 s.pc[prefix] = <uint32_t>t.pair_index[i1c + t.rep2[i1c + s.v2c[x2]]]
         qsort(s.key, n, sizeof(uint64_t), _cmp_u64)
-        for k in range(n):
-            prefix = <int64_t>(s.key[k] & 0xFFFFFF)
-            x1 = <int>(prefix // K)
-            g2b = t.act0 + <int64_t>(s.key[k] >> 40) * U
-            lb = t.LT + <int64_t>((s.key[k] >> 24) & 0xFFFF) * U
-            g2c = t.act0 + <int64_t>s.g2c[prefix] * U
-            lc = t.LT + <int64_t>s.pc[prefix] * U
-            wb = s.v3b + <int64_t>x1 * K
-            wc = s.v3c + <int64_t>x1 * K
-            inner = 0
-            for x3 in range(K):
-                inner += <uint64_t>lb[g2b[wb[x3]]] * lc[g2c[wc[x3]]]
-            acc += inner
+        acc += _sorted_prefixes(t, s, K, n)
     out[0] += acc
     return 0
 
