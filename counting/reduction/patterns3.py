@@ -45,11 +45,12 @@ Exchanging bands 2 and 3 keeps every term and pairs stack 1's ``K``
 band-2 choices, so the kernels sum ``K/2`` of them and double; a unit may
 be counted in slices of those (``count_slice(spec, (start, stop))``).
 
-Tables: 2×3 and 3×3 build theirs in the process in a fraction of a
-second; 4×3 (and 3×4) read the memory-mapped tables of
-:mod:`bandtables.tables4`, built on first use into the machine's cache
-directory and checked by their digests (:mod:`bandtables.cache`), or read
-from ``table_dir``.  Costs: 3×3 ≈ 0.3 s for all 44 units; 4×3: 144,578
+Tables: every table a unit reads is memory-mapped read-only from the
+machine's cache directory, where it is built on first use and checked by
+its digests (:mod:`bandtables.cache`), so a machine's workers share one
+copy: for 2×3 and 3×3 the dense tables (built in a fraction of a second),
+for 4×3 (and 3×4) those of :mod:`bandtables.tables4` (or read from
+``table_dir``).  Costs: 3×3 ≈ 0.3 s for all 44 units; 4×3: 144,578
 units of 173 slices each (``results/bench_patterns3.md``).
 
 Example
@@ -89,16 +90,21 @@ NAME = "patterns3"
 MAX_R = 5             # 4x3 / 3x4 read the cached tables of bandtables.tables4
 TABLES_MAX_R = 4      # 5x3 / 3x5: the job is estimated, never counted (no tables)
 
-_TABLES: dict[int, BandTables] = {}  # per process: one read-only set of tables per R
+_TABLES: dict[str, BandTables] = {}  # per process: the mapped tables of R <= 3 by directory
 _TABLES4: dict[str, object] = {}     # per process: the memory-mapped 4x3 tables by directory
 
 
 def tables(R: int) -> BandTables:
-    """This process's tables for ``R <= 3`` (built on first use, then shared
-    by every unit and every thread of the process)."""
-    bt = _TABLES.get(R)
+    """The tables of ``R <= 3``, memory-mapped read-only from the machine's
+    cache (:func:`bandtables.cache.tables_dir`: built there on first use, in
+    a fraction of a second, and checked by their digests once per process),
+    so the worker processes of a machine share one copy in its page cache;
+    every unit and thread of a process reads the same mapping."""
+    from bandtables.cache import tables_dir
+    d = str(tables_dir(R))
+    bt = _TABLES.get(d)
     if bt is None:
-        bt = _TABLES[R] = BandTables.build(R)
+        bt = _TABLES[d] = BandTables.load(R, d)
     return bt
 
 
@@ -318,7 +324,7 @@ class ThreeBandPatternReduction(Reduction):
                 not bound_ok or self.table_dir or cached_tables4())):
             return None
         size, small = job_size(R), job_size(3)
-        bt = tables(3)
+        bt = BandTables.build(3)     # in this process: an estimate (or refusal) writes nothing
         work = [bt.pairs(pattern_column_sets(rep, 3)) for rep in bt.classes.reps[:8]]
         t0 = time.process_time()
         for b, c in work:                      # the kernel alone, its tables in cache

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import math
 import random
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from bandtables.cache import cached_tables4
@@ -173,6 +175,46 @@ def test_other_shapes_are_refused(shape):
     assert not ThreeBandPatternReduction.applies_to(shape)
     with pytest.raises(ValueError, match="R x 3 or 3 x R"):
         ThreeBandPatternReduction(shape)
+
+
+@pytest.mark.parametrize("shape", ["2x3", "3x3"])
+def test_2x3_and_3x3_units_read_tables_mapped_from_the_machines_cache(monkeypatch, tmp_path,
+                                                                       shape):
+    """Issue 25: the tables are shared per machine, never one copy per worker
+    process: the first use builds them into the cache, every process maps them
+    read-only from there, and a later process builds nothing (no class table,
+    no files), yet counts the same."""
+    import bandtables.api
+    import bandtables.tables
+    from bandtables.api import BandTables
+    from bandtables.cache import tables_path
+    from counting.reduction import patterns3
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(patterns3, "_TABLES", {})
+    red = ThreeBandPatternReduction(shape)
+    R = red.rows
+    bt = patterns3.tables(R)
+    d = tables_path(R)
+    assert d.parent == tmp_path / "gridcount" and (d / "manifest.json").exists()
+    for arr in (bt.act, bt.T, bt.classes.T, bt.classes.rest_class, bt.classes.l):
+        assert isinstance(arr, np.memmap) and not arr.flags.writeable
+        assert Path(arr.filename).parent == d
+    first = {u.unit_id: red.count_directly(u).count for u in red.units()}
+    # a new process of the machine: nothing may be built, everything is mapped
+    import bandtables.cache
+    monkeypatch.setattr(patterns3, "_TABLES", {})
+    monkeypatch.setattr(bandtables.cache, "_CHECKED", set())
+
+    def no_building(*args, **kw):
+        raise AssertionError("a table was built in a process that should map it")
+    monkeypatch.setattr(bandtables.tables, "save_dense", no_building)
+    monkeypatch.setattr(bandtables.api, "class_table", no_building)
+    monkeypatch.setattr(bandtables.api, "save_dense", no_building)
+    again = {u.unit_id: red.count_directly(u).count for u in red.units()}
+    assert again == first
+    own = BandTables(R, *[np.array(a) for a in (bt.act, bt.T)])
+    spec = red.units()[-1]
+    assert own.l(spec.column_sets) * own.completions(spec.column_sets) == first[spec.unit_id]
 
 
 def test_4x3_reads_the_tables_of_this_machines_cache_by_default(monkeypatch, tmp_path):
