@@ -75,6 +75,9 @@ from bandtables import KERNEL_VERSION, kernels
 from bandtables.api import BandTables
 from bandtables.tables import DENSE_MAX_R, pattern_column_sets
 from counting.options import CountOptions
+from counting.reduction.band_completions import MAX_R as RECOUNT_MAX_R
+from counting.reduction.band_completions import METHOD as RECOUNT_METHOD
+from counting.reduction.band_completions import count_without_tables
 from counting.reduction.base import Reduction
 from counting.reduction.cost import even_work, smallest_class_first
 from counting.units import Tally, WorkUnit
@@ -283,6 +286,27 @@ class ThreeBandPatternReduction(Reduction):
                 or spec.reduction != NAME:
             raise ValueError(f"unit {spec.unit_id} is a {spec.shape}/{spec.reduction} unit, "
                              f"not {self.shape.name}/{NAME}")
+
+    def count_independently(self, spec: BandPatternUnitSpec) -> int:
+        """``gridcount recount``'s count: for 2x3 and 3x3 without the band
+        tables or the contraction (:mod:`counting.reduction.band_completions`:
+        the engine on bands 2-3, ``l`` of band 1 by the direct counter)."""
+        self._check_spec(spec)
+        return count_without_tables(spec.column_sets, self.rows)
+
+    def not_recountable(self, spec) -> str | None:
+        """4x3 (and 3x4): no method independent of the band tables fits (one
+        band 1 has about 10²⁰ completions of bands 2-3, beyond a search)."""
+        if self.rows <= RECOUNT_MAX_R:
+            return None
+        return (f"no method independent of the band tables fits {self.shape.name} (one band 1 "
+                f"has about 10^20 completions of bands 2-3, beyond a search), and the same "
+                f"tables again would check nothing")
+
+    def recount_method(self) -> str:
+        if self.rows <= RECOUNT_MAX_R:
+            return RECOUNT_METHOD
+        return f"none: no method independent of the band tables fits {self.shape.name}"
 
     def problem(self, spec) -> None:
         """None: a unit is a table contraction (:mod:`bandtables`), not an
