@@ -441,7 +441,11 @@ class ThreeBandPatternReduction(Reduction):
         seconds = time.perf_counter() - t0
         width = K // 2 if x0 is None else x0[1] - x0[0]
         return Tally(count, nodes=width * K ** (self.rows - 1), seconds=seconds,
-                     engine_version=f"{ENGINE_VERSION}+bandtables{KERNEL_VERSION}")
+                     engine_version=ENGINE_VERSION + self.engine_suffix())
+
+    def engine_suffix(self) -> str:
+        """``+bandtables`` and the kernel's version: results name the tables' kernel."""
+        return f"+bandtables{KERNEL_VERSION}"
 
     def n_patterns(self) -> int:
         """Number of ordered band-1 patterns: ``(N! / (R!)³)^R``."""
