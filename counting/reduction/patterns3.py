@@ -67,6 +67,7 @@ import math
 import random
 import re
 import resource
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,9 +103,19 @@ def tables(R: int) -> BandTables:
     cache (:func:`bandtables.cache.tables_dir`: built there on first use, in
     a fraction of a second, and checked by their digests once per process),
     so the worker processes of a machine share one copy in its page cache;
-    every unit and thread of a process reads the same mapping."""
+    every unit and thread of a process reads the same mapping.  Where no
+    cache can be written (a read-only home), the process builds its own copy
+    and says so on standard error."""
     from bandtables.cache import tables_dir
-    d = str(tables_dir(R))
+    try:
+        d = str(tables_dir(R))
+    except OSError as e:       # no cache can be written here: this process's own copy
+        d = f"in process: {e}"
+        if d not in _TABLES:
+            print(f"the band tables' cache cannot be used ({e}): the {R}x3 tables are built "
+                  f"in this process", file=sys.stderr, flush=True)
+            _TABLES[d] = BandTables.build(R)
+        return _TABLES[d]
     bt = _TABLES.get(d)
     if bt is None:
         bt = _TABLES[d] = BandTables.load(R, d)

@@ -21,7 +21,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bandtables.cache import cached_tables4
 from counting.reduction.patterns3 import (
     BandPatternUnitSpec,
     ThreeBandPatternReduction,
@@ -217,6 +216,20 @@ def test_2x3_and_3x3_units_read_tables_mapped_from_the_machines_cache(monkeypatc
     assert own.l(spec.column_sets) * own.completions(spec.column_sets) == first[spec.unit_id]
 
 
+def test_where_no_cache_can_be_written_the_process_builds_its_own_and_says_so(
+        monkeypatch, tmp_path, capsys):
+    from counting.reduction import patterns3
+    (tmp_path / "file").write_text("not a directory")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))
+    monkeypatch.setattr(patterns3, "_TABLES", {})
+    red = ThreeBandPatternReduction("2x3")
+    assert red.total({u.unit_id: red.count_directly(u).count for u in red.units()}) == \
+        28_200_960
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "the band tables' cache cannot be used" in err
+    assert not isinstance(patterns3.tables(2).T, np.memmap)
+
+
 def test_4x3_reads_the_tables_of_this_machines_cache_by_default(monkeypatch, tmp_path):
     """No directory to set: the tables come from bandtables.cache (built there
     on first use); a given table_dir is read instead."""
@@ -290,7 +303,7 @@ def test_units_are_picklable_specs():
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(cached_tables4() is None, reason="no 4x3 tables in this machine's cache")
+@pytest.mark.usefixtures("tables4_cache")
 def test_4x3_units_read_the_built_tables():
     """144,578 units (Silver's class count); slices of a unit add up; a
     transposed shape reads the same tables."""
@@ -309,7 +322,7 @@ def test_4x3_units_read_the_built_tables():
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(cached_tables4() is None, reason="no 4x3 tables in this machine's cache")
+@pytest.mark.usefixtures("tables4_cache")
 def test_the_published_4x3_sample_units_count_the_same_slice_by_slice():
     """results/4x3-sample-units.csv (51 slices, published with band 1's
     column sets): each recounted from the cached tables, class and count."""
