@@ -667,10 +667,8 @@ def test_an_estimated_only_job_is_refused_in_one_line_even_with_force(tmp_path, 
 
 
 @pytest.mark.slow
-def test_4x3_with_its_tables_built_is_refused_with_the_measured_estimate_and_forced(tmp_path):
-    from bandtables.cache import cached_tables4
-    if cached_tables4() is None:
-        pytest.skip("no 4x3 tables in this machine's cache")
+def test_4x3_with_its_tables_built_is_refused_with_the_measured_estimate_and_forced(
+        tmp_path, tables4_cache):
     db = tmp_path / "x.sqlite"
     res = invoke("count", "4x3", "--db", db, "--workers", "2")
     assert res.exit_code == 2 and res.output.count("\n") == 1, res.output
