@@ -201,6 +201,7 @@ cdef acc_t _sorted_prefixes(const _Chain* t, const _Scratch* s, int K,
     gathers of prefix ``k + 1`` (whose act0 row was fetched one prefix
     earlier) are prefetched, term by term.  Prefetches change no value."""
     cdef int64_t U = t.U, k, prefix, last = n - 1
+    cdef int64_t stride = (U + K - 1) // K   # K prefetches cover an act0 row
     cdef const uint16_t* g2b
     cdef const uint32_t* lb
     cdef const uint16_t* wb
@@ -227,7 +228,7 @@ cdef acc_t _sorted_prefixes(const _Chain* t, const _Scratch* s, int K,
         inner = 0
         for x3 in range(K):
             inner += <uint64_t>lb[g2b[wb[x3]]] * lc[g2c[wc[x3]]]
-            prefetch(&g2c2[wc2[x3]])
+            prefetch(g2c2 + x3 * stride)
             prefetch(&lc1[g2c1[wc1[x3]]])
         acc += inner
         g2c, lc, wc = g2c1, lc1, wc1
