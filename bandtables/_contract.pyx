@@ -197,9 +197,11 @@ cdef acc_t _sorted_prefixes(const _Chain* t, const _Scratch* s, int K,
 
     Band 2 reads its rows in sorted order (mostly from L1/L2); band 3's rows
     are scattered, so they are fetched ahead in a software pipeline: while
-    prefix ``k`` is summed, the act0 gathers of prefix ``k + 2`` and the LT
-    gathers of prefix ``k + 1`` (whose act0 row was fetched one prefix
-    earlier) are prefetched, term by term.  Prefetches change no value."""
+    prefix ``k`` is summed, the act0 row of prefix ``k + 2`` is prefetched
+    whole (one line-spaced address a term) and the LT entries of prefix
+    ``k + 1`` (whose act0 row is then in cache) term by term.  Prefetches
+    change no value.  [Tried: prefetching band 2's next rows too, by
+    gathers or whole: slower, its rows are mostly in cache already.]"""
     cdef int64_t U = t.U, k, prefix, last = n - 1
     cdef int64_t stride = (U + K - 1) // K   # K prefetches cover an act0 row
     cdef const uint16_t* g2b
