@@ -18,7 +18,7 @@ two methods that share nothing with the tables or the contraction:
   column 1 below band 1 (:func:`counting.reduction.forms.column_forms`,
   ``f`` = :func:`counting.reduction.factors.column_factor`, 72 for 3×3).
 
-For 3×3 that is 10 engine counts a unit (about 2 s), for 2×3 three (a few
+For 3×3 that is 10 engine counts a unit (a few seconds), for 2×3 three (a few
 ms).  4×3 has no such method within reach: one band 1 has about 10²⁰
 completions of bands 2 and 3, far beyond a search.
 
