@@ -1,8 +1,9 @@
 """Band tables: three bands of ``R`` rows at once (boxes of ``R × 3`` cells).
 
-The public API is :mod:`bandtables.api` (R = 2, 3: dense tables built in
-the process) and :mod:`bandtables.tables4` (R = 4: tables built once per
-machine into the cache of :mod:`bandtables.cache`, memory-mapped).  :mod:`bandtables.partitions` (box column codes and their
+The public API is :mod:`bandtables.api` (R = 2, 3: dense tables) and
+:mod:`bandtables.tables4` (R = 4: the stabiliser chain's tables); both are
+built once per machine into the cache of :mod:`bandtables.cache` and
+memory-mapped read-only by every process.  :mod:`bandtables.partitions` (box column codes and their
 relabelling tables), :mod:`bandtables.tables` (dense classes and l),
 :mod:`bandtables.orbits` (classes through a stabiliser chain) and
 :mod:`bandtables.estimate` (job sizes) build what they read; the private

@@ -117,17 +117,6 @@ def contract(const uint16_t[:, ::1] act, const uint64_t[::1] T, const uint16_t[:
 # Each prefix's inner sum has K terms below bound² (checked by the caller:
 # bound² · K < 2^64), so it is summed in 64 bits and added to the 128-bit total.
 
-cdef extern from "stdlib.h":
-    void qsort(void* base, size_t n, size_t size,
-               int (*compar)(const void*, const void*) noexcept nogil) noexcept nogil
-
-
-cdef int _cmp_u64(const void* a, const void* b) noexcept nogil:
-    cdef uint64_t x = (<const uint64_t*>a)[0]
-    cdef uint64_t y = (<const uint64_t*>b)[0]
-    return (x > y) - (x < y)
-
-
 cdef struct _Chain:
     const uint16_t* act        # (U, U): box 0 -> standard code
     const uint16_t* act0       # (n_elements, U): the relabellings the transversals name
@@ -139,6 +128,38 @@ cdef struct _Chain:
     const int32_t* pair_index  # (n1, U): pair number of (w1, w2)
     const uint32_t* LT         # (n_pairs, U): l by pair and box 3
     int64_t U
+    int64_t n_pairs            # rows of LT
+    int64_t n_rows             # rows of act0
+
+
+cdef void _sort_by_rows(uint64_t* key, uint64_t* tmp, uint32_t* count, int64_t n,
+                        int64_t n_pairs, int64_t n_rows) noexcept nogil:
+    """Sort the ``n`` keys by (act0 row, pair), stably: two counting passes
+    (least significant digit first: the pair, then the act0 row), ``O(n)``
+    where a comparison sort took ``n log n`` calls.  ``count`` holds
+    ``max(n_pairs, n_rows) + 1`` entries, ``tmp`` ``n``."""
+    cdef int64_t i, total, c
+    cdef uint64_t d
+    for i in range(n_pairs + 1):
+        count[i] = 0
+    for i in range(n):
+        count[((key[i] >> 24) & 0xFFFF) + 1] += 1
+    for i in range(n_pairs):
+        count[i + 1] += count[i]
+    for i in range(n):
+        d = (key[i] >> 24) & 0xFFFF
+        tmp[count[d]] = key[i]
+        count[d] += 1
+    for i in range(n_rows + 1):
+        count[i] = 0
+    for i in range(n):
+        count[(tmp[i] >> 40) + 1] += 1
+    for i in range(n_rows):
+        count[i + 1] += count[i]
+    for i in range(n):
+        d = tmp[i] >> 40
+        key[count[d]] = tmp[i]
+        count[d] += 1
 
 
 cdef struct _Scratch:
@@ -147,8 +168,74 @@ cdef struct _Scratch:
     uint16_t* v3b         # (K, K) box 3 relabelled, by x1 and x3
     uint16_t* v3c
     uint64_t* key         # (K²,) band 2's (g2, p) and the prefix x1·K + x2, sortable
+    uint64_t* tmp         # (K²,) the sort's second buffer
+    uint32_t* count       # (max(pairs, act0 rows) + 1,) the sort's counts
     uint32_t* g2c         # (K²,) band 3's act0 row and pair, by prefix
     uint32_t* pc
+
+
+cdef extern from *:
+    """
+    #define BT_PREFETCH(p) __builtin_prefetch((const void*)(p), 0, 1)
+    """
+    void prefetch "BT_PREFETCH"(const void* p) noexcept nogil
+
+
+cdef inline void _rows_of(const _Chain* t, const _Scratch* s, int K, int64_t k,
+                          const uint16_t** g2c, const uint32_t** lc,
+                          const uint16_t** wc) noexcept nogil:
+    """Band 3's act0 row, LT row and box-3 codes of the ``k``-th sorted prefix."""
+    cdef int64_t prefix = <int64_t>(s.key[k] & 0xFFFFFF)
+    g2c[0] = t.act0 + <int64_t>s.g2c[prefix] * t.U
+    lc[0] = t.LT + <int64_t>s.pc[prefix] * t.U
+    wc[0] = s.v3c + (prefix // K) * K
+
+
+cdef acc_t _sorted_prefixes(const _Chain* t, const _Scratch* s, int K,
+                            int64_t n) noexcept nogil:
+    """Σ over the ``n`` sorted prefixes of their inner sums over box 3.
+
+    Band 2 reads its rows in sorted order (mostly from L1/L2); band 3's rows
+    are scattered, so they are fetched ahead in a software pipeline: while
+    prefix ``k`` is summed, the act0 row of prefix ``k + 2`` is prefetched
+    whole (one line-spaced address a term) and the LT entries of prefix
+    ``k + 1`` (whose act0 row is then in cache) term by term.  Prefetches
+    change no value.  [Tried: prefetching band 2's next rows too, by
+    gathers or whole: slower, its rows are mostly in cache already.]"""
+    cdef int64_t U = t.U, k, prefix, last = n - 1
+    cdef int64_t stride = (U + K - 1) // K   # K prefetches cover an act0 row
+    cdef const uint16_t* g2b
+    cdef const uint32_t* lb
+    cdef const uint16_t* wb
+    cdef const uint16_t* g2c
+    cdef const uint32_t* lc
+    cdef const uint16_t* wc
+    cdef const uint16_t* g2c1
+    cdef const uint32_t* lc1
+    cdef const uint16_t* wc1
+    cdef const uint16_t* g2c2
+    cdef const uint32_t* lc2
+    cdef const uint16_t* wc2
+    cdef uint64_t inner
+    cdef acc_t acc = 0
+    cdef int x3
+    _rows_of(t, s, K, 0, &g2c, &lc, &wc)
+    _rows_of(t, s, K, 1 if last >= 1 else last, &g2c1, &lc1, &wc1)
+    for k in range(n):
+        prefix = <int64_t>(s.key[k] & 0xFFFFFF)
+        g2b = t.act0 + <int64_t>(s.key[k] >> 40) * U
+        lb = t.LT + <int64_t>((s.key[k] >> 24) & 0xFFFF) * U
+        wb = s.v3b + (prefix // K) * K
+        _rows_of(t, s, K, k + 2 if k + 2 <= last else last, &g2c2, &lc2, &wc2)
+        inner = 0
+        for x3 in range(K):
+            inner += <uint64_t>lb[g2b[wb[x3]]] * lc[g2c[wc[x3]]]
+            prefetch(g2c2 + x3 * stride)
+            prefetch(&lc1[g2c1[wc1[x3]]])
+        acc += inner
+        g2c, lc, wc = g2c1, lc1, wc1
+        g2c1, lc1, wc1 = g2c2, lc2, wc2
+    return acc
 
 
 cdef int _contract4(const _Chain* t, const uint16_t* b, const uint16_t* c, int K,
@@ -191,20 +278,8 @@ cdef int _contract4(const _Chain* t, const uint16_t* b, const uint16_t* c, int K
                 s.key[prefix] = (g2 << 40) | (p << 24) | <uint64_t>prefix
                 s.g2c[prefix] = <uint32_t>t.trans2[i1c + s.v2c[x2]]
                 s.pc[prefix] = <uint32_t>t.pair_index[i1c + t.rep2[i1c + s.v2c[x2]]]
-        qsort(s.key, n, sizeof(uint64_t), _cmp_u64)
-        for k in range(n):
-            prefix = <int64_t>(s.key[k] & 0xFFFFFF)
-            x1 = <int>(prefix // K)
-            g2b = t.act0 + <int64_t>(s.key[k] >> 40) * U
-            lb = t.LT + <int64_t>((s.key[k] >> 24) & 0xFFFF) * U
-            g2c = t.act0 + <int64_t>s.g2c[prefix] * U
-            lc = t.LT + <int64_t>s.pc[prefix] * U
-            wb = s.v3b + <int64_t>x1 * K
-            wc = s.v3c + <int64_t>x1 * K
-            inner = 0
-            for x3 in range(K):
-                inner += <uint64_t>lb[g2b[wb[x3]]] * lc[g2c[wc[x3]]]
-            acc += inner
+        _sort_by_rows(s.key, s.tmp, s.count, n, t.n_pairs, t.n_rows)
+        acc += _sorted_prefixes(t, s, K, n)
     out[0] += acc
     return 0
 
@@ -227,15 +302,18 @@ def contract4(const uint16_t[:, ::1] act, const uint16_t[:, ::1] act0,
         raise ValueError("contract4: K, the pairs or the act0 rows are too many for its sort key")
     s.v2b = <uint32_t*>malloc(2 * K * sizeof(uint32_t))
     s.v3b = <uint16_t*>malloc(2 * n * sizeof(uint16_t))
-    s.key = <uint64_t*>malloc(n * sizeof(uint64_t))
+    s.key = <uint64_t*>malloc(2 * n * sizeof(uint64_t))
     s.g2c = <uint32_t*>malloc(2 * n * sizeof(uint32_t))
+    s.count = <uint32_t*>malloc((max(LT.shape[0], act0.shape[0]) + 1) * sizeof(uint32_t))
     try:
-        if s.v2b == NULL or s.v3b == NULL or s.key == NULL or s.g2c == NULL:
+        if s.v2b == NULL or s.v3b == NULL or s.key == NULL or s.g2c == NULL or s.count == NULL:
             raise MemoryError()
+        s.tmp = s.key + n
         s.v2c, s.v3c, s.pc = s.v2b + K, s.v3b + n, s.g2c + n
         t.act, t.act0, t.rep1, t.trans1 = &act[0, 0], &act0[0, 0], &rep1[0], &trans1[0]
         t.index1, t.rep2, t.trans2 = &index1[0], &rep2[0, 0], &trans2[0, 0]
         t.pair_index, t.LT, t.U = &pair_index[0, 0], &LT[0, 0], act.shape[0]
+        t.n_pairs, t.n_rows = LT.shape[0], act0.shape[0]
         with nogil:
             _contract4(&t, &b[0, 0], &c[0, 0], K, x0_start, x0_stop, &s, &acc)
     finally:
@@ -243,4 +321,5 @@ def contract4(const uint16_t[:, ::1] act, const uint16_t[:, ::1] act0,
         free(s.v3b)
         free(s.key)
         free(s.g2c)
+        free(s.count)
     return <uint64_t>(acc >> 64), <uint64_t>acc

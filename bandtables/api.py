@@ -10,9 +10,10 @@ the completions of bands 2 and 3 are
 :class:`BandTables` holds, once per process and read-only, what this sum
 reads: the normalising table ``act`` and the table ``T`` of ``l = L / R!``
 (:mod:`bandtables.tables`), and calls the private ``nogil`` kernel
-:func:`bandtables.kernels.contract`.  Workers that share a machine may
-share the two arrays through :meth:`BandTables.save` / :meth:`BandTables.load`
-(memory maps: one copy in the page cache, not one per process).
+:func:`bandtables.kernels.contract`.  Workers that share a machine share
+the tables through :meth:`BandTables.save` / :meth:`BandTables.load`
+(memory maps: one copy in the page cache, not one per process; the
+``patterns3`` reduction reads them from :mod:`bandtables.cache`).
 
 Example
 -------
@@ -33,7 +34,7 @@ import numpy as np
 from bandtables import kernels
 from bandtables.partitions import (band2_choices, code_index, compatible_pairs, normalisers,
                                   unordered_codes)
-from bandtables.tables import DENSE_MAX_R, ClassTable, class_table
+from bandtables.tables import DENSE_MAX_R, ClassTable, class_table, load_dense, save_dense
 
 __all__ = ["BandTables", "band_codes", "max_terms_bound"]
 
@@ -93,8 +94,8 @@ class BandTables:
     T : ndarray of uint64, shape (U^(R-1),)
         ``l`` of the pattern ``(0, v)`` by flat rest ``v``.
     classes : ClassTable or None
-        The band classes (built with :meth:`build`; None after :meth:`load`
-        until :attr:`classes` is read).
+        The band classes (None: built in the process when :attr:`classes`
+        is first read).
 
     Attributes
     ----------
@@ -139,25 +140,20 @@ class BandTables:
         return cls(R, normalisers(R)[1], ct.T, ct)
 
     def save(self, directory) -> None:
-        """Write ``act`` and ``T`` as ``.npy`` files under ``directory``."""
-        d = Path(directory)
-        d.mkdir(parents=True, exist_ok=True)
-        for name, arr in (("act", self.act), ("T", self.T)):
-            tmp = d / f"R{self.R}-{name}.npy.tmp"
-            with open(tmp, "wb") as fh:
-                np.save(fh, arr)
-            tmp.replace(d / f"R{self.R}-{name}.npy")
+        """Write the tables of this ``R`` under ``directory``
+        (:func:`bandtables.tables.save_dense`: ``act``, ``T`` and the classes)."""
+        save_dense(self.R, directory)
 
     @classmethod
     def load(cls, R: int, directory) -> "BandTables":
-        """Memory-map the tables :meth:`save` wrote (read-only, shared pages)."""
-        d = Path(directory)
-        return cls(R, np.load(d / f"R{R}-act.npy", mmap_mode="r"),
-                   np.load(d / f"R{R}-T.npy", mmap_mode="r"))
+        """Memory-map the tables :meth:`save` wrote (read-only, shared pages),
+        the classes included."""
+        act, classes = load_dense(R, directory)
+        return cls(R, act, classes.T, classes)
 
     @property
     def classes(self) -> ClassTable:
-        """The band classes (built on first use after :meth:`load`)."""
+        """The band classes (built on first use if none were given)."""
         if self._classes is None:
             self._classes = class_table(self.R)
         return self._classes

@@ -1,16 +1,20 @@
-"""Where the 4x3 band tables live: built on first use, checked by a digest, shared.
+"""Where the band tables live: built on first use, checked by a digest, shared.
 
-The 4x3 tables (:mod:`bandtables.tables4`) take minutes of one core to
-build (about 175 MiB on disk), so they are built once per machine, on first
-use, into the cache directory
+Every table a ``patterns3`` unit reads is built once per machine, on first
+use, into a cache directory, and memory-mapped read-only from there by every
+process that counts, so a machine holds one copy in its page cache whatever
+its number of workers:
 
-    ``$XDG_CACHE_HOME/gridcount/bandtables4-vF``  (``~/.cache/gridcount/...``
-    when ``XDG_CACHE_HOME`` is unset; ``F`` is :data:`bandtables.tables4.FORMAT`)
+* the 4x3 tables (:mod:`bandtables.tables4`; minutes of one core, about
+  175 MiB) in ``$XDG_CACHE_HOME/gridcount/bandtables4-vF``
+  (``~/.cache/gridcount/...`` when ``XDG_CACHE_HOME`` is unset; ``F`` is
+  :data:`bandtables.tables4.FORMAT`);
+* the dense tables of 2x3 and 3x3 (:func:`bandtables.tables.save_dense`; a
+  fraction of a second, about 1 MiB for 3x3) in ``bandtables2-vD`` and
+  ``bandtables3-vD`` beside them (``D`` is :data:`bandtables.tables.DENSE_FORMAT`).
 
-and memory-mapped read-only from there by every process that counts, so a
-machine holds one copy in its page cache whatever its number of workers.
 Nothing has to be set or copied beforehand: a worker of a Dask cluster
-builds them on its machine the first time it counts a 4x3 unit.
+builds them on its machine the first time it counts a unit.
 
 * **Built once.**  The build holds an ``flock`` on ``bandtables4-vF.lock``:
   other processes of the machine wait for it and then map the result.  It
@@ -19,8 +23,8 @@ builds them on its machine the first time it counts a 4x3 unit.
   build leaves no half-built cache (its temporary is removed by the next
   build).
 * **Checked.**  ``manifest.json`` records each file's size and SHA-256;
-  :func:`tables4_dir` checks every file against it once per process
-  before anything is read (about 175 MiB: under a second).  A cache whose files differ from their digests
+  :func:`tables_dir` checks every file against it once per process
+  before anything is read (about 175 MiB for 4x3: under a second).  A cache whose files differ from their digests
   (damaged, truncated, edited) or whose manifest is missing or unreadable is
   said in one line and built again; the old files are removed only after
   the new ones are in place.
@@ -35,10 +39,11 @@ import shutil
 import sys
 from pathlib import Path
 
+from bandtables.tables import DENSE_ARRAYS, DENSE_FORMAT, DENSE_MAX_R
 from bandtables.tables4 import ARRAYS, FORMAT
 
-__all__ = ["cache_root", "tables4_path", "tables4_dir", "cached_tables4", "DamagedTables",
-           "MANIFEST", "table_bytes"]
+__all__ = ["cache_root", "tables_path", "tables_dir", "cached_tables", "tables4_path",
+           "tables4_dir", "cached_tables4", "DamagedTables", "MANIFEST", "table_bytes"]
 
 MANIFEST = "manifest.json"
 _CHECKED: set[str] = set()     # directories whose digests this process has checked
@@ -54,9 +59,23 @@ def cache_root() -> Path:
     return Path(base) / "gridcount"
 
 
+def _layout(R: int) -> tuple[int, tuple[str, ...]]:
+    """``(format, array names)`` of the tables of bands of ``R`` rows (files ``R{R}-NAME.npy``)."""
+    if R == 4:
+        return FORMAT, ARRAYS
+    if isinstance(R, int) and 2 <= R <= DENSE_MAX_R:
+        return DENSE_FORMAT, DENSE_ARRAYS
+    raise ValueError(f"band tables are cached for R = 2..4, not {R!r}")
+
+
+def tables_path(R: int, root: Path | str | None = None) -> Path:
+    """The directory of the tables of ``R`` under ``root`` (default :func:`cache_root`)."""
+    return Path(root if root is not None else cache_root()) / f"bandtables{R}-v{_layout(R)[0]}"
+
+
 def tables4_path(root: Path | str | None = None) -> Path:
     """The directory of the 4x3 tables under ``root`` (default :func:`cache_root`)."""
-    return Path(root if root is not None else cache_root()) / f"bandtables4-v{FORMAT}"
+    return tables_path(4, root)
 
 
 def _digest(path: Path) -> str:
@@ -67,14 +86,14 @@ def _digest(path: Path) -> str:
     return h.hexdigest()
 
 
-def _write_manifest(d: Path) -> None:
+def _write_manifest(d: Path, R: int) -> None:
     files = {p.name: {"bytes": p.stat().st_size, "sha256": _digest(p)}
              for p in sorted(d.iterdir()) if p.suffix == ".npy"}
-    (d / MANIFEST).write_text(json.dumps({"format": FORMAT, "files": files}, indent=1))
+    (d / MANIFEST).write_text(json.dumps({"format": _layout(R)[0], "files": files}, indent=1))
 
 
-def verify(d: Path) -> None:
-    """Check every file of ``d`` against its manifest.
+def verify(d: Path, R: int = 4) -> None:
+    """Check every file of ``d`` (the tables of ``R``) against its manifest.
 
     Raises
     ------
@@ -82,18 +101,19 @@ def verify(d: Path) -> None:
         Naming the first file missing, of another size or digest, or a
         manifest that is missing or unreadable.
     """
+    fmt, arrays = _layout(R)
     try:
         manifest = json.loads((d / MANIFEST).read_text())
         files = manifest["files"]
-        if manifest["format"] != FORMAT:
-            raise DamagedTables(f"{d / MANIFEST} is of format {manifest['format']}, not {FORMAT}")
+        if manifest["format"] != fmt:
+            raise DamagedTables(f"{d / MANIFEST} is of format {manifest['format']}, not {fmt}")
     except (OSError, ValueError, KeyError, TypeError) as e:
         if isinstance(e, DamagedTables):
             raise
         raise DamagedTables(f"{d / MANIFEST} is missing or unreadable") from None
-    for name in ARRAYS:
-        entry = files.get(f"R4-{name}.npy")
-        path = d / f"R4-{name}.npy"
+    for name in arrays:
+        entry = files.get(f"R{R}-{name}.npy")
+        path = d / f"R{R}-{name}.npy"
         if entry is None:
             raise DamagedTables(f"{path} is not in the manifest")
         try:
@@ -104,26 +124,39 @@ def verify(d: Path) -> None:
             raise DamagedTables(f"{path} does not match its SHA-256 digest in {MANIFEST}")
 
 
-def cached_tables4(root: Path | str | None = None) -> Path | None:
-    """The tables' directory if they are built there (not checked), else None."""
-    d = tables4_path(root)
+def cached_tables(R: int, root: Path | str | None = None) -> Path | None:
+    """The directory of the tables of ``R`` if they are built there (not checked), else None."""
+    d = tables_path(R, root)
     return d if (d / MANIFEST).exists() else None
+
+
+def cached_tables4(root: Path | str | None = None) -> Path | None:
+    """The 4x3 tables' directory if they are built there (not checked), else None."""
+    return cached_tables(4, root)
 
 
 def table_bytes(d: Path) -> int:
     """Bytes of the mapped files in ``d`` (what a machine's page cache holds)."""
-    return sum(p.stat().st_size for p in d.glob("R4-*.npy"))
+    return sum(p.stat().st_size for p in d.glob("R*-*.npy"))
 
 
 def tables4_dir(root: Path | str | None = None, *, threads: int = 1, say=None,
                 progress: bool | None = None) -> Path:
-    """The directory of checked 4x3 tables, built first if need be.
+    """The directory of checked 4x3 tables, built first if need be (:func:`tables_dir`)."""
+    return tables_dir(4, root, threads=threads, say=say, progress=progress)
 
-    ``say`` receives the lines a person is told (default: standard error);
-    ``progress`` shows a progress bar while building (None: on a terminal).
+
+def tables_dir(R: int, root: Path | str | None = None, *, threads: int = 1, say=None,
+               progress: bool | None = None) -> Path:
+    """The directory of checked tables of bands of ``R`` rows, built first if need be.
+
+    ``say`` receives the lines a person is told (default: standard error;
+    the dense tables of ``R <= 3``, built in a fraction of a second, are
+    built without a word); ``progress`` shows a progress bar while building
+    the 4x3 tables (None: on a terminal).
     """
     say = say or (lambda msg: print(msg, file=sys.stderr, flush=True))
-    d = tables4_path(root)
+    d = tables_path(R, root)
     key = str(d)
     if key in _CHECKED:
         return d
@@ -133,27 +166,33 @@ def tables4_dir(root: Path | str | None = None, *, threads: int = 1, say=None,
         fcntl.flock(fd, fcntl.LOCK_EX)   # another process building: wait for it
         if (d / MANIFEST).exists() or d.exists():
             try:
-                verify(d)
+                verify(d, R)
                 _CHECKED.add(key)
                 return d
             except DamagedTables as e:
-                say(f"the 4x3 band tables are damaged ({e}): building them again")
-        _build_into(d, threads, say, progress)
+                say(f"the {R}x3 band tables are damaged ({e}): building them again")
+        _build_into(d, R, threads, say, progress)
         _CHECKED.add(key)
         return d
     finally:
         os.close(fd)   # releases the flock
 
 
-def _build_into(d: Path, threads: int, say, progress: bool | None) -> None:
+def _build_into(d: Path, R: int, threads: int, say, progress: bool | None) -> None:
     from tqdm import tqdm
 
-    from bandtables.tables4 import build
     for stale in d.parent.glob(f"{d.name}.build-*"):
         shutil.rmtree(stale, ignore_errors=True)   # a build interrupted earlier (we hold the lock)
     tmp = d.parent / f"{d.name}.build-{os.getpid()}"
-    say(f"building the 4x3 band tables once for this machine into {d} "
-        f"(minutes of {threads} core{'s' * (threads != 1)})")
+    if R == 4:
+        from bandtables.tables4 import build
+        say(f"building the 4x3 band tables once for this machine into {d} "
+            f"(minutes of {threads} core{'s' * (threads != 1)})")
+    else:
+        from bandtables.tables import save_dense
+
+        def build(directory, **kw):
+            save_dense(R, directory)
     bars = []
 
     def bar(total):
@@ -166,7 +205,7 @@ def _build_into(d: Path, threads: int, say, progress: bool | None) -> None:
         build(tmp, threads=threads, log=lambda msg: None, progress=bar)
         for b in bars:
             b.close()
-        _write_manifest(tmp)
+        _write_manifest(tmp, R)
         old = None
         if d.exists():
             old = d.parent / f"{d.name}.old-{os.getpid()}"
@@ -179,4 +218,5 @@ def _build_into(d: Path, threads: int, say, progress: bool | None) -> None:
             b.close()
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    say(f"the 4x3 band tables are in {d} ({table_bytes(d) / 2 ** 20:,.0f} MiB)")
+    if R == 4:
+        say(f"the 4x3 band tables are in {d} ({table_bytes(d) / 2 ** 20:,.0f} MiB)")

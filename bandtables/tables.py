@@ -46,9 +46,15 @@ import numpy as np
 
 from bandtables.partitions import act_table, block_sets, normalisers, unordered_codes
 
-__all__ = ["DENSE_MAX_R", "ClassTable", "class_table", "band_l", "pattern_column_sets"]
+__all__ = ["DENSE_MAX_R", "DENSE_FORMAT", "DENSE_ARRAYS", "ClassTable", "class_table",
+           "save_dense", "load_dense", "band_l", "pattern_column_sets"]
 
 DENSE_MAX_R = 3  # largest R whose rests U^(R-1) are tabulated densely
+#: The version of the files :func:`save_dense` writes (the cache directory's name carries it).
+DENSE_FORMAT = 1
+#: What :func:`save_dense` writes and :func:`load_dense` maps, by file stem ``R{R}-NAME``:
+#: the normalising table ``act`` (:func:`bandtables.partitions.normalisers`) and the class table.
+DENSE_ARRAYS = ("act", "T", "rest_class", "reps", "sizes", "l")
 
 
 def band_l(column_sets, R: int) -> int:
@@ -175,3 +181,34 @@ def class_table(R: int) -> ClassTable:
     T = l[rest_class]
     T.setflags(write=False)
     return ClassTable(R, U, rest_class.astype(np.int32), reps, sizes, l, T)
+
+
+def save_dense(R: int, directory) -> None:
+    """Write the tables of ``R <= 3`` (:data:`DENSE_ARRAYS`) under ``directory``
+    as ``R{R}-NAME.npy``, each through a temporary renamed into place."""
+    from pathlib import Path
+    ct = class_table(R)
+    d = Path(directory)
+    d.mkdir(parents=True, exist_ok=True)
+    arrays = {"act": normalisers(R)[1], "T": ct.T, "rest_class": ct.rest_class,
+              "reps": np.array(ct.reps, dtype=np.int64), "sizes": np.array(ct.sizes, np.int64),
+              "l": ct.l}
+    if [int(x) for x in arrays["sizes"]] != list(ct.sizes):
+        raise OverflowError("a class size does not fit in 64 bits")
+    for name in DENSE_ARRAYS:
+        tmp = d / f"R{R}-{name}.npy.tmp"
+        with open(tmp, "wb") as fh:
+            np.save(fh, np.ascontiguousarray(arrays[name]))
+        tmp.replace(d / f"R{R}-{name}.npy")
+
+
+def load_dense(R: int, directory) -> tuple[np.ndarray, ClassTable]:
+    """``(act, classes)`` of ``R <= 3`` as :func:`save_dense` wrote them: the
+    large arrays (``act``, ``T``, ``rest_class``, ``l``) memory-mapped
+    read-only, shared by every process of the machine through the page cache."""
+    from pathlib import Path
+    d = Path(directory)
+    a = {name: np.load(d / f"R{R}-{name}.npy", mmap_mode="r") for name in DENSE_ARRAYS}
+    reps = tuple(tuple(int(v) for v in row) for row in a["reps"].tolist())
+    sizes = tuple(int(x) for x in a["sizes"].tolist())
+    return a["act"], ClassTable(R, a["act"].shape[0], a["rest_class"], reps, sizes, a["l"], a["T"])

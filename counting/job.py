@@ -536,6 +536,7 @@ def _write_atomic(files: dict[Path, str]) -> None:
 class RecountReport:
     checked: list[tuple[int, int, int]]   # (unit id, stored, recounted)
     not_recounted: dict[int, str] = field(default_factory=dict)  # unit id -> why
+    method: str = ""                      # how the units were recounted, in words
 
     @property
     def mismatches(self) -> list[tuple[int, int, int]]:
@@ -544,11 +545,15 @@ class RecountReport:
 
 def recount(store: Store, sample: int, *, seed: int | None = None,
             options: CountOptions = CountOptions(), job: Job | None = None) -> RecountReport:
-    """Recount ``sample`` finished units chosen at random (each with an
-    empty memo table, so no cached state from the first count is reused).
+    """Recount ``sample`` finished units chosen at random, each by its
+    reduction's independent method where it has one
+    (:meth:`~counting.reduction.base.Reduction.count_independently`: band
+    tables' units without the tables), else searched with an empty memo
+    table, so no cached state from the first count is reused.
 
-    ``options`` chooses the counting method (``CountOptions(memo=False)``:
-    plain dancing links, independent of the memo and the tail)."""
+    ``options`` chooses the search (``CountOptions(memo=False)``: plain
+    dancing links, independent of the memo and the tail).  ValueError when
+    no finished unit can be recounted, naming why."""
     job = job or Job.for_store(store)
     if sample < 1:
         raise ValueError("--sample must be >= 1")
@@ -557,13 +562,17 @@ def recount(store: Store, sample: int, *, seed: int | None = None,
     why = {u: red.not_recountable(job.units[u]) for u in stored}
     done = sorted(u for u in stored if why[u] is None)
     if not done:
-        raise ValueError("the store holds no finished unit to recount")
+        reasons = sorted({w for w in why.values() if w is not None})
+        raise ValueError("the store holds no finished unit to recount" if not reasons else
+                         f"no finished unit of this store can be recounted: {reasons[0]}")
     rng = random.Random(seed)
     chosen = sorted(rng.sample(done, min(sample, len(done))))
     checked = []
     for u in chosen:
-        # searched: an independent count even of units a kernel counted
-        again = count_unit(job.units[u], dataclasses.replace(options, kernel="search"),
-                           fresh_memo=True)
-        checked.append((u, stored[u], again.count))
-    return RecountReport(checked, {u: w for u, w in why.items() if w is not None})
+        again = red.count_independently(job.units[u])
+        if again is None:   # searched: an independent count even of units a kernel counted
+            again = count_unit(job.units[u], dataclasses.replace(options, kernel="search"),
+                               fresh_memo=True).count
+        checked.append((u, stored[u], again))
+    return RecountReport(checked, {u: w for u, w in why.items() if w is not None},
+                         red.recount_method())

@@ -47,8 +47,9 @@ from counting.store.identity import check_identity, link, read_grid_store
 from dlx.api import MEMO_MB_MAX
 from grids.kind import as_kind
 
-__all__ = ["CountRequest", "Outcome", "count", "check_reach", "open_store", "prepare_identity",
-           "grid_total_in", "record_identity", "needs_identity", "store_state", "units_left",
+__all__ = ["CountRequest", "Outcome", "count", "check_reach", "refuse_uncountable", "open_store",
+           "prepare_identity", "grid_total_in", "record_identity", "needs_identity", "store_state",
+           "units_left",
            "OutOfReach", "Interrupted", "RunFailed", "BadUnits", "TooMuchMemory", "NoGrids"]
 
 
@@ -162,7 +163,9 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
         The run stopped; its finished units are kept.
     """
     r = request
-    if not r.force:   # before the units are enumerated: 2x6's take minutes
+    if r.force:      # --force runs a job past its estimate, never one that cannot be counted
+        refuse_uncountable(r.shape, r.reduction, r.options, r.workers)
+    else:            # before the units are enumerated: 2x6's take minutes
         for what, cost in check_reach(r.shape, r.reduction, r.options, r.workers,
                                       up_to_symmetry=r.up_to_symmetry,
                                       has_store=True, store=r.db, fresh=r.fresh,
@@ -284,6 +287,21 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
                 f"recomputing what its tables cannot hold)"))
         out.append((what, cost))
     return out
+
+
+def refuse_uncountable(shape: str, reduction: str | None, options: CountOptions,
+                       workers: int) -> None:
+    """:class:`OutOfReach`, with the job's estimate, when ``shape`` by
+    ``reduction`` can be estimated but never counted (5x3 by band tables:
+    :meth:`~counting.reduction.base.Reduction.cost_model` says so, without
+    building or enumerating anything); ``--force`` does not change that."""
+    red = get_reduction(as_kind(shape).name, reduction)
+    model = red.cost_model()
+    if model is not None and not model["countable"]:
+        cost = reach.job_cost(red, options)
+        raise OutOfReach(red.shape.name, red.name, cost.describe(workers),
+                         refused_because="it is estimated only, never counted "
+                                         "(--force cannot run it)")
 
 
 def store_state(path: Path, shape: str, reduction: str) -> tuple[str, int]:

@@ -18,6 +18,14 @@ Chosen with hypothesis' own ``--hypothesis-profile NAME`` option:
 ``dev`` (loaded when no profile is given)
     Like ``ci``: the engine's speed varies with the machine and the build, so
     no deadline applies, and failures print their reproduction blob.
+
+The 4x3 band tables
+-------------------
+The slow tests on the real 4x3 tables take them from this machine's cache
+through the ``tables4_cache`` fixture, which builds them there first if
+the cache holds none (as the first 4x3 count would: about 5 minutes of
+CPU on two threads, 1.9 GiB at its peak, once per machine), so a fresh
+clone's ``--runslow`` (CI) runs them instead of skipping them.
 """
 
 import signal
@@ -93,3 +101,10 @@ def fails_instead_of_hanging():
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.fixture(scope="session")
+def tables4_cache():
+    """The directory of this machine's 4x3 band tables, built first if need be."""
+    from bandtables.cache import tables4_dir
+    return tables4_dir(threads=2)

@@ -73,6 +73,7 @@ def status(db, as_json):
         doc["remaining"] = remaining
         doc["store_format"] = version
         doc["running"] = running
+        doc["recount_method"] = job.reduction_object.recount_method()
         click.echo(json.dumps(doc, indent=2))
         return
     print_table([
@@ -86,6 +87,7 @@ def status(db, as_json):
         ("hosts", ", ".join(s.hosts) or "—"),
         *([("identity (unit 0)", s.identity.describe())] if s.identity else []),
         (f"total ({s.total_label})", _int(s.total)),
+        ("recount by", job.reduction_object.recount_method()),
     ])
     if remaining:
         click.echo(f"remaining unit{'s' * (len(remaining) != 1)} (ids): "
@@ -215,6 +217,7 @@ def recount(db, sample, seed, no_memo):
             rep = jobs.recount(store, sample, seed=seed, options=CountOptions(memo=not no_memo))
         except ValueError as e:
             fail(str(e))
+    click.echo(f"recounted by {rep.method}")
     for u, why in rep.not_recounted.items():
         click.echo(f"unit {u:>4}: not recounted here: {why}")
     for u, stored, again in rep.checked:

@@ -160,6 +160,24 @@ class Reduction(abc.ABC):
         it can, the default)."""
         return None
 
+    def engine_suffix(self) -> str:
+        """What this installation adds to the engine's version in the results
+        of this reduction's units (none by default; the band tables' kernel
+        version for ``patterns3``): a worker whose results carry another
+        runs another installation (:mod:`counting.run.dask_pool`)."""
+        return ""
+
+    def count_independently(self, spec) -> int | None:
+        """``spec``'s count by a method that shares nothing with the one a run
+        counts it by, for ``gridcount recount``; None (the default): the unit
+        searched again with an empty memo table is that method."""
+        return None
+
+    def recount_method(self) -> str:
+        """How ``gridcount recount`` counts this reduction's units, in words
+        (``recount`` and ``status`` say it)."""
+        return "dancing links again, with an empty memo table"
+
     def problem(self, spec) -> UnitProblem | None:
         """What ``spec`` is to the engine: a matrix and its given rows.
 

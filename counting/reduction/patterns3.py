@@ -45,11 +45,12 @@ Exchanging bands 2 and 3 keeps every term and pairs stack 1's ``K``
 band-2 choices, so the kernels sum ``K/2`` of them and double; a unit may
 be counted in slices of those (``count_slice(spec, (start, stop))``).
 
-Tables: 2×3 and 3×3 build theirs in the process in a fraction of a
-second; 4×3 (and 3×4) read the memory-mapped tables of
-:mod:`bandtables.tables4`, built on first use into the machine's cache
-directory and checked by their digests (:mod:`bandtables.cache`), or read
-from ``table_dir``.  Costs: 3×3 ≈ 0.3 s for all 44 units; 4×3: 144,578
+Tables: every table a unit reads is memory-mapped read-only from the
+machine's cache directory, where it is built on first use and checked by
+its digests (:mod:`bandtables.cache`), so a machine's workers share one
+copy: for 2×3 and 3×3 the dense tables (built in a fraction of a second),
+for 4×3 (and 3×4) those of :mod:`bandtables.tables4` (or read from
+``table_dir``).  Costs: 3×3 ≈ 0.3 s for all 44 units; 4×3: 144,578
 units of 173 slices each (``results/bench_patterns3.md``).
 
 Example
@@ -66,6 +67,7 @@ import math
 import random
 import re
 import resource
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -74,6 +76,9 @@ from bandtables import KERNEL_VERSION, kernels
 from bandtables.api import BandTables
 from bandtables.tables import DENSE_MAX_R, pattern_column_sets
 from counting.options import CountOptions
+from counting.reduction.band_completions import MAX_R as RECOUNT_MAX_R
+from counting.reduction.band_completions import METHOD as RECOUNT_METHOD
+from counting.reduction.band_completions import count_without_tables
 from counting.reduction.base import Reduction
 from counting.reduction.cost import even_work, smallest_class_first
 from counting.units import Tally, WorkUnit
@@ -89,16 +94,31 @@ NAME = "patterns3"
 MAX_R = 5             # 4x3 / 3x4 read the cached tables of bandtables.tables4
 TABLES_MAX_R = 4      # 5x3 / 3x5: the job is estimated, never counted (no tables)
 
-_TABLES: dict[int, BandTables] = {}  # per process: one read-only set of tables per R
+_TABLES: dict[str, BandTables] = {}  # per process: the mapped tables of R <= 3 by directory
 _TABLES4: dict[str, object] = {}     # per process: the memory-mapped 4x3 tables by directory
 
 
 def tables(R: int) -> BandTables:
-    """This process's tables for ``R <= 3`` (built on first use, then shared
-    by every unit and every thread of the process)."""
-    bt = _TABLES.get(R)
+    """The tables of ``R <= 3``, memory-mapped read-only from the machine's
+    cache (:func:`bandtables.cache.tables_dir`: built there on first use, in
+    a fraction of a second, and checked by their digests once per process),
+    so the worker processes of a machine share one copy in its page cache;
+    every unit and thread of a process reads the same mapping.  Where no
+    cache can be written (a read-only home), the process builds its own copy
+    and says so on standard error."""
+    from bandtables.cache import tables_dir
+    try:
+        d = str(tables_dir(R))
+    except OSError as e:       # no cache can be written here: this process's own copy
+        d = f"in process: {e}"
+        if d not in _TABLES:
+            print(f"the band tables' cache cannot be used ({e}): the {R}x3 tables are built "
+                  f"in this process", file=sys.stderr, flush=True)
+            _TABLES[d] = BandTables.build(R)
+        return _TABLES[d]
+    bt = _TABLES.get(d)
     if bt is None:
-        bt = _TABLES[R] = BandTables.build(R)
+        bt = _TABLES[d] = BandTables.load(R, d)
     return bt
 
 
@@ -278,6 +298,27 @@ class ThreeBandPatternReduction(Reduction):
             raise ValueError(f"unit {spec.unit_id} is a {spec.shape}/{spec.reduction} unit, "
                              f"not {self.shape.name}/{NAME}")
 
+    def count_independently(self, spec: BandPatternUnitSpec) -> int:
+        """``gridcount recount``'s count: for 2x3 and 3x3 without the band
+        tables or the contraction (:mod:`counting.reduction.band_completions`:
+        the engine on bands 2-3, ``l`` of band 1 by the direct counter)."""
+        self._check_spec(spec)
+        return count_without_tables(spec.column_sets, self.rows)
+
+    def not_recountable(self, spec) -> str | None:
+        """4x3 (and 3x4): no method independent of the band tables fits (one
+        band 1 has about 10²⁰ completions of bands 2-3, beyond a search)."""
+        if self.rows <= RECOUNT_MAX_R:
+            return None
+        return (f"no method independent of the band tables fits {self.shape.name} (one band 1 "
+                f"has about 10^20 completions of bands 2-3, beyond a search), and the same "
+                f"tables again would check nothing")
+
+    def recount_method(self) -> str:
+        if self.rows <= RECOUNT_MAX_R:
+            return RECOUNT_METHOD
+        return f"none: no method independent of the band tables fits {self.shape.name}"
+
     def problem(self, spec) -> None:
         """None: a unit is a table contraction (:mod:`bandtables`), not an
         exact-cover problem; :meth:`count_directly` counts it."""
@@ -318,7 +359,7 @@ class ThreeBandPatternReduction(Reduction):
                 not bound_ok or self.table_dir or cached_tables4())):
             return None
         size, small = job_size(R), job_size(3)
-        bt = tables(3)
+        bt = BandTables.build(3)     # in this process: an estimate (or refusal) writes nothing
         work = [bt.pairs(pattern_column_sets(rep, 3)) for rep in bt.classes.reps[:8]]
         t0 = time.process_time()
         for b, c in work:                      # the kernel alone, its tables in cache
@@ -411,7 +452,11 @@ class ThreeBandPatternReduction(Reduction):
         seconds = time.perf_counter() - t0
         width = K // 2 if x0 is None else x0[1] - x0[0]
         return Tally(count, nodes=width * K ** (self.rows - 1), seconds=seconds,
-                     engine_version=f"{ENGINE_VERSION}+bandtables{KERNEL_VERSION}")
+                     engine_version=ENGINE_VERSION + self.engine_suffix())
+
+    def engine_suffix(self) -> str:
+        """``+bandtables`` and the kernel's version: results name the tables' kernel."""
+        return f"+bandtables{KERNEL_VERSION}"
 
     def n_patterns(self) -> int:
         """Number of ordered band-1 patterns: ``(N! / (R!)³)^R``."""

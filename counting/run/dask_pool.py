@@ -272,7 +272,7 @@ def _results(conn: _Connection, ordered: list[UnitSpec], options: CountOptions,
                 if result.unit_id in seen:  # pragma: no cover - Dask already ensures this
                     continue
                 seen.add(result.unit_id)
-                _check_engine(result, address)
+                _check_engine(result, address, reduction_of(spec).engine_suffix())
                 add_result(conn.per_worker, result.count, result.seconds, address, name)
                 yield result
     finally:
@@ -339,12 +339,15 @@ def _outcome(fut, spec: UnitSpec, scheduler: str, watch: WorkerWatch):
     return result, address, name
 
 
-def _check_engine(result: UnitResult, worker: str) -> None:
-    """Refuse a result counted by another engine than the client's."""
-    if result.engine_version != ENGINE_VERSION:
+def _check_engine(result: UnitResult, worker: str, suffix: str = "") -> None:
+    """Refuse a result counted by another engine than the client's (its
+    version, plus ``suffix``: what the unit's reduction adds to it, as the
+    band tables' kernel version)."""
+    if result.engine_version != ENGINE_VERSION + suffix:
         raise EngineMismatch(
             f"worker {worker} counted unit {result.unit_id} with engine "
-            f"{result.engine_version!r}, but this client has engine {ENGINE_VERSION!r}: "
+            f"{result.engine_version!r}, but this client has engine "
+            f"{ENGINE_VERSION + suffix!r}: "
             f"install the same gridcount wheel on the client and every worker")
 
 

@@ -143,3 +143,39 @@ def test_processes_of_one_machine_build_the_tables_once(tmp_path):
     assert all(p.returncode == 0 for p in procs)
     assert len(set(outs)) == 1 and outs[0] == str(tables4_path(tmp_path))
     assert log.read_text() == "built\n"          # the others waited and mapped the result
+
+
+@pytest.mark.parametrize("R", [2, 3])
+def test_the_dense_tables_are_cached_beside_the_4x3_ones_and_checked_alike(tmp_path, monkeypatch,
+                                                                          R):
+    """Issue 25: 2x3 and 3x3 read their tables from the same cache (one copy
+    per machine): their own directory and manifest, built once, checked, and
+    a damaged file built again."""
+    from bandtables.api import BandTables
+    from bandtables.cache import cached_tables, tables_dir, tables_path
+    from bandtables.tables import DENSE_ARRAYS, DENSE_FORMAT
+    said = []
+    assert cached_tables(R, tmp_path) is None
+    d = tables_dir(R, tmp_path, say=said.append)
+    assert d == tmp_path / f"bandtables{R}-v{DENSE_FORMAT}" == tables_path(R, tmp_path)
+    assert sorted(p.name for p in d.iterdir()) == sorted(
+        [MANIFEST] + [f"R{R}-{n}.npy" for n in DENSE_ARRAYS])
+    assert said == []                       # a fraction of a second: built without a word
+    verify(d, R)
+    mapped, built = BandTables.load(R, d), BandTables.build(R)
+    assert np.array_equal(mapped.T, built.T) and np.array_equal(mapped.act, built.act)
+    assert mapped.classes.reps == built.classes.reps
+    assert mapped.classes.sizes == built.classes.sizes
+    data = bytearray((d / f"R{R}-T.npy").read_bytes())
+    data[-1] ^= 1
+    (d / f"R{R}-T.npy").write_bytes(bytes(data))
+    with pytest.raises(DamagedTables, match=f"R{R}-T.npy does not match"):
+        verify(d, R)
+    with pytest.raises(DamagedTables, match="is of format|is not in the manifest"):
+        verify(d, 4)                        # another R's files are not these
+    assert tables_dir(R, tmp_path / "other", say=said.append) != d
+    import bandtables.cache
+    monkeypatch.setattr(bandtables.cache, "_CHECKED", set())     # a new process
+    assert tables_dir(R, tmp_path, say=said.append) == d
+    assert "damaged" in said[-1] and f"R{R}-T.npy" in said[-1]
+    verify(d, R)

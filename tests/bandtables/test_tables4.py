@@ -4,8 +4,9 @@ _rect.pyx, and contract4 in _contract.pyx).
 Fast tests check the pieces on small cases; the tests on the real 4x3
 tables read them from this machine's cache (:mod:`bandtables.cache`: built
 by the first 4x3 count, or ``python -c "from bandtables.cache import
-tables4_dir; tables4_dir()"``, minutes of one core); they are skipped when
-the cache holds none, and are slow (each process checks 1.2 GiB of digests).
+tables4_dir; tables4_dir()"``); they are slow, and where the cache holds
+none the ``tables4_cache`` fixture (``tests/conftest.py``) builds it first,
+about 5 minutes of CPU, so a fresh clone runs them too.
 
 Published reference: 144,578 band-1 column-set classes of 12×12 Sudoku
 with boxes of 4 × 3 (Silver), the same classification that gives Russell's
@@ -24,11 +25,9 @@ from bandtables import kernels
 from bandtables.kernels import count_l
 from bandtables.orbits import chain_classes
 from bandtables.tables import class_table, pattern_column_sets
-from bandtables.cache import cached_tables4
 from bandtables.tables4 import Tables4, block_masks, class_l, compact
 
 SILVER_4X3_CLASSES = 144_578
-TABLES4 = cached_tables4()
 
 
 def masks_of(sets):
@@ -178,16 +177,14 @@ def test_contract4_equals_the_chain_lookup_term_by_term(seed):
 # ---------------------------------------------------------------------------
 
 def needs_tables(test):
-    """Slow, and skipped when this machine's cache holds no 4x3 tables."""
-    skip = pytest.mark.skipif(TABLES4 is None, reason="no 4x3 tables in this machine's cache")
-    return pytest.mark.slow(skip(test))
+    """Slow: the real tables (built into this machine's cache first if it has none)."""
+    return pytest.mark.slow(test)
 
 
 @pytest.fixture(scope="module")
-def t4():
-    from bandtables.cache import tables4_dir
+def t4(tables4_cache):
     from bandtables.tables4 import load
-    return load(tables4_dir())
+    return load(tables4_cache)
 
 
 @needs_tables

@@ -650,11 +650,25 @@ def test_a_shape_out_of_reach_is_refused_in_one_line(tmp_path, monkeypatch, shap
     assert not (tmp_path / "x.sqlite").exists() and not (tmp_path / "cache").exists()
 
 
+@pytest.mark.parametrize("shape", ["5x3", "3x5"])
+def test_an_estimated_only_job_is_refused_in_one_line_even_with_force(tmp_path, monkeypatch,
+                                                                       shape):
+    # issue 25 (5x3): --force runs a job past its estimate, never one that cannot be counted;
+    # it exited 1 with the reduction's error, not 2 with the job's estimate
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    db = tmp_path / "x.sqlite"
+    res = invoke("count", shape, "--force", "--db", db, "--workers", "1")
+    assert res.exit_code == 2, res.output
+    assert "Traceback" not in res.output and res.output.count("\n") == 1
+    for says in ("by reduction patterns3 is out of reach: ", "core-hours",
+                 "estimated only, never counted (--force cannot run it)"):
+        assert says in res.output
+    assert not db.exists() and not (tmp_path / "cache").exists()
+
+
 @pytest.mark.slow
-def test_4x3_with_its_tables_built_is_refused_with_the_measured_estimate_and_forced(tmp_path):
-    from bandtables.cache import cached_tables4
-    if cached_tables4() is None:
-        pytest.skip("no 4x3 tables in this machine's cache")
+def test_4x3_with_its_tables_built_is_refused_with_the_measured_estimate_and_forced(
+        tmp_path, tables4_cache):
     db = tmp_path / "x.sqlite"
     res = invoke("count", "4x3", "--db", db, "--workers", "2")
     assert res.exit_code == 2 and res.output.count("\n") == 1, res.output

@@ -295,6 +295,47 @@ def test_recount_fails_on_a_wrong_count_and_names_the_unit(tmp_path, flags):
     assert "recounted units agree" not in res.output
 
 
+def test_recount_of_a_band_tables_store_counts_without_the_tables_and_says_so(tmp_path,
+                                                                              monkeypatch):
+    # issue 25: recount of a patterns3 store used the same kernel as the count
+    import bandtables.kernels
+    db = tmp_path / "p.sqlite"
+    assert invoke("count", "2x3", "--reduction", "patterns3", "--db", db, "-q",
+                  "-w", "1").exit_code == 0
+    status = invoke("status", db)
+    assert re.search(r"recount by +dancing links on bands 2-3, l of band 1 by the direct "
+                     r"counter \(no band table\)", status.output), status.output
+    assert json.loads(invoke("status", db, "--json").output)["recount_method"].startswith(
+        "dancing links on bands 2-3")
+    with Store.open(db) as st:
+        n, true = len(st), st.get(1).count
+    store_wrong_count(db, 1, true + 1)
+
+    def contraction(*args):
+        raise AssertionError("recount used the band tables' contraction")
+    monkeypatch.setattr(bandtables.kernels, "contract", contraction)
+    res = invoke("recount", db, "--sample", n)
+    assert res.exit_code == 1, res.output
+    assert res.output.splitlines()[0] == (
+        "recounted by dancing links on bands 2-3, l of band 1 by the direct counter "
+        "(no band table)")
+    assert f"unit    1: stored {true + 1:>12,}  recounted {true:>12,}  MISMATCH" in res.output
+    assert res.output.count("  ok") == n - 1
+
+
+def test_recount_of_a_store_no_unit_of_which_can_be_recounted_says_why(tmp_path, monkeypatch):
+    from counting.reduction.patterns3 import ThreeBandPatternReduction
+    db = tmp_path / "p.sqlite"
+    assert invoke("count", "2x3", "--reduction", "patterns3", "--db", db, "-q",
+                  "-w", "1").exit_code == 0
+    monkeypatch.setattr(ThreeBandPatternReduction, "not_recountable",
+                        lambda self, spec: "no method independent of the band tables fits")
+    res = invoke("recount", db)
+    assert res.exit_code == 1 and res.output.count("\n") == 1, res.output
+    assert ("no finished unit of this store can be recounted: no method independent of the "
+            "band tables fits") in res.output
+
+
 def test_recount_of_an_empty_store_is_one_line(tmp_path):
     db = tmp_path / "e.sqlite"
     _fake_store(db, {})

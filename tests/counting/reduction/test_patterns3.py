@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import math
 import random
+from pathlib import Path
 
+import numpy as np
 import pytest
 
-from bandtables.cache import cached_tables4
 from counting.reduction.patterns3 import (
     BandPatternUnitSpec,
     ThreeBandPatternReduction,
@@ -175,6 +176,60 @@ def test_other_shapes_are_refused(shape):
         ThreeBandPatternReduction(shape)
 
 
+@pytest.mark.parametrize("shape", ["2x3", "3x3"])
+def test_2x3_and_3x3_units_read_tables_mapped_from_the_machines_cache(monkeypatch, tmp_path,
+                                                                       shape):
+    """Issue 25: the tables are shared per machine, never one copy per worker
+    process: the first use builds them into the cache, every process maps them
+    read-only from there, and a later process builds nothing (no class table,
+    no files), yet counts the same."""
+    import bandtables.api
+    import bandtables.tables
+    from bandtables.api import BandTables
+    from bandtables.cache import tables_path
+    from counting.reduction import patterns3
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(patterns3, "_TABLES", {})
+    red = ThreeBandPatternReduction(shape)
+    R = red.rows
+    bt = patterns3.tables(R)
+    d = tables_path(R)
+    assert d.parent == tmp_path / "gridcount" and (d / "manifest.json").exists()
+    for arr in (bt.act, bt.T, bt.classes.T, bt.classes.rest_class, bt.classes.l):
+        assert isinstance(arr, np.memmap) and not arr.flags.writeable
+        assert Path(arr.filename).parent == d
+    first = {u.unit_id: red.count_directly(u).count for u in red.units()}
+    # a new process of the machine: nothing may be built, everything is mapped
+    import bandtables.cache
+    monkeypatch.setattr(patterns3, "_TABLES", {})
+    monkeypatch.setattr(bandtables.cache, "_CHECKED", set())
+
+    def no_building(*args, **kw):
+        raise AssertionError("a table was built in a process that should map it")
+    monkeypatch.setattr(bandtables.tables, "save_dense", no_building)
+    monkeypatch.setattr(bandtables.api, "class_table", no_building)
+    monkeypatch.setattr(bandtables.api, "save_dense", no_building)
+    again = {u.unit_id: red.count_directly(u).count for u in red.units()}
+    assert again == first
+    own = BandTables(R, *[np.array(a) for a in (bt.act, bt.T)])
+    spec = red.units()[-1]
+    assert own.l(spec.column_sets) * own.completions(spec.column_sets) == first[spec.unit_id]
+
+
+def test_where_no_cache_can_be_written_the_process_builds_its_own_and_says_so(
+        monkeypatch, tmp_path, capsys):
+    from counting.reduction import patterns3
+    (tmp_path / "file").write_text("not a directory")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))
+    monkeypatch.setattr(patterns3, "_TABLES", {})
+    red = ThreeBandPatternReduction("2x3")
+    assert red.total({u.unit_id: red.count_directly(u).count for u in red.units()}) == \
+        28_200_960
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "the band tables' cache cannot be used" in err
+    assert not isinstance(patterns3.tables(2).T, np.memmap)
+
+
 def test_4x3_reads_the_tables_of_this_machines_cache_by_default(monkeypatch, tmp_path):
     """No directory to set: the tables come from bandtables.cache (built there
     on first use); a given table_dir is read instead."""
@@ -248,7 +303,7 @@ def test_units_are_picklable_specs():
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(cached_tables4() is None, reason="no 4x3 tables in this machine's cache")
+@pytest.mark.usefixtures("tables4_cache")
 def test_4x3_units_read_the_built_tables():
     """144,578 units (Silver's class count); slices of a unit add up; a
     transposed shape reads the same tables."""
@@ -267,7 +322,7 @@ def test_4x3_units_read_the_built_tables():
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(cached_tables4() is None, reason="no 4x3 tables in this machine's cache")
+@pytest.mark.usefixtures("tables4_cache")
 def test_the_published_4x3_sample_units_count_the_same_slice_by_slice():
     """results/4x3-sample-units.csv (51 slices, published with band 1's
     column sets): each recounted from the cached tables, class and count."""

@@ -224,6 +224,16 @@ def test_a_worker_with_another_engine_fails_before_counting(cluster, specs, monk
     assert "\n" not in str(e.value)
 
 
+def test_band_tables_units_count_on_a_cluster_as_in_the_local_pool(cluster):
+    # issue 25: patterns3 results name the tables' kernel in their engine, which the
+    # client took for another installation's and refused
+    specs = get_reduction("3x3", "patterns3").units()[:4]
+    local = {r.unit_id: r.count for r in pool.run_units(specs, workers=1, options=DEFAULT)}
+    results = list(run_units_dask(specs, scheduler=cluster.scheduler_address))
+    assert {r.unit_id: r.count for r in results} == local
+    assert all(r.engine_version.endswith("+bandtables1") for r in results)
+
+
 def test_a_mismatching_result_is_never_yielded(cluster, specs, monkeypatch):
     # a worker that joined after the check: only the per-result check sees it
     monkeypatch.setattr(dask_pool, "_check_workers", lambda client, workers, options: ([], {}))
