@@ -43,6 +43,7 @@ from counting.run import dask_pool
 from counting.run.notice import say_if_slow
 from counting.run.pool import WorkerLost, check_memory
 from counting.store.database import Store, StoreError, StoreLock
+from counting.store.format import ForeignStoreError
 from counting.store.identity import check_identity, link, read_grid_store
 from dlx.api import MEMO_MB_MAX
 from grids.kind import as_kind
@@ -172,6 +173,9 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
         job = Job.load(r.shape, SYMMETRY if r.up_to_symmetry else r.reduction, force=r.force)
         grids = Job.load(r.shape, r.reduction, force=r.force) \
             if r.up_to_symmetry and not job.kind.plain else job
+    memo = job.reduction_object.describe_memo(r.options)
+    if memo:
+        say(f"memo: {memo}")
     if grids.n_units == 0:   # before any store is made
         raise NoGrids(grids.shape, grids.reduction,
                       "essentially different grids" if r.up_to_symmetry else "grids")
@@ -317,7 +321,13 @@ def open_store(path: Path, job: Job, *, fresh: bool = False,
         if fresh and path.exists():
             deleted = _deletable_units(path, job)
             Store.delete(path)
-        store = Store.create_or_open(path, job.info(), allow_mismatch=allow_mismatch)
+        red = job.reduction_object
+        store = Store.create_or_open(path, job.info(),
+                                     allow_mismatch=allow_mismatch or red.engine_pinned)
+        why = red.foreign_engine(store.job.engine_version)
+        if why is not None:
+            store.close()
+            raise ForeignStoreError(f"{path} belongs to another kernel: {why}; use another --db")
         try:
             lock.hold_file()   # a new store has an inode now
         except BaseException:

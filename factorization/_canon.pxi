@@ -16,6 +16,13 @@
 # Canonical form
 # ---------------------------------------------------------------------------
 
+#: The canonical form's version: raise it whenever any graph's canonical key
+#: could change.  Unit ids of the ``factor`` reduction are positions in the
+#: order of canonical keys, so a store records it (the job's engine version)
+#: and a memo file is named by it.  Version 1: this search (automorphism
+#: pruning included) since 2026-11-24.
+CANON_VERSION = 1
+
 cdef struct Canon:
     int n                       # vertices per side
     mask_t adj[MAXN]            # the (sparser) graph searched: column -> symbols
