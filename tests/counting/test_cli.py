@@ -287,6 +287,9 @@ def test_a_factor_store_of_another_kernel_is_not_merged(tmp_path):
     res = invoke("merge", target, other)
     assert res.exit_code != 0 and "its units were counted by engine" in res.output, res.output
     assert len(res.output.strip().splitlines()) == 1 and not target.exists()
+    _factor_store(target, KERNEL_VERSION)                     # a target of this kernel
+    res = invoke("merge", target, other)
+    assert res.exit_code != 0 and f"cannot merge {other}" in res.output, res.output
 
 
 def test_a_kernel_run_prints_no_search_figures_and_status_names_unit_time_as_wall(
