@@ -173,9 +173,6 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
         job = Job.load(r.shape, SYMMETRY if r.up_to_symmetry else r.reduction, force=r.force)
         grids = Job.load(r.shape, r.reduction, force=r.force) \
             if r.up_to_symmetry and not job.kind.plain else job
-    memo = job.reduction_object.describe_memo(r.options)
-    if memo:
-        say(f"memo: {memo}")
     if grids.n_units == 0:   # before any store is made
         raise NoGrids(grids.shape, grids.reduction,
                       "essentially different grids" if r.up_to_symmetry else "grids")
@@ -190,6 +187,9 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
                      job.reduction_object.worker_memory_mib(r.options))
     except ValueError as e:
         raise TooMuchMemory(str(e)) from None
+    memo = job.reduction_object.describe_memo(r.options)
+    if memo:
+        say(f"memo: {memo}")
     if not r.db:
         path.parent.mkdir(parents=True, exist_ok=True)
     run_kw = dict(workers=r.workers, options=r.options, progress=progress, log=log,
