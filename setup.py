@@ -46,7 +46,7 @@ extensions = [
         "factorization._kernel",
         ["factorization/_kernel.pyx"],
         include_dirs=[np.get_include(), "factorization"],
-        depends=["factorization/_canon.pxi"],
+        depends=["factorization/_canon.pxi", "factorization/_memo.h"],
         extra_compile_args=["-O3"],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     ),

@@ -144,7 +144,8 @@ class Job:
         return dict(out)
 
     def info(self) -> JobInfo:
-        return JobInfo(self.shape, self.reduction, ENGINE_VERSION, self.n_units)
+        return JobInfo(self.shape, self.reduction, self.reduction_object.engine_version,
+                       self.n_units)
 
     def total(self, counts: dict[int, int]) -> int:
         """The grid total from every unit's count (exact)."""

@@ -45,18 +45,23 @@ class CountOptions:
         1-factorization kernel where it applies (``"auto"``, the default, or
         ``"factorization"``), or searched by dancing links (``"search"``,
         the independent check).
+    shared_memo : bool
+        The 1-factorization kernel's memo table is a file shared by the
+        workers of this machine and kept across runs
+        (:mod:`factorization.memo_file`; default), or private to each worker.
     """
 
     memo: bool = True
     memo_mb: float = 16.0
     tail: bool | None = None
     kernel: str = "auto"
+    shared_memo: bool = True
 
     def __post_init__(self):
         if self.kernel not in KERNELS:
             raise ValueError(f"CountOptions.kernel must be one of {', '.join(KERNELS)}, "
                              f"got {self.kernel!r}")
-        for name in ("memo", "tail"):
+        for name in ("memo", "tail", "shared_memo"):
             v = getattr(self, name)
             if not (isinstance(v, bool) or (name == "tail" and v is None)):
                 raise ValueError(f"CountOptions.{name} must be a bool, got {v!r}")

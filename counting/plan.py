@@ -43,6 +43,7 @@ from counting.run import dask_pool
 from counting.run.notice import say_if_slow
 from counting.run.pool import WorkerLost, check_memory
 from counting.store.database import Store, StoreError, StoreLock
+from counting.store.format import ForeignStoreError
 from counting.store.identity import check_identity, link, read_grid_store
 from dlx.api import MEMO_MB_MAX
 from grids.kind import as_kind
@@ -189,6 +190,9 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
                      job.reduction_object.worker_memory_mib(r.options))
     except ValueError as e:
         raise TooMuchMemory(str(e)) from None
+    memo = job.reduction_object.describe_memo(r.options)
+    if memo:
+        say(f"memo: {memo}")
     if not r.db:
         path.parent.mkdir(parents=True, exist_ok=True)
     run_kw = dict(workers=r.workers, options=r.options, progress=progress, log=log,
@@ -345,7 +349,13 @@ def open_store(path: Path, job: Job, *, fresh: bool = False,
         if fresh and path.exists():
             deleted = _deletable_units(path, job)
             Store.delete(path)
-        store = Store.create_or_open(path, job.info(), allow_mismatch=allow_mismatch)
+        red = job.reduction_object
+        store = Store.create_or_open(path, job.info(),
+                                     allow_mismatch=allow_mismatch or red.engine_pinned)
+        why = red.foreign_engine(store.job.engine_version)
+        if why is not None:
+            store.close()
+            raise ForeignStoreError(f"{path} belongs to another kernel: {why}; use another --db")
         try:
             lock.hold_file()   # a new store has an inode now
         except BaseException:

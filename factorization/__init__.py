@@ -3,7 +3,7 @@
 The public API lives in :mod:`factorization.api` (re-exported here); the
 counting core is the private Cython module ``factorization._kernel``.
 """
-from factorization.api import (ENGINE_NAME, MAX_N, PROCESS_MEMO_MIN_MB, FactorizationCounter,
+from factorization.api import (CANON_VERSION, ENGINE_NAME, KERNEL_VERSION, MAX_N, PROCESS_MEMO_MIN_MB, FactorizationCounter,
                                LatinUnit, adjacency, count_factorizations, count_unit_chunk,
                                count_unit_class, latin_rectangles, latin_squares, latin_units,
                                process_counter, process_memo_mb)
@@ -11,4 +11,4 @@ from factorization.api import (ENGINE_NAME, MAX_N, PROCESS_MEMO_MIN_MB, Factoriz
 __all__ = ["count_factorizations", "latin_rectangles", "latin_squares", "latin_units",
            "count_unit_class", "count_unit_chunk", "adjacency", "LatinUnit",
            "FactorizationCounter", "MAX_N", "process_counter", "process_memo_mb",
-           "PROCESS_MEMO_MIN_MB", "ENGINE_NAME"]
+           "PROCESS_MEMO_MIN_MB", "ENGINE_NAME", "KERNEL_VERSION", "CANON_VERSION"]

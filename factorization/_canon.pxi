@@ -16,6 +16,14 @@
 # Canonical form
 # ---------------------------------------------------------------------------
 
+#: The canonical form's version: raise it whenever any graph's canonical key
+#: could change.  Unit ids of the ``factor`` reduction are positions in the
+#: order of canonical keys, so a store records it (the job's engine version)
+#: and a memo file is named by it.  Version 1: the search from a uniform
+#: colouring (automorphism pruning included), 2026-11-24 to 2026-11-26;
+#: version 2: the search from the common-neighbour colouring (2026-11-26).
+CANON_VERSION = 2
+
 cdef struct Canon:
     int n                       # vertices per side
     mask_t adj[MAXN]            # the (sparser) graph searched: column -> symbols

@@ -135,23 +135,53 @@ include "_canon.pxi"
 
 
 # ---------------------------------------------------------------------------
-# The memo: open addressing on (key, degree), bounded
+# The memo: open addressing on (key, degree), bounded, insert-only
 # ---------------------------------------------------------------------------
+# Slots (_memo.h) are written once and published by a release store after a
+# compare-and-swap claim, so the same code serves a private table and one
+# mapped from a file shared by the processes of a machine
+# (factorization/memo_file.py: the header before the slots is its business).
+# A slot is believed only when published and its checksum matches.
 
-cdef struct Slot:
-    uint64_t key[KEYW]          # canonical adjacency
-    gc_count_t value            # F_d of the class
-    uint32_t degree             # d; 0 marks an empty slot
+cdef extern from "_memo.h":
+    ctypedef struct gc_slot_t:
+        uint32_t state
+        uint32_t degree
+        uint64_t key[4]
+        uint64_t lo
+        uint64_t hi
+        uint64_t check
+    enum:
+        GC_EMPTY
+        GC_CLAIMED
+        GC_PUBLISHED
+    uint32_t gc_load_state(gc_slot_t* s) noexcept nogil
+    void gc_publish(gc_slot_t* s) noexcept nogil
+    int gc_claim(gc_slot_t* s) noexcept nogil
+    uint64_t gc_load_count(uint64_t* p) noexcept nogil
+    void gc_add_count(uint64_t* p, uint64_t v) noexcept nogil
+    uint64_t gc_slot_check(const gc_slot_t* s, uint64_t index) noexcept nogil
+
+cdef enum:
+    MAXPROBE = 4096         # slots probed at most: beyond, absent (lookup) or dropped (insert)
+
+#: bytes before the slots in a memo file, and the offset of its shared
+#: count of claimed slots (a uint64) within them
+HEADER_BYTES = 4096
+COUNT_OFFSET = 1024
+SLOT_BYTES = sizeof(gc_slot_t)
 
 
 cdef struct Ctx:
     int n                       # vertices per side
     int memo_min                # memoise F_d for d >= memo_min
-    Slot* table                 # capacity slots, NULL when no memo
+    gc_slot_t* table            # capacity slots, NULL when no memo
     uint64_t capacity           # a power of two
-    uint64_t entries            # slots in use (kept <= 3/4 capacity)
+    uint64_t* entries           # claimed slots (kept <= 3/4 capacity): own_entries or the file's
+    uint64_t own_entries
     uint64_t hits, misses       # lookups
     uint64_t dropped            # results not stored because the table was full
+    uint64_t damaged            # published slots of the key sought whose checksum failed
     uint64_t canon_calls        # canonical forms computed
     uint64_t canon_leaves       # their search-tree leaves
     uint64_t matchings          # perfect matchings enumerated
@@ -166,18 +196,60 @@ cdef inline uint64_t _hash(const uint64_t* key, int d) noexcept nogil:
     return h
 
 
-cdef Slot* _find(Ctx* X, const uint64_t* key, int d) noexcept nogil:
-    """The slot holding (key, d), or the empty slot where it would go."""
-    cdef uint64_t i = _hash(key, d) & (X.capacity - 1)
-    cdef Slot* s
-    while True:
+cdef inline bint _holds(gc_slot_t* s, const uint64_t* key, int d) noexcept nogil:
+    return s.degree == <uint32_t>d and s.key[0] == key[0] and s.key[1] == key[1] \
+        and s.key[2] == key[2] and s.key[3] == key[3]
+
+
+cdef bint _lookup(Ctx* X, const uint64_t* key, int d, gc_count_t* value) noexcept nogil:
+    """Whether (key, d) is published with a valid checksum; its F in value."""
+    cdef uint64_t mask = X.capacity - 1, i = _hash(key, d) & mask, p
+    cdef uint64_t probes = X.capacity if X.capacity < MAXPROBE else MAXPROBE
+    cdef gc_slot_t* s
+    cdef uint32_t st
+    for p in range(probes):
         s = &X.table[i]
-        if s.degree == 0:
-            return s
-        if s.degree == <uint32_t>d and s.key[0] == key[0] and s.key[1] == key[1] \
-                and s.key[2] == key[2] and s.key[3] == key[3]:
-            return s
-        i = (i + 1) & (X.capacity - 1)
+        st = gc_load_state(s)
+        if st == GC_EMPTY:
+            return False
+        if st == GC_PUBLISHED and _holds(s, key, d):
+            if s.check == gc_slot_check(s, i):
+                value[0] = ((<gc_count_t>s.hi) << 64) | <gc_count_t>s.lo
+                return True
+            X.damaged += 1                    # never believed: look further
+        i = (i + 1) & mask
+    return False
+
+
+cdef void _insert(Ctx* X, const uint64_t* key, int d, gc_count_t value) noexcept nogil:
+    """Publish (key, d) -> value in the first empty slot of its probe
+    sequence, unless the table is 3/4 full or the key is there already."""
+    cdef uint64_t mask = X.capacity - 1, i = _hash(key, d) & mask, p
+    cdef uint64_t probes = X.capacity if X.capacity < MAXPROBE else MAXPROBE
+    cdef gc_slot_t* s
+    cdef uint32_t st
+    cdef int w
+    for p in range(probes):
+        s = &X.table[i]
+        st = gc_load_state(s)
+        if st == GC_EMPTY:
+            if 4 * (gc_load_count(X.entries) + 1) > 3 * X.capacity:
+                break
+            if gc_claim(s):
+                gc_add_count(X.entries, 1)
+                s.degree = <uint32_t>d
+                for w in range(KEYW):
+                    s.key[w] = key[w]
+                s.lo = <uint64_t>value
+                s.hi = <uint64_t>(value >> 64)
+                s.check = gc_slot_check(s, i)
+                gc_publish(s)
+                return
+            st = gc_load_state(s)             # another process claimed it first
+        if st == GC_PUBLISHED and _holds(s, key, d) and s.check == gc_slot_check(s, i):
+            return
+        i = (i + 1) & mask
+    X.dropped += 1
 
 
 # ---------------------------------------------------------------------------
@@ -225,7 +297,7 @@ cdef gc_count_t _F(Ctx* X, int d, const mask_t* adj) noexcept nogil:
     """F_d of the d-regular graph adj (memoised for d >= memo_min)."""
     cdef mask_t child[MAXN]
     cdef uint64_t key[KEYW]
-    cdef Slot* slot = NULL
+    cdef bint memo = False
     cdef gc_count_t value
     cdef int n = X.n, s0, c
     if d <= 1:
@@ -235,28 +307,19 @@ cdef gc_count_t _F(Ctx* X, int d, const mask_t* adj) noexcept nogil:
     if X.table != NULL and d >= X.memo_min:
         X.canon_calls += 1
         X.canon_leaves += _canon(n, adj, key)
-        slot = _find(X, key, d)
-        if slot.degree != 0:
+        if _lookup(X, key, d, &value):
             X.hits += 1
-            return slot.value
+            return value
         X.misses += 1
+        memo = True
     for c in range(n):
         child[c] = adj[c]
     s0 = gc_ctz(adj[0])                       # the root edge e = (column 0, s0)
     child[0] = adj[0] & ~((<mask_t>1) << s0)
     value = <gc_count_t>d * _match(X, d, adj, child, (((<mask_t>1) << n) - 1) & ~(<mask_t>1),
                                    (<mask_t>1) << s0)
-    if slot != NULL:
-        # the recursion may have inserted keys: find the slot again
-        slot = _find(X, key, d)
-        if slot.degree == 0:
-            if 4 * (X.entries + 1) <= 3 * X.capacity:
-                memcpy(slot.key, key, sizeof(key))
-                slot.value = value
-                slot.degree = <uint32_t>d
-                X.entries += 1
-            else:
-                X.dropped += 1
+    if memo:
+        _insert(X, key, d, value)
     return value
 
 
@@ -307,6 +370,12 @@ cdef inline object _to_int(gc_count_t v):
 cdef class Kernel:
     """Counts for graphs with ``n`` vertices a side; owns the memo table.
 
+    The table is private (``calloc``, ``memo_mb`` MiB) or, with
+    ``memo_buffer``, the slots of a memo file mapped by
+    :mod:`factorization.memo_file` (``HEADER_BYTES`` of header, then the
+    slots; the count of claimed slots at ``COUNT_OFFSET``), shared with
+    every process that maps the same file.
+
     Private: :mod:`factorization.api` validates the inputs (``adj`` a
     C-contiguous uint32 array of ``n`` masks of a regular graph, the overflow
     bound) and documents the public behaviour.
@@ -314,27 +383,46 @@ cdef class Kernel:
     cdef Ctx X
     cdef readonly int n
     cdef readonly object memo_mb
+    cdef readonly bint shared
+    cdef object _buffer             # the mapped file, kept alive while the kernel is
 
-    def __cinit__(self, int n, double memo_mb=64.0, int memo_min=4):
+    def __cinit__(self, int n, double memo_mb=64.0, int memo_min=4, memo_buffer=None):
         if not 1 <= n <= MAXN:
             raise ValueError(f"n must be 1..{MAXN}, got {n}")
         memset(&self.X, 0, sizeof(Ctx))
         self.n = n
-        self.memo_mb = memo_mb
         self.X.n = n
         self.X.memo_min = memo_min
+        self.X.entries = &self.X.own_entries
         cdef uint64_t cap = 0
-        if memo_mb > 0:
-            cap = 1
-            while cap * 2 * sizeof(Slot) <= <uint64_t>(memo_mb * 1048576.0):
-                cap *= 2
-            self.X.table = <Slot*>calloc(cap, sizeof(Slot))
-            if self.X.table == NULL:
-                raise MemoryError(f"memo table of {memo_mb} MiB")
+        cdef unsigned char[::1] buf
+        if memo_buffer is not None:
+            buf = memo_buffer
+            cap = (<uint64_t>buf.shape[0] - HEADER_BYTES) // sizeof(gc_slot_t) \
+                if buf.shape[0] > HEADER_BYTES else 0
+            if cap == 0 or cap & (cap - 1) or HEADER_BYTES + cap * sizeof(gc_slot_t) != \
+                    <uint64_t>buf.shape[0]:
+                raise ValueError(f"a memo buffer is {HEADER_BYTES} bytes and a power of two "
+                                 f"of {sizeof(gc_slot_t)}-byte slots, not {buf.shape[0]} bytes")
+            self._buffer = buf
+            self.shared = True
+            self.X.table = <gc_slot_t*>&buf[HEADER_BYTES]
+            self.X.entries = <uint64_t*>&buf[COUNT_OFFSET]
+            self.memo_mb = cap * sizeof(gc_slot_t) / 1048576.0
+        else:
+            self.memo_mb = memo_mb
+            if memo_mb > 0:
+                cap = 1
+                while cap * 2 * sizeof(gc_slot_t) <= <uint64_t>(memo_mb * 1048576.0):
+                    cap *= 2
+                self.X.table = <gc_slot_t*>calloc(cap, sizeof(gc_slot_t))
+                if self.X.table == NULL:
+                    raise MemoryError(f"memo table of {memo_mb} MiB")
         self.X.capacity = cap
 
     def __dealloc__(self):
-        free(self.X.table)
+        if not self.shared:
+            free(self.X.table)
 
     def count(self, const uint32_t[::1] adj, int d):
         """F_d of the graph (Python int)."""
@@ -375,18 +463,21 @@ cdef class Kernel:
         return out[:total]
 
     def stats(self):
-        """Memo and work counters as a dict."""
-        return dict(entries=self.X.entries, capacity=self.X.capacity,
-                    bytes=self.X.capacity * sizeof(Slot), hits=self.X.hits,
-                    misses=self.X.misses, dropped=self.X.dropped,
+        """Memo and work counters as a dict (``entries``: the table's claimed
+        slots, every process's when shared; the rest: this kernel's)."""
+        return dict(entries=gc_load_count(self.X.entries), capacity=self.X.capacity,
+                    bytes=self.X.capacity * sizeof(gc_slot_t), hits=self.X.hits,
+                    misses=self.X.misses, dropped=self.X.dropped, damaged=self.X.damaged,
                     canon_calls=self.X.canon_calls, canon_leaves=self.X.canon_leaves,
                     matchings=self.X.matchings)
 
     def clear(self):
-        """Empty the memo and zero the counters."""
-        if self.X.table != NULL:
-            memset(self.X.table, 0, self.X.capacity * sizeof(Slot))
-        self.X.entries = self.X.hits = self.X.misses = self.X.dropped = 0
+        """Zero the counters and empty a private table (a shared one is left
+        as it is: other processes use it)."""
+        if self.X.table != NULL and not self.shared:
+            memset(self.X.table, 0, self.X.capacity * sizeof(gc_slot_t))
+            self.X.own_entries = 0
+        self.X.hits = self.X.misses = self.X.dropped = self.X.damaged = 0
         self.X.canon_calls = self.X.canon_leaves = self.X.matchings = 0
 
 

@@ -52,19 +52,24 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import sys
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 import numpy as np
 
-from factorization._kernel import Kernel, key_to_adj
+from factorization._kernel import CANON_VERSION, Kernel, key_to_adj
+from factorization.memo_file import MemoFile, MemoFileError, open_memo
 
 __all__ = ["count_factorizations", "latin_rectangles", "latin_squares", "latin_units",
            "count_unit_class", "count_unit_chunk", "adjacency", "LatinUnit",
            "FactorizationCounter", "MAX_N", "process_counter", "process_memo_mb",
-           "PROCESS_MEMO_MIN_MB", "ENGINE_NAME"]
+           "PROCESS_MEMO_MIN_MB", "ENGINE_NAME", "KERNEL_VERSION", "CANON_VERSION"]
 
 ENGINE_NAME = "factorization-2"   # what a count made by this kernel names as its engine
+#: the kernel and its canonical form (unit ids of ``factor`` jobs follow the
+#: order of canonical keys): what a store of such a job records as its engine
+KERNEL_VERSION = f"{ENGINE_NAME} canon-{CANON_VERSION}"
 
 MAX_N = 16          # vertices a side: a canonical key row is 16 bits
 _LIMIT = 1 << 127   # kernel counters are unsigned 128-bit
@@ -128,15 +133,22 @@ class FactorizationCounter:
     memo_min : int
         Smallest degree whose ``F_d`` is memoised (default 4; ``F_3`` is
         cheaper to recount than to canonicalise).
+    memo_file : MemoFile, optional
+        A mapped memo file (:func:`factorization.memo_file.open_memo`) to use
+        as the table instead of a private one of ``memo_mb``: shared with
+        every process that maps it, and kept when they end.
     """
 
-    def __init__(self, n: int, memo_mb: float = 64.0, memo_min: int = 4):
+    def __init__(self, n: int, memo_mb: float = 64.0, memo_min: int = 4,
+                 memo_file: MemoFile | None = None):
         _check_int("n", n, 1, MAX_N)
         if not memo_mb >= 0:
             raise ValueError(f"memo_mb must be >= 0, got {memo_mb!r}")
         _check_int("memo_min", memo_min, 3, MAX_N)
         self.n = int(n)
-        self.kernel = Kernel(self.n, float(memo_mb), int(memo_min))
+        self.memo_file = memo_file
+        self.kernel = Kernel(self.n, float(memo_mb), int(memo_min),
+                             None if memo_file is None else memo_file.buffer)
         self._top: dict[tuple, int] = {}
         self._last_children: tuple = (None, None, None)   # ((adj, d), keys, multiplicities)
 
@@ -185,9 +197,12 @@ class FactorizationCounter:
 
     def stats(self) -> dict:
         """Memo use and work: ``entries``, ``bytes`` (the table's), ``capacity``,
-        ``hits``, ``misses``, ``dropped``, ``canon_calls``, ``canon_leaves``,
-        ``matchings``, and ``top_entries`` (the Python memo above the bound)."""
-        return dict(self.kernel.stats(), top_entries=len(self._top))
+        ``hits``, ``misses``, ``dropped``, ``damaged`` (slots of a key sought
+        whose checksum failed: recomputed), ``canon_calls``, ``canon_leaves``,
+        ``matchings``, ``top_entries`` (the Python memo above the bound) and
+        ``memo_file`` (its path, or None for a private table)."""
+        return dict(self.kernel.stats(), top_entries=len(self._top),
+                    memo_file=None if self.memo_file is None else str(self.memo_file.path))
 
 
 def _check_int(name, v, lo, hi):
@@ -437,7 +452,7 @@ def latin_rectangles(k: int, n: int, *, memo_mb: float = 64.0) -> int:
 
 
 # per process: one counter (and memo table) per side n, shared by every caller
-_PROCESS_COUNTERS: dict[int, "FactorizationCounter"] = {}
+_PROCESS_COUNTERS: dict[tuple[int, bool], "FactorizationCounter"] = {}
 PROCESS_MEMO_MIN_MB = 64.0   # the smallest memo table a process counter gets
 
 
@@ -447,11 +462,25 @@ def process_memo_mb(memo_mb: float) -> float:
     return max(float(memo_mb), PROCESS_MEMO_MIN_MB)
 
 
-def process_counter(n: int, memo_mb: float = 64.0) -> "FactorizationCounter":
+def process_counter(n: int, memo_mb: float = 64.0, shared: bool = True) -> "FactorizationCounter":
     """This process's counter for graphs of ``n`` + ``n`` vertices, made on
     first use (with a memo of :func:`process_memo_mb`) and kept: its memo keys
-    are canonical forms, so every unit of every job on ``n`` may share it."""
-    c = _PROCESS_COUNTERS.get(n)
+    are canonical forms, so every unit of every job on ``n`` may share it.
+
+    With ``shared`` its table is the memo file of ``n`` and that size in the
+    cache directory (:mod:`factorization.memo_file`), which every process of
+    the machine counting on ``n`` maps and which outlives them; when the file
+    cannot be used (not this kernel's, no room) one line says so on stderr and
+    the table is private."""
+    c = _PROCESS_COUNTERS.get((n, shared))
     if c is None:
-        c = _PROCESS_COUNTERS[n] = FactorizationCounter(n, memo_mb=process_memo_mb(memo_mb))
+        mb = process_memo_mb(memo_mb)
+        memo = None
+        if shared:
+            try:
+                memo = open_memo(n, mb)
+            except (MemoFileError, OSError) as e:
+                print(f"gridcount: shared memo not used, this process keeps its own: {e}",
+                      file=sys.stderr)
+        c = _PROCESS_COUNTERS[(n, shared)] = FactorizationCounter(n, memo_mb=mb, memo_file=memo)
     return c

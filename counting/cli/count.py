@@ -28,6 +28,7 @@ from counting.run.notice import say_if_slow
 from counting.run.pool import default_workers
 from counting.store.database import StoreError
 from counting.labels import labels_of
+from dlx import ENGINE_VERSION
 from grids.kind import as_kind
 from grids.sudoku import ALPHABET
 
@@ -83,6 +84,9 @@ def _row_text(row) -> str:
               help="Search the last band instead of counting it in closed form.")
 @click.option("--memo-mb", "memo_mb_text", metavar="MIB", default="16", show_default=True,
               help="Memo table size per worker, in MiB.")
+@click.option("--private-memo", is_flag=True,
+              help="The 1-factorization kernel's memo private to each worker, instead of the "
+                   "file in the cache directory that the workers share and later runs reuse.")
 @click.option("--allow-mismatch", is_flag=True,
               help="Continue a store written by another engine version.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar, no class log; only the result.")
@@ -107,7 +111,7 @@ def _row_text(row) -> str:
               help="Latin shapes (1xN, Nx1): count the K x N Latin rectangles instead, by the "
                    "1-factorization kernel (seconds; nothing is stored).")
 def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_memo, no_tail, memo_mb_text,
-          allow_mismatch, quiet, no_progress, as_json, up_to_symmetry, scheduler, wait_workers,
+          private_memo, allow_mismatch, quiet, no_progress, as_json, up_to_symmetry, scheduler, wait_workers,
           kernel, rows):
     """Count all grids of box shape SHAPE (RxC), resuming from the store.
 
@@ -159,7 +163,8 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
     elif wait_workers is not None:
         raise click.UsageError("--wait-workers applies to --scheduler runs (the local pool "
                                "replaces a lost worker itself)")
-    options = dataclasses.replace(_count_options(memo_mb_text, no_memo, no_tail), kernel=kernel)
+    options = dataclasses.replace(_count_options(memo_mb_text, no_memo, no_tail), kernel=kernel,
+                                  shared_memo=not private_memo)
     cores = default_workers()
     if workers is not None and workers > cores:
         if not (quiet or as_json):
@@ -301,7 +306,7 @@ def _bad_value(option: str, message: str) -> NoReturn:
 
 # count's options that have no meaning for --rows (a kernel count, no store, no run)
 _NOT_WITH_ROWS = ("reduction", "db", "unit_list", "fresh", "up_to_symmetry", "no_memo", "no_tail",
-                  "memo_mb_text", "allow_mismatch", "scheduler", "wait_workers", "kernel",
+                  "memo_mb_text", "private_memo", "allow_mismatch", "scheduler", "wait_workers", "kernel",
                   "workers", "force")
 
 
@@ -335,15 +340,18 @@ def _print_run(report: jobs.RunReport) -> None:
     wall = report.wall_seconds
     cpu = report.cpu_seconds
     sols = report.unit_solutions
+    searched = [r for r in report.counted if r.engine_version == ENGINE_VERSION]
+    by_kernel = len(report.counted) - len(searched)
     rows = [
         ("units counted now", f"{len(report.counted):,}"),
         ("units already in store", f"{report.skipped:,}"),
         ("unit solutions (unweighted)", f"{sols:,}"),
-        ("search nodes", f"{sum(r.nodes for r in report.counted):,}"),
-        ("dead ends", f"{sum(r.dead_ends for r in report.counted):,}"),
-        ("memo hits", f"{sum(r.memo_hits for r in report.counted):,}"),
+        *([("search nodes", f"{sum(r.nodes for r in searched):,}"),
+           ("dead ends", f"{sum(r.dead_ends for r in searched):,}"),
+           ("memo hits", f"{sum(r.memo_hits for r in searched):,}")] if searched else []),
+        *([("units counted by a kernel (no search)", f"{by_kernel:,}")] if by_kernel else []),
         ("wall time", f"{wall:,.1f} s"),
-        ("CPU time in units", f"{cpu:,.1f} s"),
+        ("time in units", f"{cpu:,.1f} s (wall, summed over units)"),
         ("solutions per second per worker",
          f"{sols / cpu:,.0f} sol/s" if cpu > 0 else "—"),
         ("workers", dask_stats.describe_workers(report.workers, report.per_worker)),

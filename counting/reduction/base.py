@@ -24,7 +24,7 @@ import numpy as np
 
 from counting.reduction.cost import estimate_work, longest_first
 from counting.units import Tally, UnitProblem, UnitSpec
-from dlx import ExactCover
+from dlx import ENGINE_VERSION, ExactCover
 from grids.shape import Shape, as_shape
 from grids.sudoku import Sudoku
 
@@ -211,6 +211,27 @@ class Reduction(abc.ABC):
         """Each unit's share of the work, for the progress bar (default:
         :func:`~counting.reduction.cost.estimate_work`)."""
         return estimate_work(specs)
+
+    #: whether a store of this job can only be continued by the engine that
+    #: began it (its unit ids depend on that engine): see :meth:`foreign_engine`
+    engine_pinned = False
+
+    @property
+    def engine_version(self) -> str:
+        """What a store of this job records as its engine (default: the
+        search engine's version; each unit row names its own as well)."""
+        return ENGINE_VERSION
+
+    def foreign_engine(self, stored: str) -> str | None:
+        """Why a store that records ``stored`` as its engine cannot take the
+        units this gridcount counts (one line), or None when it can: always
+        None unless :attr:`engine_pinned`."""
+        return None
+
+    def describe_memo(self, options) -> str | None:
+        """One line on a memo kept beyond the workers (printed before a
+        count), or None (the default: each worker's memo is its own)."""
+        return None
 
     def worker_memory_mib(self, options) -> float:
         """MiB a worker process allocates to count this reduction's units:

@@ -50,8 +50,9 @@ from counting.options import CountOptions
 from counting.reduction.base import BandClass, Reduction
 from counting.reduction.cost import even_work, smallest_class_first
 from counting.units import Tally, WorkUnit
-from factorization import (ENGINE_NAME, adjacency, count_unit_chunk, count_unit_class,
+from factorization import (ENGINE_NAME, KERNEL_VERSION, adjacency, count_unit_chunk, count_unit_class,
                            latin_units, process_counter, process_memo_mb)
+from factorization.memo_file import describe as describe_memo_file
 from factorization.estimate import (FactorCost, classes_bound, factor_cost, memo_bytes_needed,
                                     random_regular)
 from grids.shape import as_shape
@@ -64,6 +65,10 @@ ENUMERATED = 10        # largest order whose units are enumerated here
 #: order -> (degree of the classes, chunks a class is split into); other
 #: orders: the classes at degree n//2 + 1, whole
 LAYOUT = {10: (7, 256), 11: (7, 256)}
+#: what stores of this reduction recorded as their engine before the kernel
+#: version was (2026-11-24..26): the search engine's; their units were made by
+#: the kernel's canonical form 1, the only one there was
+BEFORE_KERNEL_VERSION = {"dlx1-memo-3": "factorization-1 canon-1"}
 
 
 def layout(n: int) -> tuple[int, int]:
@@ -94,6 +99,8 @@ class LatinFactorReduction(Reduction):
     (order 11: its estimate only; its units are not enumerated here)."""
 
     kind = NAME
+    engine_pinned = True     # unit ids are positions in the order of canonical keys
+    engine_version = KERNEL_VERSION
 
     def __init__(self, shape):
         self.shape = as_shape(shape)
@@ -165,6 +172,16 @@ class LatinFactorReduction(Reduction):
                                u.degree, sets, j, k)
                 for u in self._enumerated() for sets in (u.column_sets,) for j in range(k)]
 
+    def foreign_engine(self, stored: str) -> str | None:
+        """None when a store recorded with engine ``stored`` holds units of
+        this kernel and canonical form (:data:`BEFORE_KERNEL_VERSION` maps the
+        stores that recorded the search engine); else why not, in one line."""
+        if BEFORE_KERNEL_VERSION.get(stored, stored) == KERNEL_VERSION:
+            return None
+        return (f"its units were counted by engine {stored!r}, this gridcount's is "
+                f"{KERNEL_VERSION!r}; the unit ids follow the kernel's canonical form, so "
+                f"the two cannot be mixed")
+
     def problem(self, spec) -> None:
         """None: a unit is counted by the factorization kernel, not searched."""
         return None
@@ -178,7 +195,7 @@ class LatinFactorReduction(Reduction):
                 or spec.reduction != NAME:
             raise ValueError(f"unit {spec.unit_id} is a {spec.shape}/{spec.reduction} unit, "
                              f"not {self.shape.name}/{NAME}")
-        counter = process_counter(self.shape.n, options.memo_mb)
+        counter = process_counter(self.shape.n, options.memo_mb, options.shared_memo)
         t0 = time.perf_counter()
         if spec.chunks == 1:
             count = count_unit_class(spec.column_sets, spec.degree, counter=counter)
@@ -216,10 +233,20 @@ class LatinFactorReduction(Reduction):
 
     def estimate_memory(self, options=None) -> tuple[int, int]:
         """The memo that holds every class below the units' degree
-        (:func:`factorization.estimate.memo_bytes_needed`), private to each
-        worker; no shared tables."""
+        (:func:`factorization.estimate.memo_bytes_needed`): shared by the
+        workers of a machine (the memo file), or private to each with
+        ``options.shared_memo`` off."""
         d = layout(self.shape.n)[0]
-        return int(memo_bytes_needed(self.shape.n, d, self._n_classes())), 0
+        need = int(memo_bytes_needed(self.shape.n, d, self._n_classes()))
+        return (0, need) if options is None or options.shared_memo else (need, 0)
+
+    def describe_memo(self, options) -> str:
+        """The kernel's memo: the shared file (:func:`factorization.memo_file.describe`)
+        or each worker's own table."""
+        mb = process_memo_mb(options.memo_mb)
+        if not options.shared_memo:
+            return f"{mb:,g} MiB private to each worker (--private-memo)"
+        return describe_memo_file(self.shape.n, mb)
 
     def hand_out(self, specs) -> list:
         return smallest_class_first(specs)

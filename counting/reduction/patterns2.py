@@ -427,7 +427,7 @@ class TwoBandPatternReduction(Reduction):
         its column sets, F_R(G_P) = L(P), over the ``R!`` row orders
         (:mod:`factorization`; the process's counter, its memo table kept)."""
         self._check_spec(spec)
-        counter = process_counter(2 * self.rows, options.memo_mb)
+        counter = process_counter(2 * self.rows, options.memo_mb, options.shared_memo)
         t0 = time.perf_counter()
         L = count_factorizations(spec.column_sets, counter=counter)
         count, rest = divmod(L, ColumnSetRectangles(self.rows, 2 * self.rows).row_order_factor)

@@ -29,6 +29,7 @@ import os
 from pathlib import Path
 from typing import Iterable
 
+from counting.reduction import get_reduction
 from counting.store import format as fmt
 from counting.store.database import Store
 from counting.store.format import (
@@ -227,6 +228,20 @@ def _remove_created(target: Path) -> None:
         pass
 
 
+def _check_kernels(stores) -> None:
+    """Refuse (one line) a store or export of a job whose unit ids follow
+    the kernel that counted them, made by another kernel than this
+    gridcount's (:meth:`~counting.reduction.base.Reduction.foreign_engine`)."""
+    for s in stores:
+        try:
+            red = get_reduction(s.job.shape, s.job.reduction)
+        except ValueError:
+            continue               # not a job this gridcount counts: merge_all says so
+        why = red.foreign_engine(s.job.engine_version)
+        if why is not None:
+            raise ForeignStoreError(f"cannot merge {s.path}: {why}; nothing was merged")
+
+
 def merge_paths(target: str | os.PathLike,
                 sources: Iterable[str | os.PathLike]) -> list[tuple[Path, int, int]]:
     """Merge the stores and units exports ``sources`` into the store
@@ -259,11 +274,13 @@ def merge_paths(target: str | os.PathLike,
         try:
             for s in sources:
                 opened.append(open_source(s))
+            _check_kernels(opened)
             existed = target.exists()  # under the lock: nobody else creates it meanwhile
             try:
                 with (Store.open(target, writable=True) if existed else
                       Store.create_or_open(target, opened[0].job)) as tgt:
                     lock.hold_file()   # a new target has an inode now
+                    _check_kernels([tgt])
                     reports = tgt.merge_all(opened)
             except BaseException:
                 if not existed:

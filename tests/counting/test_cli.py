@@ -31,6 +31,7 @@ from counting.options import CountOptions
 from counting.store.database import Store
 from counting.run.counter import count_unit
 from dlx import ENGINE_VERSION
+from factorization import CANON_VERSION, ENGINE_NAME, KERNEL_VERSION
 
 from count_process import start_count, units_in, wait_for_units
 
@@ -240,6 +241,75 @@ def test_a_store_of_another_engine_is_continued_only_with_allow_mismatch(tmp_pat
     with Store.open(db) as st:
         assert st.job.engine_version == "older-engine"       # the store's job is kept
         assert [(r.unit_id, r.engine_version) for r in st.results()] == [(0, ENGINE_VERSION)]
+
+
+def _factor_store(path, engine):
+    info = Job.load("1x5", "factor").info()
+    with Store.create_or_open(path, type(info)(info.shape, info.reduction, engine,
+                                               info.n_units)):
+        pass
+
+
+def test_a_factor_store_records_the_kernel_and_its_canonical_form(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    db = tmp_path / "f.sqlite"
+    assert invoke("count", "1x5", "--reduction", "factor", "--db", db, "-q", "-w", "1",
+                  "--private-memo").exit_code == 0
+    with Store.open(db) as st:
+        assert st.job.engine_version == KERNEL_VERSION == f"{ENGINE_NAME} canon-{CANON_VERSION}"
+
+
+def test_a_factor_store_of_another_kernel_is_refused_even_with_allow_mismatch(tmp_path,
+                                                                                monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    db = tmp_path / "f.sqlite"
+    _factor_store(db, f"{ENGINE_NAME} canon-{CANON_VERSION + 1}")
+    for extra in ((), ("--allow-mismatch",)):
+        res = invoke("count", "1x5", "--reduction", "factor", "--db", db, "-q", "-w", "1",
+                     "--private-memo", *extra)
+        _one_line_error(res, "belongs to another kernel: its units were counted by engine")
+        assert units_in(db) == []
+
+
+def test_a_factor_store_begun_before_the_kernel_version_was_recorded_is_canonical_form_1(
+        tmp_path, monkeypatch):
+    # such stores recorded the search engine; their units were made by the
+    # first canonical form, whose keys (and so unit ids) the second reorders
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    db = tmp_path / "f.sqlite"
+    _factor_store(db, "dlx1-memo-3")
+    res = invoke("count", "1x5", "--reduction", "factor", "--db", db, "-q", "-w", "1",
+                 "--private-memo")
+    assert CANON_VERSION > 1
+    _one_line_error(res, "belongs to another kernel: its units were counted by engine "
+                         "'dlx1-memo-3'")
+    assert units_in(db) == []
+
+
+def test_a_factor_store_of_another_kernel_is_not_merged(tmp_path):
+    other, target = tmp_path / "other.sqlite", tmp_path / "all.sqlite"
+    _factor_store(other, f"{ENGINE_NAME} canon-{CANON_VERSION + 1}")
+    res = invoke("merge", target, other)
+    assert res.exit_code != 0 and "its units were counted by engine" in res.output, res.output
+    assert len(res.output.strip().splitlines()) == 1 and not target.exists()
+    _factor_store(target, KERNEL_VERSION)                     # a target of this kernel
+    res = invoke("merge", target, other)
+    assert res.exit_code != 0 and f"cannot merge {other}" in res.output, res.output
+
+
+def test_a_kernel_run_prints_no_search_figures_and_status_names_unit_time_as_wall(
+        tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    db = tmp_path / "f.sqlite"
+    res = invoke("count", "1x5", "--reduction", "factor", "--db", db, "-w", "1", "--no-progress")
+    assert res.exit_code == 0, res.output
+    assert "search nodes" not in res.output and "memo hits" not in res.output
+    assert re.search(r"units counted by a kernel \(no search\) +2\b", res.output), res.output
+    assert re.search(r"time in units +[0-9.,]+ s \(wall, summed over units\)", res.output)
+    status = invoke("status", db)
+    assert "CPU" not in status.output and "unit time so far" in status.output
+    searched = invoke("count", "2x2", "--db", tmp_path / "s.sqlite", "-w", "1", "--no-progress")
+    assert re.search(r"search nodes +[1-9]", searched.output), searched.output
 
 
 def test_allow_mismatch_never_allows_another_shape_or_reduction(tmp_path):

@@ -273,12 +273,14 @@ def test_a_factor_job_whose_memo_exceeds_the_machine_is_refused_before_it_starts
         tmp_path, monkeypatch):
     from counting import plan
     monkeypatch.setattr(reach, "LONG_JOB_SECONDS", 0)    # estimate order 8 as order 10 is
-    need = get_reduction("1x8", "factor").estimate_memory()[0] / 2 ** 20
+    need = get_reduction("1x8", "factor").estimate_memory(
+        CountOptions(shared_memo=False))[0] / 2 ** 20        # each worker's own memo
     monkeypatch.setattr(plan, "MEMO_MB_MAX", 1.5 * need)  # one worker's memo fits, two do not
     db = tmp_path / "x.sqlite"
     assert invoke("count", "1x8", "--reduction", "factor", "--db", db, "-w", "1",
-                  "--units", "0", "-q").exit_code == 0
-    res = invoke("count", "1x8", "--reduction", "factor", "--db", db, "-w", "2", "--fresh")
+                  "--units", "0", "-q", "--private-memo").exit_code == 0
+    res = invoke("count", "1x8", "--reduction", "factor", "--db", db, "-w", "2", "--fresh",
+                 "--private-memo")
     assert res.exit_code == 2, res.output
     line = res.output.strip()
     assert "\n" not in line and "out of reach" in line and "memo" in line

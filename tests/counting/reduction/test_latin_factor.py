@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from counting.options import CountOptions
 from counting.reduction import default_reduction, get_reduction
 from counting.reduction import latin_factor
 from counting.reduction.latin_factor import LatinFactorReduction
@@ -99,6 +100,8 @@ def test_order_11_is_estimated_from_random_graphs_without_enumerating_its_units(
     assert not exact and n == 256 * classes_bound(11, 7)
     spec, = red.sample_units(1, seed=2)
     assert spec.unit_id == -1 and {len(s) for s in spec.column_sets} == {7}
-    assert red.estimate_memory()[0] / 2 ** 20 > 10_000      # more than 10 GiB of classes below degree 7
+    private, shared = red.estimate_memory()                  # the memo file, shared by default
+    assert private == 0 and shared / 2 ** 20 > 10_000        # more than 10 GiB of classes below degree 7
+    assert red.estimate_memory(CountOptions(shared_memo=False)) == (shared, 0)
     with pytest.raises(ValueError, match="units of order 11 are not enumerated here"):
         red.units()

@@ -1,0 +1,180 @@
+"""The kernel's memo table in a file: shared by the processes of a machine,
+kept from one run (and sitting) to the next.
+
+A file ``factor-memo-canonC-layoutL-nN-SLOTS.bin`` in the cache directory
+(``$XDG_CACHE_HOME/gridcount``, as :func:`bandtables.cache.cache_root`) is
+a header of :data:`HEADER_BYTES` and ``SLOTS`` (a power of two) slots of
+the kernel's memo (``_memo.h``), mapped ``MAP_SHARED`` by every process
+that counts graphs of ``N + N`` vertices.  Its name and its header say what
+it belongs to: the canonical form's version ``C`` (the key of a slot is a
+canonical form), the slot layout ``L``, ``N`` and the number of slots; a file
+whose header differs in any of these, or whose header checksum fails, is
+refused (:class:`MemoFileError`, one line) and never read.
+
+Safety of the slots is the kernel's: insert-only, a slot claimed by
+compare-and-swap, its key, value and checksum written before it is
+published by a release store, and believed only after an acquire load and
+a matching checksum (its index included), so a slot torn by a crash or
+damaged on disk is recomputed, never used.  The table is bounded: at 3/4
+full further results are computed and not stored.  The file is sparse
+(blocks are used as slots are written); it is made only when the disk has
+room for all of it.
+
+Example
+-------
+>>> import tempfile, numpy as np
+>>> from factorization._kernel import Kernel
+>>> d = tempfile.mkdtemp()
+>>> memo = open_memo(5, 1.0, directory=d)
+>>> k = Kernel(5, memo_buffer=memo.buffer)
+>>> k.count(np.full(5, 31, dtype=np.uint32), 5), k.stats()["entries"] > 0
+(161280, True)
+>>> memo.path.name
+'factor-memo-canon2-layout1-n5-16384.bin'
+"""
+from __future__ import annotations
+
+import hashlib
+import mmap
+import os
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+
+from bandtables.cache import cache_root
+from factorization._kernel import CANON_VERSION, COUNT_OFFSET, HEADER_BYTES, SLOT_BYTES
+
+__all__ = ["MemoFile", "MemoFileError", "open_memo", "memo_path", "slots_for", "describe", "LAYOUT",
+           "HEADER_BYTES"]
+
+LAYOUT = 1                  # the header and slot layout of this module and _memo.h
+KEY_WORDS = 4               # 64-bit words of a canonical key
+_MAGIC = b"gridcount factorization memo\n\0\0\0"
+_FIELDS = struct.Struct("<32sIIIIIQ")   # magic, layout, slot bytes, key words, canon, n, slots
+_DIGEST_BYTES = 16
+
+
+class MemoFileError(ValueError):
+    """A memo file that is not this kernel's (another version, ``n``, layout
+    or size, or a damaged header): not read."""
+
+
+@dataclass(frozen=True)
+class MemoFile:
+    """A mapped memo file: ``buffer`` (the whole file, for the kernel),
+    ``path``, ``slots`` and whether this call ``created`` it."""
+
+    path: Path
+    slots: int
+    buffer: mmap.mmap
+    created: bool
+
+    @property
+    def mib(self) -> float:
+        """Size of the file in MiB."""
+        return (HEADER_BYTES + self.slots * SLOT_BYTES) / 2**20
+
+
+def slots_for(memo_mb: float) -> int:
+    """The slots of a table of at most ``memo_mb`` MiB: the largest power of
+    two that fits (at least 1), as the private table's."""
+    slots = 1
+    while slots * 2 * SLOT_BYTES <= memo_mb * 2**20:
+        slots *= 2
+    return slots
+
+
+def memo_path(n: int, memo_mb: float, directory: str | os.PathLike | None = None) -> Path:
+    """Where the memo file of ``n`` with a table of ``memo_mb`` MiB lives."""
+    where = Path(directory) if directory is not None else cache_root()
+    return where / f"factor-memo-canon{CANON_VERSION}-layout{LAYOUT}-n{n}-{slots_for(memo_mb)}.bin"
+
+
+def _header(n: int, slots: int) -> bytes:
+    fields = _FIELDS.pack(_MAGIC, LAYOUT, SLOT_BYTES, KEY_WORDS, CANON_VERSION, n, slots)
+    return fields + hashlib.sha256(fields).digest()[:_DIGEST_BYTES]
+
+
+def _check_header(path: Path, head: bytes, n: int, slots: int, size: int) -> None:
+    """Raise :class:`MemoFileError` naming the first thing that is not ours."""
+    if len(head) < _FIELDS.size + _DIGEST_BYTES or not head.startswith(_MAGIC):
+        raise MemoFileError(f"{path} is not a gridcount memo file; not read")
+    fields = head[:_FIELDS.size]
+    if hashlib.sha256(fields).digest()[:_DIGEST_BYTES] != \
+            head[_FIELDS.size:_FIELDS.size + _DIGEST_BYTES]:
+        raise MemoFileError(f"{path}: its header is damaged; not read")
+    _, layout, slot_bytes, words, canon, n_, slots_ = _FIELDS.unpack(fields)
+    for what, got, want in (("slot layout", layout, LAYOUT), ("slot size", slot_bytes, SLOT_BYTES),
+                            ("key words", words, KEY_WORDS),
+                            ("canonical form version", canon, CANON_VERSION),
+                            ("n", n_, n), ("slots", slots_, slots),
+                            ("size in bytes", size, HEADER_BYTES + slots * SLOT_BYTES)):
+        if got != want:
+            raise MemoFileError(f"{path} is a memo file of {what} {got}, not {want}; not read")
+
+
+def _create(path: Path, n: int, slots: int) -> bool:
+    """Make the file (header, then sparse zeros) unless it exists: written
+    under a temporary name and linked into place, so nobody maps half a
+    header; True when this call made it."""
+    size = HEADER_BYTES + slots * SLOT_BYTES
+    path.parent.mkdir(parents=True, exist_ok=True)
+    free = os.statvfs(path.parent)
+    if free.f_bavail * free.f_frsize < size:
+        raise OSError(f"no room for a memo file of {size / 2**20:,.0f} MiB in {path.parent}")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(_header(n, slots))
+            f.truncate(size)
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            return False
+        return True
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def open_memo(n: int, memo_mb: float, directory: str | os.PathLike | None = None) -> MemoFile:
+    """Map the memo file of ``n`` and ``memo_mb`` (:func:`memo_path`),
+    making it if missing.
+
+    Raises
+    ------
+    MemoFileError
+        The file there is not this kernel's (one line; it is left alone).
+    OSError
+        It cannot be made or mapped (no room, no permission).
+    """
+    slots = slots_for(memo_mb)
+    path = memo_path(n, memo_mb, directory)
+    created = _create(path, n, slots) if not path.exists() else False
+    with open(path, "r+b") as f:
+        size = os.fstat(f.fileno()).st_size
+        _check_header(path, f.read(HEADER_BYTES), n, slots, size)
+        buffer = mmap.mmap(f.fileno(), size, flags=mmap.MAP_SHARED,
+                           prot=mmap.PROT_READ | mmap.PROT_WRITE)
+    return MemoFile(path, slots, buffer, created)
+
+
+
+def describe(n: int, memo_mb: float, directory: str | os.PathLike | None = None) -> str:
+    """One line on the memo file of ``n`` and ``memo_mb``: where, how big,
+    how full (read from its header, without mapping it)."""
+    slots = slots_for(memo_mb)
+    path = memo_path(n, memo_mb, directory)
+    size = f"{(HEADER_BYTES + slots * SLOT_BYTES) / 2**20:,.0f} MiB ({slots:,} slots)"
+    if not path.exists():
+        return f"{size}, new, shared by the workers of this machine and kept: {path}"
+    try:
+        with open(path, "rb") as f:
+            head = f.read(HEADER_BYTES)
+            _check_header(path, head, n, slots, os.fstat(f.fileno()).st_size)
+    except MemoFileError as e:
+        return f"{e}: each worker keeps its own"
+    except OSError as e:
+        return f"{path} cannot be read ({e.strerror}): each worker keeps its own"
+    entries = struct.unpack_from("<Q", head, COUNT_OFFSET)[0]
+    return (f"{size}, {entries:,} classes ({100 * entries / slots:.1f} % full, stored up to "
+            f"75 %), shared by the workers of this machine and kept: {path}")

@@ -1,0 +1,149 @@
+"""The kernel's memo file: shared by processes, kept across runs, never
+believed when damaged or foreign (factorization.memo_file)."""
+import multiprocessing
+import struct
+
+import numpy as np
+import pytest
+
+from factorization import FactorizationCounter, latin_squares
+from factorization import api as factor_api
+from factorization.memo_file import HEADER_BYTES, MemoFileError, memo_path, open_memo
+
+SLOT = np.dtype([("state", "<u4"), ("degree", "<u4"), ("key", "<u8", (4,)), ("lo", "<u8"),
+                 ("hi", "<u8"), ("check", "<u8")])
+L8 = latin_squares(8, memo_mb=16)          # above 2^64: both value words matter
+K8 = np.full(8, 255, dtype=np.uint32)
+
+
+def _slots(path):
+    raw = np.fromfile(path, dtype=np.uint8)
+    return raw, raw[HEADER_BYTES:].view(SLOT)
+
+
+def _count_in_child(directory, graphs, out):
+    memo = open_memo(8, 4.0, directory=directory)
+    counter = FactorizationCounter(8, memo_file=memo)
+    out.put([counter.count(adj, d) for adj, d in graphs] + [counter.count(K8, 8)])
+
+
+def _graphs(seed, k=6):
+    """Random 4- and 5-regular graphs on 8 + 8: unions of disjoint permutations."""
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < k:
+        d = int(rng.integers(4, 6))
+        adj = np.zeros(8, dtype=np.uint32)
+        for _ in range(d):
+            for _ in range(1000):
+                p = rng.permutation(8)
+                if all(not (int(adj[c]) >> int(p[c]) & 1) for c in range(8)):
+                    break
+            else:
+                break
+            adj |= (np.uint32(1) << p.astype(np.uint32))
+        else:
+            out.append((adj, d))
+    return out
+
+
+def test_two_processes_fill_and_read_one_table_at_once_and_get_the_right_counts(tmp_path):
+    graphs = _graphs(1)
+    private = FactorizationCounter(8, memo_mb=4)
+    expected = [private.count(adj, d) for adj, d in graphs] + [L8]
+    ctx = multiprocessing.get_context("fork")
+    out = ctx.Queue()
+    procs = [ctx.Process(target=_count_in_child, args=(tmp_path, graphs[::s], out))
+             for s in (1, -1)]
+    for p in procs:
+        p.start()
+    results = [out.get(timeout=120) for _ in procs]
+    for p in procs:
+        p.join(timeout=60)
+    assert sorted(map(sorted, results)) == sorted([sorted(expected), sorted(expected)])
+    # the table outlives them: a new reader finds L_8 without counting anything
+    warm = FactorizationCounter(8, memo_file=open_memo(8, 4.0, directory=tmp_path))
+    assert warm.count(K8, 8) == L8
+    st = warm.stats()
+    assert (st["hits"], st["misses"], st["matchings"]) == (1, 0, 0)
+    assert st["entries"] > 0 and st["memo_file"] == str(memo_path(8, 4.0, tmp_path))
+
+
+def test_a_damaged_slot_is_recomputed_not_used(tmp_path):
+    first = FactorizationCounter(8, memo_file=open_memo(8, 4.0, directory=tmp_path))
+    assert first.count(K8, 8) == L8
+    path = memo_path(8, 4.0, tmp_path)
+    raw, slots = _slots(path)
+    published = np.flatnonzero(slots["state"] == 2)
+    assert len(published) > 10
+    slots["lo"][published] ^= np.uint64(1 << 7)     # one bit of every value flipped
+    raw.tofile(path)
+    again = FactorizationCounter(8, memo_file=open_memo(8, 4.0, directory=tmp_path))
+    assert again.count(K8, 8) == L8
+    st = again.stats()
+    assert st["damaged"] > 0 and st["matchings"] > 0   # counted again, not read
+
+
+def test_a_torn_slot_published_before_its_value_is_not_believed(tmp_path):
+    counter = FactorizationCounter(8, memo_file=open_memo(8, 4.0, directory=tmp_path))
+    assert counter.count(K8, 8) == L8
+    path = memo_path(8, 4.0, tmp_path)
+    raw, slots = _slots(path)
+    published = np.flatnonzero(slots["state"] == 2)
+    slots["hi"][published] = 0                      # as if only half the value reached the disk
+    slots["lo"][published] = 0
+    raw.tofile(path)
+    again = FactorizationCounter(8, memo_file=open_memo(8, 4.0, directory=tmp_path))
+    assert again.count(K8, 8) == L8 and again.stats()["damaged"] > 0
+
+
+def _rewrite_header(path, **changes):
+    """Rewrite a header field (with a valid header checksum: another kernel's file)."""
+    import hashlib
+    fields = struct.Struct("<32sIIIIIQ")
+    raw = bytearray(path.read_bytes())
+    magic, layout, slot, words, canon, n, slots = fields.unpack_from(raw)
+    values = dict(magic=magic, layout=layout, slot=slot, words=words, canon=canon, n=n,
+                  slots=slots)
+    values.update(changes)
+    packed = fields.pack(*values.values())
+    raw[:fields.size] = packed
+    raw[fields.size:fields.size + 16] = hashlib.sha256(packed).digest()[:16]
+    path.write_bytes(bytes(raw))
+
+
+@pytest.mark.parametrize("field, words", [("canon", "canonical form version"),
+                                          ("layout", "slot layout"), ("n", "n 9, not 8")])
+def test_a_memo_file_of_another_kernel_is_refused_in_one_line(tmp_path, field, words):
+    open_memo(8, 1.0, directory=tmp_path)
+    path = memo_path(8, 1.0, tmp_path)
+    _rewrite_header(path, **{field: 9})
+    with pytest.raises(MemoFileError, match=words) as err:
+        open_memo(8, 1.0, directory=tmp_path)
+    assert "\n" not in str(err.value)
+
+
+def test_a_damaged_header_is_refused_and_the_process_counts_with_its_own_table(
+        tmp_path, monkeypatch, capsys):
+    open_memo(8, 64.0, directory=tmp_path / "gridcount")
+    path = memo_path(8, 64.0, tmp_path / "gridcount")
+    raw = bytearray(path.read_bytes())
+    raw[40] ^= 1
+    path.write_bytes(bytes(raw))
+    with pytest.raises(MemoFileError, match="header is damaged"):
+        open_memo(8, 64.0, directory=tmp_path / "gridcount")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(factor_api, "_PROCESS_COUNTERS", {})
+    counter = factor_api.process_counter(8, 64.0)
+    assert counter.memo_file is None and counter.count(K8, 8) == L8
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "header is damaged" in err and str(path) in err
+
+
+def test_a_full_table_recomputes_and_is_never_wrong(tmp_path):
+    k6 = np.full(6, 63, dtype=np.uint32)
+    memo = open_memo(6, 0.001, directory=tmp_path)           # 16 slots
+    counter = FactorizationCounter(6, memo_min=3, memo_file=memo)
+    assert counter.count(k6, 6) == latin_squares(6)
+    st = counter.stats()
+    assert st["dropped"] > 0 and 4 * st["entries"] <= 3 * st["capacity"] == 3 * 16
