@@ -3,7 +3,8 @@
 Reads ``unit_id,weight,count,seconds`` rows (``scripts/count_variant.py``) or a
 ``gridcount export`` units CSV, checks them against the prefix reduction's units
 (every unit present once, each weight the orbit size the reduction computes),
-and computes the total ``N! · Σ weight · count`` with the engine time.  With
+and computes the total ``N! · Σ weight · count`` with the engine time; for a CSV
+that lacks units, a table of units and search nodes by orbit size instead.  With
 ``--into FILE`` the lines replace the block between
 ``<!-- summary CSV -->`` and ``<!-- end summary CSV -->`` in FILE (so the
 figures there are this script's output, never typed).
@@ -26,7 +27,7 @@ from counting.reduction.prefix import PrefixReduction
 def summary_lines(kind: str, prefix: str, path: Path) -> list[str]:
     red = PrefixReduction(kind, prefix)
     units = {u.unit_id: u for u in red.units()}
-    counts, seconds = {}, []
+    counts, seconds, nodes = {}, [], {}
     with open(path, newline="") as f:
         for row in csv.DictReader(f):
             uid = int(row["unit_id"])
@@ -37,6 +38,7 @@ def summary_lines(kind: str, prefix: str, path: Path) -> list[str]:
                                  f"with weight {row['weight']}")
             counts[uid] = int(row["count"])
             seconds.append(float(row["seconds"]))
+            nodes[uid] = int(row["nodes"]) if row.get("nodes") else None
     lines = [f"Summary of `{path.as_posix()}` by `scripts/summarise_variant_csv.py {kind} "
              f"{red.prefix_text}`:", ""]
     rows = [("units in the CSV", f"{len(counts):,} of {len(units):,}"),
@@ -54,7 +56,35 @@ def summary_lines(kind: str, prefix: str, path: Path) -> list[str]:
     else:
         rows.append(("total", "not yet: the total needs every unit"))
     lines += ["| | |", "|---|---:|"] + [f"| {a} | {b} |" for a, b in rows]
+    if len(counts) < len(units) and None not in nodes.values():
+        lines += ["", *progress_lines(units, nodes)]
     return lines
+
+
+def progress_lines(units: dict, nodes: dict) -> list[str]:
+    """Units and search nodes by orbit size, for a CSV that lacks units: what
+    is done, and the nodes left if each unit left takes its group's mean
+    (an extrapolation; a group with no unit done has none)."""
+    groups: dict[int, list] = {}
+    for uid, u in units.items():
+        groups.setdefault(u.weight, []).append(uid)
+    out = ["| orbit size | units done | search nodes, done | mean per unit done | "
+           "nodes left at that mean |", "|---:|---:|---:|---:|---:|"]
+    left_total, unknown = 0, 0
+    for weight in sorted(groups):
+        done = [nodes[uid] for uid in groups[weight] if uid in nodes]
+        left = len(groups[weight]) - len(done)
+        mean = sum(done) / len(done) if done else None
+        if mean is None:
+            unknown += left
+        else:
+            left_total += left * mean
+        out.append(f"| {weight:,} | {len(done):,} of {len(groups[weight]):,} | {sum(done):,} | "
+                   + (f"{mean:,.0f} | {left * mean:,.0f} |" if mean is not None else "— | — |"))
+    out.append(f"| all | {len(nodes):,} of {len(units):,} | {sum(nodes.values()):,} | | "
+               f"{left_total:,.0f}" + (f" (and {unknown:,} units with no mean)" if unknown else "")
+               + " |")
+    return out
 
 
 def main() -> None:

@@ -34,7 +34,7 @@ with ``π`` into one fixed with ``σ_h∘π∘σ_h⁻¹``
 (``σX h g = σX g h = σπX h = (σπσ⁻¹)(σXh)``).  Two consequences:
 
 * *relabellings*: the candidate ``π`` fall into classes of equal counts
-  (:func:`orbit_classes` over the candidates; one search per class);
+  (:func:`counting.group.orbits.orbit_classes` over the candidates; one search per class);
 * *prefixes*: if also ``σ_h π σ_h⁻¹ = π`` and ``h`` maps a set ``P`` of
   orbits (the first rows of the search, closed under ``g``) onto itself,
   the fillings of ``P`` fall into classes with equally many completions.
@@ -57,11 +57,12 @@ from counting.options import CountOptions
 from functools import lru_cache
 
 from counting.group.kind_group import kind_group
+from counting.group.orbits import orbit_classes
 from counting.group.symmetries import Symmetry, centraliser
 from dlx.api import ExactCover
 from grids.kind import GridKind, as_kind
 
-__all__ = ["Commuting", "commuting_symmetries", "conjugate", "generators", "orbit_classes",
+__all__ = ["Commuting", "commuting_symmetries", "conjugate", "generators",
            "relabelling_classes", "OrbitCover",
            "PREFIX_LIMIT", "GENERATORS", "SAMPLE"]
 
@@ -134,59 +135,6 @@ def generators(symmetries: list, k: int = GENERATORS) -> list:
         return list(symmetries)
     pick = np.random.default_rng(0).choice(len(symmetries), size=k, replace=False)
     return [symmetries[i] for i in sorted(pick)]
-
-
-def orbit_classes(keys: np.ndarray, images: list[np.ndarray]
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Classes of the rows of ``keys`` under maps given by their images.
-
-    Parameters
-    ----------
-    keys : (m, p) uint8 array
-        Distinct rows (fillings or relabellings).
-    images : list of (m, p) uint8 arrays
-        For each generator, the image of every row.
-
-    Returns
-    -------
-    first : (k,) int array
-        The first row of each class.
-    size : (k,) int array
-        Rows in the class.
-    closed : (k,) bool array
-        Whether every image of every row of the class is a row of ``keys``;
-        only then is the class a whole orbit of the generated group.
-    """
-    m = len(keys)
-    width = keys.shape[1]
-    as_void = np.dtype((np.void, width))
-    flat = np.ascontiguousarray(keys).view(as_void).ravel()
-    order = np.argsort(flat)
-    ordered = flat[order]
-    label = np.arange(m)
-    open_row = np.zeros(m, dtype=bool)
-    maps = []
-    for image in images:
-        probe = np.ascontiguousarray(image).view(as_void).ravel()
-        at = np.minimum(np.searchsorted(ordered, probe), m - 1)
-        found = ordered[at] == probe
-        open_row |= ~found
-        target = np.where(found, order[at], np.arange(m))
-        maps.append(target)
-    # Each map is one-to-one (a symmetry acts injectively), and on a closed
-    # class a permutation, so every edge i → target[i] lies on a cycle and
-    # pulling labels back along the edges reaches the whole class.
-    while True:                                  # label = smallest row of the class
-        new = label
-        for target in maps:
-            new = np.minimum(new, new[target])
-        new = new[new]
-        if np.array_equal(new, label):
-            break
-        label = new
-    first, size = np.unique(label, return_counts=True)
-    bad = np.unique(label[open_row])
-    return first, size, ~np.isin(first, bad)
 
 
 def relabelling_classes(candidates: list[tuple[int, ...]], symmetries: list[Commuting]

@@ -6,34 +6,10 @@ import pytest
 
 from counting.options import CountOptions
 from counting.group.cover import (Commuting, OrbitCover, commuting_symmetries, conjugate,
-                                     orbit_classes, relabelling_classes)
+                                     relabelling_classes)
 from counting.group.fixed import cell_orbits, relabellings, standard_unit
 from counting.group.symmetries import conjugacy_classes
 from grids.shape import Shape
-
-
-def test_orbit_classes_follow_the_maps():
-    keys = np.arange(6, dtype=np.uint8).reshape(6, 1)
-    swap = np.array([[1], [0], [3], [2], [4], [5]], dtype=np.uint8)   # (0 1)(2 3)
-    first, size, closed = orbit_classes(keys, [swap])
-    assert first.tolist() == [0, 2, 4, 5]
-    assert size.tolist() == [2, 2, 1, 1]
-    assert closed.all()
-
-
-def test_orbit_classes_flag_a_class_with_an_image_outside():
-    keys = np.array([[0], [1], [2]], dtype=np.uint8)
-    images = [np.array([[1], [0], [7]], dtype=np.uint8)]              # 2 → 7: not a key
-    first, size, closed = orbit_classes(keys, images)
-    assert dict(zip(first.tolist(), closed.tolist())) == {0: True, 2: False}
-
-
-def test_orbit_classes_join_through_several_generators():
-    keys = np.arange(5, dtype=np.uint8).reshape(5, 1)
-    a = np.array([[1], [0], [2], [3], [4]], dtype=np.uint8)
-    b = np.array([[0], [2], [1], [4], [3]], dtype=np.uint8)
-    first, size, _ = orbit_classes(keys, [a, b])
-    assert first.tolist() == [0, 3] and size.tolist() == [3, 2]
 
 
 def test_conjugate():

@@ -6,6 +6,7 @@ graph (must equal :func:`kind_group`), and the elements that map the set of
 the kind's grids onto itself (must contain it; on small grids it can be
 larger: accidental symmetries of few grids, e.g. 4×4 Sudoku X).
 """
+import functools
 import itertools
 import math
 
@@ -35,6 +36,7 @@ def all_of_g(R, C):
     assert len(rows) * len(cols) * (2 if R == C else 1) == group_order(f"{R}x{C}") or n == 0
 
 
+@functools.lru_cache(maxsize=None)
 def graph_group(text):
     R, C, houses, pairs = kind_parts(text)
     n = R * C
@@ -66,7 +68,7 @@ def grids_group(text):
 
 
 KINDS = ["2x2", "2x2+x", "2x2+disjoint", "2x2+anti-knight", "2x2+disjoint+x", "1x4+x",
-         "1x4+anti-knight", "1x3+x", "1x5+x", "2x3+x"]
+         "1x4+anti-knight", "1x3+x", "1x5+x", "2x3+x", "2x3+disjoint+x", "2x3+anti-knight"]
 
 
 @pytest.mark.parametrize("text", KINDS)
@@ -76,6 +78,17 @@ def test_group_is_the_brute_force_group_of_the_graph(text):
     assert set(got.elements) == set(want)
     assert got.order == len(want) * math.factorial(got.kind.shape.n)
     assert got.elements[0] == Symmetry.identity(got.kind.shape)
+
+
+@pytest.mark.parametrize("first", [0, 2])
+@pytest.mark.parametrize("text", ["2x3+x", "2x3+anti-knight"])
+def test_edges_tested_in_stages_still_test_every_edge(text, first, monkeypatch):
+    """kind_group tests a few edges on every column part and the others only
+    on those left; whatever the stages' sizes (none at first: every edge in
+    the last stage), the group is the brute-force one."""
+    import counting.group.kind_group as kg
+    monkeypatch.setattr(kg, "FIRST_EDGES", first)
+    assert set(kg.kind_group(text).elements) == set(graph_group(text))
 
 
 @pytest.mark.parametrize("text", KINDS[:7])

@@ -87,6 +87,131 @@ def test_members_of_an_orbit_have_equal_counts():
     assert len(r.units()) < len(r.fillings)      # the stabiliser does reduce
 
 
+def backtracked_fillings(r):
+    """Every normal filling of ``r``'s prefix, in lexicographic order, by a
+    cell-by-cell backtracking over the prefix (the enumeration before the
+    vectorised one), with the peers read from the kind's houses, implied
+    houses and difference pairs."""
+    from grids.variants.encoding import unit_cells
+    from grids.variants.implied import implied_houses
+    kind, cells, n = r.grid_kind, r.cells, r.shape.n
+    pos = {c: i for i, c in enumerate(cells)}
+    peers = [set() for _ in cells]
+    for house in unit_cells(kind) + implied_houses(kind):
+        inside = [pos[c] for c in house if c in pos]
+        for a in inside:
+            peers[a].update(set(inside) - {a})
+    for a, b in kind.differences():
+        if a in pos and b in pos:
+            peers[pos[a]].add(pos[b])
+            peers[pos[b]].add(pos[a])
+    grid = [0] * len(cells)
+    for j, c in enumerate(r.normal_house):
+        grid[pos[c]] = j + 1
+    if any(grid[i] and grid[i] == grid[p] for i in range(len(cells)) for p in peers[i]):
+        return []
+    out = []
+
+    def place(i):
+        if i == len(cells):
+            out.append(tuple(grid))
+        elif grid[i] and i in {pos[c] for c in r.normal_house}:
+            place(i + 1)
+        else:
+            for d in range(1, n + 1):
+                if d not in {grid[p] for p in peers[i]}:
+                    grid[i] = d
+                    place(i + 1)
+            grid[i] = 0
+    place(0)
+    return out
+
+
+def orbits_by_every_element(r):
+    """``(representative, orbit size)`` of each orbit of normal fillings, by
+    the images under every element of the stabiliser, one dict lookup per
+    filling (the method before the generators)."""
+    fillings = [tuple(f) for f in r.fillings]
+    index = {f: i for i, f in enumerate(fillings)}
+    images = [[index[tuple(row)] for row in r.images(p)] for p in r.stabiliser]
+    seen, out = set(), []
+    for i, f in enumerate(fillings):
+        if i not in seen:
+            orbit = {img[i] for img in images}
+            seen |= orbit
+            out.append((f, len(orbit)))
+    return out
+
+
+SMALL = [("2x2", "rows=2"), ("2x2", "rows=1,cols=1"), ("2x2+x", "rows=2"), ("2x2+x", "diagonals"),
+         ("2x2+disjoint", "rows=2"), ("2x3+x", "rows=1"), ("2x3+x", "band"),
+         ("2x3+disjoint", "band"), ("2x3+disjoint", "boxes=1,2"), ("3x2+disjoint", "band"),
+         ("3x2+anti-king", "band"), ("2x3+anti-knight", "rows=2"), ("1x4+x", "rows=2"),
+         ("1x5+x", "band"), ("1x5+x", "rows=1,cols=1")]
+
+
+@pytest.mark.parametrize("kind, prefix", SMALL)
+def test_the_vectorised_fillings_are_the_backtracked_ones(kind, prefix):
+    r = PrefixReduction(kind, prefix)
+    assert [tuple(f) for f in r.fillings] == backtracked_fillings(r)
+
+
+@pytest.mark.parametrize("kind, prefix", SMALL)
+def test_orbits_by_generators_are_the_orbits_by_every_element(kind, prefix):
+    r = PrefixReduction(kind, prefix)
+    want = orbits_by_every_element(r)
+    assert [(c.representative[0], c.weight) for c in r.classes()] == want
+    assert [(tuple(d for _, _, d in u.givens), u.weight, u.unit_id) for u in r.units()] == \
+        [(f, w, k) for k, (f, w) in enumerate(want)]
+    assert len(r.generators) < len(r.stabiliser) or len(r.stabiliser) <= 2
+
+
+def test_too_many_fillings_are_refused_in_one_line(monkeypatch):
+    """Plain 4×4 row 1 and r2c1: r2c1 is the one cell to fill, so the whole
+    fillings are the first to pass the limit."""
+    import counting.reduction.prefix as prefix
+    n_fillings = len(PrefixReduction("2x2", "rows=1,r2c1").fillings)
+    monkeypatch.setattr(prefix, "MAX_FILLINGS", n_fillings - 1)
+    with pytest.raises(ValueError, match=f"^the prefix has over {n_fillings - 1:,} normal fillings: "
+                                         f"choose a smaller one$"):
+        PrefixReduction("2x2", "rows=1,r2c1").units()
+    monkeypatch.setattr(prefix, "MAX_FILLINGS", n_fillings)
+    assert sum(u.weight for u in PrefixReduction("2x2", "rows=1,r2c1").units()) == n_fillings
+
+
+def test_partial_fillings_beyond_the_limit_are_refused_while_growing():
+    """2x3+x rows 1-2 has 36 normal fillings but more partial ones on the
+    way (the diagonals prune row 2's last cells)."""
+    cells = prefix_cells("2x3+x", "rows=2")
+    assert len(prefix_fillings("2x3+x", cells, limit=36)) == 36
+    with pytest.raises(ValueError, match=r"^the prefix has over 35 normal fillings \(or partial "
+                                         r"fillings of its first cells\): choose a smaller one$"):
+        prefix_fillings("2x3+x", cells, limit=35)
+
+
+def plain_bands_with_row_1_given() -> int:
+    """Bands of 9×9 Sudoku with row 1 = 1..9, by itertools: every row 2 that
+    keeps the boxes, times the 3!³ orders of row 3 (whose box sets it fixes)."""
+    import itertools
+    boxes = [set(range(1, 4)), set(range(4, 7)), set(range(7, 10))]
+    rows2 = sum(all(not set(p[3 * b:3 * b + 3]) & boxes[b] for b in range(3))
+                and len({frozenset(p[3 * b:3 * b + 3]) | boxes[b] for b in range(3)}) == 3
+                for p in itertools.permutations(range(1, 10)))
+    return rows2 * math.factorial(3) ** 3
+
+
+@pytest.mark.slow
+def test_sudokup_band_orbits_weigh_every_normal_band():
+    """9×9 SudokuP with band 1 as the prefix: the orbits' sizes add up to the
+    normal fillings, which are the plain bands with row 1 = 1..9 (the extra
+    houses meet band 1 in three cells of one row each), and the group
+    (432 elements keep band 1) leaves far fewer orbits than fillings."""
+    r = PrefixReduction("3x3+disjoint", "band")
+    reps, sizes, n_fillings = r.orbit_table
+    assert sum(sizes) == n_fillings == plain_bands_with_row_1_given()
+    assert len(sizes) == len(reps) and len(sizes) * 100 < n_fillings
+
+
 def test_fillings_are_normal_and_sorted():
     f = prefix_fillings("2x3+x", prefix_cells("2x3+x", "rows=2"))
     assert (f[:, :6] == np.arange(1, 7)).all()
