@@ -14,6 +14,8 @@ compare: wall times depend on the load).
         --prefixes "rows=2;boxes=1,2;rows=1,cols=1" --markdown results/variants-prefixes.md
     nice python scripts/estimate_prefixes.py 3x3+x --prefixes "rows=2;band" \\
         --time-units 3 --timeout 300 --no-estimate
+    nice python scripts/estimate_prefixes.py 3x3+centre --prefixes "rows=2;rows=1,cols=1" \\
+        --job-cost --sample 4 --max-seconds 20
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ import time
 
 from counting.job import describe_machine
 from counting.options import CountOptions
-from counting.reach import format_seconds
+from counting.reach import format_seconds, job_cost
 from counting.reduction.prefix import PrefixReduction, choose_prefix
 
 
@@ -108,6 +110,28 @@ def estimate_rows(kinds, candidates, a) -> list[tuple]:
     return rows
 
 
+def job_cost_rows(kinds, candidates, a) -> list[tuple]:
+    """The estimate ``gridcount count KIND --prefix P`` prints before it starts
+    (:func:`counting.reach.job_cost`), one row per kind and prefix, each printed
+    as soon as it is made."""
+    rows = []
+    for kind in kinds:
+        for prefix in candidates:
+            try:
+                red = PrefixReduction(kind, prefix)
+                cost = job_cost(red, CountOptions(memo_mb=a.memo_mb), sample=a.sample,
+                                seed=a.seed, max_seconds=a.max_seconds)
+            except ValueError as e:
+                rows.append((kind, prefix, "—", str(e)[:60], "—", "—"))
+            else:
+                rows.append((kind, prefix, f"{cost.units:,}",
+                             f"{cost.cpu_seconds / 3600:,.1f} core-h",
+                             format_seconds(cost.wall_seconds(2)),
+                             f"{cost.workers_for_a_day():,}"))
+            print("  ".join(rows[-1]), flush=True)
+    return rows
+
+
 def timing_rows(kinds, candidates, a) -> list[tuple]:
     rows = []
     for kind in kinds:
@@ -138,6 +162,9 @@ def main() -> None:
     ap.add_argument("--probes", type=int, default=20, help="estimator paths per unit")
     ap.add_argument("--max-seconds", type=float, default=20.0, help="estimator time per unit")
     ap.add_argument("--no-estimate", action="store_true", help="skip Knuth's estimator")
+    ap.add_argument("--job-cost", action="store_true",
+                    help="instead, the estimate gridcount count prints (--sample units, "
+                         "--max-seconds in all)")
     ap.add_argument("--time-units", type=int, default=0, help="units counted per prefix")
     ap.add_argument("--timeout", type=float, default=300.0, help="wall seconds per counted unit")
     ap.add_argument("--seed", type=int, default=0, help="seed of the counted units")
@@ -147,7 +174,14 @@ def main() -> None:
     candidates = [p for p in a.prefixes.split(";") if p.strip()]
     load0 = os.getloadavg()
     out_md: list[str] = []
-    if not a.no_estimate:
+    if a.job_cost:
+        header = ("kind", "prefix", "units", "estimate", "on 2 cores", "workers for a day")
+        text, md = table_lines(header, job_cost_rows(a.kinds, candidates, a))
+        print("\n".join(text))
+        out_md += [f"The estimate `gridcount count` prints (Knuth's estimator, {a.sample} "
+                   f"units sampled, {a.max_seconds:g} s in all, memo {a.memo_mb:g} MiB).", "",
+                   *md, ""]
+    elif not a.no_estimate:
         header = ("kind", "prefix", "normal fillings", "units", "est. engine time", "chosen")
         text, md = table_lines(header, estimate_rows(a.kinds, candidates, a))
         print("\n".join(text))
