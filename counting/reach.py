@@ -54,9 +54,10 @@ from counting.options import CountOptions
 from counting.reduction import Reduction
 from counting.reduction.base import knuth_method
 from counting.run.counter import count_unit, unit_problem
+from counting.run.pool import process_mib
 from dlx.estimate import LEAF_SOLUTIONS, estimate
 
-__all__ = ["JobCost", "job_cost", "quick_cost", "could_be_long", "REACH_DAYS",
+__all__ = ["JobCost", "job_cost", "searching_memory", "quick_cost", "could_be_long", "REACH_DAYS",
            "LONG_JOB_SECONDS", "QUICK", "QUICK_MARGIN", "format_seconds"]
 
 #: A job estimated to take longer than this on the workers asked for is refused.
@@ -218,6 +219,7 @@ def job_cost(reduction: Reduction, options: CountOptions = CountOptions(), *,
     (:meth:`~counting.reduction.base.Reduction.cost_model`): the units are timed.
     """
     t0 = time.perf_counter()
+    process = process_mib()         # before this estimate's engine and memo table
     model = reduction.cost_model(bound_ok)
     if model is not None:
         return JobCost(reduction.shape.name, reduction.name, model["units"], model["units_exact"],
@@ -231,11 +233,23 @@ def job_cost(reduction: Reduction, options: CountOptions = CountOptions(), *,
                              max_seconds=budget, leaf_solutions=leaf_solutions)
                 for i, spec in enumerate(specs)]
     mean = math.fsum(per_unit) / len(per_unit) if per_unit else 0.0
+    memory = reduction.estimate_memory(options)
     return JobCost(reduction.shape.name, reduction.name, n, exact, mean, len(specs),
                    time.perf_counter() - t0,
                    timed_method(len(specs)) if specs and _timed(reduction, specs[0])
                    else reduction.estimate_method(len(specs)),
-                   reduction.estimate_memory(options))
+                   searching_memory(options, process) if memory is None else memory)
+
+
+def searching_memory(options: CountOptions, process: float) -> tuple[int, int]:
+    """``(private, shared)`` bytes of a worker whose reduction does not say
+    (:meth:`~counting.reduction.base.Reduction.estimate_memory` None): its memo
+    table at the size asked (none without memo) plus ``process`` MiB, what
+    this process held before it estimated the job (measured,
+    :func:`counting.run.pool.process_mib`: a worker loads the same library
+    and units); nothing shared."""
+    table = options.memo_mb if options.memo else 0.0
+    return round((table + process) * 2 ** 20), 0
 
 
 def unit_seconds(reduction: Reduction, spec, options: CountOptions, *, probes: int, seed: int,

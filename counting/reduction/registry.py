@@ -47,8 +47,11 @@ REDUCTIONS = tuple(_TABLE)  # reduction kinds, the default first
 # Not a reduction of the grid count but of its orbits (Burnside's lemma):
 # never a default, not among REDUCTIONS, chosen by `--up-to-symmetry`.
 SYMMETRY = SymmetryReduction.kind
-# Grid kinds with extra constraints: the prefix reduction, rows 1-2 by default.
+# Grid kinds with extra constraints: the prefix reduction, rows 1-2 by default,
+# or the prefix measured cheapest for the kind (Knuth's estimator over candidate
+# prefixes and real units timed: scripts/estimate_prefixes.py, results/variants-prefixes.md).
 PREFIX_DEFAULT = f"{PREFIX}-rows=2"
+PREFIX_CHOSEN = {"3x3+x": f"{PREFIX}-diagonals"}   # rows=2: about 200× the estimate
 ALIASES_3X3 = {cls.name_3x3: kind for kind, cls in _TABLE.items()
                if cls.name_3x3 is not None}  # 3x3's historical (stored) names
 
@@ -191,15 +194,17 @@ def get_reduction(shape: Shape | str, name: str | None = None) -> Reduction:
     True
 
     A grid kind with extra constraints (``"3x3+windoku"``) is counted by
-    the prefix reduction only (``"prefix"`` = ``"prefix-rows=2"``, or a
-    stored ``"prefix-PREFIX"`` name), which is its default; its essentially
+    the prefix reduction only (``"prefix"`` = ``"prefix-rows=2"``, or the
+    prefix measured cheapest for the kind, :data:`PREFIX_CHOSEN`: Sudoku X
+    by its diagonals; or a stored ``"prefix-PREFIX"`` name), which is its default; its essentially
     different grids by ``"symmetry"`` (Burnside over the kind's group).
     """
     kind = as_kind(shape)
     if not kind.plain and name == SYMMETRY:
         return _make_kind_symmetry(kind.name)
     if not kind.plain:
-        return _make_prefix(kind.name, PREFIX_DEFAULT if name in (None, PREFIX) else name)
+        default = PREFIX_CHOSEN.get(kind.name, PREFIX_DEFAULT)
+        return _make_prefix(kind.name, default if name in (None, PREFIX) else name)
     if name is not None and name.startswith(PREFIX):
         raise ValueError(f"reduction {name!r} counts grid kinds with extra rules (3x3+x, ...); "
                          f"for plain {kind.name} grids use {', '.join(map(repr, REDUCTIONS))}")

@@ -37,6 +37,16 @@ def test_the_description_says_units_rate_and_wall_time_with_units():
     assert "e+" not in text
 
 
+def test_a_searched_job_says_its_memo_table_and_process_as_memory_per_worker(monkeypatch):
+    # 2x3 by moves has no memory estimate of its own: a worker holds its memo
+    # table at the size asked plus what this process holds (measured; fixed here)
+    monkeypatch.setattr(reach, "process_mib", lambda: 50.0)
+    for options, mib in ((CountOptions(memo_mb=200), 250), (CountOptions(memo=False), 50)):
+        c = job_cost(get_reduction("2x3"), options, max_seconds=0.1)
+        assert c.memory == (mib * 2 ** 20, 0)
+        assert f"memory per worker about {mib} MiB" in c.describe(2)
+
+
 def test_the_description_gives_workers_for_a_day_and_memory_where_known():
     c = JobCost("4x3", "patterns3", 144_578, True, 3600.0, 2, 1.0, "one slice timed",
                 (30 * 2 ** 20, 3 * 2 ** 29))
