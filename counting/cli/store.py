@@ -86,8 +86,8 @@ def status(db, as_json):
         ("unit time so far", f"{s.cpu_seconds:,.1f} s (wall, summed over units)"),
         ("hosts", ", ".join(s.hosts) or "—"),
         *([("identity (unit 0)", s.identity.describe())] if s.identity else []),
-        (f"total ({s.total_label})", _int(s.total)),
         ("recount by", job.reduction_object.recount_method()),
+        (f"total ({s.total_label})", _int(s.total)),     # last: what a reader looks for
     ])
     if remaining:
         click.echo(f"remaining unit{'s' * (len(remaining) != 1)} (ids): "
