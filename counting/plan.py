@@ -330,8 +330,7 @@ def units_left(path: Path) -> list[int]:
     """Ids of the units the store at ``path`` lacks (read-only; the caller
     has found it readable and of its job, :func:`store_state`)."""
     with Store.open(Path(path)) as held:
-        done = held.done_ids()
-        return [u for u in range(held.job.n_units) if u not in done]
+        return held.remaining_ids()
 
 
 def open_store(path: Path, job: Job, *, fresh: bool = False,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import math
+import random
 from typing import Iterable
 
 import numpy as np
@@ -19,7 +20,7 @@ from counting.units import UnitSpec
 from grids.shape import Shape, as_shape
 
 __all__ = ["estimate_cost", "longest_first", "estimate_work", "smallest_class_first",
-           "even_work"]
+           "even_work", "smallest_orbits_sample"]
 
 
 def smallest_class_first(specs: Iterable) -> list:
@@ -28,6 +29,16 @@ def smallest_class_first(specs: Iterable) -> list:
     smallest classes, have the most rectangles and the longest counts
     (``results/5x2-units.csv``), so they go first."""
     return sorted(specs, key=lambda s: (s.weight, s.unit_id))
+
+
+def smallest_orbits_sample(units: Iterable, k: int, seed: int = 0) -> list:
+    """The ``k`` Burnside units of the smallest classes, the identity (unit
+    0, whose count is the grid count's) aside: their elements fix the most
+    grids, so they are the costliest units, and an estimate from them errs
+    high.  ``seed`` only orders ties."""
+    rng = random.Random(seed)
+    rest = [u for u in units if u.unit_id != 0]
+    return sorted(rest, key=lambda u: (u.size, rng.random()))[:k]
 
 
 def even_work(specs: Iterable) -> dict[int, float]:

@@ -13,7 +13,6 @@ the kind's grid count over ``N!``, recorded from the grid count's store
 from __future__ import annotations
 
 import math
-import random
 
 from counting.group.burnside import MAX_SEARCHED_IDENTITY, SymmetryUnit, type_label
 from counting.group.fixed import estimate_fixed_seconds
@@ -23,7 +22,7 @@ from counting.group.kind_burnside import (REDUCTION, kind_burnside_table, kind_c
 from counting.group.kind_group import kind_group
 from counting.options import CountOptions
 from counting.reduction.base import BandClass, Reduction
-from counting.reduction.cost import even_work, smallest_class_first
+from counting.reduction.cost import even_work, smallest_class_first, smallest_orbits_sample
 from counting.units import Tally, UnitResult
 from grids.kind import as_kind
 
@@ -121,9 +120,7 @@ class KindSymmetryReduction(Reduction):
     def sample_units(self, k: int, seed: int = 0, among=None) -> list:
         """The ``k`` units of the smallest classes, identity aside (the costliest);
         ``among`` as for every reduction."""
-        rng = random.Random(seed)
-        units = [u for u in self.units_among(among) if u.unit_id != 0]
-        return sorted(units, key=lambda u: (u.size, rng.random()))[:k]
+        return smallest_orbits_sample(self.units_among(among), k, seed)
 
     def identity_result(self, grid_total: int, source: str) -> UnitResult:
         """Unit 0 from the grid count: ``grid_total / N!``, exact and checked."""

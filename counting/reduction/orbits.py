@@ -30,14 +30,13 @@ by Knuth's estimator.
 """
 from __future__ import annotations
 
-import random
 
 from counting.options import CountOptions
 from counting.reduction.base import BandClass, Reduction
 from counting.group import burnside
 from counting.group.fixed import estimate_fixed_seconds
 from counting.group.symmetries import conjugacy_classes, group_order
-from counting.reduction.cost import even_work, smallest_class_first
+from counting.reduction.cost import even_work, smallest_class_first, smallest_orbits_sample
 from counting.units import Tally, UnitResult
 from grids.shape import Shape, as_shape
 
@@ -142,10 +141,7 @@ class SymmetryReduction(Reduction):
         the costliest units, and the estimate from them errs high rather than
         missing a few units of weeks among many of seconds (as 2x5 has).
         ``seed`` only orders ties; ``among`` as for every reduction."""
-        units = [u for u in self.units_among(among) if u.unit_id != 0]
-        rng = random.Random(seed)
-        ranked = sorted(units, key=lambda u: (u.size, rng.random()))
-        return ranked[:k]
+        return smallest_orbits_sample(self.units_among(among), k, seed)
 
     def identity_result(self, grid_total: int, source: str) -> UnitResult:
         """The identity unit's result: ``grid_total / N!``, exact and checked;
