@@ -69,31 +69,47 @@ def test_two_processes_fill_and_read_one_table_at_once_and_get_the_right_counts(
     assert st["entries"] > 0 and st["memo_file"] == str(memo_path(8, 4.0, tmp_path))
 
 
-def test_a_damaged_slot_is_recomputed_not_used(tmp_path):
+def _filled_then_damaged(tmp_path, damage):
+    """A memo file filled by counting L_8, its published slots changed on
+    disk by ``damage(slots, published)``, and a new counter reading it."""
     first = FactorizationCounter(8, memo_file=open_memo(8, 4.0, directory=tmp_path))
     assert first.count(K8, 8) == L8
     path = memo_path(8, 4.0, tmp_path)
     raw, slots = _slots(path)
     published = np.flatnonzero(slots["state"] == 2)
-    assert len(published) > 10
-    slots["lo"][published] ^= np.uint64(1 << 7)     # one bit of every value flipped
+    damage(slots, published)
     raw.tofile(path)
-    again = FactorizationCounter(8, memo_file=open_memo(8, 4.0, directory=tmp_path))
+    return published, FactorizationCounter(8, memo_file=open_memo(8, 4.0, directory=tmp_path))
+
+
+def test_a_damaged_slot_is_recomputed_not_used(tmp_path):
+    def flip_a_bit(slots, published):               # one bit of every value flipped
+        slots["lo"][published] ^= np.uint64(1 << 7)
+    published, again = _filled_then_damaged(tmp_path, flip_a_bit)
+    assert len(published) > 10
     assert again.count(K8, 8) == L8
     st = again.stats()
     assert st["damaged"] > 0 and st["matchings"] > 0   # counted again, not read
 
 
+def test_a_recomputed_value_is_published_again_beside_its_damaged_slot(tmp_path):
+    def flip_a_bit(slots, published):
+        slots["lo"][published] ^= np.uint64(1 << 7)
+    _, again = _filled_then_damaged(tmp_path, flip_a_bit)
+    assert again.count(K8, 8) == L8
+    # the next reader skips the damaged slots and finds the good copies: L_8
+    # is read, not counted
+    third = FactorizationCounter(8, memo_file=open_memo(8, 4.0, directory=tmp_path))
+    assert third.count(K8, 8) == L8
+    st = third.stats()
+    assert (st["hits"], st["matchings"]) == (1, 0) and st["damaged"] >= 1
+
+
 def test_a_torn_slot_published_before_its_value_is_not_believed(tmp_path):
-    counter = FactorizationCounter(8, memo_file=open_memo(8, 4.0, directory=tmp_path))
-    assert counter.count(K8, 8) == L8
-    path = memo_path(8, 4.0, tmp_path)
-    raw, slots = _slots(path)
-    published = np.flatnonzero(slots["state"] == 2)
-    slots["hi"][published] = 0                      # as if only half the value reached the disk
-    slots["lo"][published] = 0
-    raw.tofile(path)
-    again = FactorizationCounter(8, memo_file=open_memo(8, 4.0, directory=tmp_path))
+    def lose_the_value(slots, published):           # as if only half the slot reached the disk
+        slots["hi"][published] = 0
+        slots["lo"][published] = 0
+    _, again = _filled_then_damaged(tmp_path, lose_the_value)
     assert again.count(K8, 8) == L8 and again.stats()["damaged"] > 0
 
 
