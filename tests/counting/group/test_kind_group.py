@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pytest
 
-from counting.group.kind_group import constraint_edges, kind_group
+from counting.group.kind_group import constraint_edges, kind_classes, kind_group
 from counting.group.symmetries import Symmetry, group_order
 from variant_samples import brute_fillings, kind_parts
 
@@ -123,3 +123,18 @@ def test_stabiliser_keeps_the_cells():
     ("3x3+x", 96), ("3x3+windoku", 128)])
 def test_nine_by_nine_group_orders(text, order):
     assert kind_group(text).geometric_order == order
+
+
+@pytest.mark.parametrize("text", ["2x2+x", "2x3+x", "2x3+disjoint", "1x5+x"])
+def test_classes_partition_the_group_and_are_closed_under_conjugation(text):
+    classes = kind_classes(text)
+    group = kind_group(text)
+    assert sum(c.size for c in classes) == group.geometric_order
+    assert classes[0].size == 1 and classes[0].representative == group.elements[0]
+    perms = group.cell_permutations
+    members = {p.tobytes() for p in perms}
+    for c in classes:          # each class size divides |H| (orbit-stabiliser)
+        assert group.geometric_order % c.size == 0
+    for a in perms[:12]:
+        for b in perms[:12]:
+            assert a[b].tobytes() in members
