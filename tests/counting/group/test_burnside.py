@@ -28,6 +28,7 @@ from counting.group.permutations import partitions
 from counting.group.symmetries import conjugacy_classes, group_order
 from grids.shape import Shape
 from grids.variants import variant_exact_cover
+from union_find import UnionFind
 from variant_samples import brute_fillings, kind_parts, orbits_by_union_find, rule_keeping_moves
 
 
@@ -62,14 +63,7 @@ def brute_force_orbits(shape: Shape, grids: np.ndarray) -> int:
     with box 1 standard."""
     box1 = shape.box_cells[0]
     index = {g.tobytes(): i for i, g in enumerate(grids)}
-    parent = list(range(len(grids)))
-
-    def find(a):
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-
+    sets = UnionFind(range(len(grids)))
     rows = np.arange(len(grids))[:, None]
     for p in _generators(shape):
         moved = grids[:, p]
@@ -77,10 +71,8 @@ def brute_force_orbits(shape: Shape, grids: np.ndarray) -> int:
         relabel[rows, moved[:, box1]] = np.arange(1, shape.n + 1)
         standard = np.take_along_axis(relabel, moved, axis=1)
         for i, image in enumerate(standard):
-            a, b = find(i), find(index[image.tobytes()])
-            if a != b:
-                parent[a] = b
-    return len({find(i) for i in range(len(grids))})
+            sets.union(i, index[image.tobytes()])
+    return sets.count()
 
 
 def burnside(name: str) -> int:

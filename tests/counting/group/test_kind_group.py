@@ -1,13 +1,13 @@
 """The symmetry group of a kind against brute force.
 
 Two brute-force groups, from the definitions in tests/variant_samples.py and
-every element of G built here: the elements that keep the kind's constraint
+every element of G built from its definition (block permutations of rows and
+columns, there too): the elements that keep the kind's constraint
 graph (must equal :func:`kind_group`), and the elements that map the set of
 the kind's grids onto itself (must contain it; on small grids it can be
 larger: accidental symmetries of few grids, e.g. 4×4 Sudoku X).
 """
 import functools
-import itertools
 import math
 
 import numpy as np
@@ -15,20 +15,13 @@ import pytest
 
 from counting.group.kind_group import constraint_edges, kind_classes, kind_group
 from counting.group.symmetries import Symmetry, group_order
-from variant_samples import brute_fillings, kind_parts
+from variant_samples import block_permutations, brute_fillings, kind_parts
 
 
 def all_of_g(R, C):
-    """Every element of G, built here from its definition (not wreath_elements)."""
+    """Every element of G, built from its definition (not wreath_elements)."""
     n = R * C
-    def block_perms(block, count):
-        out = []
-        for top in itertools.permutations(range(count)):
-            for inner in itertools.product(itertools.permutations(range(block)), repeat=count):
-                out.append(tuple(top[i] * block + inner[i][j] for i in range(count)
-                                 for j in range(block)))
-        return out
-    rows, cols = block_perms(R, C), block_perms(C, R)
+    rows, cols = block_permutations(R, C), block_permutations(C, R)
     for t in ([False, True] if R == C else [False]):
         for x in rows:
             for y in cols:
