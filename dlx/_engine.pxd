@@ -135,7 +135,7 @@ cdef class Engine:
 
     # --- cover / uncover (DLX1 §23-§29) and the branching rule (§30);
     #     all noexcept nogil.  (The node-entry shortcuts are module-level
-    #     inline functions in _engine.pyx, _memo.pxi and _tail.pxi: a
+    #     inline functions in _enter.pxi, _memo.pxi and _tail.pxi: a
     #     method declared here is never compiled inline.)
     cdef void _cover(self, link_t i) noexcept nogil
     cdef void _uncover(self, link_t i) noexcept nogil

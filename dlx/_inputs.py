@@ -70,6 +70,22 @@ def first_out_of_range(indptr: np.ndarray, values: np.ndarray,
     return int(np.searchsorted(indptr, k, side="right") - 1), int(values[k])
 
 
+def check_entries(indptr: np.ndarray, values: np.ndarray, limit: int, group: str, entry: str,
+                  twice: str) -> None:
+    """Every group ``values[indptr[g]:indptr[g+1]]`` lies in ``0..limit-1``
+    and lists no value twice (a matrix's rows of columns, a batch's problems
+    of given rows); else a ValueError naming the first such group and value,
+    ``"{group} g: {entry} v is out of range 0..limit-1"`` or
+    ``"{group} g: {entry} v {twice}"``."""
+    outside = first_out_of_range(indptr, values, limit)
+    if outside is not None:
+        raise ValueError(f"{group} {outside[0]}: {entry} {outside[1]} is out of range "
+                         f"0..{limit - 1}")
+    repeat = first_repeat(indptr, values)
+    if repeat is not None:
+        raise ValueError(f"{group} {repeat[0]}: {entry} {repeat[1]} {twice}")
+
+
 def int_array(values, what: str) -> np.ndarray:
     """``values`` as an int64 array; integers only, each fitting in 64 bits."""
     try:
@@ -189,11 +205,5 @@ def batch_givens(given, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
     if indices.size > INT32_MAX:
         raise ValueError(f"a batch holds at most {INT32_MAX:,} given rows in all; "
                          "split it")
-    outside = first_out_of_range(indptr, indices, n_rows)
-    if outside is not None:
-        raise ValueError(f"problem {outside[0]}: given row {outside[1]} is out of range "
-                         f"0..{n_rows - 1}")
-    repeat = first_repeat(indptr, indices)
-    if repeat is not None:
-        raise ValueError(f"problem {repeat[0]}: given row {repeat[1]} is listed twice")
+    check_entries(indptr, indices, n_rows, "problem", "given row", "is listed twice")
     return indptr, indices

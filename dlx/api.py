@@ -26,9 +26,8 @@ import numpy as np
 
 from dlx import _engine
 from dlx._guard import ThreadGuard
-from dlx._inputs import (INT32_MAX, as_index, batch_givens, check_indptr, check_limit,
-                         column_counts, first_out_of_range, first_repeat, int_array,
-                         tail_arguments)
+from dlx._inputs import (INT32_MAX, as_index, batch_givens, check_entries, check_indptr,
+                         check_limit, column_counts, int_array, tail_arguments)
 from dlx._limits import BATCH_LIMIT_MAX, COUNT_LIMIT_MAX, MEMO_MB_MAX, check_memo_mb
 from dlx._stats import SearchStats, search_stats
 
@@ -130,13 +129,7 @@ class ExactCover:
         if n_rows and lengths.min() == 0:
             r = int(np.flatnonzero(lengths == 0)[0])
             raise ValueError(f"row {r} is empty: every row must cover at least one column")
-        outside = first_out_of_range(indptr, indices, n_cols)
-        if outside is not None:
-            raise ValueError(f"row {outside[0]}: column {outside[1]} is out of range "
-                             f"0..{n_cols - 1}")
-        repeat = first_repeat(indptr, indices)
-        if repeat is not None:
-            raise ValueError(f"row {repeat[0]}: column {repeat[1]} is repeated")
+        check_entries(indptr, indices, n_cols, "row", "column", "is repeated")
         if n_rows and n_secondary:
             lowest = np.minimum.reduceat(indices, indptr[:-1])
             secondary_only = np.flatnonzero(lowest >= n_primary)

@@ -234,6 +234,21 @@ def _labelled_regular(n: int, d: int) -> int:
     return rows(n, (d,) * n)
 
 
+def _random_regular(n: int, d: int, rng: random.Random) -> np.ndarray:
+    """A random d-regular bipartite graph on n + n, as the kernel's uint32
+    column masks: the union of d disjoint random permutations (each drawn
+    again until it misses the edges so far)."""
+    adj = [0] * n
+    for _ in range(d):
+        while True:
+            p = rng.sample(range(n), n)
+            if all(not adj[c] >> p[c] & 1 for c in range(n)):
+                break
+        for c in range(n):
+            adj[c] |= 1 << p[c]
+    return np.array(adj, dtype=np.uint32)
+
+
 def model(args):
     """Work model of the top-down count: classes N_d at each degree times
     rooted children r_d, calibrated on what the kernel measures."""
@@ -247,17 +262,7 @@ def model(args):
     for d in range(n - 1, 2, -1):
         lab = _labelled_regular(n, min(d, n - d))
         classes = max(1.0, lab / math.factorial(n) ** 2)
-        kids = []
-        for _ in range(args.sample):
-            adj = [0] * n
-            for _ in range(d):
-                while True:
-                    p = rng.sample(range(n), n)
-                    if all(not adj[c] >> p[c] & 1 for c in range(n)):
-                        break
-                for c in range(n):
-                    adj[c] |= 1 << p[c]
-            kids.append(len(kernel.children(np.array(adj, dtype=np.uint32), True)))
+        kids = [len(kernel.children(_random_regular(n, d, rng), True)) for _ in range(args.sample)]
         r = statistics.mean(kids)
         if d >= 4:
             work += classes * r
@@ -269,17 +274,7 @@ def canon(args):
     rng = random.Random(args.seed)
     n, d = args.n, args.degree
     kernel = Kernel(n, 0.0)
-    graphs = []
-    for _ in range(args.graphs):
-        adj = [0] * n
-        for _ in range(d):                       # random disjoint permutations, retried
-            while True:
-                p = rng.sample(range(n), n)
-                if all(not adj[c] >> p[c] & 1 for c in range(n)):
-                    break
-            for c in range(n):
-                adj[c] |= 1 << p[c]
-        graphs.append(np.array(adj, dtype=np.uint32))
+    graphs = [_random_regular(n, d, rng) for _ in range(args.graphs)]
     t = time.process_time()
     keys = {kernel.canonical(g) for g in graphs}
     own = (time.process_time() - t) / len(graphs)

@@ -7,6 +7,10 @@ that compares it with the engine compares two independent programs.
 """
 from __future__ import annotations
 
+import itertools
+
+from union_find import UnionFind
+
 
 def basic_houses(R: int, C: int) -> list[list[tuple[int, int]]]:
     """Rows, columns and (unless Latin) boxes of R×C boxes."""
@@ -71,23 +75,21 @@ def peers_of(n: int, houses, pairs) -> dict:
     return peers
 
 
-def brute_count(n: int, houses, pairs=(), given: dict | None = None) -> int:
-    """Fillings of the n×n grid with digits 1..n, different in every house
-    and every pair, that agree with ``given`` ({(r, c): digit})."""
-    peers = peers_of(n, houses, pairs)
-    grid = dict(given or {})
-    for cell, d in grid.items():
-        if any(grid.get(p) == d for p in peers[cell]):
-            return 0
-    free = [(r, c) for r in range(n) for c in range(n) if (r, c) not in grid]
+def backtrack(n: int, peers: dict, cells: list, grid: dict, visit=None) -> int:
+    """The ways to fill ``cells``, in that order, with digits 1..n, each
+    different from its ``peers``' digits in ``grid`` (which holds the cells
+    filled so far and any given ones); ``visit(grid)`` is called at every
+    complete filling, while ``grid`` holds it."""
     total = 0
 
     def place(i: int) -> None:
         nonlocal total
-        if i == len(free):
+        if i == len(cells):
             total += 1
+            if visit is not None:
+                visit(grid)
             return
-        cell = free[i]
+        cell = cells[i]
         used = {grid.get(p) for p in peers[cell]}
         for d in range(1, n + 1):
             if d not in used:
@@ -97,6 +99,18 @@ def brute_count(n: int, houses, pairs=(), given: dict | None = None) -> int:
 
     place(0)
     return total
+
+
+def brute_count(n: int, houses, pairs=(), given: dict | None = None) -> int:
+    """Fillings of the n×n grid with digits 1..n, different in every house
+    and every pair, that agree with ``given`` ({(r, c): digit})."""
+    peers = peers_of(n, houses, pairs)
+    grid = dict(given or {})
+    for cell, d in grid.items():
+        if any(grid.get(p) == d for p in peers[cell]):
+            return 0
+    free = [(r, c) for r in range(n) for c in range(n) if (r, c) not in grid]
+    return backtrack(n, peers, free, grid)
 
 
 def kind_parts(text: str):
@@ -123,23 +137,22 @@ def is_filling(n: int, houses, pairs, grid) -> bool:
 
 def brute_fillings(n: int, houses, pairs=()) -> list[tuple[int, ...]]:
     """Every filling, as a tuple of n² digits in reading order."""
-    peers = peers_of(n, houses, pairs)
     cells = [(r, c) for r in range(n) for c in range(n)]
-    grid: dict = {}
+    out: list = []
+    backtrack(n, peers_of(n, houses, pairs), cells, {},
+              lambda grid: out.append(tuple(grid[x] for x in cells)))
+    return out
+
+
+def block_permutations(size: int, count: int) -> list[tuple[int, ...]]:
+    """The permutations of ``count`` blocks of ``size`` consecutive points
+    that move whole blocks (one-line notation): a permutation of the blocks
+    times one of the points inside each."""
     out = []
-
-    def place(i: int) -> None:
-        if i == len(cells):
-            out.append(tuple(grid[x] for x in cells))
-            return
-        used = {grid.get(p) for p in peers[cells[i]]}
-        for d in range(1, n + 1):
-            if d not in used:
-                grid[cells[i]] = d
-                place(i + 1)
-                del grid[cells[i]]
-
-    place(0)
+    for top in itertools.permutations(range(count)):
+        for inner in itertools.product(itertools.permutations(range(size)), repeat=count):
+            out.append(tuple(top[i] * size + inner[i][j] for i in range(count)
+                             for j in range(size)))
     return out
 
 
@@ -148,20 +161,10 @@ def shape_moves(R: int, C: int) -> list[tuple[int, ...]]:
     (``out[k]`` = image of cell ``k``), built from its definition: permute the
     bands and the rows inside each band, the stacks and the columns inside
     each stack, and transpose when the boxes are square."""
-    import itertools
     n = R * C
-
-    def blocks(size: int, count: int) -> list[tuple[int, ...]]:
-        out = []
-        for top in itertools.permutations(range(count)):
-            for inner in itertools.product(itertools.permutations(range(size)), repeat=count):
-                out.append(tuple(top[i] * size + inner[i][j] for i in range(count)
-                                 for j in range(size)))
-        return out
-
     out = []
-    for x in blocks(R, C):
-        for y in blocks(C, R):
+    for x in block_permutations(R, C):
+        for y in block_permutations(C, R):
             out.append(tuple(x[r] * n + y[c] for r in range(n) for c in range(n)))
             if R == C:
                 out.append(tuple(x[c] * n + y[r] for r in range(n) for c in range(n)))
@@ -189,21 +192,11 @@ def orbits_by_union_find(grids: list[tuple[int, ...]], moves) -> int:
         return tuple(names.setdefault(d, len(names) + 1) for d in grid)
 
     index = {relabelled(g): i for i, g in enumerate(grids)}
-    parent = list(range(len(grids)))
-
-    def find(a: int) -> int:
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-
+    sets = UnionFind(range(len(grids)))
     for i, g in enumerate(grids):
         for p in moves:
             moved = [0] * len(g)
             for k, d in enumerate(g):
                 moved[p[k]] = d
-            j = index[relabelled(moved)]
-            a, b = find(i), find(j)
-            if a != b:
-                parent[a] = b
-    return len({find(i) for i in range(len(grids))})
+            sets.union(i, index[relabelled(moved)])
+    return sets.count()

@@ -1,7 +1,9 @@
 """Essentially different grids: Burnside's lemma over the grid symmetry group.
 
-:mod:`.group` builds the group G of a box shape and its conjugacy classes,
-:mod:`.fixed` counts the grids an element fixes up to relabelling by exact
-cover, and :mod:`.burnside` turns those counts into the number of
-essentially different grids and defines the work units.
+:mod:`.symmetries` builds the group G of a box shape and its conjugacy
+classes, :mod:`.kind_group` the group H of a grid kind with extra rules (the
+part of G that keeps them) and its classes, :mod:`.fixed` counts the grids
+an element fixes up to relabelling by exact cover, and :mod:`.burnside`
+turns those counts into the number of essentially different grids over G or
+H alike and defines the work units.
 """

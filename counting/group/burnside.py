@@ -53,6 +53,24 @@ representative ``g`` as row and column permutations and a transposition
 flag, ``π``'s type) and its result (:class:`SymmetryResult`) is the exact
 count ``fixed = A_t(g)`` with the search statistics.
 
+Grid kinds
+----------
+For a kind with extra rules (:mod:`grids.kind`: ``3x3+x``, ``2x3+disjoint``,
+a jigsaw), two grids are essentially the same when one becomes the other by
+an element of the kind's group ``H`` (:mod:`.kind_group`: the elements of G
+that keep the kind's rules) followed by a relabelling.  The argument above
+holds word for word with ``H`` in place of G (it only uses that the group
+maps grids to grids and commutes with relabelling):
+
+    E = 1/|H| · Σ_{classes K of H} |K|·A(h_K),
+
+``A(h)`` counted by :func:`counting.group.fixed.count_fixed` on the kind (its
+exact cover has the kind's houses and difference pairs).  The classes are
+those of ``H`` (:func:`~counting.group.kind_group.kind_classes`), not of G.
+So the group is a parameter (:class:`BurnsideGroup`, :func:`burnside_group`:
+G for a box shape, ``H`` for a kind) and every function here takes a box
+shape or a grid kind; a kind's units carry the kind's text as ``shape``.
+
 Latin squares
 -------------
 For ``1xN`` and ``Nx1`` a box is a row (column), the bands (stacks) are
@@ -89,25 +107,29 @@ Example
 >>> results = {u.unit_id: count_unit(u).fixed for u in units}
 >>> essentially_different("2x2", results)
 2
+>>> units = symmetry_units("2x2+x")                  # 4×4 Sudoku X, over its group H
+>>> essentially_different("2x2+x", {u.unit_id: count_unit(u).fixed for u in units})
+1
 """
 from __future__ import annotations
 
 import math
 import socket
 from dataclasses import asdict, dataclass
-from functools import cache
+from functools import lru_cache
 from typing import Mapping
 
 from counting.options import CountOptions
 from counting.group.fixed import count_fixed, relabelling_types
+from counting.group.kind_group import kind_classes
 from counting.group.permutations import partitions
-from counting.group.symmetries import ConjugacyClass, Symmetry, conjugacy_classes, group_order
+from counting.group.symmetries import Symmetry, conjugacy_classes, group_order
 from counting.units import WorkUnit
 from dlx.api import ENGINE_VERSION
-from grids.kind import as_kind
-from grids.shape import Shape, as_shape
+from grids.kind import GridKind, as_kind
 
-__all__ = ["SymmetryUnit", "SymmetryResult", "ClassRow", "symmetry_units", "count_unit",
+__all__ = ["BurnsideGroup", "burnside_group", "SymmetryUnit", "SymmetryResult", "ClassRow",
+           "symmetry_units", "count_unit",
            "identity_fixed", "burnside_table", "relabelling_types_in_order", "essentially_different", "type_label",
            "CSV_HEADER", "csv_row", "MAX_SEARCHED_IDENTITY"]
 
@@ -206,8 +228,47 @@ class SymmetryResult:
         return asdict(self)
 
 
-def _shape(shape) -> Shape:
-    return as_shape(shape)
+@dataclass(frozen=True)
+class BurnsideGroup:
+    """The geometric group whose orbits (with relabelling) are counted.
+
+    G for a box shape (classes from the wreath products,
+    :func:`~counting.group.symmetries.conjugacy_classes`), ``H`` for a kind
+    with extra rules (classes by conjugating on cells,
+    :func:`~counting.group.kind_group.kind_classes`); the units, the table and
+    the divisibility check below are the same for both.
+
+    Attributes
+    ----------
+    kind : GridKind
+        The grids acted on (a plain kind for a box shape).
+    classes : tuple
+        Its conjugacy classes (``class_id``, ``size``, ``representative``,
+        ``label``), identity first, ``class_id`` = position.
+    order : int
+        ``|G|`` or ``|H|``, the geometric order (relabelling aside).
+    symbol : str
+        ``"G"`` or ``"H"``, as messages name the group.
+    """
+
+    kind: GridKind
+    classes: tuple
+    order: int
+    symbol: str
+
+
+def burnside_group(shape) -> BurnsideGroup:
+    """The group of ``shape`` (a box shape or a grid kind, or its text)."""
+    return _group(as_kind(shape).name)
+
+
+@lru_cache(maxsize=64)
+def _group(name: str) -> BurnsideGroup:
+    kind = as_kind(name)
+    if kind.plain:
+        return BurnsideGroup(kind, conjugacy_classes(kind.shape), group_order(kind.shape), "G")
+    classes = kind_classes(name)   # checked to partition H: their sizes add up to |H|
+    return BurnsideGroup(kind, classes, sum(c.size for c in classes), "H")
 
 
 def relabelling_types_in_order(n: int) -> tuple[tuple[int, ...], ...]:
@@ -217,19 +278,20 @@ def relabelling_types_in_order(n: int) -> tuple[tuple[int, ...], ...]:
 
 
 def symmetry_units(shape) -> list[SymmetryUnit]:
-    """Every unit of ``shape`` (``Shape`` or ``"RxC"``), by unit id."""
-    return list(_units(_shape(shape)))
+    """Every unit of ``shape`` (a box shape or a grid kind, or its text), by unit id."""
+    return list(_units(as_kind(shape).name))
 
 
-@cache
-def _units(s: Shape) -> tuple[SymmetryUnit, ...]:
-    types = relabelling_types_in_order(s.n)
+@lru_cache(maxsize=64)
+def _units(name: str) -> tuple[SymmetryUnit, ...]:
+    group = _group(name)
+    types = relabelling_types_in_order(group.kind.shape.n)
     type_id = {t: i for i, t in enumerate(types)}
     out = []
-    for cls in conjugacy_classes(s):
+    for cls in group.classes:
         g = cls.representative
-        for t in sorted(relabelling_types(s, g), key=type_id.get):
-            out.append(SymmetryUnit(s.name, REDUCTION, len(out), cls.class_id, type_id[t],
+        for t in sorted(relabelling_types(group.kind, g), key=type_id.get):
+            out.append(SymmetryUnit(name, REDUCTION, len(out), cls.class_id, type_id[t],
                                     cls.size, g.rows, g.cols, g.transpose, t))
     return tuple(out)
 
@@ -246,7 +308,7 @@ def identity_fixed(shape, grid_total: int) -> int:
         raise ValueError(f"grid total must be an integer ≥ {least}, got {grid_total!r}")
     q, r = divmod(grid_total, math.factorial(s.n))
     if r:
-        raise ValueError(f"grid total {grid_total:,} of {s.name} is not a multiple of "
+        raise ValueError(f"grid total {grid_total:,} of {kind.name} is not a multiple of "
                          f"{s.n}! (relabelling acts freely): not a grid count")
     return q
 
@@ -264,11 +326,12 @@ def count_unit(unit: SymmetryUnit, options: CountOptions | None = None, *,
         return SymmetryResult(unit.unit_id, unit.class_id, unit.type_id,
                               identity_fixed(unit.shape, grid_total), "grid count", 1, 0, 0,
                               0.0, socket.gethostname(), ENGINE_VERSION)
-    s = as_shape(unit.shape)
-    if unit.is_identity and s.n > MAX_SEARCHED_IDENTITY:
-        raise ValueError(f"the identity of {s.name} fixes every grid: its count is the "
-                         f"grid count / {s.n}!, pass grid_total (from the grid count)")
-    fc = count_fixed(s, unit.symmetry, unit.pi_type, options)
+    kind = as_kind(unit.shape)
+    n = kind.shape.n
+    if unit.is_identity and n > MAX_SEARCHED_IDENTITY:
+        raise ValueError(f"the identity of {kind.name} fixes every grid: its count is the "
+                         f"grid count / {n}!, pass grid_total (from the grid count)")
+    fc = count_fixed(kind, unit.symmetry, unit.pi_type, options)
     return SymmetryResult(unit.unit_id, unit.class_id, unit.type_id, fc.count, fc.unit,
                           fc.relabellings, fc.searches, fc.nodes, round(fc.seconds, 6),
                           socket.gethostname(), ENGINE_VERSION)
@@ -295,15 +358,15 @@ class ClassRow:
                 "representative": self.representative}
 
 
-def _checked(shape: Shape, fixed: Mapping[int, int]) -> dict[int, int]:
-    units = symmetry_units(shape)
-    ids = {u.unit_id for u in units}
+def _checked(shape, fixed: Mapping[int, int]) -> dict[int, int]:
+    name = as_kind(shape).name
+    ids = {u.unit_id for u in symmetry_units(name)}
     unknown = sorted(set(fixed) - ids)
     if unknown:
-        raise ValueError(f"unit ids {unknown[:5]} are not units of {shape.name}")
+        raise ValueError(f"unit ids {unknown[:5]} are not units of {name}")
     missing = sorted(ids - set(fixed))
     if missing:
-        raise ValueError(f"{len(missing)} of {len(ids)} units of {shape.name} have no "
+        raise ValueError(f"{len(missing)} of {len(ids)} units of {name} have no "
                          f"count yet (first: {missing[0]})")
     for u, v in fixed.items():
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
@@ -314,29 +377,30 @@ def _checked(shape: Shape, fixed: Mapping[int, int]) -> dict[int, int]:
 def burnside_table(shape, fixed: Mapping[int, int]) -> list[ClassRow]:
     """Per class with units: size, ``A = Σ_t A_t`` and the description.
 
-    ``fixed`` maps every unit id of ``shape`` to its count.  Classes
-    without units fix nothing and are left out (their size·A is 0).
+    ``fixed`` maps every unit id of ``shape`` (a box shape or a grid kind)
+    to its count.  Classes without units fix nothing and are left out
+    (their size·A is 0).
     """
-    s = _shape(shape)
-    fixed = _checked(s, fixed)
+    fixed = _checked(shape, fixed)
     per_class: dict[int, int] = {}
-    for u in symmetry_units(s):
+    for u in symmetry_units(shape):
         per_class[u.class_id] = per_class.get(u.class_id, 0) + fixed[u.unit_id]
-    classes: dict[int, ConjugacyClass] = {c.class_id: c for c in conjugacy_classes(s)}
+    classes = burnside_group(shape).classes
     return [ClassRow(k, classes[k].size, a, classes[k].label,
                      classes[k].representative.describe())
             for k, a in sorted(per_class.items())]
 
 
 def essentially_different(shape, fixed: Mapping[int, int]) -> int:
-    """``Σ size·A / |G|``, exact; raises ``ArithmeticError`` if ``|G|`` does not
-    divide the sum (a wrong count somewhere: an orbit count is an integer)."""
-    s = _shape(shape)
-    numerator = sum(row.weighted for row in burnside_table(s, fixed))
-    q, r = divmod(numerator, group_order(s))
+    """``Σ size·A / |G|`` (``|H|`` for a grid kind), exact; raises
+    ``ArithmeticError`` if the order does not divide the sum (a wrong count
+    somewhere: an orbit count is an integer)."""
+    group = burnside_group(shape)
+    numerator = sum(row.weighted for row in burnside_table(shape, fixed))
+    q, r = divmod(numerator, group.order)
     if r:
-        raise ArithmeticError(f"Σ size·A = {numerator:,} is not a multiple of |G| = "
-                              f"{group_order(s):,}: some unit count is wrong")
+        raise ArithmeticError(f"Σ size·A = {numerator:,} is not a multiple of |{group.symbol}| = "
+                              f"{group.order:,}: some unit count is wrong")
     return q
 
 
@@ -347,7 +411,7 @@ CSV_HEADER = ("unit_id", "class_id", "class_size", "representative", "class", "p
 
 def csv_row(unit: SymmetryUnit, result: SymmetryResult) -> tuple:
     """One CSV row of a unit and its result, in :data:`CSV_HEADER` order."""
-    cls = conjugacy_classes(unit.shape)[unit.class_id]
+    cls = burnside_group(unit.shape).classes[unit.class_id]
     return (unit.unit_id, unit.class_id, unit.size, unit.symmetry.describe(), cls.label,
             type_label(unit.pi_type), result.fixed, result.standard_unit,
             result.relabellings, result.searches, result.nodes, f"{result.seconds:.3f}")

@@ -21,6 +21,10 @@ times 2 with transposition) and, for each, tests every column part ``y`` at
 once with numpy; shapes whose wreath products are too large to enumerate
 (``|rows|·|cols|`` over :data:`MAX_PAIRS`) raise ``ValueError``.
 
+The conjugacy classes of ``H`` (:func:`kind_classes`) are those of ``H``,
+not of G: an element's class in G may leave ``H``.  They are found by
+conjugating on cells (``H`` has at most a few thousand elements).
+
 Example
 -------
 >>> kind_group("2x2").geometric_order        # all of G for plain 4×4 grids
@@ -33,7 +37,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -41,7 +45,7 @@ from counting.group.symmetries import Symmetry, group_order, wreath_elements
 from grids.kind import GridKind, as_kind
 from grids.variants.encoding import unit_cells
 
-__all__ = ["KindGroup", "kind_group", "constraint_edges", "MAX_PAIRS"]
+__all__ = ["KindGroup", "KindClass", "kind_group", "kind_classes", "constraint_edges", "MAX_PAIRS"]
 
 #: Largest ``|row part| · |column part|`` enumerated (9×9: 1296², 1x7: 5040²).
 MAX_PAIRS = 30_000_000
@@ -145,3 +149,39 @@ def kind_group(kind) -> KindGroup:
     identity = Symmetry.identity(s)
     found.sort(key=lambda g: g != identity)
     return KindGroup(kind, tuple(found))
+
+
+@dataclass(frozen=True)
+class KindClass:
+    """A conjugacy class of the kind's group: its position, size and first element."""
+
+    class_id: int
+    size: int
+    representative: Symmetry
+
+    @property
+    def label(self) -> str:
+        return self.representative.describe()
+
+
+@lru_cache(maxsize=32)
+def kind_classes(kind) -> tuple[KindClass, ...]:
+    """The conjugacy classes of the kind's group ``H``, the identity's first,
+    then in the order of their first element in ``H``'s list."""
+    group = kind_group(as_kind(kind))
+    perms = group.cell_permutations
+    index = {p.tobytes(): i for i, p in enumerate(perms)}
+    inverses = np.argsort(perms, axis=1)
+    seen = np.zeros(len(perms), dtype=bool)
+    out = []
+    for i in range(len(perms)):
+        if seen[i]:
+            continue
+        # h g h⁻¹ on cells: c -> h(g(h⁻¹(c))), for every h at once
+        conj = np.take_along_axis(perms, perms[i][inverses], axis=1)
+        members = {index[row.tobytes()] for row in conj}
+        seen[list(members)] = True
+        out.append(KindClass(len(out), len(members), group.elements[i]))
+    if sum(c.size for c in out) != len(perms):
+        raise ArithmeticError(f"the classes of {group.kind.name} do not partition its group")
+    return tuple(out)

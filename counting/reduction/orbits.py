@@ -5,7 +5,9 @@ essentially different grids of a shape as
 
     E = Σ_classes |K| · A(g_K) / |G|
 
-over the conjugacy classes K of the grid symmetry group G, where A(g) is
+over the conjugacy classes K of the grid symmetry group G (for a grid kind
+with extra rules, ``3x3+x`` or a jigsaw: its group ``H``, the part of G that
+keeps the rules; :class:`~counting.group.burnside.BurnsideGroup`), where A(g) is
 the number of grids with box 1 standard that g fixes up to relabelling.
 This module puts that sum behind the :class:`~counting.reduction.base.Reduction`
 interface, so that the store, the local and Dask pools, resume, merge,
@@ -15,7 +17,7 @@ recount, export and the report treat it like a grid count:
   (:class:`~counting.group.burnside.SymmetryUnit`), its weight the class
   size, its count ``A_t(g)``; ``unit_id`` is its position, 0 the identity;
 * the sum is Σ size · count (the default :meth:`Reduction.term`), there are
-  no factors, and one divisor, ``|G|``; :meth:`Reduction.total` checks that
+  no factors, and one divisor, ``|G|`` (``|H|``); :meth:`Reduction.total` checks that
   it divides (an orbit count is an integer, so a wrong count is caught);
 * ``classes()`` lists the classes that have units (the others fix nothing),
   ``class_id`` being the class's position among *all* conjugacy classes.
@@ -30,15 +32,16 @@ by Knuth's estimator.
 """
 from __future__ import annotations
 
+import math
 
 from counting.options import CountOptions
 from counting.reduction.base import BandClass, Reduction
 from counting.group import burnside
 from counting.group.fixed import estimate_fixed_seconds
-from counting.group.symmetries import conjugacy_classes, group_order
 from counting.reduction.cost import even_work, smallest_class_first, smallest_orbits_sample
 from counting.units import Tally, UnitResult
-from grids.shape import Shape, as_shape
+from grids.kind import GridKind, as_kind
+from grids.shape import Shape
 
 __all__ = ["SymmetryReduction", "NAME"]
 
@@ -46,18 +49,22 @@ NAME = burnside.REDUCTION
 
 
 class SymmetryReduction(Reduction):
-    """Burnside's count of the essentially different grids of one shape.
+    """Burnside's count of the essentially different grids of one shape or grid kind.
 
     Parameters
     ----------
-    shape : Shape or str
+    shape : Shape, GridKind or str
+        A box shape (``"3x3"``: over its group G) or a kind with extra
+        rules (``"3x3+x"``: over the kind's group H).
     """
 
     kind = NAME
     counts_orbits = True
 
-    def __init__(self, shape: Shape | str):
-        self.shape = as_shape(shape)
+    def __init__(self, shape: Shape | GridKind | str):
+        self.group = burnside.burnside_group(shape)
+        self.grid_kind = self.group.kind
+        self.shape = self.grid_kind.shape
 
     @classmethod
     def default_for(cls, shape) -> bool:
@@ -70,19 +77,24 @@ class SymmetryReduction(Reduction):
 
     @property
     def divisors(self) -> tuple[tuple[str, int], ...]:
-        return (("order of the symmetry group |G|", group_order(self.shape)),)
+        if self.grid_kind.plain:
+            return (("order of the symmetry group |G|", self.group_order),)
+        n = self.shape.n
+        return ((f"order of the kind's symmetry group |H| (× {n}! relabellings = "
+                 f"{self.group_order * math.factorial(n):,})", self.group_order),)
 
     def classes(self) -> list[BandClass]:
         """The classes with units, ``class_id`` their position among all
-        conjugacy classes, weight their size (a new list)."""
+        conjugacy classes, weight their size, the representative its rows /
+        columns (1-based) (a new list)."""
         with_units = {u.class_id for u in self.units()}
         return [BandClass(c.class_id, (tuple(r + 1 for r in c.representative.rows),
                                        tuple(k + 1 for k in c.representative.cols)),
                           c.size)
-                for c in conjugacy_classes(self.shape) if c.class_id in with_units]
+                for c in self.group.classes if c.class_id in with_units]
 
     def units(self) -> list[burnside.SymmetryUnit]:
-        return burnside.symmetry_units(self.shape)
+        return burnside.symmetry_units(self.grid_kind)
 
     def problem(self, spec) -> None:
         """None: a unit is a sum over relabellings of orbit covers
@@ -95,9 +107,9 @@ class SymmetryReduction(Reduction):
         """Count ``A_t(g)`` of one unit (not the identity beyond 6×6: its
         count comes from the grid count).  Every search here starts from an
         empty table, so a recount is always independent."""
-        if as_shape(spec.shape) != self.shape or spec.reduction != NAME:
+        if as_kind(spec.shape) != self.grid_kind or spec.reduction != NAME:
             raise ValueError(f"unit {spec.unit_id} is a {spec.shape}/{spec.reduction} unit, "
-                             f"not {self.shape.name}/{NAME}")
+                             f"not {self.grid_kind.name}/{NAME}")
         return _tally(burnside.count_unit(spec, options))
 
     def hand_out(self, specs) -> list:
@@ -108,20 +120,26 @@ class SymmetryReduction(Reduction):
 
 
     def class_label(self, class_id: int) -> str:
-        """The class's elements by their cycle types (:class:`ConjugacyClass` label)."""
-        return conjugacy_classes(self.shape)[class_id].label
+        """The class's elements by their cycle types (G's
+        :class:`~counting.group.symmetries.ConjugacyClass` label), or by its
+        representative (a class of a kind's group H)."""
+        return self.group.classes[class_id].label
 
     def unit_columns(self, spec: burnside.SymmetryUnit) -> dict[str, object]:
-        """The class (its size, representative ``g`` and cycle types) and the
-        relabelling type ``π`` of a unit, for ``results/RxC-symmetry.csv``."""
-        cls = conjugacy_classes(self.shape)[spec.class_id]
-        return {"class_size": spec.size, "representative": spec.symmetry.describe(),
-                "class": cls.label, "pi_type": burnside.type_label(spec.pi_type)}
+        """The class (its size, representative ``g`` and, for G, cycle types)
+        and the relabelling type ``π`` of a unit, for ``results/RxC-symmetry.csv``."""
+        columns = {"class_size": spec.size, "representative": spec.symmetry.describe()}
+        if self.grid_kind.plain:   # H's classes are named by their representative, just given
+            columns["class"] = self.group.classes[spec.class_id].label
+        return {**columns, "pi_type": burnside.type_label(spec.pi_type)}
 
     def not_recountable(self, spec) -> str | None:
-        """The identity's count is the grid count's: recount that store instead."""
-        if spec.is_identity:
-            return (f"the identity's count is the {self.shape.name} grid count / "
+        """The identity's count is the grid count's: recount that store instead.
+        [A kind's identity of side at most 6 is searched again by recount, as
+        the kind reduction did before the two became one.]"""
+        if spec.is_identity and (self.grid_kind.plain
+                                 or self.shape.n > burnside.MAX_SEARCHED_IDENTITY):
+            return (f"the identity's count is the {self.grid_kind.name} grid count / "
                     f"{self.shape.n}!: recount the grid count's store")
         return None
 
@@ -132,7 +150,7 @@ class SymmetryReduction(Reduction):
         identity costs nothing here (it comes from the grid count)."""
         if spec.is_identity:
             return 0.0
-        return estimate_fixed_seconds(self.shape, spec.symmetry, spec.pi_type, options,
+        return estimate_fixed_seconds(self.grid_kind, spec.symmetry, spec.pi_type, options,
                                       probes=probes, seed=seed, max_seconds=max_seconds)
 
     def sample_units(self, k: int, seed: int = 0, among=None) -> list:
@@ -152,15 +170,15 @@ class SymmetryReduction(Reduction):
 
     def burnside_table(self, fixed) -> list:
         """One :class:`~counting.group.burnside.ClassRow` per class with units."""
-        return burnside.burnside_table(self.shape, fixed)
+        return burnside.burnside_table(self.grid_kind, fixed)
 
     @property
     def group_order(self) -> int:
-        """``|G|``, the shape's geometric symmetry group."""
-        return group_order(self.shape)
+        """``|G|``, the shape's geometric symmetry group (``|H|`` for a kind)."""
+        return self.group.order
 
     def __repr__(self) -> str:
-        return f"SymmetryReduction({self.shape.name!r})"
+        return f"SymmetryReduction({self.grid_kind.name!r})"
 
 
 def _tally(r: burnside.SymmetryResult) -> Tally:

@@ -28,7 +28,6 @@ from counting.reduction.patterns2 import TwoBandPatternReduction
 from counting.reduction.prefix import NAME as PREFIX, PrefixReduction
 from counting.reduction.patterns3 import ThreeBandPatternReduction
 from counting.reduction.orbits import SymmetryReduction
-from counting.reduction.kind_orbits import KindSymmetryReduction
 from grids.kind import as_kind
 from grids.shape import Shape, as_shape
 
@@ -214,7 +213,7 @@ def get_reduction(shape: Shape | str, name: str | None = None) -> Reduction:
 
 @lru_cache(maxsize=None)
 def _make_kind_symmetry(kind: str) -> Reduction:
-    return KindSymmetryReduction(kind)
+    return SymmetryReduction(kind)
 
 
 @lru_cache(maxsize=None)

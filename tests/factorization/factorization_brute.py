@@ -7,6 +7,8 @@ none of its ideas (no rooting, no canonical forms, no memo).
 import itertools
 import random
 
+from union_find import UnionFind
+
 
 def matchings(sets):
     """All perfect matchings of the graph column c -> sets[c], as tuples of symbols."""
@@ -51,19 +53,13 @@ def latin_rectangles(k, n):
 def components(sets):
     """Connected components of the bipartite graph (union-find)."""
     n = len(sets)
-    parent = list(range(2 * n))          # columns 0..n-1, symbols n..2n-1
-
-    def find(x):
-        while parent[x] != x:
-            x = parent[x]
-        return x
-
+    joined = UnionFind(range(2 * n))     # columns 0..n-1, symbols n..2n-1
     symbols = sorted(set().union(*sets))
     index = {s: n + i for i, s in enumerate(symbols)}
     for c, s in enumerate(sets):
         for x in s:
-            parent[find(c)] = find(index[x])
-    return len({find(v) for v in range(2 * n)})
+            joined.union(c, index[x])
+    return joined.count()
 
 
 def random_regular(n, d, rng: random.Random):

@@ -6,6 +6,11 @@ inside a band, band swaps, the same for columns, transposition), each image
 relabelled back to box 1 standard.  Published values appear only as
 references: 2 (4×4), 49 (6×6), 1,673,187 (2×4) from OEIS A291188 / Russell &
 Jarvis; 2, 2, 22 isotopy classes of Latin squares of order 4, 5, 6 (OEIS A040082).
+
+Grid kinds (Burnside over the kind's group H) are checked against union-find
+over all grids, both built from the definitions in tests/variant_samples.py
+(the grids by plain backtracking, the group as the moves of the shape that
+keep the rules).
 """
 from __future__ import annotations
 
@@ -14,13 +19,17 @@ import math
 import numpy as np
 import pytest
 
-from counting.group.burnside import (CSV_HEADER, MAX_SEARCHED_IDENTITY, burnside_table,
-                                        count_unit, csv_row, essentially_different,
-                                        identity_fixed, relabelling_types_in_order,
-                                        symmetry_units, type_label)
+from counting.group.burnside import (CSV_HEADER, MAX_SEARCHED_IDENTITY, burnside_group,
+                                        burnside_table, count_unit, csv_row,
+                                        essentially_different, identity_fixed,
+                                        relabelling_types_in_order, symmetry_units, type_label)
+from counting.group.kind_group import kind_classes, kind_group
 from counting.group.permutations import partitions
 from counting.group.symmetries import conjugacy_classes, group_order
 from grids.shape import Shape
+from grids.variants import variant_exact_cover
+from union_find import UnionFind
+from variant_samples import brute_fillings, kind_parts, orbits_by_union_find, rule_keeping_moves
 
 
 def _generators(shape: Shape) -> list[np.ndarray]:
@@ -54,14 +63,7 @@ def brute_force_orbits(shape: Shape, grids: np.ndarray) -> int:
     with box 1 standard."""
     box1 = shape.box_cells[0]
     index = {g.tobytes(): i for i, g in enumerate(grids)}
-    parent = list(range(len(grids)))
-
-    def find(a):
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-
+    sets = UnionFind(range(len(grids)))
     rows = np.arange(len(grids))[:, None]
     for p in _generators(shape):
         moved = grids[:, p]
@@ -69,10 +71,8 @@ def brute_force_orbits(shape: Shape, grids: np.ndarray) -> int:
         relabel[rows, moved[:, box1]] = np.arange(1, shape.n + 1)
         standard = np.take_along_axis(relabel, moved, axis=1)
         for i, image in enumerate(standard):
-            a, b = find(i), find(index[image.tobytes()])
-            if a != b:
-                parent[a] = b
-    return len({find(i) for i in range(len(grids))})
+            sets.union(i, index[image.tobytes()])
+    return sets.count()
 
 
 def burnside(name: str) -> int:
@@ -205,3 +205,56 @@ def test_9x9_essentially_different_grids():
     """3x3: 5,472,730,538 (Russell & Jarvis 2006; OEIS A109741), about 1.5
     minutes on two cores, most of it the grid count (44 classes)."""
     assert _essentially_different_with_grid_count("3x3", "44") == 5_472_730_538
+
+
+# -- grid kinds: the same Burnside with the kind's group H in place of G ------
+SLOW = pytest.mark.slow   # a minute of plain-Python backtracking each on a busy machine
+KINDS = ["2x2+x", "2x2+disjoint", "2x2+anti-knight", "2x2+disjoint+x", "1x4+x", "1x5+x",
+         "2x3+anti-knight", pytest.param("2x3+x", marks=SLOW),
+         pytest.param("2x3+disjoint+x", marks=SLOW)]
+
+
+@pytest.mark.parametrize("text", KINDS)
+def test_burnside_over_the_kind_group_equals_union_find_over_all_grids(text):
+    R, C, houses, pairs = kind_parts(text)
+    grids = brute_fillings(R * C, houses, pairs)
+    assert burnside(text) == orbits_by_union_find(grids, rule_keeping_moves(text))
+
+
+def test_a_kind_has_its_group_h_and_a_box_shape_its_group_g():
+    h, g = burnside_group("2x3+x"), burnside_group("2x3")
+    assert (h.symbol, h.order, h.classes) == ("H", kind_group("2x3+x").geometric_order,
+                                              kind_classes("2x3+x"))
+    assert (g.symbol, g.order, g.classes) == ("G", group_order("2x3"), conjugacy_classes("2x3"))
+    assert symmetry_units("2x3") == symmetry_units(Shape(2, 3))
+    assert {u.shape for u in symmetry_units("2x3+x")} == {"2x3+x"}
+
+
+def test_the_identity_of_a_kind_counts_every_grid_over_n_factorial():
+    units = symmetry_units("2x3+x")
+    grids = variant_exact_cover("2x3+x").count()
+    assert count_unit(units[0]).fixed == grids // math.factorial(6)
+    assert count_unit(units[0], grid_total=grids).fixed == grids // math.factorial(6)
+
+
+def test_a_grid_total_that_is_no_grid_count_of_a_kind_is_refused():
+    with pytest.raises(ValueError, match="not a multiple of 6!"):
+        identity_fixed("2x3+x", 8641)
+
+
+def test_the_kind_table_needs_every_unit_and_sums_to_the_orbit_count():
+    units = symmetry_units("2x3+x")
+    fixed = {u.unit_id: count_unit(u).fixed for u in units}
+    table = burnside_table("2x3+x", fixed)
+    assert sum(r.weighted for r in table) == burnside("2x3+x") * kind_group("2x3+x").geometric_order
+    fixed.pop(units[-1].unit_id)
+    with pytest.raises(ValueError, match="1 of .* units of 2x3[+]x have no count yet"):
+        burnside_table("2x3+x", fixed)
+
+
+def test_a_wrong_count_of_a_kind_is_caught_by_divisibility():
+    units = symmetry_units("2x3+x")
+    fixed = {u.unit_id: count_unit(u).fixed for u in units}
+    fixed[units[0].unit_id] += 1
+    with pytest.raises(ArithmeticError, match="not a multiple of [|]H[|] = 8"):
+        essentially_different("2x3+x", fixed)

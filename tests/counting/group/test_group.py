@@ -18,6 +18,7 @@ from counting.group.permutations import cycle_type
 from counting.group.symmetries import (Symmetry, centraliser, conjugacy_classes, group_order,
                                      wreath_classes)
 from grids.shape import Shape
+from union_find import UnionFind
 
 
 def _block_perms(n: int, block: int) -> list[tuple[int, ...]]:
@@ -47,23 +48,14 @@ def _brute_classes(shape: Shape, elements: np.ndarray) -> dict[tuple, int]:
     all of G's elements in a random sample that generates G), as
     element → class root."""
     index = {tuple(e): i for i, e in enumerate(elements)}
-    parent = list(range(len(elements)))
-
-    def find(a):
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-
+    sets = UnionFind(range(len(elements)))
     rng = np.random.default_rng(0)
     inverse = np.argsort(elements, axis=1)
     for h in rng.choice(len(elements), size=min(len(elements), 30), replace=False):
         conj = elements[h][elements[:, inverse[h]]]          # h∘g∘h⁻¹
         for i, row in enumerate(conj):
-            a, b = find(i), find(index[tuple(row)])
-            if a != b:
-                parent[a] = b
-    return {tuple(e): find(i) for i, e in enumerate(elements)}
+            sets.union(i, index[tuple(row)])
+    return {tuple(e): sets.find(i) for i, e in enumerate(elements)}
 
 
 @pytest.fixture(scope="module", params=["2x2", "2x3", "3x2"])

@@ -1,34 +1,27 @@
 """The symmetry group of a kind against brute force.
 
 Two brute-force groups, from the definitions in tests/variant_samples.py and
-every element of G built here: the elements that keep the kind's constraint
+every element of G built from its definition (block permutations of rows and
+columns, there too): the elements that keep the kind's constraint
 graph (must equal :func:`kind_group`), and the elements that map the set of
 the kind's grids onto itself (must contain it; on small grids it can be
 larger: accidental symmetries of few grids, e.g. 4×4 Sudoku X).
 """
 import functools
-import itertools
 import math
 
 import numpy as np
 import pytest
 
-from counting.group.kind_group import constraint_edges, kind_group
+from counting.group.kind_group import constraint_edges, kind_classes, kind_group
 from counting.group.symmetries import Symmetry, group_order
-from variant_samples import brute_fillings, kind_parts
+from variant_samples import block_permutations, brute_fillings, kind_parts
 
 
 def all_of_g(R, C):
-    """Every element of G, built here from its definition (not wreath_elements)."""
+    """Every element of G, built from its definition (not wreath_elements)."""
     n = R * C
-    def block_perms(block, count):
-        out = []
-        for top in itertools.permutations(range(count)):
-            for inner in itertools.product(itertools.permutations(range(block)), repeat=count):
-                out.append(tuple(top[i] * block + inner[i][j] for i in range(count)
-                                 for j in range(block)))
-        return out
-    rows, cols = block_perms(R, C), block_perms(C, R)
+    rows, cols = block_permutations(R, C), block_permutations(C, R)
     for t in ([False, True] if R == C else [False]):
         for x in rows:
             for y in cols:
@@ -123,3 +116,18 @@ def test_stabiliser_keeps_the_cells():
     ("3x3+x", 96), ("3x3+windoku", 128)])
 def test_nine_by_nine_group_orders(text, order):
     assert kind_group(text).geometric_order == order
+
+
+@pytest.mark.parametrize("text", ["2x2+x", "2x3+x", "2x3+disjoint", "1x5+x"])
+def test_classes_partition_the_group_and_are_closed_under_conjugation(text):
+    classes = kind_classes(text)
+    group = kind_group(text)
+    assert sum(c.size for c in classes) == group.geometric_order
+    assert classes[0].size == 1 and classes[0].representative == group.elements[0]
+    perms = group.cell_permutations
+    members = {p.tobytes() for p in perms}
+    for c in classes:          # each class size divides |H| (orbit-stabiliser)
+        assert group.geometric_order % c.size == 0
+    for a in perms[:12]:
+        for b in perms[:12]:
+            assert a[b].tobytes() in members

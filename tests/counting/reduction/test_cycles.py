@@ -31,6 +31,7 @@ from counting.reduction.cycles import (
 )
 from counting.units import UnitSpec
 from grids.sudoku import Sudoku
+from union_find import UnionFind
 
 LATIN = {1: 1, 2: 2, 3: 12, 4: 576, 5: 161_280, 6: 812_851_200,
          7: 61_479_419_904_000}  # OEIS A002860
@@ -109,13 +110,7 @@ def triple_orbits(n: int) -> list[set]:
     1 and 2 and relabelling row 1 back in order; conjugating both rows by a
     transposition of adjacent symbols (these generate the whole group)."""
     pairs = triples(n)
-    parent = {p: p for p in pairs}
-
-    def find(p):
-        while parent[p] != p:
-            parent[p] = parent[parent[p]]
-            p = parent[p]
-        return p
+    sets = UnionFind(pairs)
 
     def inverse(p):
         inv = [0] * n
@@ -132,11 +127,8 @@ def triple_orbits(n: int) -> list[set]:
             images.append((tuple(t[s[t[c]]] for c in range(n)),
                            tuple(t[r[t[c]]] for c in range(n))))
         for img in images:
-            parent[find(img)] = find((s, r))
-    groups: dict = {}
-    for p in pairs:
-        groups.setdefault(find(p), set()).add(p)
-    return list(groups.values())
+            sets.union(img, (s, r))
+    return [set(c) for c in sets.classes()]
 
 
 # ---------------------------------------------------------------------------

@@ -32,6 +32,7 @@ from counting.reduction.patterns2 import (
 from counting.run.counter import count_unit
 from grids.rectangle import ColumnSetRectangles
 from grids.sudoku import Sudoku
+from union_find import UnionFind
 
 PUBLISHED = {2: 288, 3: 28_200_960, 4: 29_136_487_207_403_520,
              5: 1_903_816_047_972_624_930_994_913_280_000}
@@ -106,14 +107,7 @@ def brute_force_orbits(R, dual):
     """Orbit sizes of all patterns under the moves, by union-find."""
     patterns = list(all_patterns(R))
     index = {p: i for i, p in enumerate(patterns)}
-    parent = list(range(len(patterns)))
-
-    def find(i):
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    sets = UnionFind(range(len(patterns)))
     n = 2 * R
     moves = [lambda p, i=i: relabel(p, {d: (i + 1 if d == i else i if d == i + 1 else d)
                                         for d in range(1, n + 1)}) for i in range(1, n)]
@@ -126,12 +120,8 @@ def brute_force_orbits(R, dual):
             t = transpose_pattern(p)
             images += [t] if t is not None else []
         for q in images:
-            a, b = find(index[p]), find(index[tuple(frozenset(s) for s in q)])
-            parent[a] = b
-    sizes = {}
-    for i in range(len(patterns)):
-        sizes[find(i)] = sizes.get(find(i), 0) + 1
-    return sorted(sizes.values())
+            sets.union(index[p], index[tuple(frozenset(s) for s in q)])
+    return sorted(len(c) for c in sets.classes())
 
 
 def pattern_of(codes):
@@ -159,13 +149,7 @@ def brute_force_multiset_orbits(R, dual):
     """Orbit sizes (in patterns) of the balanced multisets of digit codes
     under bit swaps, complementing bit 0 and (with dual) duality."""
     multisets = balanced_multisets(R)
-    parent = {m: m for m in multisets}
-
-    def find(m):
-        while parent[m] != m:
-            parent[m] = parent[parent[m]]
-            m = parent[m]
-        return m
+    sets = UnionFind(multisets)
 
     def swap_bits(v, s):
         a, b = (v >> s) & 1, (v >> (s + 1)) & 1
@@ -177,12 +161,12 @@ def brute_force_multiset_orbits(R, dual):
         if dual and (t := transpose_pattern(pattern_of(m))) is not None:
             images.append(codes_of(t))
         for q in images:
-            parent[find(m)] = find(q)
+            sets.union(m, q)
     sizes = {}
     for m in multisets:
         labellings = math.factorial(2 * R) // math.prod(
             math.factorial(m.count(v)) for v in set(m))
-        sizes[find(m)] = sizes.get(find(m), 0) + labellings
+        sizes[sets.find(m)] = sizes.get(sets.find(m), 0) + labellings
     return sorted(sizes.values())
 
 

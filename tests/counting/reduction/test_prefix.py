@@ -6,7 +6,7 @@ import pytest
 
 from counting.reduction.prefix import PrefixReduction, choose_prefix, prefix_cells, prefix_fillings
 from grids.variants import variant_exact_cover
-from variant_samples import brute_count, kind_parts
+from variant_samples import backtrack, brute_count, kind_parts, peers_of
 
 KINDS = ["2x2", "2x2+x", "2x2+disjoint", "2x2+disjoint+x", "2x3+x", "2x3+disjoint", "3x2+disjoint",
          "1x4+x", "1x5+x", "1x5+anti-knight", "2x3+anti-knight"]
@@ -19,26 +19,8 @@ def brute_prefix_fillings(text, cells):
     inside = {divmod(c, n) for c in cells}
     sub_houses = [[x for x in h if x in inside] for h in houses]
     sub_pairs = [(a, b) for a, b in pairs if a in inside and b in inside]
-    # brute_count fills the whole grid; count fillings of `inside` only by
-    # giving the other cells a house of their own each (no rule on them)
-    from variant_samples import peers_of
-    peers = peers_of(n, sub_houses, sub_pairs)
-    order = sorted(inside)
-    grid, total = {}, 0
-
-    def place(i):
-        nonlocal total
-        if i == len(order):
-            total += 1
-            return
-        used = {grid.get(p) for p in peers[order[i]]}
-        for d in range(1, n + 1):
-            if d not in used:
-                grid[order[i]] = d
-                place(i + 1)
-                del grid[order[i]]
-    place(0)
-    return total
+    # brute_count fills the whole grid: fill the cells of `inside` only
+    return backtrack(n, peers_of(n, sub_houses, sub_pairs), sorted(inside), {})
 
 
 @pytest.mark.parametrize("text", KINDS)
