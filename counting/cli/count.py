@@ -45,11 +45,12 @@ REDUCTION_HELP = ("Band-1 classes: 'moves' (the five moves; the default, '71' fo
                   "or 'cycles' (cycle type of row 2); three-band shapes "
                   "(2x3, 3x2, 3x3, 4x3, 3x4): 'patterns3' (band tables, a second method); grid kinds "
                   "with extra rules (3x3+x, 3x3+windoku, ...): 'prefix' (orbits of fillings of "
-                  "a prefix of cells, rows 1-2, for 3x3+x its diagonals, unless --prefix says "
-                  "otherwise).")
+                  "a prefix of cells, rows 1-2 or the kind's measured cheapest, unless --prefix "
+                  "says otherwise).")
+_CHOSEN = "; ".join(f"{kind} {name.split('-', 1)[1]}"
+                    for kind, name in registry.PREFIX_CHOSEN.items())
 PREFIX_OPTION_HELP = ("Grid kinds with extra rules: the cells whose fillings make the units; "
-                      f"{PREFIX_HELP} [default: rows=2; for 3x3+x diagonals, measured "
-                      "cheapest]. The prefix is part of the job: a store of one prefix is "
+                      f"{PREFIX_HELP} [default: rows=2; measured cheapest: {_CHOSEN}]. The prefix is part of the job: a store of one prefix is "
                       "refused for another.")
 
 

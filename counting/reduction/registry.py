@@ -50,7 +50,11 @@ SYMMETRY = SymmetryReduction.kind
 # or the prefix measured cheapest for the kind (Knuth's estimator over candidate
 # prefixes and real units timed: scripts/estimate_prefixes.py, results/variants-prefixes.md).
 PREFIX_DEFAULT = f"{PREFIX}-rows=2"
-PREFIX_CHOSEN = {"3x3+x": f"{PREFIX}-diagonals"}   # rows=2: about 200× the estimate
+PREFIX_CHOSEN = {
+    "3x3+x": f"{PREFIX}-diagonals",            # rows=2: about 200× the estimate
+    "3x3+windoku": f"{PREFIX}-rows=1,cols=1",  # 292 s wall on 2 cores; rows=2 about an hour
+    "3x3+disjoint": f"{PREFIX}-rows=3",        # band 1: 51 min on 2 cores; rows=2 over 15 min a unit
+}
 ALIASES_3X3 = {cls.name_3x3: kind for kind, cls in _TABLE.items()
                if cls.name_3x3 is not None}  # 3x3's historical (stored) names
 
@@ -195,7 +199,7 @@ def get_reduction(shape: Shape | str, name: str | None = None) -> Reduction:
     A grid kind with extra constraints (``"3x3+windoku"``) is counted by
     the prefix reduction only (``"prefix"`` = ``"prefix-rows=2"``, or the
     prefix measured cheapest for the kind, :data:`PREFIX_CHOSEN`: Sudoku X
-    by its diagonals; or a stored ``"prefix-PREFIX"`` name), which is its default; its essentially
+    by its diagonals, Windoku by row 1 + column 1, SudokuP by band 1; or a stored ``"prefix-PREFIX"`` name), which is its default; its essentially
     different grids by ``"symmetry"`` (Burnside over the kind's group).
     """
     kind = as_kind(shape)

@@ -90,6 +90,15 @@ def test_verify_lists_the_shapes_it_does_not_count_beside_their_published_totals
 
 
 @pytest.mark.slow
+def test_verify_all_counts_windoku_to_its_published_total():
+    assert "3x3+windoku" in verify.default_shapes(all_shapes=True)
+    row, = verify.verify(["3x3+windoku"], workers=2)
+    assert row.reduction == "prefix-rows=1,cols=1" and row.units == 457
+    assert row.status == "ok" and "Mathimagics" in row.source
+    assert row.computed == 6_337_174_388_428_800     # enjoysudoku, 2018
+
+
+@pytest.mark.slow
 def test_verify_all_counts_2x5_to_its_published_total():
     row, = verify.verify(["2x5"], workers=2)
     assert row.reduction == "patterns2" and row.units == 346

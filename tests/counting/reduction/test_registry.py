@@ -123,12 +123,15 @@ def test_a_reduction_is_offered_only_for_the_shapes_it_applies_to(monkeypatch):
         get_reduction("2x3", "rows")
 
 
-def test_sudoku_x_is_counted_by_its_diagonals_by_default_and_other_kinds_by_rows_1_2():
-    # the diagonals were measured far cheaper than rows 1-2 for 3x3+x
-    # (results/variants-prefixes.md); "prefix" alone means the same default
+def test_measured_kinds_get_their_cheapest_prefix_by_default_and_other_kinds_rows_1_2():
+    # measured far cheaper than rows 1-2 (results/variants-prefixes.md,
+    # results/variants.md): Sudoku X by its diagonals, Windoku by row 1 +
+    # column 1, SudokuP by band 1; "prefix" alone means the same default
     for name in (None, "prefix"):
         assert registry.get_reduction("3x3+x", name).name == "prefix-diagonals"
-        assert registry.get_reduction("3x3+windoku", name).name == "prefix-rows=2"
+        assert registry.get_reduction("3x3+windoku", name).name == "prefix-rows=1,cols=1"
+        assert registry.get_reduction("3x3+disjoint", name).name == "prefix-rows=3"
+        assert registry.get_reduction("3x3+anti-knight", name).name == "prefix-rows=2"
         assert registry.get_reduction("2x2+x", name).name == "prefix-rows=2"
     assert registry.get_reduction("3x3+x", "prefix-rows=2").name == "prefix-rows=2"
     assert registry.reduction_names("3x3+x") == ("prefix-diagonals",)
