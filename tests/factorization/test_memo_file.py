@@ -93,10 +93,12 @@ def test_a_damaged_slot_is_recomputed_not_used(tmp_path):
 
 
 def test_a_recomputed_value_is_published_again_beside_its_damaged_slot(tmp_path):
-    def flip_a_bit(slots, published):
-        slots["lo"][published] ^= np.uint64(1 << 7)
-    _, again = _filled_then_damaged(tmp_path, flip_a_bit)
-    assert again.count(K8, 8) == L8
+    def flip_a_bit_of_l8(slots, published):         # only K_8's own slot (degree 8)
+        top = published[slots["degree"][published] == 8]
+        assert len(top) == 1
+        slots["lo"][top] ^= np.uint64(1 << 7)
+    _, again = _filled_then_damaged(tmp_path, flip_a_bit_of_l8)
+    assert again.count(K8, 8) == L8 and again.stats()["damaged"] == 1
     # the next reader skips the damaged slots and finds the good copies: L_8
     # is read, not counted
     third = FactorizationCounter(8, memo_file=open_memo(8, 4.0, directory=tmp_path))
