@@ -264,7 +264,9 @@ class RunReport:
         return sum(r.count for r in self.counted)
 
     @property
-    def cpu_seconds(self) -> float:
+    def unit_wall_seconds(self) -> float:
+        """The wall-clock seconds of the units counted now, summed (each
+        unit's ``seconds``: the wall time of its count, not CPU time)."""
         return sum(r.seconds for r in self.counted)
 
 
@@ -377,7 +379,7 @@ class Summary:
     nodes: int
     dead_ends: int
     memo_hits: int
-    cpu_seconds: float
+    unit_wall_seconds: float      # Σ the units' seconds: wall time, not CPU time
     hosts: list[str]
     class_totals: dict[int, int]  # complete classes only
     divisors: tuple[tuple[str, int], ...] = ()   # exact divisors of factor · Σ (Burnside: |G|)
@@ -408,7 +410,7 @@ class Summary:
             "formula": "total = " + formula + "".join(f" / {label}" for label, _ in self.divisors),
             "unit_solutions": str(self.unit_solutions),
             "nodes": self.nodes, "dead_ends": self.dead_ends, "memo_hits": self.memo_hits,
-            "cpu_seconds": round(self.cpu_seconds, 3),
+            "unit_wall_seconds": round(self.unit_wall_seconds, 3),
             "hosts": self.hosts,
         }
         if self.divisors:
@@ -449,7 +451,7 @@ def summarise(store: Store, job: Job | None = None) -> Summary:
         unit_solutions=sum(counts.values()),
         nodes=sum(r.nodes for r in results), dead_ends=sum(r.dead_ends for r in results),
         memo_hits=sum(r.memo_hits for r in results),
-        cpu_seconds=sum(r.seconds for r in results),
+        unit_wall_seconds=sum(r.seconds for r in results),
         hosts=sorted({r.host for r in results}), class_totals=ctot,
         divisors=job.reduction_object.divisors, total_label=labels_of(job.reduction_object).total_label,
         identity=identity,

@@ -83,7 +83,7 @@ def status(db, as_json):
         ("units done", f"{s.done:,} of {s.n_units:,}"),
         ("classes complete", f"{s.classes_complete} of {s.n_classes}"),
         ("unit solutions so far", f"{s.unit_solutions:,}"),
-        ("unit time so far", f"{s.cpu_seconds:,.1f} s (wall, summed over units)"),
+        ("unit time so far", f"{s.unit_wall_seconds:,.1f} s (wall, summed over units)"),
         ("hosts", ", ".join(s.hosts) or "—"),
         *([("identity (unit 0)", s.identity.describe())] if s.identity else []),
         ("recount by", job.reduction_object.recount_method()),

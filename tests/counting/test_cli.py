@@ -312,6 +312,21 @@ def test_a_kernel_run_prints_no_search_figures_and_status_names_unit_time_as_wal
     assert re.search(r"search nodes +[1-9]", searched.output), searched.output
 
 
+def test_json_names_the_summed_unit_time_wall_time_not_cpu_time(tmp_path):
+    # the units' seconds are wall-clock time (the store keeps no CPU time): the
+    # JSON of count and status called their sum cpu_seconds
+    db = tmp_path / "w.sqlite"
+    res = invoke("count", "2x2", "--db", db, "-w", "1", "--json")
+    assert res.exit_code == 0, res.output
+    with Store.open(db) as store:
+        summed = round(sum(r.seconds for r in store.results()), 3)
+    counted = json.loads(res.output)
+    status = json.loads(invoke("status", db, "--json").output)
+    assert counted["unit_wall_seconds"] == counted["run"]["unit_wall_seconds"] \
+        == status["unit_wall_seconds"] == summed
+    assert "cpu" not in res.output.lower() and "cpu" not in json.dumps(status).lower()
+
+
 def test_allow_mismatch_never_allows_another_shape_or_reduction(tmp_path):
     db = tmp_path / "j.sqlite"
     assert invoke("count", "2x3", "--db", db, "-q", "-w", "1").exit_code == 0
