@@ -44,7 +44,7 @@ from grids.kind import GridKind, as_kind
 from dlx import ENGINE_VERSION
 
 __all__ = ["Job", "default_db_path", "default_export_stem", "default_export_paths", "run_count",
-           "RunReport", "summarise", "Summary", "export", "recount", "RecountReport",
+           "RunReport", "summarise", "Summary", "export", "recount", "RecountReport", "RecountRefused",
            "parse_unit_list", "format_unit_list", "describe_machine"]
 
 
@@ -535,6 +535,11 @@ def _write_atomic(files: dict[Path, str]) -> None:
 # ---------------------------------------------------------------------------
 # recount and merge
 
+class RecountRefused(ValueError):
+    """A recount that cannot be made: a sample of no unit, a store with no
+    finished unit, or none that can be counted again independently."""
+
+
 @dataclass
 class RecountReport:
     checked: list[tuple[int, int, int]]   # (unit id, stored, recounted)
@@ -555,19 +560,24 @@ def recount(store: Store, sample: int, *, seed: int | None = None,
     table, so no cached state from the first count is reused.
 
     ``options`` chooses the search (``CountOptions(memo=False)``: plain
-    dancing links, independent of the memo and the tail).  ValueError when
-    no finished unit can be recounted, naming why."""
-    job = job or Job.for_store(store)
+    dancing links, independent of the memo and the tail).
+    :class:`RecountRefused` when no finished unit can be recounted, naming
+    why (before the units are enumerated where the reduction knows it:
+    4x3's would load its band tables)."""
     if sample < 1:
-        raise ValueError("--sample must be >= 1")
+        raise RecountRefused("--sample must be >= 1")
     stored = {r.unit_id: r.count for r in store.results()}  # read (and checked) at once
-    red = job.reduction_object
-    why = {u: red.not_recountable(job.units[u]) for u in stored}
-    done = sorted(u for u in stored if why[u] is None)
-    if not done:
-        reasons = sorted({w for w in why.values() if w is not None})
-        raise ValueError("the store holds no finished unit to recount" if not reasons else
-                         f"no finished unit of this store can be recounted: {reasons[0]}")
+    if not stored:
+        raise RecountRefused("the store holds no finished unit to recount")
+    red = get_reduction(store.job.shape, store.job.reduction)
+    refused = red.recount_refused()     # before the units are enumerated (4x3's load its tables)
+    if refused is None:
+        job = job or Job.for_store(store)
+        why = {u: red.not_recountable(job.units[u]) for u in stored}
+        done = sorted(u for u, w in why.items() if w is None)
+        refused = None if done else min(why.values())
+    if refused is not None:
+        raise RecountRefused(f"no finished unit of this store can be recounted: {refused}")
     rng = random.Random(seed)
     chosen = sorted(rng.sample(done, min(sample, len(done))))
     checked = []

@@ -215,6 +215,8 @@ def recount(db, sample, seed, no_memo):
     with _open_store(db) as store, _store_errors():
         try:
             rep = jobs.recount(store, sample, seed=seed, options=CountOptions(memo=not no_memo))
+        except jobs.RecountRefused as e:
+            refuse(str(e))
         except ValueError as e:
             fail(str(e))
     click.echo(f"recounted by {rep.method}")

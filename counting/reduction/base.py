@@ -158,6 +158,12 @@ class Reduction(abc.ABC):
     def not_recountable(self, spec) -> str | None:
         """Why ``gridcount recount`` cannot count ``spec`` by itself (None:
         it can, the default)."""
+        return self.recount_refused()
+
+    def recount_refused(self) -> str | None:
+        """Why ``gridcount recount`` can count no unit of this reduction at
+        all, known before its units are enumerated (None: it may count some,
+        the default)."""
         return None
 
     def engine_suffix(self) -> str:

@@ -20,11 +20,11 @@ from counting.cli import cli
 from counting.reduction import default_reduction
 from counting.job import Job
 from counting.run.pool import default_workers
-from counting.store.database import Store
+from counting.store.database import JobInfo, Store
 from counting.units import UnitResult
 
 from count_process import start_count, wait_for_units
-from store_samples import edit_row, store_wrong_count, write_format_1_store
+from store_samples import edit_row, make_result, store_wrong_count, write_format_1_store
 
 COUNTED = [0, 1, 2, 10]  # 3x3 units in the shared store
 
@@ -331,16 +331,36 @@ def test_recount_of_a_store_no_unit_of_which_can_be_recounted_says_why(tmp_path,
     monkeypatch.setattr(ThreeBandPatternReduction, "not_recountable",
                         lambda self, spec: "no method independent of the band tables fits")
     res = invoke("recount", db)
-    assert res.exit_code == 1 and res.output.count("\n") == 1, res.output
+    assert res.exit_code == 2 and res.output.count("\n") == 1, res.output
     assert ("no finished unit of this store can be recounted: no method independent of the "
             "band tables fits") in res.output
 
 
-def test_recount_of_an_empty_store_is_one_line(tmp_path):
+@pytest.mark.parametrize("shape", ["4x3", "3x4"])
+def test_recount_of_a_4x3_band_tables_store_is_refused_before_its_tables_are_loaded(
+        tmp_path, monkeypatch, shape):
+    # it exited 1 (a refusal is 2), after loading (or building) the 4x3 tables
+    from counting.reduction import patterns3
+    red = patterns3.ThreeBandPatternReduction(shape)
+    db = tmp_path / "p.sqlite"
+    with Store.create_or_open(db, JobInfo(shape, "patterns3", red.engine_version, 144_578)) as st:
+        st.record(make_result(0, count=5, class_id=0, form_id=0,
+                              engine_version=red.engine_version))
+
+    def loaded(*args, **kwargs):
+        raise AssertionError("the 4x3 band tables were loaded")
+    monkeypatch.setattr(patterns3, "tables4", loaded)
+    res = invoke("recount", db)
+    assert res.exit_code == 2 and res.output.count("\n") == 1, res.output
+    assert (f"Error: no finished unit of this store can be recounted: no method independent "
+            f"of the band tables fits {shape}") in res.output
+
+
+def test_recount_of_an_empty_store_is_refused_in_one_line(tmp_path):
     db = tmp_path / "e.sqlite"
     _fake_store(db, {})
     res = invoke("recount", db)
-    assert res.exit_code == 1 and "no finished unit to recount" in res.output
+    assert res.exit_code == 2 and res.output == "Error: the store holds no finished unit to recount\n"
 
 
 # ---------------------------------------------------------------------------
