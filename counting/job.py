@@ -191,26 +191,37 @@ def parse_unit_list(text: str, n_units: int) -> list[int]:
     return sorted(ids)
 
 
-def format_unit_list(ids: Iterable[int]) -> str:
-    """Unit ids as :func:`parse_unit_list` reads them, runs as ranges.
+def format_unit_list(ids: Iterable[int], width: int | None = None) -> str:
+    """Unit ids as :func:`parse_unit_list` reads them, runs as ranges; with
+    ``width``, at most that many characters: the first ranges that fit (at
+    least one), then ``… and N more``, ``N`` the ids left out.
 
     Example
     -------
     >>> format_unit_list([0, 1, 2, 7, 9, 10])
     '0-2,7,9-10'
+    >>> format_unit_list(range(0, 400, 2), width=24)
+    '0,2,4,6,8,… and 195 more'
     """
-    out, start, prev = [], None, None
-    for i in ids:
-        if start is None:
-            start = prev = i
-        elif i == prev + 1:
-            prev = i
+    ids = list(ids)
+    runs: list[list[int]] = []    # [first, last, how many ids come before first]
+    for k, i in enumerate(ids):
+        if runs and i == runs[-1][1] + 1:
+            runs[-1][1] = i
         else:
-            out.append(f"{start}" if start == prev else f"{start}-{prev}")
-            start = prev = i
-    if start is not None:
-        out.append(f"{start}" if start == prev else f"{start}-{prev}")
-    return ",".join(out)
+            runs.append([i, i, k])
+    parts = [f"{a}" if a == b else f"{a}-{b}" for a, b, _ in runs]
+    text = ",".join(parts)
+    if width is None or len(text) <= width or len(parts) < 2:
+        return text
+
+    def more(k: int) -> str:   # what follows the first k ranges
+        return f",… and {len(ids) - runs[k][2]:,} more"
+
+    shown, used = 1, len(parts[0])   # the ranges kept, and their characters
+    while shown < len(parts) - 1 and used + 1 + len(parts[shown]) + len(more(shown + 1)) <= width:
+        shown, used = shown + 1, used + 1 + len(parts[shown])
+    return ",".join(parts[:shown]) + more(shown)
 
 
 def describe_machine() -> dict:

@@ -64,6 +64,22 @@ def test_status_says_what_is_done_and_what_remains(counted):
     assert doc["remaining"] == [u for u in range(710) if u not in COUNTED]
 
 
+def test_status_cuts_a_long_list_of_remaining_ids_to_the_terminal_and_json_keeps_all(
+        tmp_path, monkeypatch):
+    # every other unit done: 355 single ids made one line of 1,500 characters
+    db = tmp_path / "half.sqlite"
+    _fake_store(db, {u: 1 for u in range(0, 710, 2)})
+    monkeypatch.setenv("COLUMNS", "80")
+    res = invoke("status", db)
+    assert res.exit_code == 0, res.output
+    (line,) = [s for s in res.output.splitlines() if s.startswith("remaining units (ids): ")]
+    assert len(line) <= 80 and line.startswith("remaining units (ids): 1,3,5,7,")
+    shown = line.removeprefix("remaining units (ids): ").split(",… and ")[0].split(",")
+    assert line.endswith(f",… and {355 - len(shown)} more")
+    doc = json.loads(invoke("status", db, "--json").output)
+    assert doc["remaining"] == list(range(1, 710, 2))
+
+
 def test_a_store_of_format_1_is_read_and_upgraded_by_the_next_count(tmp_path):
     db = tmp_path / "old.sqlite"
     job = Job.load("2x3")
