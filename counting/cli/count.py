@@ -200,7 +200,7 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
     except plan.NoGrids as e:
         _say_no_grids(e, as_json, quiet)
         return
-    except plan.OutOfReach as e:
+    except (plan.OutOfReach, plan.NoDiskRoom) as e:
         _json_error(as_json, str(e), 2)
         refuse(str(e))
     except plan.TooMuchMemory as e:

@@ -239,6 +239,12 @@ class Reduction(abc.ABC):
         count), or None (the default: each worker's memo is its own)."""
         return None
 
+    def reserve_memo(self, options) -> None:
+        """Make the memo kept beyond the workers, its disk space reserved,
+        before the workers of this machine start (the kernel's memo file:
+        :class:`factorization.NoRoomForMemo` when the disk has no room for
+        it); nothing by default."""
+
     def worker_memory_mib(self, options) -> float:
         """MiB a worker process allocates to count this reduction's units:
         by default the search engine's memo table, when the memo is on."""
