@@ -44,7 +44,7 @@ from grids.kind import GridKind, as_kind
 from dlx import ENGINE_VERSION
 
 __all__ = ["Job", "default_db_path", "default_export_stem", "default_export_paths", "run_count",
-           "RunReport", "summarise", "Summary", "export", "recount", "RecountReport",
+           "RunReport", "summarise", "Summary", "export", "recount", "RecountReport", "RecountRefused",
            "parse_unit_list", "format_unit_list", "describe_machine"]
 
 
@@ -191,26 +191,37 @@ def parse_unit_list(text: str, n_units: int) -> list[int]:
     return sorted(ids)
 
 
-def format_unit_list(ids: Iterable[int]) -> str:
-    """Unit ids as :func:`parse_unit_list` reads them, runs as ranges.
+def format_unit_list(ids: Iterable[int], width: int | None = None) -> str:
+    """Unit ids as :func:`parse_unit_list` reads them, runs as ranges; with
+    ``width``, at most that many characters: the first ranges that fit (at
+    least one), then ``… and N more``, ``N`` the ids left out.
 
     Example
     -------
     >>> format_unit_list([0, 1, 2, 7, 9, 10])
     '0-2,7,9-10'
+    >>> format_unit_list(range(0, 400, 2), width=24)
+    '0,2,4,6,8,… and 195 more'
     """
-    out, start, prev = [], None, None
-    for i in ids:
-        if start is None:
-            start = prev = i
-        elif i == prev + 1:
-            prev = i
+    ids = list(ids)
+    runs: list[list[int]] = []    # [first, last, how many ids come before first]
+    for k, i in enumerate(ids):
+        if runs and i == runs[-1][1] + 1:
+            runs[-1][1] = i
         else:
-            out.append(f"{start}" if start == prev else f"{start}-{prev}")
-            start = prev = i
-    if start is not None:
-        out.append(f"{start}" if start == prev else f"{start}-{prev}")
-    return ",".join(out)
+            runs.append([i, i, k])
+    parts = [f"{a}" if a == b else f"{a}-{b}" for a, b, _ in runs]
+    text = ",".join(parts)
+    if width is None or len(text) <= width or len(parts) < 2:
+        return text
+
+    def more(k: int) -> str:   # what follows the first k ranges
+        return f",… and {len(ids) - runs[k][2]:,} more"
+
+    shown, used = 1, len(parts[0])   # the ranges kept, and their characters
+    while shown < len(parts) - 1 and used + 1 + len(parts[shown]) + len(more(shown + 1)) <= width:
+        shown, used = shown + 1, used + 1 + len(parts[shown])
+    return ",".join(parts[:shown]) + more(shown)
 
 
 def describe_machine() -> dict:
@@ -264,7 +275,9 @@ class RunReport:
         return sum(r.count for r in self.counted)
 
     @property
-    def cpu_seconds(self) -> float:
+    def unit_wall_seconds(self) -> float:
+        """The wall-clock seconds of the units counted now, summed (each
+        unit's ``seconds``: the wall time of its count, not CPU time)."""
         return sum(r.seconds for r in self.counted)
 
 
@@ -377,7 +390,7 @@ class Summary:
     nodes: int
     dead_ends: int
     memo_hits: int
-    cpu_seconds: float
+    unit_wall_seconds: float      # Σ the units' seconds: wall time, not CPU time
     hosts: list[str]
     class_totals: dict[int, int]  # complete classes only
     divisors: tuple[tuple[str, int], ...] = ()   # exact divisors of factor · Σ (Burnside: |G|)
@@ -408,7 +421,7 @@ class Summary:
             "formula": "total = " + formula + "".join(f" / {label}" for label, _ in self.divisors),
             "unit_solutions": str(self.unit_solutions),
             "nodes": self.nodes, "dead_ends": self.dead_ends, "memo_hits": self.memo_hits,
-            "cpu_seconds": round(self.cpu_seconds, 3),
+            "unit_wall_seconds": round(self.unit_wall_seconds, 3),
             "hosts": self.hosts,
         }
         if self.divisors:
@@ -449,7 +462,7 @@ def summarise(store: Store, job: Job | None = None) -> Summary:
         unit_solutions=sum(counts.values()),
         nodes=sum(r.nodes for r in results), dead_ends=sum(r.dead_ends for r in results),
         memo_hits=sum(r.memo_hits for r in results),
-        cpu_seconds=sum(r.seconds for r in results),
+        unit_wall_seconds=sum(r.seconds for r in results),
         hosts=sorted({r.host for r in results}), class_totals=ctot,
         divisors=job.reduction_object.divisors, total_label=labels_of(job.reduction_object).total_label,
         identity=identity,
@@ -533,6 +546,11 @@ def _write_atomic(files: dict[Path, str]) -> None:
 # ---------------------------------------------------------------------------
 # recount and merge
 
+class RecountRefused(ValueError):
+    """A recount that cannot be made: a sample of no unit, a store with no
+    finished unit, or none that can be counted again independently."""
+
+
 @dataclass
 class RecountReport:
     checked: list[tuple[int, int, int]]   # (unit id, stored, recounted)
@@ -553,19 +571,24 @@ def recount(store: Store, sample: int, *, seed: int | None = None,
     table, so no cached state from the first count is reused.
 
     ``options`` chooses the search (``CountOptions(memo=False)``: plain
-    dancing links, independent of the memo and the tail).  ValueError when
-    no finished unit can be recounted, naming why."""
-    job = job or Job.for_store(store)
+    dancing links, independent of the memo and the tail).
+    :class:`RecountRefused` when no finished unit can be recounted, naming
+    why (before the units are enumerated where the reduction knows it:
+    4x3's would load its band tables)."""
     if sample < 1:
-        raise ValueError("--sample must be >= 1")
+        raise RecountRefused("--sample must be >= 1")
     stored = {r.unit_id: r.count for r in store.results()}  # read (and checked) at once
-    red = job.reduction_object
-    why = {u: red.not_recountable(job.units[u]) for u in stored}
-    done = sorted(u for u in stored if why[u] is None)
-    if not done:
-        reasons = sorted({w for w in why.values() if w is not None})
-        raise ValueError("the store holds no finished unit to recount" if not reasons else
-                         f"no finished unit of this store can be recounted: {reasons[0]}")
+    if not stored:
+        raise RecountRefused("the store holds no finished unit to recount")
+    red = get_reduction(store.job.shape, store.job.reduction)
+    refused = red.recount_refused()     # before the units are enumerated (4x3's load its tables)
+    if refused is None:
+        job = job or Job.for_store(store)
+        why = {u: red.not_recountable(job.units[u]) for u in stored}
+        done = sorted(u for u, w in why.items() if w is None)
+        refused = None if done else min(why.values())
+    if refused is not None:
+        raise RecountRefused(f"no finished unit of this store can be recounted: {refused}")
     rng = random.Random(seed)
     chosen = sorted(rng.sample(done, min(sample, len(done))))
     checked = []

@@ -46,12 +46,14 @@ from counting.store.database import Store, StoreError, StoreLock
 from counting.store.format import ForeignStoreError
 from counting.store.identity import check_identity, link, read_grid_store
 from dlx.api import MEMO_MB_MAX
+from factorization import NoRoomForMemo
 from grids.kind import as_kind
 
 __all__ = ["CountRequest", "Outcome", "count", "check_reach", "refuse_uncountable", "open_store",
            "prepare_identity", "grid_total_in", "record_identity", "needs_identity", "store_state",
            "units_left",
-           "OutOfReach", "Interrupted", "RunFailed", "BadUnits", "TooMuchMemory", "NoGrids"]
+           "OutOfReach", "Interrupted", "RunFailed", "BadUnits", "TooMuchMemory", "NoDiskRoom",
+           "NoGrids"]
 
 
 class OutOfReach(ValueError):
@@ -82,6 +84,11 @@ class BadUnits(ValueError):
 
 class TooMuchMemory(ValueError):
     """Worker processes and their memo tables that do not fit in this machine's memory."""
+
+
+class NoDiskRoom(ValueError):
+    """A memo file for this machine's workers that its disk has no room for
+    (:class:`factorization.NoRoomForMemo`): nothing made."""
 
 
 class RunFailed(RuntimeError):
@@ -157,7 +164,7 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
     ------
     ValueError
         A bad shape or reduction; :class:`OutOfReach`, :class:`BadUnits`,
-        :class:`TooMuchMemory` for their cases.
+        :class:`TooMuchMemory`, :class:`NoDiskRoom` for their cases.
     StoreError
         The store cannot be opened, locked or deleted.
     Interrupted, RunFailed
@@ -193,6 +200,13 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
     memo = job.reduction_object.describe_memo(r.options)
     if memo:
         say(f"memo: {memo}")
+    if here:   # the memo file this machine's workers map, before any store
+        try:
+            job.reduction_object.reserve_memo(r.options)
+        except NoRoomForMemo as e:
+            raise NoDiskRoom(str(e)) from None
+        except OSError:
+            pass   # not made (no permission...): each worker says so and keeps its own table
     if not r.db:
         path.parent.mkdir(parents=True, exist_ok=True)
     run_kw = dict(workers=r.workers, options=r.options, progress=progress, log=log,

@@ -13,8 +13,8 @@ real run would.  Then
 
 * ``Π · (leaf count)`` estimates the whole count (exactly unbiased), and
 * ``Π · (leaf seconds)`` estimates the time of counting every leaf (CPU
-  seconds of the counting thread, so the load of the machine does not
-  inflate it): the
+  seconds of the counting thread, :func:`sample_seconds`, so the load of
+  the machine does not inflate it): the
   time of the whole count, less the nodes above the leaves (few) and less
   what a real run saves when different leaves share memoized subcounts
   (where sharing is common the estimate is high).
@@ -45,7 +45,16 @@ import numpy as np
 
 from dlx.api import ExactCover
 
-__all__ = ["Estimate", "estimate", "LEAF_SOLUTIONS"]
+__all__ = ["Estimate", "estimate", "LEAF_SOLUTIONS", "sample_seconds"]
+
+
+def sample_seconds() -> float:
+    """The clock an estimate times its samples on: the CPU time of the
+    calling thread, which does the work, in seconds.  Not the wall: on a
+    loaded machine the wall time of a sample grows with the load, its CPU
+    time does not; nor the process's CPU time, which adds its other threads'."""
+    return time.thread_time()
+
 
 #: The default leaf depth leaves about this many completions (or fewer) below
 #: a leaf: enough that a leaf count is more than call overhead, few enough
@@ -200,11 +209,9 @@ def estimate(ec: ExactCover, *, given: Sequence[int] = (), leaf: int | None = No
             return 0.0, 0.0, True
         key = frozenset(path)
         if key not in leaves:   # a leaf met again costs what it cost the first time
-            # this thread's CPU clock, not the wall: on a loaded machine the
-            # wall time of a leaf grows with the load, its CPU time does not
-            t = time.thread_time()
+            t = sample_seconds()
             c = ec.count(given=walker.given + path, memo=memo, memo_mb=memo_mb, tail=tail)
-            leaves[key] = (c, time.thread_time() - t)
+            leaves[key] = (c, sample_seconds() - t)
         c, seconds = leaves[key]
         return float(product * c), product * seconds, False
 

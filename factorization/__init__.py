@@ -6,9 +6,10 @@ counting core is the private Cython module ``factorization._kernel``.
 from factorization.api import (CANON_VERSION, ENGINE_NAME, KERNEL_VERSION, MAX_N, PROCESS_MEMO_MIN_MB, FactorizationCounter,
                                LatinUnit, adjacency, count_factorizations, count_unit_chunk,
                                count_unit_class, latin_rectangles, latin_squares, latin_units,
-                               process_counter, process_memo_mb)
+                               NoRoomForMemo, process_counter, process_memo_mb,
+                               reserve_process_memo)
 
 __all__ = ["count_factorizations", "latin_rectangles", "latin_squares", "latin_units",
            "count_unit_class", "count_unit_chunk", "adjacency", "LatinUnit",
            "FactorizationCounter", "MAX_N", "process_counter", "process_memo_mb",
-           "PROCESS_MEMO_MIN_MB", "ENGINE_NAME", "KERNEL_VERSION", "CANON_VERSION"]
+           "reserve_process_memo", "NoRoomForMemo", "PROCESS_MEMO_MIN_MB", "ENGINE_NAME", "KERNEL_VERSION", "CANON_VERSION"]

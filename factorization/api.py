@@ -59,12 +59,13 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from factorization._kernel import CANON_VERSION, Kernel, key_to_adj
-from factorization.memo_file import MemoFile, MemoFileError, open_memo
+from factorization.memo_file import MemoFile, MemoFileError, NoRoomForMemo, open_memo, reserve
 
 __all__ = ["count_factorizations", "latin_rectangles", "latin_squares", "latin_units",
            "count_unit_class", "count_unit_chunk", "adjacency", "LatinUnit",
            "FactorizationCounter", "MAX_N", "process_counter", "process_memo_mb",
-           "PROCESS_MEMO_MIN_MB", "ENGINE_NAME", "KERNEL_VERSION", "CANON_VERSION"]
+           "reserve_process_memo", "NoRoomForMemo", "PROCESS_MEMO_MIN_MB", "ENGINE_NAME",
+           "KERNEL_VERSION", "CANON_VERSION"]
 
 ENGINE_NAME = "factorization-2"   # what a count made by this kernel names as its engine
 #: the kernel and its canonical form (unit ids of ``factor`` jobs follow the
@@ -484,3 +485,12 @@ def process_counter(n: int, memo_mb: float = 64.0, shared: bool = True) -> "Fact
                       file=sys.stderr)
         c = _PROCESS_COUNTERS[(n, shared)] = FactorizationCounter(n, memo_mb=mb, memo_file=memo)
     return c
+
+
+def reserve_process_memo(n: int, memo_mb: float = 64.0) -> bool:
+    """Make the memo file that :func:`process_counter` (``shared``) maps for
+    ``n`` and ``memo_mb``, every block reserved, unless it exists (True when
+    made now): before the workers start, so that a disk without room for it
+    is said once, :class:`NoRoomForMemo` (nothing made), and never met by a
+    worker writing a slot."""
+    return reserve(n, process_memo_mb(memo_mb))

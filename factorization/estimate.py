@@ -7,7 +7,8 @@ others share) but, for every degree ``d`` the recurrence passes through,
     N_d · e_d
 
 where ``N_d`` is the number of classes of ``d``-regular graphs met (each
-expanded once, on its memo miss) and ``e_d`` the CPU time of expanding one:
+expanded once, on its memo miss) and ``e_d`` the CPU time of expanding one
+(on the clock of the thread doing it, :func:`dlx.estimate.sample_seconds`):
 enumerating its rooted children with a canonical form (and a memo probe)
 each, or at the lowest memoised degree counting it outright.
 
@@ -37,6 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dlx.estimate import sample_seconds
 from factorization._kernel import key_to_adj
 from factorization.api import FactorizationCounter
 
@@ -70,16 +72,16 @@ def descent_seconds(counter: FactorizationCounter, adj: np.ndarray, degree: int,
     out: dict[int, float] = {}
     n = counter.n
     for d in range(degree, memo_min, -1):
-        t = time.process_time()
+        t = sample_seconds()
         keys, _ = counter.children(adj, rooted=True)
-        out[d] = time.process_time() - t
+        out[d] = sample_seconds() - t
         if len(keys) == 0:
             return out
         adj = _adj(keys[rng.randrange(len(keys))], n)
     cold = FactorizationCounter(n, memo_mb=0.0, memo_min=max(memo_min, 3))
-    t = time.process_time()
+    t = sample_seconds()
     cold.count(adj, memo_min)
-    out[memo_min] = time.process_time() - t
+    out[memo_min] = sample_seconds() - t
     return out
 
 
@@ -153,9 +155,9 @@ def tree_seconds(n: int, adj: np.ndarray, degree: int, *, seed: int = 0,
     while paths < min_paths or time.perf_counter() - t0 < max_seconds:
         g, weight = adj, 1.0
         for d in range(degree, memo_min, -1):
-            t = time.process_time()
+            t = sample_seconds()
             keys, _ = counter.children(g, rooted=True)
-            total += weight * (time.process_time() - t)
+            total += weight * (sample_seconds() - t)
             if len(keys) == 0:
                 weight = 0.0
                 break
@@ -163,9 +165,9 @@ def tree_seconds(n: int, adj: np.ndarray, degree: int, *, seed: int = 0,
             g = _adj(keys[rng.randrange(len(keys))], n)
         if weight:
             cold = FactorizationCounter(n, memo_mb=0.0, memo_min=max(memo_min, 3))
-            t = time.process_time()
+            t = sample_seconds()
             cold.count(g, memo_min)
-            total += weight * (time.process_time() - t)
+            total += weight * (sample_seconds() - t)
         paths += 1
     return total / paths
 

@@ -16,9 +16,11 @@ compare-and-swap, its key, value and checksum written before it is
 published by a release store, and believed only after an acquire load and
 a matching checksum (its index included), so a slot torn by a crash or
 damaged on disk is recomputed, never used.  The table is bounded: at 3/4
-full further results are computed and not stored.  The file is sparse
-(blocks are used as slots are written); it is made only when the disk has
-room for all of it.
+full further results are computed and not stored.  Every block of the
+file is reserved on the disk when it is made (``posix_fallocate``): a
+sparse file would take its blocks as slots are written, and a process
+writing a slot when the disk has filled meanwhile would die of SIGBUS.  A
+disk without room for all of it gets no file (:class:`NoRoomForMemo`).
 
 Example
 -------
@@ -34,6 +36,7 @@ Example
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import mmap
 import os
@@ -44,8 +47,8 @@ from pathlib import Path
 from bandtables.cache import cache_root
 from factorization._kernel import CANON_VERSION, COUNT_OFFSET, HEADER_BYTES, SLOT_BYTES
 
-__all__ = ["MemoFile", "MemoFileError", "open_memo", "memo_path", "slots_for", "describe", "LAYOUT",
-           "HEADER_BYTES"]
+__all__ = ["MemoFile", "MemoFileError", "NoRoomForMemo", "open_memo", "reserve", "memo_path",
+           "slots_for", "describe", "LAYOUT", "HEADER_BYTES"]
 
 LAYOUT = 1                  # the header and slot layout of this module and _memo.h
 KEY_WORDS = 4               # 64-bit words of a canonical key
@@ -57,6 +60,11 @@ _DIGEST_BYTES = 16
 class MemoFileError(ValueError):
     """A memo file that is not this kernel's (another version, ``n``, layout
     or size, or a damaged header): not read."""
+
+
+class NoRoomForMemo(OSError):
+    """The disk has no room for a memo file of its full size: nothing made
+    (one line naming the file and its size)."""
 
 
 @dataclass(frozen=True)
@@ -113,20 +121,35 @@ def _check_header(path: Path, head: bytes, n: int, slots: int, size: int) -> Non
             raise MemoFileError(f"{path} is a memo file of {what} {got}, not {want}; not read")
 
 
+def _allocate(f, size: int, path: Path) -> None:
+    """Reserve all ``size`` bytes of the open file ``f`` on its disk
+    (zeros); :class:`NoRoomForMemo` naming ``path`` when there is no room.
+    Where ``posix_fallocate`` is missing the file is left sparse."""
+    if not hasattr(os, "posix_fallocate"):   # pragma: no cover - not on Linux
+        f.truncate(size)
+        return
+    try:
+        os.posix_fallocate(f.fileno(), 0, size)
+    except OSError as e:
+        if e.errno not in (errno.ENOSPC, errno.EDQUOT):
+            raise
+        raise NoRoomForMemo(f"no room for the memo file {path}: its {size / 2**20:,.0f} MiB "
+                            f"({size:,} bytes) cannot be reserved on the disk "
+                            f"({e.strerror})") from None
+
+
 def _create(path: Path, n: int, slots: int) -> bool:
-    """Make the file (header, then sparse zeros) unless it exists: written
-    under a temporary name and linked into place, so nobody maps half a
-    header; True when this call made it."""
+    """Make the file (header, then zeros, every block reserved) unless it
+    exists: written under a temporary name and linked into place, so nobody
+    maps half a header; True when this call made it."""
     size = HEADER_BYTES + slots * SLOT_BYTES
     path.parent.mkdir(parents=True, exist_ok=True)
-    free = os.statvfs(path.parent)
-    if free.f_bavail * free.f_frsize < size:
-        raise OSError(f"no room for a memo file of {size / 2**20:,.0f} MiB in {path.parent}")
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with open(tmp, "wb") as f:
             f.write(_header(n, slots))
-            f.truncate(size)
+            f.flush()
+            _allocate(f, size, path)
         try:
             os.link(tmp, path)
         except FileExistsError:
@@ -144,12 +167,14 @@ def open_memo(n: int, memo_mb: float, directory: str | os.PathLike | None = None
     ------
     MemoFileError
         The file there is not this kernel's (one line; it is left alone).
+    NoRoomForMemo
+        It is missing and the disk has no room for it (nothing made).
     OSError
-        It cannot be made or mapped (no room, no permission).
+        It cannot be made or mapped (no permission...).
     """
     slots = slots_for(memo_mb)
     path = memo_path(n, memo_mb, directory)
-    created = _create(path, n, slots) if not path.exists() else False
+    created = reserve(n, memo_mb, directory)
     with open(path, "r+b") as f:
         size = os.fstat(f.fileno()).st_size
         _check_header(path, f.read(HEADER_BYTES), n, slots, size)
@@ -157,6 +182,13 @@ def open_memo(n: int, memo_mb: float, directory: str | os.PathLike | None = None
                            prot=mmap.PROT_READ | mmap.PROT_WRITE)
     return MemoFile(path, slots, buffer, created)
 
+
+def reserve(n: int, memo_mb: float, directory: str | os.PathLike | None = None) -> bool:
+    """Make the memo file of ``n`` and ``memo_mb`` (:func:`memo_path`), every
+    block reserved, unless it exists; True when this call made it.
+    :class:`NoRoomForMemo` (nothing made) when the disk has no room for it."""
+    path = memo_path(n, memo_mb, directory)
+    return False if path.exists() else _create(path, n, slots_for(memo_mb))
 
 
 def describe(n: int, memo_mb: float, directory: str | os.PathLike | None = None) -> str:

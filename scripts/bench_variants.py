@@ -37,7 +37,7 @@ def run(kind: str, symmetry: bool, workers: int) -> dict:
     doc = json.loads(out.stdout)
     return {"kind": kind, "symmetry": symmetry, "total": doc["total_int"],
             "units": doc.get("units_total"), "reduction": doc.get("reduction"),
-            "wall": wall, "cpu": doc.get("cpu_seconds", 0.0), "load": load}
+            "wall": wall, "unit_wall": doc.get("unit_wall_seconds", 0.0), "load": load}
 
 
 def main() -> None:

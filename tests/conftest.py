@@ -19,15 +19,25 @@ Chosen with hypothesis' own ``--hypothesis-profile NAME`` option:
     Like ``ci``: the engine's speed varies with the machine and the build, so
     no deadline applies, and failures print their reproduction blob.
 
+The cache directory
+-------------------
+Every test runs with ``XDG_CACHE_HOME`` pointing at a directory of this
+run (a session tmp dir), so the band tables, memo files and locks that
+tests make never land in this machine's cache (``~/.cache/gridcount``, or
+the ``XDG_CACHE_HOME`` the run was started with), where a long count may
+keep its memo file.  The one exception is below.
+
 The 4x3 band tables
 -------------------
 The slow tests on the real 4x3 tables take them from this machine's cache
 through the ``tables4_cache`` fixture, which builds them there first if
 the cache holds none (as the first 4x3 count would: about 5 minutes of
 CPU on two threads, 1.9 GiB at its peak, once per machine), so a fresh
-clone's ``--runslow`` (CI) runs them instead of skipping them.
+clone's ``--runslow`` (CI) runs them instead of skipping them.  A test
+that uses that fixture sees the machine's cache as ``XDG_CACHE_HOME``.
 """
 
+import os
 import signal
 from pathlib import Path
 
@@ -40,6 +50,18 @@ hypothesis.settings.register_profile("dev", deadline=None, print_blob=True)
 # Default profile; hypothesis' pytest plugin replaces it during
 # pytest_configure when --hypothesis-profile is given.
 hypothesis.settings.load_profile("dev")
+
+
+# XDG_CACHE_HOME as the run found it (None: unset, ~/.cache): the machine's cache
+_MACHINE_CACHE_HOME = os.environ.get("XDG_CACHE_HOME")
+
+
+def _use_the_machine_cache(mp: pytest.MonkeyPatch) -> None:
+    """Point ``XDG_CACHE_HOME`` back where the run found it."""
+    if _MACHINE_CACHE_HOME is None:
+        mp.delenv("XDG_CACHE_HOME", raising=False)
+    else:
+        mp.setenv("XDG_CACHE_HOME", _MACHINE_CACHE_HOME)
 
 
 def pytest_addoption(parser):
@@ -103,8 +125,35 @@ def fails_instead_of_hanging():
         signal.signal(signal.SIGALRM, previous)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _a_cache_of_this_run(tmp_path_factory):
+    """``XDG_CACHE_HOME`` is a directory of this run for every test (see the module)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _the_machine_cache_for_the_4x3_tables(request, monkeypatch):
+    """A test that uses ``tables4_cache`` reads the tables from the machine's cache."""
+    if "tables4_cache" in request.fixturenames:
+        _use_the_machine_cache(monkeypatch)
+
+
+@pytest.fixture(scope="session")
+def machine_cache_root() -> Path:
+    """This machine's gridcount cache directory (:func:`bandtables.cache.cache_root`
+    as the run found ``XDG_CACHE_HOME``), which tests do not write into."""
+    from bandtables.cache import cache_root
+    with pytest.MonkeyPatch.context() as mp:
+        _use_the_machine_cache(mp)
+        return cache_root()
+
+
 @pytest.fixture(scope="session")
 def tables4_cache():
     """The directory of this machine's 4x3 band tables, built first if need be."""
     from bandtables.cache import tables4_dir
-    return tables4_dir(threads=2)
+    with pytest.MonkeyPatch.context() as mp:
+        _use_the_machine_cache(mp)
+        return tables4_dir(threads=2)

@@ -201,7 +201,7 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
     except plan.NoGrids as e:
         _say_no_grids(e, as_json, quiet)
         return
-    except plan.OutOfReach as e:
+    except (plan.OutOfReach, plan.NoDiskRoom) as e:
         _json_error(as_json, str(e), 2)
         refuse(str(e))
     except plan.TooMuchMemory as e:
@@ -332,7 +332,7 @@ def _count_options(memo_mb_text: str, no_memo: bool, no_tail: bool) -> CountOpti
 def _run_json(report: jobs.RunReport) -> dict:
     return {"units_counted": len(report.counted), "units_skipped": report.skipped,
             "unit_solutions": str(report.unit_solutions), "wall_seconds": round(report.wall_seconds, 3),
-            "cpu_seconds": round(report.cpu_seconds, 3), "workers": report.workers,
+            "unit_wall_seconds": round(report.unit_wall_seconds, 3), "workers": report.workers,
             "dead_ends": sum(r.dead_ends for r in report.counted),
             "nodes": sum(r.nodes for r in report.counted),
             "memo_hits": sum(r.memo_hits for r in report.counted),
@@ -341,7 +341,7 @@ def _run_json(report: jobs.RunReport) -> dict:
 
 def _print_run(report: jobs.RunReport) -> None:
     wall = report.wall_seconds
-    cpu = report.cpu_seconds
+    in_units = report.unit_wall_seconds
     sols = report.unit_solutions
     searched = [r for r in report.counted if r.engine_version == ENGINE_VERSION]
     by_kernel = len(report.counted) - len(searched)
@@ -354,9 +354,9 @@ def _print_run(report: jobs.RunReport) -> None:
            ("memo hits", f"{sum(r.memo_hits for r in searched):,}")] if searched else []),
         *([("units counted by a kernel (no search)", f"{by_kernel:,}")] if by_kernel else []),
         ("wall time", f"{wall:,.1f} s"),
-        ("time in units", f"{cpu:,.1f} s (wall, summed over units)"),
+        ("time in units", f"{in_units:,.1f} s (wall, summed over units)"),
         ("solutions per second per worker",
-         f"{sols / cpu:,.0f} sol/s" if cpu > 0 else "—"),
+         f"{sols / in_units:,.0f} sol/s" if in_units > 0 else "—"),
         ("workers", dask_stats.describe_workers(report.workers, report.per_worker)),
     ]
     print_table(rows + dask_stats.per_worker_rows(report.per_worker))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import shutil
 from pathlib import Path
 
 import click
@@ -22,6 +23,9 @@ from counting.store.database import FORMAT_VERSION, Store, StoreError, StoreLock
 from counting.store.lock import holder
 
 __all__ = ["status", "export", "merge", "recount"]
+
+#: Characters ``status`` gives the remaining ids however narrow the terminal.
+MIN_LIST_WIDTH = 40
 
 
 def _open_store(path: str) -> Store:
@@ -83,15 +87,16 @@ def status(db, as_json):
         ("units done", f"{s.done:,} of {s.n_units:,}"),
         ("classes complete", f"{s.classes_complete} of {s.n_classes}"),
         ("unit solutions so far", f"{s.unit_solutions:,}"),
-        ("unit time so far", f"{s.cpu_seconds:,.1f} s (wall, summed over units)"),
+        ("unit time so far", f"{s.unit_wall_seconds:,.1f} s (wall, summed over units)"),
         ("hosts", ", ".join(s.hosts) or "—"),
         *([("identity (unit 0)", s.identity.describe())] if s.identity else []),
         ("recount by", job.reduction_object.recount_method()),
         (f"total ({s.total_label})", _int(s.total)),     # last: what a reader looks for
     ])
-    if remaining:
-        click.echo(f"remaining unit{'s' * (len(remaining) != 1)} (ids): "
-                   f"{jobs.format_unit_list(remaining)}")
+    if remaining:   # cut to the terminal's width (--json lists every id)
+        head = f"remaining unit{'s' * (len(remaining) != 1)} (ids): "
+        width = max(shutil.get_terminal_size().columns - len(head), MIN_LIST_WIDTH)
+        click.echo(head + jobs.format_unit_list(remaining, width=width))
     if running:
         click.echo(_running_line(running))
     if version < FORMAT_VERSION:
@@ -215,6 +220,8 @@ def recount(db, sample, seed, no_memo):
     with _open_store(db) as store, _store_errors():
         try:
             rep = jobs.recount(store, sample, seed=seed, options=CountOptions(memo=not no_memo))
+        except jobs.RecountRefused as e:
+            refuse(str(e))
         except ValueError as e:
             fail(str(e))
     click.echo(f"recounted by {rep.method}")

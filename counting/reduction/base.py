@@ -158,6 +158,12 @@ class Reduction(abc.ABC):
     def not_recountable(self, spec) -> str | None:
         """Why ``gridcount recount`` cannot count ``spec`` by itself (None:
         it can, the default)."""
+        return self.recount_refused()
+
+    def recount_refused(self) -> str | None:
+        """Why ``gridcount recount`` can count no unit of this reduction at
+        all, known before its units are enumerated (None: it may count some,
+        the default)."""
         return None
 
     def engine_suffix(self) -> str:
@@ -232,6 +238,12 @@ class Reduction(abc.ABC):
         """One line on a memo kept beyond the workers (printed before a
         count), or None (the default: each worker's memo is its own)."""
         return None
+
+    def reserve_memo(self, options) -> None:
+        """Make the memo kept beyond the workers, its disk space reserved,
+        before the workers of this machine start (the kernel's memo file:
+        :class:`factorization.NoRoomForMemo` when the disk has no room for
+        it); nothing by default."""
 
     def worker_memory_mib(self, options) -> float:
         """MiB a worker process allocates to count this reduction's units:

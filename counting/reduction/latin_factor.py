@@ -51,7 +51,7 @@ from counting.reduction.base import BandClass, Reduction
 from counting.reduction.cost import even_work, smallest_class_first
 from counting.units import Tally, WorkUnit
 from factorization import (ENGINE_NAME, KERNEL_VERSION, adjacency, count_unit_chunk, count_unit_class,
-                           latin_units, process_counter, process_memo_mb)
+                           latin_units, process_counter, process_memo_mb, reserve_process_memo)
 from factorization.memo_file import describe as describe_memo_file
 from factorization.estimate import (FactorCost, classes_bound, factor_cost, memo_bytes_needed,
                                     random_regular)
@@ -247,6 +247,11 @@ class LatinFactorReduction(Reduction):
         if not options.shared_memo:
             return f"{mb:,g} MiB private to each worker (--private-memo)"
         return describe_memo_file(self.shape.n, mb)
+
+    def reserve_memo(self, options) -> None:
+        """The shared memo file (:func:`factorization.reserve_process_memo`)."""
+        if options.shared_memo:
+            reserve_process_memo(self.shape.n, options.memo_mb)
 
     def hand_out(self, specs) -> list:
         return smallest_class_first(specs)

@@ -94,7 +94,7 @@ from counting.reduction.base import Reduction
 from counting.reduction.cost import even_work, smallest_class_first
 from counting.units import Tally, UnitProblem, WorkUnit
 from factorization import (ENGINE_NAME, adjacency, count_factorizations, process_counter,
-                           process_memo_mb)
+                           process_memo_mb, reserve_process_memo)
 from factorization.estimate import tree_seconds
 from grids.rectangle import ColumnSetRectangles
 from grids.shape import as_shape
@@ -447,6 +447,12 @@ class TwoBandPatternReduction(Reduction):
         adj, d = adjacency(spec.column_sets)
         return tree_seconds(2 * self.rows, adj, d, seed=seed, max_seconds=max_seconds,
                             min_paths=1)
+
+    def reserve_memo(self, options) -> None:
+        """Where the kernel counts, its shared memo file
+        (:func:`factorization.reserve_process_memo`)."""
+        if options.shared_memo and not options.searching:
+            reserve_process_memo(2 * self.rows, options.memo_mb)
 
     def worker_memory_mib(self, options) -> float:
         """The kernel's memo table where it counts (at least

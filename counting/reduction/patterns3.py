@@ -305,7 +305,7 @@ class ThreeBandPatternReduction(Reduction):
         self._check_spec(spec)
         return count_without_tables(spec.column_sets, self.rows)
 
-    def not_recountable(self, spec) -> str | None:
+    def recount_refused(self) -> str | None:
         """4x3 (and 3x4): no method independent of the band tables fits (one
         band 1 has about 10²⁰ completions of bands 2-3, beyond a search)."""
         if self.rows <= RECOUNT_MAX_R:

@@ -142,13 +142,15 @@ def build_report(store: Store) -> Report:
     slow_rows = [(str(r.unit_id), str(r.class_id), f"{r.count:,}", _s(r.seconds),
                   f"{r.nodes:,}", f"{r.memo_hits:,}", _worker(r)) for r in slow]
 
-    worker_header = ("worker", "units", "CPU time", "median unit", "unit solutions / CPU s")
+    # a unit's seconds are the wall time of its count (the store keeps no CPU time)
+    worker_header = ("worker", "units", "time in units (wall)", "median unit",
+                     "unit solutions / s in units")
     worker_rows = []
     for w in sorted(by_worker):
         rs = by_worker[w]
-        cpu = sum(r.seconds for r in rs)
-        rate = sum(r.count for r in rs) / cpu if cpu > 0 else None
-        worker_rows.append((w, f"{len(rs):,}", _s(cpu), _s(statistics.median(r.seconds for r in rs)),
+        in_units = sum(r.seconds for r in rs)
+        rate = sum(r.count for r in rs) / in_units if in_units > 0 else None
+        worker_rows.append((w, f"{len(rs):,}", _s(in_units), _s(statistics.median(r.seconds for r in rs)),
                             "—" if rate is None else f"{rate:,.0f} sol/s"))
 
     rep = Report(
@@ -214,7 +216,7 @@ def _job_rows(job: Job, s, results, here, by_worker, timed) -> list[tuple[str, s
                  ("last unit finished", _date(max(when))),
                  ("wall time", f"about {_duration(busy_seconds(spans))} (while a unit was "
                                f"counting, to the second; pauses between runs left out)")]
-    rows += [("CPU time in units", _s(s.cpu_seconds)),
+    rows += [("time in units", f"{_s(s.unit_wall_seconds)} (wall, summed over units)"),
              ("nodes", f"{s.nodes:,}"),
              ("memo hits", f"{s.memo_hits:,}")]
     return rows

@@ -312,6 +312,44 @@ def test_a_kernel_run_prints_no_search_figures_and_status_names_unit_time_as_wal
     assert re.search(r"search nodes +[1-9]", searched.output), searched.output
 
 
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_count_is_refused_in_one_line_when_the_disk_has_no_room_for_the_memo_file(
+        tmp_path, monkeypatch, json_flag):
+    # the memo file was made sparse: a worker writing a slot on a disk that had
+    # filled since died of SIGBUS; now its space is reserved before any store
+    import errno
+    from factorization.memo_file import memo_path
+
+    def full(fd, offset, length):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    monkeypatch.setattr(os, "posix_fallocate", full)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    db = tmp_path / "f.sqlite"
+    res = invoke("count", "1x5", "--reduction", "factor", "--db", db, "-w", "1", *json_flag)
+    assert res.exit_code == 2, res.output
+    memo = memo_path(5, 64.0, tmp_path / "cache" / "gridcount")
+    error = f"Error: no room for the memo file {memo}: its 64 MiB ("
+    assert res.stderr.splitlines()[-1].startswith(error) and "Traceback" not in res.output
+    assert res.stderr.count("Error:") == 1
+    assert json.loads(res.stdout)["exit_code"] == 2 if json_flag else res.stdout == ""
+    assert not db.exists() and not [p for p in tmp_path.rglob("*") if p.is_file()]
+
+
+def test_json_names_the_summed_unit_time_wall_time_not_cpu_time(tmp_path):
+    # the units' seconds are wall-clock time (the store keeps no CPU time): the
+    # JSON of count and status called their sum cpu_seconds
+    db = tmp_path / "w.sqlite"
+    res = invoke("count", "2x2", "--db", db, "-w", "1", "--json")
+    assert res.exit_code == 0, res.output
+    with Store.open(db) as store:
+        summed = round(sum(r.seconds for r in store.results()), 3)
+    counted = json.loads(res.output)
+    status = json.loads(invoke("status", db, "--json").output)
+    assert counted["unit_wall_seconds"] == counted["run"]["unit_wall_seconds"] \
+        == status["unit_wall_seconds"] == summed
+    assert "cpu" not in res.output.lower() and "cpu" not in json.dumps(status).lower()
+
+
 def test_allow_mismatch_never_allows_another_shape_or_reduction(tmp_path):
     db = tmp_path / "j.sqlite"
     assert invoke("count", "2x3", "--db", db, "-q", "-w", "1").exit_code == 0

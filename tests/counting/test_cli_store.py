@@ -20,11 +20,11 @@ from counting.cli import cli
 from counting.reduction import default_reduction
 from counting.job import Job
 from counting.run.pool import default_workers
-from counting.store.database import Store
+from counting.store.database import JobInfo, Store
 from counting.units import UnitResult
 
 from count_process import start_count, wait_for_units
-from store_samples import edit_row, store_wrong_count, write_format_1_store
+from store_samples import edit_row, make_result, store_wrong_count, write_format_1_store
 
 COUNTED = [0, 1, 2, 10]  # 3x3 units in the shared store
 
@@ -62,6 +62,22 @@ def test_status_says_what_is_done_and_what_remains(counted):
     doc = json.loads(invoke("status", counted, "--json").output)
     assert doc["units_done"] == 4 and doc["total"] is None
     assert doc["remaining"] == [u for u in range(710) if u not in COUNTED]
+
+
+def test_status_cuts_a_long_list_of_remaining_ids_to_the_terminal_and_json_keeps_all(
+        tmp_path, monkeypatch):
+    # every other unit done: 355 single ids made one line of 1,500 characters
+    db = tmp_path / "half.sqlite"
+    _fake_store(db, {u: 1 for u in range(0, 710, 2)})
+    monkeypatch.setenv("COLUMNS", "80")
+    res = invoke("status", db)
+    assert res.exit_code == 0, res.output
+    (line,) = [s for s in res.output.splitlines() if s.startswith("remaining units (ids): ")]
+    assert len(line) <= 80 and line.startswith("remaining units (ids): 1,3,5,7,")
+    shown = line.removeprefix("remaining units (ids): ").split(",… and ")[0].split(",")
+    assert line.endswith(f",… and {355 - len(shown)} more")
+    doc = json.loads(invoke("status", db, "--json").output)
+    assert doc["remaining"] == list(range(1, 710, 2))
 
 
 def test_a_store_of_format_1_is_read_and_upgraded_by_the_next_count(tmp_path):
@@ -331,16 +347,36 @@ def test_recount_of_a_store_no_unit_of_which_can_be_recounted_says_why(tmp_path,
     monkeypatch.setattr(ThreeBandPatternReduction, "not_recountable",
                         lambda self, spec: "no method independent of the band tables fits")
     res = invoke("recount", db)
-    assert res.exit_code == 1 and res.output.count("\n") == 1, res.output
+    assert res.exit_code == 2 and res.output.count("\n") == 1, res.output
     assert ("no finished unit of this store can be recounted: no method independent of the "
             "band tables fits") in res.output
 
 
-def test_recount_of_an_empty_store_is_one_line(tmp_path):
+@pytest.mark.parametrize("shape", ["4x3", "3x4"])
+def test_recount_of_a_4x3_band_tables_store_is_refused_before_its_tables_are_loaded(
+        tmp_path, monkeypatch, shape):
+    # it exited 1 (a refusal is 2), after loading (or building) the 4x3 tables
+    from counting.reduction import patterns3
+    red = patterns3.ThreeBandPatternReduction(shape)
+    db = tmp_path / "p.sqlite"
+    with Store.create_or_open(db, JobInfo(shape, "patterns3", red.engine_version, 144_578)) as st:
+        st.record(make_result(0, count=5, class_id=0, form_id=0,
+                              engine_version=red.engine_version))
+
+    def loaded(*args, **kwargs):
+        raise AssertionError("the 4x3 band tables were loaded")
+    monkeypatch.setattr(patterns3, "tables4", loaded)
+    res = invoke("recount", db)
+    assert res.exit_code == 2 and res.output.count("\n") == 1, res.output
+    assert (f"Error: no finished unit of this store can be recounted: no method independent "
+            f"of the band tables fits {shape}") in res.output
+
+
+def test_recount_of_an_empty_store_is_refused_in_one_line(tmp_path):
     db = tmp_path / "e.sqlite"
     _fake_store(db, {})
     res = invoke("recount", db)
-    assert res.exit_code == 1 and "no finished unit to recount" in res.output
+    assert res.exit_code == 2 and res.output == "Error: the store holds no finished unit to recount\n"
 
 
 # ---------------------------------------------------------------------------

@@ -123,6 +123,22 @@ def test_unit_lists_read_ranges_and_print_them_back():
     assert parse_unit_list(format_unit_list([3, 5, 6, 7]), 8) == [3, 5, 6, 7]
 
 
+@pytest.mark.parametrize("width", [1, 12, 30, 80, 200])
+def test_a_unit_list_cut_to_a_width_keeps_whole_ranges_and_counts_the_rest(width):
+    ids = [u for u in range(300_000) if u % 7 and u % 11]     # scattered: about 39,000 ranges
+    whole = format_unit_list(ids)
+    text = format_unit_list(ids, width=width)
+    shown, tail = text.split(",… and ")
+    assert len(text) <= width or shown.count(",") == 0           # at least one range, always
+    assert whole.startswith(shown + ",")                          # whole ranges, in order
+    assert tail == f"{len(ids) - len(parse_unit_list(shown, 300_000)):,} more"
+    # one range more would not fit
+    longer = whole[:whole.index(",", len(shown) + 1)]
+    left = len(ids) - len(parse_unit_list(longer, 300_000))
+    assert len(f"{longer},… and {left:,} more") > width
+    assert format_unit_list(range(5), width=1) == format_unit_list(range(5)) == "0-4"
+
+
 @pytest.mark.parametrize("text, match", [
     ("x", "bad unit list item 'x'"), ("5-2", "start after end"),
     ("0-11", r"out of range 0\.\.10"), (",", "empty unit list"), ("", "empty unit list"),

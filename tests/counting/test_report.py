@@ -350,6 +350,15 @@ def test_the_job_table_shows_wall_time_dates_and_machines(tmp_path):
     # (+1) the next day: not the 23 hours between
     assert facts["wall time"].startswith("about 27.0 s")
     assert facts["machines"] == "alpha (3 units, 2 workers); beta (1 unit, 1 worker)"
+    # a unit's seconds are the wall time of its count: summed, they are called so, not CPU time
+    assert facts["time in units"] == "35.000 s (wall, summed over units)"
+    (workers,) = [t for t in _html_tables(out.read_text()) if t[0][0] == "worker"]
+    assert workers[0][2] == "time in units (wall)"
+    assert sorted(row[2] for row in workers[1:]) == ["12.000 s", "18.000 s", "5.000 s"]
+    res = CliRunner().invoke(cli, ["report", str(path), "-o", str(tmp_path / "r.md")])
+    assert res.exit_code == 0, res.output
+    for page in (out, tmp_path / "r.md"):
+        assert "CPU" not in page.read_text()
 
 
 def test_busy_seconds_merge_overlapping_spans_and_leave_pauses_out():

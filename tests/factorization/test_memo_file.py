@@ -1,6 +1,8 @@
 """The kernel's memo file: shared by processes, kept across runs, never
 believed when damaged or foreign (factorization.memo_file)."""
+import errno
 import multiprocessing
+import os
 import struct
 
 import numpy as np
@@ -8,7 +10,7 @@ import pytest
 
 from factorization import FactorizationCounter, latin_squares
 from factorization import api as factor_api
-from factorization.memo_file import HEADER_BYTES, MemoFileError, memo_path, open_memo
+from factorization.memo_file import HEADER_BYTES, MemoFileError, NoRoomForMemo, memo_path, open_memo
 
 SLOT = np.dtype([("state", "<u4"), ("degree", "<u4"), ("key", "<u8", (4,)), ("lo", "<u8"),
                  ("hi", "<u8"), ("check", "<u8")])
@@ -165,3 +167,42 @@ def test_a_full_table_recomputes_and_is_never_wrong(tmp_path):
     assert counter.count(k6, 6) == latin_squares(6)
     st = counter.stats()
     assert st["dropped"] > 0 and 4 * st["entries"] <= 3 * st["capacity"] == 3 * 16
+
+
+def no_room(monkeypatch):
+    """A disk without room for a new memo file: posix_fallocate fails with ENOSPC."""
+    def full(fd, offset, length):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    monkeypatch.setattr(os, "posix_fallocate", full)
+
+
+def test_a_new_memo_file_has_every_block_reserved_on_the_disk(tmp_path):
+    # a sparse file took its blocks as slots were written: once the disk had
+    # filled meanwhile, a worker writing a slot died of SIGBUS
+    memo = open_memo(8, 4.0, directory=tmp_path)
+    st = memo.path.stat()
+    assert st.st_size == round(memo.mib * 2**20) > 4 * 2**20
+    assert st.st_blocks * 512 >= st.st_size
+
+
+def test_a_disk_without_room_gets_no_memo_file_and_one_line_naming_it_and_its_size(
+        tmp_path, monkeypatch):
+    size = open_memo(8, 4.0, directory=tmp_path / "roomy").path.stat().st_size
+    no_room(monkeypatch)
+    with pytest.raises(NoRoomForMemo) as err:
+        open_memo(8, 4.0, directory=tmp_path / "full")
+    assert str(err.value) == (
+        f"no room for the memo file {memo_path(8, 4.0, tmp_path / 'full')}: its 4 MiB "
+        f"({size:,} bytes) cannot be reserved on the disk (No space left on device)")
+    assert list((tmp_path / "full").iterdir()) == []         # nor its temporary
+
+
+def test_a_worker_whose_disk_has_no_room_counts_with_its_own_table(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(factor_api, "_PROCESS_COUNTERS", {})
+    no_room(monkeypatch)
+    counter = factor_api.process_counter(8, 64.0)
+    assert counter.memo_file is None and counter.count(K8, 8) == L8
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no room for the memo file" in err
+    assert list((tmp_path / "gridcount").iterdir()) == []

@@ -406,3 +406,14 @@ def test_kernel_units_are_estimated_on_the_kernel_s_tree_and_searched_ones_on_th
     assert red.estimate_unit_seconds(spec, CountOptions(kernel="search"), **kw) is None
     assert red.worker_memory_mib(CountOptions(memo_mb=16)) == 64
     assert red.worker_memory_mib(CountOptions(memo_mb=16, kernel="search")) == 16
+
+
+@pytest.mark.parametrize("options, made", [
+    (CountOptions(), True), (CountOptions(kernel="search"), False),
+    (CountOptions(shared_memo=False), False)])
+def test_the_kernels_shared_memo_file_is_made_before_the_workers_only_where_they_map_it(
+        tmp_path, monkeypatch, options, made):
+    from factorization.memo_file import memo_path
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    TwoBandPatternReduction("3x2").reserve_memo(options)
+    assert memo_path(6, 64.0, tmp_path / "gridcount").exists() == made
