@@ -593,7 +593,7 @@ def recount(store: Store, sample: int, *, seed: int | None = None,
     chosen = sorted(rng.sample(done, min(sample, len(done))))
     checked = []
     for u in chosen:
-        again = red.count_independently(job.units[u])
+        again = red.count_independently(job.units[u], options)
         if again is None:   # searched: an independent count even of units a kernel counted
             again = count_unit(job.units[u], dataclasses.replace(options, kernel="search"),
                                fresh_memo=True).count

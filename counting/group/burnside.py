@@ -120,7 +120,7 @@ from functools import lru_cache
 from typing import Mapping
 
 from counting.options import CountOptions
-from counting.group.fixed import count_fixed, relabelling_types
+from counting.group.fixed import count_fixed, relabelling_types, standard_unit
 from counting.group.kind_group import kind_classes
 from counting.group.permutations import partitions
 from counting.group.symmetries import Symmetry, conjugacy_classes, group_order
@@ -255,6 +255,37 @@ class BurnsideGroup:
     classes: tuple
     order: int
     symbol: str
+
+    def other_conjugate(self, g: Symmetry) -> tuple[Symmetry, Symmetry] | None:
+        """``(h, h·g·h⁻¹)`` for an ``h`` of the group with ``h·g·h⁻¹ ≠ g``, or
+        None when ``g`` is central (it commutes with the whole group: its
+        class is itself).
+
+        ``A_t`` is the same for both (module docstring: ``X ↦ X∘h``), so
+        counting ``h·g·h⁻¹`` is a second count of ``g``'s units; a second
+        decomposition, too, when the unit made standard for ``h·g·h⁻¹``
+        (:func:`~counting.group.fixed.standard_unit`) is not the image under
+        ``h`` of ``g``'s, for otherwise its exact covers are those of ``g``
+        with the cells renamed by ``h``.  So ``h`` is the first class
+        representative that gives such a conjugate, else the first that does
+        not commute with ``g``.  A representative of each class is in the
+        group (for a kind: in ``H``, so ``h`` keeps its rules and so does
+        ``h·g·h⁻¹``), and they generate it — a finite group is not the union
+        of the conjugates of a proper subgroup, and the subgroup they generate
+        meets every class — so None only when ``g`` commutes with every element.
+        """
+        shape = self.kind.shape
+        cells = standard_unit(self.kind, g)[1]
+        first = None
+        for cls in self.classes[1:]:
+            h = cls.representative
+            other = g.conjugated_by(shape, h)
+            if other == g:
+                continue
+            if set(h.cell_permutation()[cells].tolist()) != set(standard_unit(self.kind, other)[1]):
+                return h, other
+            first = first or (h, other)
+        return first
 
 
 def burnside_group(shape) -> BurnsideGroup:

@@ -127,6 +127,54 @@ class Symmetry:
         n = as_shape(shape).n
         return cls(tuple(range(n)), tuple(range(n)), False)
 
+    @classmethod
+    def from_cell_permutation(cls, shape, perm) -> "Symmetry":
+        """The element of G whose :meth:`cell_permutation` is ``perm``.
+
+        Cells 0 and 1 land in one row unless ``perm`` transposes; then the
+        images of row 1 and of column 1 give ``rows`` and ``cols``.  Raises
+        ``ValueError`` if ``perm`` is no element of G: not moving whole
+        bands, stacks or rows and columns, or transposing non-square boxes.
+
+        Example
+        -------
+        >>> g = Symmetry.make("2x2", (1, 0, 2, 3), (0, 1, 3, 2), transpose=True)
+        >>> Symmetry.from_cell_permutation("2x2", g.cell_permutation()) == g
+        True
+        """
+        s = as_shape(shape)
+        n = s.n
+        perm = np.asarray(perm, dtype=np.int64)
+        if perm.shape != (n * n,):
+            raise ValueError(f"a cell permutation of {s.name} has {n * n} entries, "
+                             f"got shape {perm.shape}")
+        transpose = n > 1 and perm[0] // n != perm[1] // n
+        row_images, col_images = perm[::n], perm[:n]        # of cells (r, 0) and (0, c)
+        if transpose:
+            rows, cols = col_images // n, row_images % n
+        else:
+            rows, cols = row_images // n, col_images % n
+        g = cls.make(s, rows, cols, transpose)
+        if not np.array_equal(g.cell_permutation(), perm):
+            raise ValueError(f"the cell permutation is no element of the group of {s.name}: "
+                             f"it does not move whole rows and columns")
+        return g
+
+    def conjugated_by(self, shape, h: "Symmetry") -> "Symmetry":
+        """``h·g·h⁻¹`` (``h⁻¹`` first, then ``g``, then ``h``; ``g`` is self):
+        it does to the cells ``h`` moves what ``g`` does to the cells they
+        came from, so ``(h·g·h⁻¹)(h(c)) = h(g(c))``.
+
+        Example
+        -------
+        >>> swap = Symmetry.make("2x2", (1, 0, 2, 3), (0, 1, 2, 3))       # rows 1 and 2
+        >>> flip = Symmetry.make("2x2", (0, 1, 2, 3), (0, 1, 2, 3), True)  # transposition
+        >>> flip.conjugated_by("2x2", swap).describe()
+        'rows=2134 cols=2134 T'
+        """
+        hp = h.cell_permutation()
+        return Symmetry.from_cell_permutation(shape, hp[self.cell_permutation()[np.argsort(hp)]])
+
     def cell_permutation(self) -> np.ndarray:
         """``perm[k]``: the cell that cell ``k`` goes to (int64, length N²)."""
         n = len(self.rows)

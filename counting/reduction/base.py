@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from counting.options import CountOptions
 from counting.reduction.cost import estimate_work, longest_first
 from counting.units import Tally, UnitProblem, UnitSpec
 from dlx import ENGINE_VERSION, ExactCover
@@ -173,10 +174,11 @@ class Reduction(abc.ABC):
         runs another installation (:mod:`counting.run.dask_pool`)."""
         return ""
 
-    def count_independently(self, spec) -> int | None:
+    def count_independently(self, spec, options: CountOptions = CountOptions()) -> int | None:
         """``spec``'s count by a method that shares nothing with the one a run
-        counts it by, for ``gridcount recount``; None (the default): the unit
-        searched again with an empty memo table is that method."""
+        counts it by, for ``gridcount recount`` (``options``: recount's, for a
+        method that searches); None (the default): the unit searched again
+        with an empty memo table is that method."""
         return None
 
     def recount_method(self) -> str:

@@ -29,6 +29,12 @@ other units run, tied to that store's rows (:mod:`counting.store.identity`
 checks it against them whenever the store is summarised).  The cost
 estimate of :mod:`counting.reach` explores each sampled unit's orbit covers
 by Knuth's estimator.
+
+``gridcount recount`` counts a unit a second way: ``A_t`` is constant on a
+class, so it counts it for another element ``h·g·h⁻¹`` of the class, whose
+cell orbits are not the representative's, nor (where a class representative
+``h`` allows it) are its exact covers theirs with the cells renamed
+(:meth:`SymmetryReduction.count_independently`).
 """
 from __future__ import annotations
 
@@ -37,7 +43,7 @@ import math
 from counting.options import CountOptions
 from counting.reduction.base import BandClass, Reduction
 from counting.group import burnside
-from counting.group.fixed import estimate_fixed_seconds
+from counting.group.fixed import count_fixed, estimate_fixed_seconds
 from counting.reduction.cost import even_work, smallest_class_first, smallest_orbits_sample
 from counting.units import Tally, UnitResult
 from grids.kind import GridKind, as_kind
@@ -46,6 +52,10 @@ from grids.shape import Shape
 __all__ = ["SymmetryReduction", "NAME"]
 
 NAME = burnside.REDUCTION
+#: How ``gridcount recount`` counts a unit (:meth:`SymmetryReduction.count_independently`).
+RECOUNT_METHOD = ("A(g) counted again for a conjugate h·g·h⁻¹ of the class representative "
+                  "(other cells, other exact covers); a central g, which has no other "
+                  "conjugate, is searched again with an empty memo table")
 
 
 class SymmetryReduction(Reduction):
@@ -106,11 +116,29 @@ class SymmetryReduction(Reduction):
                        options: CountOptions = CountOptions()) -> Tally:
         """Count ``A_t(g)`` of one unit (not the identity beyond 6×6: its
         count comes from the grid count).  Every search here starts from an
-        empty table, so a recount is always independent."""
+        empty table."""
+        self._check_spec(spec)
+        return _tally(burnside.count_unit(spec, options))
+
+    def count_independently(self, spec: burnside.SymmetryUnit,
+                            options: CountOptions = CountOptions()) -> int | None:
+        """``A_t`` counted for another element ``h·g·h⁻¹`` of the unit's
+        class (:meth:`~counting.group.burnside.BurnsideGroup.other_conjugate`):
+        other cell orbits, other exact covers, the same count.  None (searched
+        again for ``g``) when ``g`` is central."""
+        self._check_spec(spec)
+        conjugate = self.group.other_conjugate(spec.symmetry)
+        if conjugate is None:
+            return None
+        return count_fixed(self.grid_kind, conjugate[1], spec.pi_type, options).count
+
+    def recount_method(self) -> str:
+        return RECOUNT_METHOD
+
+    def _check_spec(self, spec) -> None:
         if as_kind(spec.shape) != self.grid_kind or spec.reduction != NAME:
             raise ValueError(f"unit {spec.unit_id} is a {spec.shape}/{spec.reduction} unit, "
                              f"not {self.grid_kind.name}/{NAME}")
-        return _tally(burnside.count_unit(spec, options))
 
     def hand_out(self, specs) -> list:
         return smallest_class_first(specs)

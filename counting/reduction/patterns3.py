@@ -298,10 +298,12 @@ class ThreeBandPatternReduction(Reduction):
             raise ValueError(f"unit {spec.unit_id} is a {spec.shape}/{spec.reduction} unit, "
                              f"not {self.shape.name}/{NAME}")
 
-    def count_independently(self, spec: BandPatternUnitSpec) -> int:
+    def count_independently(self, spec: BandPatternUnitSpec,
+                            options: CountOptions = CountOptions()) -> int:
         """``gridcount recount``'s count: for 2x3 and 3x3 without the band
         tables or the contraction (:mod:`counting.reduction.band_completions`:
-        the engine on bands 2-3, ``l`` of band 1 by the direct counter)."""
+        the engine on bands 2-3, ``l`` of band 1 by the direct counter;
+        ``options`` do not apply)."""
         self._check_spec(spec)
         return count_without_tables(spec.column_sets, self.rows)
 

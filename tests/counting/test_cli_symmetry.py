@@ -163,17 +163,33 @@ def test_recount_checks_every_unit_but_the_identity_and_says_why(here):
     assert f"all {n - 1} recounted units agree" in res.output
 
 
-def test_recount_of_a_wrong_symmetry_count_fails_naming_the_unit(here):
-    from store_samples import store_wrong_count
+def test_recount_of_a_wrong_symmetry_count_counts_a_conjugate_and_names_the_unit(here,
+                                                                                 monkeypatch):
+    from counting.group import burnside
     assert invoke("count", "2x3", "--up-to-symmetry", "--workers", "1").exit_code == 0
     db = here / "results" / "2x3-rsymmetry.sqlite"
     with Store.open(db) as st:
         right = next(r.count for r in st.results() if r.unit_id == 3)
     store_wrong_count(db, 3, right + 1)      # a wrong count with a valid checksum
+
+    searched, count_unit = [], burnside.count_unit
+
+    def spy(unit, *args, **kw):
+        searched.append(unit.unit_id)
+        return count_unit(unit, *args, **kw)
+    monkeypatch.setattr(burnside, "count_unit", spy)
     res = invoke("recount", db, "--sample", 100)
-    assert res.exit_code == 1
+    # searched again for its representative: only unit 8, whose class (the two
+    # rows of every band swapped, rows=214365) is central in G
+    assert searched == [8]
+    assert res.exit_code == 1, res.output
+    assert res.output.splitlines()[0] == (
+        "recounted by A(g) counted again for a conjugate h·g·h⁻¹ of the class representative "
+        "(other cells, other exact covers); a central g, which has no other conjugate, is "
+        "searched again with an empty memo table")
     assert re.search(rf"unit +3: stored +{right + 1:,} +recounted +{right:,} +MISMATCH",
                      res.output), res.output
+    assert res.output.count("  ok") == len(symmetry_units("2x3")) - 2   # not 0 nor 3
 
 
 def test_a_symmetry_job_runs_on_a_dask_cluster_too(here):

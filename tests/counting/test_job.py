@@ -105,6 +105,15 @@ def test_recount_counts_with_the_options_given(job, store, monkeypatch):
     assert seen == [(CountOptions(memo=False, kernel="search"), {"fresh_memo": True})] * 2
 
 
+def test_recount_hands_the_options_to_the_reductions_own_method(job, store, monkeypatch):
+    run_count(job, store, options=CountOptions(), **_quiet())
+    seen = []
+    monkeypatch.setattr(type(job.reduction_object), "count_independently",
+                        lambda self, spec, options: seen.append(options))   # None: then searched
+    recount(store, 2, options=CountOptions(memo=False), job=job)
+    assert seen == [CountOptions(memo=False)] * 2
+
+
 def test_recount_needs_a_finished_unit_and_a_positive_sample(store):
     with pytest.raises(ValueError, match="no finished unit"):
         recount(store, 1)

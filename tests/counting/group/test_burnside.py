@@ -23,6 +23,7 @@ from counting.group.burnside import (CSV_HEADER, MAX_SEARCHED_IDENTITY, burnside
                                         burnside_table, count_unit, csv_row,
                                         essentially_different, identity_fixed,
                                         relabelling_types_in_order, symmetry_units, type_label)
+from counting.group.fixed import standard_unit
 from counting.group.kind_group import kind_classes, kind_group
 from counting.group.permutations import partitions
 from counting.group.symmetries import conjugacy_classes, group_order
@@ -219,6 +220,42 @@ def test_burnside_over_the_kind_group_equals_union_find_over_all_grids(text):
     R, C, houses, pairs = kind_parts(text)
     grids = brute_fillings(R * C, houses, pairs)
     assert burnside(text) == orbits_by_union_find(grids, rule_keeping_moves(text))
+
+
+@pytest.mark.parametrize("text", ["2x2", "2x3", "2x2+x", "2x3+x", "1x5+x", "2x3+anti-knight"])
+def test_another_conjugate_of_a_representative_is_another_element_of_its_class(text):
+    """Against the group from its definition: ``h`` is in it, ``h·g·h⁻¹`` is
+    not ``g``, and the class (``h·g·h⁻¹`` for every ``h``) is ``{g}`` alone
+    exactly when there is no other."""
+    group = burnside_group(text)
+    moves = np.array(rule_keeping_moves(text))
+    inverses = np.argsort(moves, axis=1)
+    elements = {tuple(p) for p in moves}
+    for cls in group.classes:
+        g = cls.representative
+        gp = g.cell_permutation()
+        members = {tuple(p) for p in np.take_along_axis(moves, gp[inverses], axis=1)}
+        found = group.other_conjugate(g)
+        if found is None:
+            assert members == {tuple(gp)}
+            continue
+        h, other = found
+        hp, op = h.cell_permutation(), other.cell_permutation()
+        assert tuple(hp) in elements and np.array_equal(op[hp], hp[gp])
+        assert other != g and tuple(op) in members
+
+
+@pytest.mark.parametrize("text", ["2x2", "2x2+disjoint"])
+def test_the_conjugate_is_counted_with_a_standard_unit_not_the_image_of_gs(text):
+    """Else its exact covers would be g's with the cells renamed by h: on
+    these kinds some class representative gives another for every unit."""
+    group = burnside_group(text)
+    for u in symmetry_units(text)[1:]:
+        found = group.other_conjugate(u.symmetry)
+        if found is not None:
+            h, other = found
+            image = set(h.cell_permutation()[standard_unit(text, u.symmetry)[1]].tolist())
+            assert image != set(standard_unit(text, other)[1]), u.unit_id
 
 
 def test_a_kind_has_its_group_h_and_a_box_shape_its_group_g():

@@ -171,6 +171,40 @@ def test_make_refuses_what_is_not_a_grid_symmetry():
         Symmetry.make("2x2", (0, 0, 1, 2), (0, 1, 2, 3))
 
 
+def test_from_cell_permutation_gives_back_every_element_of_g(brute):
+    shape, elements, _ = brute
+    n = shape.n
+    found = set()
+    for x in _block_perms(n, shape.box_rows):
+        for y in _block_perms(n, shape.box_cols):
+            for t in ([False, True] if shape.box_rows == shape.box_cols else [False]):
+                g = Symmetry.make(shape, x, y, t)
+                assert Symmetry.from_cell_permutation(shape, g.cell_permutation()) == g
+                found.add(tuple(g.cell_permutation()))
+    assert found == {tuple(e) for e in elements}
+
+
+@pytest.mark.parametrize("name, perm, message", [
+    ("2x2", [0, 1, 2, 3, 4, 6, 5] + list(range(7, 16)), "no element"),   # two cells swapped
+    ("2x2", [4 * r + c for r in (0, 2, 1, 3) for c in range(4)], "whole blocks"),  # rows 2, 3
+    ("2x3", [6 * c + r for r in range(6) for c in range(6)], "square boxes"),  # transposed
+    ("2x2", list(range(15)), "16 entries")])
+def test_from_cell_permutation_refuses_what_is_not_in_g(name, perm, message):
+    with pytest.raises(ValueError, match=message):
+        Symmetry.from_cell_permutation(name, perm)
+
+
+def test_a_conjugate_does_to_the_moved_cells_what_g_did_to_theirs(brute):
+    """``(h·g·h⁻¹)(h(c)) = h(g(c))`` for every cell, on pairs of elements of G."""
+    shape, elements, _ = brute
+    rng = np.random.default_rng(1)
+    for i, j in rng.integers(len(elements), size=(200, 2)):
+        gp, hp = elements[i], elements[j]
+        g, h = (Symmetry.from_cell_permutation(shape, p) for p in (gp, hp))
+        other = g.conjugated_by(shape, h).cell_permutation()
+        assert np.array_equal(other[hp], hp[gp])
+
+
 def test_cell_permutation_moves_rows_columns_and_transposes():
     g = Symmetry.make("2x2", (1, 0, 2, 3), (0, 1, 3, 2), transpose=True)
     perm = g.cell_permutation()

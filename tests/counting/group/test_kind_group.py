@@ -84,6 +84,13 @@ def test_edges_tested_in_stages_still_test_every_edge(text, first, monkeypatch):
     assert set(kg.kind_group(text).elements) == set(graph_group(text))
 
 
+@pytest.mark.parametrize("text", ["2x2+x", "2x3+x", "1x5+x", "2x3+anti-knight"])
+def test_from_cell_permutation_gives_back_every_element_of_h(text):
+    group = kind_group(text)
+    for g, perm in zip(group.elements, group.cell_permutations):
+        assert Symmetry.from_cell_permutation(group.kind.shape, perm) == g
+
+
 @pytest.mark.parametrize("text", KINDS[:7])
 def test_group_keeps_the_set_of_grids(text):
     assert set(kind_group(text).elements) <= set(grids_group(text))
