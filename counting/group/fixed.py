@@ -213,6 +213,19 @@ def standard_unit(shape, g: Symmetry) -> tuple[str, list[int]]:
     return best
 
 
+def other_unit(shape, g: Symmetry) -> str | None:
+    """The name of a unit that ``g`` maps onto itself other than
+    :func:`standard_unit`'s (boxes, rows, columns in that order), to count
+    ``A(g)`` a second way (:func:`count_fixed`'s ``unit``); None when ``g``
+    keeps no other unit."""
+    perm = g.cell_permutation()
+    first = standard_unit(shape, g)[0]
+    for name, cells in _units(as_kind(shape)):
+        if name != first and set(perm[cells].tolist()) == set(cells):
+            return name
+    return None
+
+
 class _Partial:
     """A partial grid and a partial relabelling, kept consistent with
     ``X(g(c)) = π(X(c))`` and the kind's rules (one digit per house, the

@@ -43,7 +43,7 @@ import math
 from counting.options import CountOptions
 from counting.reduction.base import BandClass, Reduction
 from counting.group import burnside
-from counting.group.fixed import count_fixed, estimate_fixed_seconds
+from counting.group.fixed import count_fixed, estimate_fixed_seconds, other_unit
 from counting.reduction.cost import even_work, smallest_class_first, smallest_orbits_sample
 from counting.units import Tally, UnitResult
 from grids.kind import GridKind, as_kind
@@ -55,7 +55,8 @@ NAME = burnside.REDUCTION
 #: How ``gridcount recount`` counts a unit (:meth:`SymmetryReduction.count_independently`).
 RECOUNT_METHOD = ("A(g) counted again for a conjugate h·g·h⁻¹ of the class representative "
                   "(other cells, other exact covers); a central g, which has no other "
-                  "conjugate, is searched again with an empty memo table")
+                  "conjugate, with another unit made standard, or searched again with an "
+                  "empty memo table when it keeps no other unit")
 
 
 class SymmetryReduction(Reduction):
@@ -124,13 +125,20 @@ class SymmetryReduction(Reduction):
                             options: CountOptions = CountOptions()) -> int | None:
         """``A_t`` counted for another element ``h·g·h⁻¹`` of the unit's
         class (:meth:`~counting.group.burnside.BurnsideGroup.other_conjugate`):
-        other cell orbits, other exact covers, the same count.  None (searched
-        again for ``g``) when ``g`` is central."""
+        other cell orbits, other exact covers, the same count.  A central
+        ``g`` (its class is itself) is counted with another unit that ``g``
+        keeps made standard (:func:`~counting.group.fixed.other_unit`): other
+        relabelling candidates, other exact covers.  None (searched again as
+        stored) when ``g`` keeps no other unit either."""
         self._check_spec(spec)
         conjugate = self.group.other_conjugate(spec.symmetry)
-        if conjugate is None:
+        if conjugate is not None:
+            return count_fixed(self.grid_kind, conjugate[1], spec.pi_type, options).count
+        unit = other_unit(self.grid_kind, spec.symmetry)
+        if unit is None:
             return None
-        return count_fixed(self.grid_kind, conjugate[1], spec.pi_type, options).count
+        return count_fixed(self.grid_kind, spec.symmetry, spec.pi_type, options,
+                           unit=unit).count
 
     def recount_method(self) -> str:
         return RECOUNT_METHOD

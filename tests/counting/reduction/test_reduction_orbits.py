@@ -9,6 +9,8 @@ import pytest
 
 import counting.reduction.orbits as orbits
 from counting.group.burnside import count_unit
+from counting.group.fixed import other_unit, standard_unit
+from counting.group.symmetries import Symmetry
 from counting.options import CountOptions
 from counting.reduction import get_reduction
 from variant_samples import rule_keeping_moves
@@ -22,18 +24,46 @@ def test_every_unit_recounted_for_another_element_of_its_class_gives_its_count(t
     counted, real = [], orbits.count_fixed
 
     def spy(kind, g, pi_type, options=None, **kw):
-        counted.append(g)
+        counted.append((g, kw.get("unit")))
         return real(kind, g, pi_type, options, **kw)
     monkeypatch.setattr(orbits, "count_fixed", spy)
     for u in red.units()[1:]:
         counted.clear()
         again = red.count_independently(u)
         g = u.symmetry.cell_permutation()
-        if np.array_equal(moves[:, g], g[moves]):    # g central: nothing else to count
-            assert again is None and counted == []
-            continue
-        assert len(counted) == 1 and counted[0] != u.symmetry, u.unit_id
-        assert again == count_unit(u).fixed, u.unit_id
+        if not np.array_equal(moves[:, g], g[moves]):     # another element of the class
+            assert len(counted) == 1 and again == count_unit(u).fixed, u.unit_id
+            assert counted[0][0] != u.symmetry and counted[0][1] is None, u.unit_id
+        elif other_unit(text, u.symmetry) is not None:     # central: g, another unit
+            assert len(counted) == 1 and again == count_unit(u).fixed, u.unit_id
+            (h, unit), = counted
+            assert h == u.symmetry and unit not in (None, standard_unit(text, h)[0]), u.unit_id
+        else:                                              # nothing else to count
+            assert again is None and counted == [], u.unit_id
+
+
+@pytest.mark.parametrize("text, unit_id", [("2x2", 7), ("2x3", 8)])
+def test_a_central_unit_is_recounted_with_another_unit_made_standard(text, unit_id, monkeypatch):
+    red = get_reduction(text, "symmetry")
+    u = red.units()[unit_id]
+    assert red.group.other_conjugate(u.symmetry) is None       # central
+    units, real = [], orbits.count_fixed
+
+    def spy(kind, g, pi_type, options=None, **kw):
+        units.append(kw.get("unit"))
+        return real(kind, g, pi_type, options, **kw)
+    monkeypatch.setattr(orbits, "count_fixed", spy)
+    assert red.count_independently(u) == count_unit(u).fixed
+    assert units == [other_unit(text, u.symmetry)] and units[0] is not None
+
+
+def test_a_central_symmetry_keeps_another_unit_to_count_it_by():
+    # Sudoku X's half-turn is central in its group: box 5 is its standard
+    # unit, row 5 the next unit it keeps
+    half_turn = Symmetry(tuple(range(8, -1, -1)), tuple(range(8, -1, -1)))
+    assert standard_unit("3x3+x", half_turn)[0] == "box 5"
+    assert other_unit("3x3+x", half_turn) == "row 5"
+    assert other_unit("2x2", Symmetry.identity("2x2")) == "box 2"
 
 
 def test_a_recount_applies_recounts_options(monkeypatch):
