@@ -57,8 +57,8 @@ SECOND_METHOD = {"2x3": ("patterns3",), "3x3": ("patterns3",)}
 # counted: each is a long job for `gridcount count` (or one it refuses with
 # its cost estimate), measured in the results file named.
 NOT_COUNTED = {
-    "1x10": "a long job (`gridcount count 1x10`, about 2 core-hours, resumable): see "
-            "results/bench_factorization.md",
+    "1x10": "a long job (`gridcount count 1x10`, about 2 core-hours, resumable; counted to "
+            "its published total): see results/bench_factorization.md",
     "2x6": "out of reach (`gridcount count 2x6` refuses it with its cost estimate): "
            "see results/bench_patterns2.md",
     "1x8+x": "a long job (prefix units of minutes each): see results/variants.md",
