@@ -88,6 +88,15 @@ class UnitResult:
     def as_dict(self) -> dict:
         return asdict(self)
 
+    @property
+    def searched(self) -> bool:
+        """Whether the unit was counted by the dancing-links search, so that
+        its ``nodes``, ``dead_ends`` and ``memo_hits`` are the search's.  A
+        kernel that counts without searching keeps no such figures: the
+        factorization kernel stores 0, the band tables (``...+bandtables``)
+        their terms."""
+        return self.engine_version.startswith("dlx") and "+" not in self.engine_version
+
     @classmethod
     def made(cls, unit: WorkUnit, tally: "Tally", worker: str = "") -> "UnitResult":
         """The result of ``unit`` counted as ``tally`` says, finished now: the

@@ -28,7 +28,6 @@ from counting.run.notice import say_if_slow
 from counting.run.pool import default_workers
 from counting.store.database import StoreError
 from counting.labels import labels_of
-from dlx import ENGINE_VERSION
 from grids.kind import as_kind
 from grids.sudoku import ALPHABET
 
@@ -343,8 +342,9 @@ def _print_run(report: jobs.RunReport) -> None:
     wall = report.wall_seconds
     in_units = report.unit_wall_seconds
     sols = report.unit_solutions
-    searched = [r for r in report.counted if r.engine_version == ENGINE_VERSION]
+    searched = [r for r in report.counted if r.searched]
     by_kernel = len(report.counted) - len(searched)
+    searched_seconds = sum(r.seconds for r in searched)
     rows = [
         ("units counted now", f"{len(report.counted):,}"),
         ("units already in store", f"{report.skipped:,}"),
@@ -355,8 +355,9 @@ def _print_run(report: jobs.RunReport) -> None:
         *([("units counted by a kernel (no search)", f"{by_kernel:,}")] if by_kernel else []),
         ("wall time", f"{wall:,.1f} s"),
         ("time in units", f"{in_units:,.1f} s (wall, summed over units)"),
-        ("solutions per second per worker",
-         f"{sols / in_units:,.0f} sol/s" if in_units > 0 else "—"),
+        *([("solutions per second per worker (searched units)",
+            f"{sum(r.count for r in searched) / searched_seconds:,.0f} sol/s")]
+          if searched_seconds > 0 else []),
         ("workers", dask_stats.describe_workers(report.workers, report.per_worker)),
     ]
     print_table(rows + dask_stats.per_worker_rows(report.per_worker))

@@ -8,21 +8,25 @@ from pathlib import Path
 
 import click
 
-from counting.cli.common import check_outputs, fail, output_errors
+from counting.cli.common import Refused, check_outputs, fail, output_errors
 from counting.outputs import why_not_written
 from counting.report import FORMATS, ReportUnavailable, write_report
 from counting.store.database import StoreError
 
 __all__ = ["report"]
 
+#: The format a report's file name asks for.
+SUFFIX_FORMAT = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html"}
+
 
 @click.command()
 @click.argument("db", type=click.Path())
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False),
               help="File to write [default: the store's name with .html or .md, beside it].")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="html", show_default=True,
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="html: one self-contained page (charts inline); md: Markdown with PNG "
-                   "files in OUTPUT-files/ beside it.")
+                   "files in OUTPUT-files/ beside it [default: by OUTPUT's suffix (.md, "
+                   ".markdown: md), else html].")
 def report(db, out, fmt):
     """Write a report of a store: the job, its units, its workers, as charts and tables.
 
@@ -36,6 +40,11 @@ def report(db, out, fmt):
     path = Path(db)
     if not path.exists():
         fail(f"{db}: no such store")
+    suffix_fmt = SUFFIX_FORMAT.get(Path(out).suffix.lower()) if out else None
+    if fmt and suffix_fmt and fmt != suffix_fmt:
+        raise Refused(f"{out}: a {Path(out).suffix} name for a --format {fmt} report; "
+                      f"name it .{fmt} or leave --format out")
+    fmt = fmt or suffix_fmt or "html"
     target = Path(out) if out else path.with_suffix("." + fmt)
     check_outputs([path], [target])
     try:

@@ -16,6 +16,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Callable
 
 from counting.labels import labels_of
 
@@ -53,6 +54,8 @@ def pyplot():
 #: Steps between the labelled ticks of a log axis, coarsest first.
 _MANTISSAS = ((1,), (1, 3), (1, 2, 5), (1, 1.5, 2, 3, 5, 7))
 MOST_TICKS = 8   # labelled ticks on a log axis, at most
+SPREAD = 100     # values spanning this ratio or more are drawn on a log axis
+MOST_BARS = 100  # more classes than this: dots, not bars
 
 
 def log_ticks(lo: float, hi: float) -> list[float]:
@@ -134,6 +137,17 @@ def _log_y(ax, values) -> None:
     ax.yaxis.set_minor_formatter(NullFormatter())
 
 
+def _log_x(ax, lo: float, hi: float) -> None:
+    """A log x axis over ``[lo, hi]`` (``lo > 0``) with :func:`log_ticks` labelled."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
+    ax.set_xscale("log")
+    ticks = [float(t) for t in log_ticks(lo, hi)]
+    ax.set_xlim(min(ticks[0], lo) / 1.2, max(ticks[-1], hi) * 1.2)
+    ax.xaxis.set_major_locator(FixedLocator(ticks))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: tick_label(x)))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+
+
 def _thousands(ax) -> None:
     """Plain numbers with thousands separators on the y axis (no 1e6 notation)."""
     from matplotlib.ticker import FuncFormatter
@@ -158,7 +172,7 @@ def _finished_over_time(ax, title: str, times: dict[str, list[float]],
     for name in sorted(times):
         pts = sorted(times[name])
         ax.step(pts, range(1, len(pts) + 1), where="post", label=name)
-    ax.set_xlabel("time since the first unit finished (s)")
+    ax.set_xlabel("busy time since the first unit started (s; pauses left out)")
     ax.set_ylabel("units finished")
     ax.set_title(title)
     _integer_y(ax)
@@ -167,13 +181,15 @@ def _finished_over_time(ax, title: str, times: dict[str, list[float]],
 
 
 def figures(plt, job, results, weight, by_worker: dict[str, list],
-            timed: list[tuple[datetime, str, str]]) -> list[Figure]:
+            timed: list[tuple[datetime, str, str]],
+            clock: Callable[[float], float]) -> list[Figure]:
     """The report's charts.
 
     ``results`` are the finished units, ``weight`` the class weights,
     ``by_worker`` the units each worker counted (units counted elsewhere,
     such as a symmetry job's identity, left out), ``timed`` those units'
-    ``(finished at, worker, host)``.
+    ``(finished at, worker, host)`` and ``clock`` the job's busy time at a
+    POSIX time (:func:`counting.report.spans.busy_clock`).
     """
     figs = []
     labels = labels_of(job.reduction_object)
@@ -204,31 +220,81 @@ def figures(plt, job, results, weight, by_worker: dict[str, list],
                        f"bars beneath are the class weights ({labels.members} per class).", f))
 
     f, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
-    secs = [r.seconds for r in results]
-    ms = max(secs) < 1      # milliseconds read better than 0.00006
-    left.hist([x * 1000 for x in secs] if ms else secs, bins=min(40, max(5, len(secs) // 5)),
-              color="tab:blue")
-    left.set_xlabel("unit time (ms)" if ms else "unit time (s)")
-    from matplotlib.ticker import MaxNLocator
-    left.xaxis.set_major_locator(MaxNLocator(nbins=6))
-    left.set_ylabel("units")
-    left.set_title("distribution")
-    _integer_y(left)
+    _time_histogram(left, [r.seconds for r in results])
     per_class = defaultdict(float)
     for r in results:
         per_class[r.class_id] += r.seconds
     in_ms = max(per_class.values()) < 1
-    right.bar(range(len(classes)), [per_class.get(c, 0.0) * (1000 if in_ms else 1)
-                                    for c in classes], color="tab:orange")
+    scale = 1000 if in_ms else 1
+    xs = [pos[c] for c in classes if per_class.get(c, 0) > 0]
+    ys = [per_class[c] * scale for c in classes if per_class.get(c, 0) > 0]
+    if len(classes) > MOST_BARS:   # bars thinner than a pixel would not show: dots
+        right.scatter(xs, ys, s=6, color="tab:orange")
+    else:
+        right.bar(xs, ys, color="tab:orange")
+    spread = bool(ys) and max(ys) >= SPREAD * min(ys)
+    if spread:
+        _log_y(right, ys)
     right.set_xlabel("class (by id)")
-    right.set_ylabel("milliseconds in class" if in_ms else "seconds in class")
+    right.set_ylabel(("milliseconds in class" if in_ms else "seconds in class")
+                     + (", log scale" if spread else ""))
     right.set_title("by class")
     _class_ticks(right, classes, most=10)
     f.tight_layout()
     figs.append(Figure("unit-seconds", "Unit times",
-                       "Wall-clock time of each unit's engine run: their distribution, "
-                       "and their sum per class.", f))
+                       "Wall-clock time of each unit's engine run: their distribution (on "
+                       "log-spaced bins when they span more than two decades), and their sum "
+                       "per class.", f))
 
+    searched = [r for r in results if r.searched]
+    if searched:   # a kernel that counts without searching has no nodes to draw
+        figs.append(_nodes_figure(plt, searched, len(searched) < len(results)))
+
+    if timed:
+        f, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
+        _finished_over_time(left, "per worker", {w: [clock(t.timestamp()) for t, worker, _
+                                                     in timed if worker == w]
+                                                 for w in by_worker}, legend=len(by_worker) <= 12)
+        _finished_over_time(right, "per host", {h: [clock(t.timestamp()) for t, _, host
+                                                    in timed if host == h]
+                                                for h in {host for _, _, host in timed}})
+        f.tight_layout()
+        figs.append(Figure("throughput", "Throughput over time",
+                           "Units finished (cumulative) against the job's busy time: the "
+                           "time during which some unit was counting, so the pauses between "
+                           "runs (a job resumed another day) are left out; timestamps have "
+                           "one-second resolution.", f))
+    return figs
+
+
+def _time_histogram(ax, secs: list[float]) -> None:
+    """Unit times as a histogram: log-spaced bins on a log axis when they span
+    more than :data:`SPREAD` (a few slow units among many fast ones would
+    otherwise put every unit in the first bar)."""
+    ms = max(secs) < 1      # milliseconds read better than 0.00006
+    values = [x * 1000 for x in secs] if ms else secs
+    bins = min(40, max(5, len(secs) // 5))
+    positive = [v for v in values if v > 0]
+    if positive and max(positive) >= SPREAD * min(positive):
+        lo, hi = min(positive), max(positive)
+        edges = [lo * (hi / lo) ** (i / bins) for i in range(bins + 1)]
+        edges[-1] = hi * 1.0001
+        ax.hist([max(v, lo) for v in values], bins=edges, color="tab:blue")
+        _log_x(ax, lo, hi)
+        ax.set_xlabel(("unit time (ms)" if ms else "unit time (s)") + ", log scale")
+    else:
+        from matplotlib.ticker import MaxNLocator
+        ax.hist(values, bins=bins, color="tab:blue")
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=6))
+        ax.set_xlabel("unit time (ms)" if ms else "unit time (s)")
+    ax.set_ylabel("units")
+    ax.set_title("distribution")
+    _integer_y(ax)
+    _thousands(ax)
+
+
+def _nodes_figure(plt, results, some_left_out: bool) -> Figure:
+    """Search nodes and memo hits of the searched units."""
     f, ax = plt.subplots(figsize=(10, 3.8))
     ids = [r.unit_id for r in results]
     nodes = [max(r.nodes, 1) for r in results]
@@ -243,22 +309,8 @@ def figures(plt, job, results, weight, by_worker: dict[str, list],
     ax.legend()
     ax.grid(True, alpha=0.3)
     f.tight_layout()
-    figs.append(Figure("nodes-memo", "Search nodes and memo hits per unit",
-                       "Nodes visited by the search and memo-table hits, per unit (log "
-                       "scale; a zero is drawn at 1).", f))
-
-    if timed:
-        t0 = min(t for t, _, _ in timed)
-        f, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
-        _finished_over_time(left, "per worker", {w: [(t - t0).total_seconds() for t, worker, _
-                                                     in timed if worker == w]
-                                                 for w in by_worker}, legend=len(by_worker) <= 12)
-        _finished_over_time(right, "per host", {h: [(t - t0).total_seconds() for t, _, host
-                                                    in timed if host == h]
-                                                for h in {host for _, _, host in timed}})
-        f.tight_layout()
-        figs.append(Figure("throughput", "Throughput over time",
-                           "Units finished (cumulative) against the time they were stored, "
-                           "per worker and per host; timestamps have one-second resolution "
-                           "and runs on different days share one axis.", f))
-    return figs
+    return Figure("nodes-memo", "Search nodes and memo hits per unit",
+                  "Nodes visited by the search and memo-table hits, per unit (log "
+                  "scale; a zero is drawn at 1)" + ("; units counted by a kernel, without a "
+                                                   "search, are left out." if some_left_out
+                                                   else "."), f)

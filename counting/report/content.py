@@ -21,6 +21,7 @@ from counting import published
 from counting.job import Job, summarise
 from counting.labels import labels_of
 from counting.report.charts import Figure, figures, pyplot
+from counting.report.spans import busy_clock, busy_seconds, finished_at, unit_spans
 from counting.store.database import Store
 from counting.units import UnitResult
 from grids.kind import as_kind
@@ -80,35 +81,8 @@ def _worker(r: UnitResult) -> str:
     return f"{r.host}/{w}" if w not in (None, "") else r.host
 
 
-def _when(r: UnitResult) -> datetime | None:
-    try:
-        t = datetime.fromisoformat(r.finished_at)
-    except (TypeError, ValueError):
-        return None
-    return t if t.tzinfo else t.replace(tzinfo=timezone.utc)
-
-
 def _date(t: datetime) -> str:
     return t.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
-
-
-def busy_seconds(spans: list[tuple[float, float]]) -> float:
-    """Seconds during which at least one of the ``(start, end)`` spans runs:
-    the wall time of a job's runs, however many workers, with the pauses
-    between runs (a resumed job) left out.
-
-    >>> busy_seconds([(0, 10), (5, 12), (100, 101)])
-    13
-    """
-    total, end = 0, None
-    for a, b in sorted(spans):
-        if end is None or a > end:
-            total += b - a
-            end = b
-        elif b > end:
-            total += b - end
-            end = b
-    return total
 
 
 def build_report(store: Store) -> Report:
@@ -126,7 +100,7 @@ def build_report(store: Store) -> Report:
     by_worker: dict[str, list[UnitResult]] = defaultdict(list)
     for r in here:
         by_worker[_worker(r)].append(r)
-    timed = [(t, _worker(r), r.host) for r in here if (t := _when(r)) is not None]
+    timed = [(t, _worker(r), r.host) for r in here if (t := finished_at(r)) is not None]
     job_rows = _job_rows(job, s, results, here, by_worker, timed) + [
         (f"unit {r.unit_id} (not counted here)", f"from {r.worker}: {elsewhere[r.unit_id]}")
         for r in results if elsewhere[r.unit_id] is not None]
@@ -138,18 +112,23 @@ def build_report(store: Store) -> Report:
                      _s(sum(r.seconds for r in results)), *(("",) if described else ()))
 
     slow = sorted(here, key=lambda r: (-r.seconds, r.unit_id))[:SLOWEST]
-    slow_header = ("unit", "class", "count", "seconds", "nodes", "memo hits", "worker")
+    slow_header = ("unit", "class", "count", "seconds", "search nodes", "memo hits", "worker")
     slow_rows = [(str(r.unit_id), str(r.class_id), f"{r.count:,}", _s(r.seconds),
-                  f"{r.nodes:,}", f"{r.memo_hits:,}", _worker(r)) for r in slow]
+                  *((f"{r.nodes:,}", f"{r.memo_hits:,}") if r.searched else ("—", "—")),
+                  _worker(r)) for r in slow]
 
-    # a unit's seconds are the wall time of its count (the store keeps no CPU time)
+    # a unit's seconds are the wall time of its count (the store keeps no CPU time);
+    # solutions per second measure a search: a kernel's units (counted, not
+    # searched: 10^30 "solutions" a second for Latin squares of order 10) have none
     worker_header = ("worker", "units", "time in units (wall)", "median unit",
-                     "unit solutions / s in units")
+                     "unit solutions / s in searched units")
     worker_rows = []
     for w in sorted(by_worker):
         rs = by_worker[w]
         in_units = sum(r.seconds for r in rs)
-        rate = sum(r.count for r in rs) / in_units if in_units > 0 else None
+        searched = [r for r in rs if r.searched]
+        searching = sum(r.seconds for r in searched)
+        rate = sum(r.count for r in searched) / searching if searching > 0 else None
         worker_rows.append((w, f"{len(rs):,}", _s(in_units), _s(statistics.median(r.seconds for r in rs)),
                             "—" if rate is None else f"{rate:,.0f} sol/s"))
 
@@ -163,7 +142,8 @@ def build_report(store: Store) -> Report:
         class_note=f"{not_started:,} of {len(job.units_of_class):,} classes not started yet "
                    f"(not listed)" if not_started and results else "")
     if results:
-        rep.figures = figures(plt, job, results, weight, by_worker, timed)
+        rep.figures = figures(plt, job, results, weight, by_worker, timed,
+                              busy_clock(unit_spans(here)))
     return rep
 
 
@@ -207,18 +187,20 @@ def _job_rows(job: Job, s, results, here, by_worker, timed) -> list[tuple[str, s
         f"worker{'s' * (len(per_host[h]) != 1)})" for h in sorted(per_host)) or "—"))
     if timed:
         when = [t for t, _, _ in timed]
-        spans = []
-        for r in here:   # a timestamp is to the second: the unit ended within it
-            t = _when(r)
-            if t is not None:
-                spans.append((t.timestamp() - r.seconds, t.timestamp() + 1))
         rows += [("first unit finished", _date(min(when))),
                  ("last unit finished", _date(max(when))),
-                 ("wall time", f"about {_duration(busy_seconds(spans))} (while a unit was "
+                 ("wall time", f"about {_duration(busy_seconds(unit_spans(here)))} (while a unit was "
                                f"counting, to the second; pauses between runs left out)")]
-    rows += [("time in units", f"{_s(s.unit_wall_seconds)} (wall, summed over units)"),
-             ("nodes", f"{s.nodes:,}"),
-             ("memo hits", f"{s.memo_hits:,}")]
+    rows.append(("time in units", f"{_s(s.unit_wall_seconds)} (wall, summed over units)"))
+    searched = [r for r in results if r.searched]
+    if searched:
+        rows += [("search nodes", f"{sum(r.nodes for r in searched):,}"),
+                 ("memo hits", f"{sum(r.memo_hits for r in searched):,}")]
+    if len(searched) < len(results):
+        kernels = sorted({r.engine_version for r in results if not r.searched})
+        rows.append(("units counted by a kernel (no search)",
+                     f"{len(results) - len(searched):,} ({', '.join(kernels)}: no search "
+                     f"nodes or memo hits)"))
     return rows
 
 

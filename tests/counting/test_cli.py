@@ -304,6 +304,7 @@ def test_a_kernel_run_prints_no_search_figures_and_status_names_unit_time_as_wal
     res = invoke("count", "1x5", "--reduction", "factor", "--db", db, "-w", "1", "--no-progress")
     assert res.exit_code == 0, res.output
     assert "search nodes" not in res.output and "memo hits" not in res.output
+    assert "sol/s" not in res.output          # counted, not searched: no solutions a second
     assert re.search(r"units counted by a kernel \(no search\) +2\b", res.output), res.output
     assert re.search(r"time in units +[0-9.,]+ s \(wall, summed over units\)", res.output)
     status = invoke("status", db)

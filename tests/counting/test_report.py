@@ -382,3 +382,112 @@ def test_an_empty_store_prints_no_empty_tables(tmp_path):
     res = CliRunner().invoke(cli, ["report", str(path), "--format", "md", "-o", str(md)])
     assert res.exit_code == 0, res.output
     assert len(_md_tables(md.read_text())) == 1 and not (tmp_path / "r-files").exists()
+
+
+# ---------------------------------------------------------------------------
+# a kernel's store, unit times over decades, a job resumed another day, the file's suffix
+
+def test_a_kernel_store_reports_no_search_figures_and_no_solutions_per_second(
+        tmp_path, monkeypatch):
+    # the 1x10 report printed "nodes 0, memo hits 0" and about 10^30 "sol/s": the
+    # factorization kernel counts without searching and keeps neither figure
+    pytest.importorskip("matplotlib")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    db = tmp_path / "f.sqlite"
+    res = CliRunner().invoke(cli, ["count", "1x5", "--reduction", "factor", "--db", str(db),
+                                   "-w", "1", "-q"])
+    assert res.exit_code == 0, res.output
+    out = tmp_path / "r.md"
+    res = CliRunner().invoke(cli, ["report", str(db), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    text = out.read_text()
+    tables = _md_tables(text)
+    facts = {row[0]: row[1] for row in tables[0][1:]}
+    with Store.open(db) as st:
+        n = len(list(st.results()))
+    assert facts["units counted by a kernel (no search)"].startswith(f"{n:,} (factorization-")
+    assert "search nodes" not in facts and "memo hits" not in facts and "nodes" not in facts
+    assert "nodes-memo" not in text                        # no chart of zeros
+    (workers,) = [t for t in tables if t[0][0] == "worker"]
+    assert all(row[4] == "—" for row in workers[1:])       # no solutions per second
+    (slow,) = [t for t in tables if t[0][0] == "unit"]
+    assert all(row[4] == row[5] == "—" for row in slow[1:])
+
+
+def test_a_searched_store_keeps_its_search_figures(finished, tmp_path):
+    pytest.importorskip("matplotlib")
+    path, job, results = finished
+    out = tmp_path / "r.md"
+    assert CliRunner().invoke(cli, ["report", str(path), "-o", str(out)]).exit_code == 0
+    tables = _md_tables(out.read_text())
+    facts = {row[0]: row[1] for row in tables[0][1:]}
+    with Store.open(path) as st:
+        assert _int(facts["search nodes"]) == sum(r.nodes for r in st.results()) > 0
+    (workers,) = [t for t in tables if t[0][0] == "worker"]
+    assert all(row[4].endswith("sol/s") for row in workers[1:])
+
+
+def _figures_of(path):
+    from counting.report import build_report
+    with Store.open(path) as st:
+        return {f.key: f for f in build_report(st).figures}
+
+
+def _close(figs):
+    import matplotlib.pyplot as plt
+    for f in figs.values():
+        plt.close(f.figure)
+
+
+def test_unit_times_over_many_decades_are_binned_on_a_log_axis(tmp_path):
+    # 1x10: 295,680 units from 10 µs to 300 s were one bar on a linear axis
+    pytest.importorskip("matplotlib")
+    job = Job.load("2x3")
+    path = tmp_path / "spread.sqlite"
+    with Store.create_or_open(path, job.info()) as st:
+        for u in range(job.n_units):
+            st.record(make_result(u, count=10 + u, class_id=job.units[u].class_id,
+                                  form_id=job.units[u].form_id, seconds=10.0 ** (u - 4),
+                                  engine_version=job.info().engine_version))
+    figs = _figures_of(path)
+    hist = figs["unit-seconds"].figure.axes[0]
+    assert hist.get_xscale() == "log" and "log scale" in hist.get_xlabel()
+    # one unit a decade: on log-spaced bins no bar holds more than two of them (on
+    # linear bins the first bar held 8 of the 9)
+    heights = [p.get_height() for p in hist.patches]
+    assert sum(heights) == job.n_units and max(heights) <= 2
+    _close(figs)
+
+
+def test_the_throughput_chart_leaves_the_pauses_between_runs_out(tmp_path):
+    pytest.importorskip("matplotlib")
+    job = Job.load("2x3")
+    path = tmp_path / "two-runs.sqlite"
+    runs = {0: ("2026-01-01T10:00:10+00:00", 10.0), 1: ("2026-01-01T10:00:20+00:00", 10.0),
+            2: ("2026-01-02T09:00:05+00:00", 5.0)}    # a second run 23 hours later
+    with Store.create_or_open(path, job.info()) as st:
+        for u, (at, secs) in runs.items():
+            st.record(make_result(u, count=10 + u, class_id=job.units[u].class_id,
+                                  form_id=job.units[u].form_id, seconds=secs, finished_at=at,
+                                  host="alpha", worker="P-1:1",
+                                  engine_version=job.info().engine_version))
+    figs = _figures_of(path)
+    per_host = figs["throughput"].figure.axes[1]
+    xs = sorted(x for line in per_host.get_lines() for x in line.get_xdata())
+    # busy from 10:00:00 to 10:00:21, then 09:00:00 to 09:00:06: the units end at
+    # 10, 20 and 21 + 5 busy seconds, not 82,800 s apart
+    assert xs == [10, 20, 26]
+    _close(figs)
+
+
+def test_the_output_name_chooses_the_format_and_a_contradiction_is_refused(finished, tmp_path):
+    pytest.importorskip("matplotlib")
+    path, job, results = finished
+    out = tmp_path / "r.md"          # a .md name without --format: Markdown, not HTML in .md
+    res = CliRunner().invoke(cli, ["report", str(path), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    assert out.read_text().startswith("# gridcount report") and (tmp_path / "r-files").is_dir()
+    other = tmp_path / "s.md"
+    res = CliRunner().invoke(cli, ["report", str(path), "--format", "html", "-o", str(other)])
+    assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1, res.output
+    assert "--format html" in res.output and not other.exists()
