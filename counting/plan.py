@@ -33,9 +33,10 @@ from pathlib import Path
 from typing import Callable
 
 from counting import reach
-from counting.job import (Job, RunReport, Summary, default_db_path, parse_unit_list, run_count,
+from counting.job import (Job, RunReport, Summary, default_db_path, run_count,
                           summarise)
 from counting.options import CountOptions
+from counting.unit_ids import parse_unit_list
 from counting.reduction import get_reduction
 from counting.reduction.orbits import SymmetryReduction
 from counting.reduction.registry import SYMMETRY, check_shape

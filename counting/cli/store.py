@@ -20,6 +20,7 @@ from counting.outputs import why_not_written, write_atomic
 from counting.options import CountOptions
 from counting.store import exchange
 from counting.store.database import FORMAT_VERSION, Store, StoreError, StoreLockedError
+from counting.unit_ids import format_unit_list
 from counting.store.lock import holder
 
 __all__ = ["status", "export", "merge", "recount"]
@@ -82,10 +83,11 @@ def status(db, as_json):
         return
     print_table([
         ("store", str(db)),
-        ("shape / reduction", f"{s.shape} / {s.reduction} classes"),
+        ("shape", s.shape),
+        ("reduction", s.reduction),
         ("engine version", s.engine_version),
         ("units done", f"{s.done:,} of {s.n_units:,}"),
-        ("classes complete", f"{s.classes_complete} of {s.n_classes}"),
+        ("classes complete", f"{s.classes_complete:,} of {s.n_classes:,}"),
         ("unit solutions so far", f"{s.unit_solutions:,}"),
         ("unit time so far", f"{s.unit_wall_seconds:,.1f} s (wall, summed over units)"),
         ("hosts", ", ".join(s.hosts) or "—"),
@@ -96,7 +98,7 @@ def status(db, as_json):
     if remaining:   # cut to the terminal's width (--json lists every id)
         head = f"remaining unit{'s' * (len(remaining) != 1)} (ids): "
         width = max(shutil.get_terminal_size().columns - len(head), MIN_LIST_WIDTH)
-        click.echo(head + jobs.format_unit_list(remaining, width=width))
+        click.echo(head + format_unit_list(remaining, width=width))
     if running:
         click.echo(_running_line(running))
     if version < FORMAT_VERSION:

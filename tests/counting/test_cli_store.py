@@ -64,6 +64,18 @@ def test_status_says_what_is_done_and_what_remains(counted):
     assert doc["remaining"] == [u for u in range(710) if u not in COUNTED]
 
 
+def test_status_names_the_shape_and_the_reduction_as_they_are_given(tmp_path):
+    # a prefix store said "shape / reduction  1x8+x / prefix-diagonals classes"
+    db = tmp_path / "x.sqlite"
+    assert invoke("count", "2x3+x", "--prefix", "diagonals", "--units", "0-1", "--db", db,
+                  "-q", "-w", "1").exit_code == 0
+    rows = dict(re.split(r"  +", line.strip(), maxsplit=1)
+                for line in invoke("status", db).output.splitlines() if "  " in line.strip())
+    assert rows["shape"] == "2x3+x" and rows["reduction"] == "prefix-diagonals"
+    n = len(Job.load("2x3+x", "prefix-diagonals").units_of_class)
+    assert rows["classes complete"] == f"2 of {n:,}"
+
+
 def test_status_cuts_a_long_list_of_remaining_ids_to_the_terminal_and_json_keeps_all(
         tmp_path, monkeypatch):
     # every other unit done: 355 single ids made one line of 1,500 characters
