@@ -27,6 +27,15 @@ An estimate is *units × measured seconds per unit*:
   tree, each ended by an exact count with the engine, memo and tail as the
   run would use them.  The mean of those estimates is the rate.
 
+Units differ more than one unit's estimate errs: SudokuP's 12,542 band
+units range over four decades, and two sampled units put the job at 0.27,
+3.1 or 0.51 core-hours by the seed (it took 1.5).  So the estimate samples
+:data:`SAMPLE` units in the same time budget (eight put it at 1.2, 1.6 and
+0.86), :data:`TIMED_SAMPLE` where each unit is counted in full, and says
+how far apart the sampled units were when they differ by
+:data:`WIDE_SPREAD` or more: such a job can take several times its
+estimate either way.
+
 Knuth's estimator ignores memo hits shared between different parts of a
 unit, so where they are common (Latin squares of order 9) it is high, by
 about 4× to 10× there; two-band units that the 1-factorization kernel
@@ -58,7 +67,8 @@ from counting.run.pool import process_mib
 from dlx.estimate import LEAF_SOLUTIONS, estimate
 
 __all__ = ["JobCost", "job_cost", "searching_memory", "quick_cost", "could_be_long", "REACH_DAYS",
-           "LONG_JOB_SECONDS", "QUICK", "QUICK_MARGIN", "format_seconds"]
+           "LONG_JOB_SECONDS", "QUICK", "QUICK_MARGIN", "SAMPLE", "TIMED_SAMPLE", "WIDE_SPREAD",
+           "format_seconds"]
 
 #: A job estimated to take longer than this on the workers asked for is refused.
 REACH_DAYS = 7
@@ -73,6 +83,16 @@ QUICK = {"sample": 2, "probes": 10, "max_seconds": 0.2, "leaf_solutions": 10**4,
 #: The quick look clears a job as small only with this margin below
 #: :data:`LONG_JOB_SECONDS` (two units and ten paths can miss costly units).
 QUICK_MARGIN = 10
+#: Units sampled by the estimate, each walked by Knuth's estimator (in the
+#: same time budget however many: more units, fewer paths each) ...
+SAMPLE = 8
+#: ... or counted in full by a kernel and timed.
+TIMED_SAMPLE = 2
+#: Paths walked over all the sampled units however long they take (a unit
+#: of Sudoku X takes about a second a path): twenty, as two units of ten did.
+LEAST_PATHS = 20
+#: Sampled units this many times apart are said to vary widely.
+WIDE_SPREAD = 10
 #: How a unit is measured: Knuth's estimator, or a kernel's count timed.
 
 
@@ -111,6 +131,9 @@ class JobCost:
         good for refusing a job, not for accepting it.
     done : int
         Units already in the job's store: not counted again, not in the cost.
+    unit_range : (float, float) or None
+        The least and the most estimated seconds of a sampled unit (None: one
+        unit, or a model instead of a sample).
     """
 
     shape: str
@@ -125,6 +148,7 @@ class JobCost:
     countable: bool = True
     provisional: bool = False
     done: int = 0
+    unit_range: tuple[float, float] | None = None
 
     @property
     def cpu_seconds(self) -> float:
@@ -160,7 +184,19 @@ class JobCost:
                 f"× {format_seconds(self.unit_seconds)} each, {method}), about "
                 f"{format_seconds(self.wall_seconds(workers))} on {workers} "
                 f"worker{'s' * (workers != 1)}; {day:,} worker{'s' * (day != 1)} "
-                f"would finish it in a day{memory}")
+                f"would finish it in a day{memory}{self.spread_text()}")
+
+    def spread_text(self) -> str:
+        """``; the sampled units took …``: said when they are
+        :data:`WIDE_SPREAD` or more apart (the estimate is rough), else ``""``."""
+        if self.unit_range is None:
+            return ""
+        lo, hi = self.unit_range
+        if not hi >= WIDE_SPREAD * lo:
+            return ""
+        return (f"; the sampled units were estimated at {format_seconds(lo)} to "
+                f"{format_seconds(hi)} each: units this unequal can make the job take "
+                f"several times the estimate, either way")
 
     def shared_text(self) -> str:
         """`` plus … of tables shared by the workers of a machine``, or ``""``."""
@@ -186,6 +222,8 @@ class JobCost:
                 "workers_for_a_day": self.workers_for_a_day(),
                 "memory_private_bytes": None if self.memory is None else self.memory[0],
                 "memory_shared_bytes": None if self.memory is None else self.memory[1],
+                "unit_cpu_seconds_range": None if self.unit_range is None else
+                [round(x, 6) for x in self.unit_range],
                 "out_of_reach": self.out_of_reach(workers)}
 
 
@@ -204,12 +242,13 @@ def could_be_long(quick: JobCost, workers: int) -> bool:
 
 
 def job_cost(reduction: Reduction, options: CountOptions = CountOptions(), *,
-             sample: int = 2, seed: int = 0, probes: int = 200,
+             sample: int | None = None, seed: int = 0, probes: int = 200,
              max_seconds: float = 6.0, leaf_solutions: int = LEAF_SOLUTIONS,
              bound_ok: bool = True, left=None) -> JobCost:
     """Estimate the CPU time of every unit of ``reduction`` (see the module).
 
-    ``sample`` units are drawn with ``seed`` (from the ids in ``left`` when
+    ``sample`` units (None: :data:`SAMPLE`, or :data:`TIMED_SAMPLE` where a
+    kernel counts them) are drawn with ``seed`` (from the ids in ``left`` when
     given: a store's remaining units, so that the units a resumed job has
     still to count are the ones estimated); each is explored by up to
     ``probes`` random paths in about ``max_seconds / sample`` seconds (at
@@ -227,10 +266,14 @@ def job_cost(reduction: Reduction, options: CountOptions = CountOptions(), *,
                        model["method"], model["memory"], model["countable"],
                        model["provisional"])
     n, exact = reduction.n_units_bound()
-    specs = reduction.sample_units(sample, seed, among=left)
+    specs = reduction.sample_units(SAMPLE if sample is None else sample, seed, among=left)
+    if sample is None and specs and _timed(reduction, specs[0]):
+        specs = specs[:TIMED_SAMPLE]     # each is counted in full
     budget = max_seconds / max(len(specs), 1)
+    least = max(2, -(-LEAST_PATHS // max(len(specs), 1)))   # paths a unit, whatever the budget
     per_unit = [unit_seconds(reduction, spec, options, probes=probes, seed=seed + i,
-                             max_seconds=budget, leaf_solutions=leaf_solutions)
+                             max_seconds=budget, leaf_solutions=leaf_solutions,
+                             min_probes=least)
                 for i, spec in enumerate(specs)]
     mean = math.fsum(per_unit) / len(per_unit) if per_unit else 0.0
     memory = reduction.estimate_memory(options)
@@ -238,7 +281,8 @@ def job_cost(reduction: Reduction, options: CountOptions = CountOptions(), *,
                    time.perf_counter() - t0,
                    timed_method(len(specs)) if specs and _timed(reduction, specs[0])
                    else reduction.estimate_method(len(specs)),
-                   searching_memory(options, process) if memory is None else memory)
+                   searching_memory(options, process) if memory is None else memory,
+                   unit_range=(min(per_unit), max(per_unit)) if len(per_unit) > 1 else None)
 
 
 def searching_memory(options: CountOptions, process: float) -> tuple[int, int]:
@@ -253,7 +297,8 @@ def searching_memory(options: CountOptions, process: float) -> tuple[int, int]:
 
 
 def unit_seconds(reduction: Reduction, spec, options: CountOptions, *, probes: int, seed: int,
-                 max_seconds: float, leaf_solutions: int = LEAF_SOLUTIONS) -> float:
+                 max_seconds: float, leaf_solutions: int = LEAF_SOLUTIONS,
+                 min_probes: int = 10) -> float:
     """Estimated seconds of counting one unit: the reduction's own estimate
     where it has one; for a unit counted by a kernel and not searched
     (:meth:`~counting.reduction.base.Reduction.problem` None: ``factor``),
@@ -268,7 +313,8 @@ def unit_seconds(reduction: Reduction, spec, options: CountOptions, *, probes: i
     ec, given = unit_problem(spec)
     try:
         return estimate(ec, given=given, probes=probes, seed=seed, max_seconds=max_seconds,
-                        leaf_solutions=leaf_solutions, **options.engine_arguments(ec)).seconds
+                        leaf_solutions=leaf_solutions, min_probes=min_probes,
+                        **options.engine_arguments(ec)).seconds
     finally:
         ec.clear_memo()
 

@@ -160,7 +160,7 @@ class _Walker:
 def estimate(ec: ExactCover, *, given: Sequence[int] = (), leaf: int | None = None,
              probes: int = 100, seed: int = 0, memo: bool = True, memo_mb: float = 16,
              tail: bool | None = None, max_seconds: float | None = None,
-             leaf_solutions: int = LEAF_SOLUTIONS) -> Estimate:
+             leaf_solutions: int = LEAF_SOLUTIONS, min_probes: int = 10) -> Estimate:
     """Estimate the count of ``ec`` (with ``given``) and the engine time it takes.
 
     Parameters
@@ -181,11 +181,14 @@ def estimate(ec: ExactCover, *, given: Sequence[int] = (), leaf: int | None = No
     memo, memo_mb, tail
         How the leaves are counted (``tail=None``: when the matrix has one).
     max_seconds : float, optional
-        Stop walking after this long (at least 10 paths are always walked).
+        Stop walking after this long (at least ``min_probes`` paths are
+        always walked).
     leaf_solutions : int
         Completions below a leaf chosen by default (:data:`LEAF_SOLUTIONS`);
         fewer make a cheaper, coarser estimate that errs high (the call
         overhead of many small leaf counts is counted as work).
+    min_probes : int
+        Paths walked whatever ``max_seconds`` says (at least 1).
 
     Returns
     -------
@@ -217,7 +220,7 @@ def estimate(ec: ExactCover, *, given: Sequence[int] = (), leaf: int | None = No
 
     samples: list[tuple[float, float, bool]] = []
     while len(samples) < probes:
-        if max_seconds is not None and len(samples) >= 10 \
+        if max_seconds is not None and len(samples) >= max(min_probes, 1) \
                 and time.perf_counter() - t0 > max_seconds:
             break
         samples.append(probe())

@@ -101,6 +101,41 @@ def test_a_job_counted_by_a_kernel_without_its_own_estimate_is_estimated_by_timi
     assert job_cost(get_reduction("1x5", "cycles2"), sample=2).method == knuth_method(2)
 
 
+def test_the_estimate_samples_several_searched_units_and_two_counted_ones(monkeypatch):
+    # two units put SudokuP's band job at 0.27, 3.1 or 0.51 core-hours by the seed
+    # (it took 1.5): units differ more than one unit's estimate errs
+    from counting.reduction import Reduction
+    c = job_cost(get_reduction("2x4", "moves"), max_seconds=0.5)
+    assert c.sampled == reach.SAMPLE > 2 and c.method == knuth_method(reach.SAMPLE)
+    red = get_reduction("1x6", "factor")    # counted in full and timed: two units
+    monkeypatch.setattr(type(red), "estimate_unit_seconds", Reduction.estimate_unit_seconds)
+    c = job_cost(red)
+    assert c.sampled == reach.TIMED_SAMPLE and c.method == reach.timed_method(reach.TIMED_SAMPLE)
+
+
+def test_more_sampled_units_walk_fewer_paths_each_not_more_in_all(monkeypatch):
+    # eight units of ten paths each took Sudoku X's estimate from 19 s to 75 s
+    least = []
+    monkeypatch.setattr(reach, "unit_seconds",
+                        lambda *a, min_probes, **k: least.append(min_probes) or 1.0)
+    job_cost(get_reduction("2x4", "moves"))
+    assert len(least) == reach.SAMPLE
+    assert reach.LEAST_PATHS <= sum(least) < reach.LEAST_PATHS + reach.SAMPLE
+
+
+def test_units_far_apart_make_the_estimate_say_it_is_rough(monkeypatch):
+    seconds = iter([0.5, 40.0, 2.0, 1.0, 3.0, 0.8, 1.5, 2.5])
+    monkeypatch.setattr(reach, "unit_seconds", lambda *a, **k: next(seconds))
+    c = job_cost(get_reduction("2x4", "moves"))
+    assert c.unit_range == (0.5, 40.0) and c.as_json(2)["unit_cpu_seconds_range"] == [0.5, 40.0]
+    assert c.describe(2).endswith("; the sampled units were estimated at 0.50 s to 40 s each: "
+                                  "units this unequal can make the job take several times the "
+                                  "estimate, either way")
+    even = iter([1.0, 2.0] * 4)                     # within WIDE_SPREAD: nothing said
+    monkeypatch.setattr(reach, "unit_seconds", lambda *a, **k: next(even))
+    assert "unequal" not in job_cost(get_reduction("2x4", "moves")).describe(2)
+
+
 def test_2x6_is_bounded_and_sampled_without_enumerating_its_classes():
     red = TwoBandPatternReduction("2x6")
     t = time.perf_counter()

@@ -33,6 +33,13 @@ def test_the_time_estimate_is_on_the_counting_thread_s_cpu_clock(monkeypatch):
     assert e.seconds == 20.0 and e.seconds_se == 0
 
 
+@pytest.mark.parametrize("least", [1, 3, 10])
+def test_a_spent_time_budget_still_walks_the_least_paths_asked(least):
+    e = estimate(rooks(5), leaf=2, probes=50, seed=1, memo=False, max_seconds=0.0,
+                 min_probes=least)
+    assert e.probes == least
+
+
 def irregular():
     """6x6 Sudoku with three scattered givens: paths branch differently."""
     sud = Sudoku.from_shape("2x3")
