@@ -20,7 +20,11 @@ from typing import Callable
 
 from counting.labels import labels_of
 
-__all__ = ["Figure", "ReportUnavailable", "pyplot", "figures", "log_ticks", "tick_label"]
+__all__ = ["Figure", "ReportUnavailable", "pyplot", "figures", "log_ticks", "tick_label",
+           "CHART_KEYS"]
+
+#: Every chart :func:`figures` can draw, by key (its file stem for ``--format md``).
+CHART_KEYS = ("unit-counts", "unit-seconds", "nodes-memo", "throughput")
 
 
 class ReportUnavailable(RuntimeError):

@@ -12,7 +12,7 @@ import io
 from pathlib import Path
 
 from counting.outputs import write_atomic
-from counting.report.charts import pyplot
+from counting.report.charts import CHART_KEYS, pyplot
 from counting.report.content import Report, build_report
 from counting.store.database import Store
 
@@ -126,6 +126,8 @@ def _markdown(rep: Report, out: Path) -> str:
         f.figure.savefig(png, format="png", dpi=100, metadata={"Software": None})
         parts += [f"## {f.title}", "", f"![{f.title}]({files.name}/{png.name})", "",
                   f.caption, ""]
+    for key in set(CHART_KEYS) - {f.key for f in rep.figures}:   # a chart of an earlier
+        (files / f"{key}.png").unlink(missing_ok=True)             # report, not drawn now
     shown = rep.class_rows[:FOLD_ROWS]
     parts += [f"## {rep.class_title}", "",
               _table_md(rep.class_header, shown + ([rep.class_sum] if rep.class_sum else [])),

@@ -148,6 +148,8 @@ def test_the_markdown_report_says_the_same_with_png_files_beside_it(finished, tm
     _check_page(_md_tables(text), job, results)
     pngs = re.findall(r"!\[[^]]*\]\(([^)]+)\)", text)
     assert len(pngs) == 4
+    from counting.report.charts import CHART_KEYS     # what a later report may replace
+    assert {rel.split("/")[-1].removesuffix(".png") for rel in pngs} == set(CHART_KEYS)
     for rel in pngs:
         assert (tmp_path / rel).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -398,8 +400,13 @@ def test_a_kernel_store_reports_no_search_figures_and_no_solutions_per_second(
                                    "-w", "1", "-q"])
     assert res.exit_code == 0, res.output
     out = tmp_path / "r.md"
+    (tmp_path / "r-files").mkdir()
+    for name in ("nodes-memo.png", "notes.txt"):    # an earlier report's chart, a user's file
+        (tmp_path / "r-files" / name).write_text("old")
     res = CliRunner().invoke(cli, ["report", str(db), "-o", str(out)])
     assert res.exit_code == 0, res.output
+    assert not (tmp_path / "r-files" / "nodes-memo.png").exists()   # not left to mislead
+    assert (tmp_path / "r-files" / "notes.txt").read_text() == "old"
     text = out.read_text()
     tables = _md_tables(text)
     facts = {row[0]: row[1] for row in tables[0][1:]}
