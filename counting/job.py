@@ -106,7 +106,18 @@ class Job:
 
     @classmethod
     def for_store(cls, store: Store) -> "Job":
-        return cls.load(store.job.shape, store.job.reduction, force=True)
+        """The job a store was made for; :class:`StoreError` when this
+        gridcount's reduction of that name makes another number of units
+        (it has changed since the store was made: its unit ids mean other
+        units now)."""
+        job = cls.load(store.job.shape, store.job.reduction, force=True)
+        if job.n_units != store.job.n_units:
+            raise StoreError(
+                f"{store.path} was made for {store.job.n_units:,} units of {job.shape} "
+                f"({job.reduction}), and this gridcount makes {job.n_units:,}: the reduction has "
+                f"changed since, so its unit ids mean other units; count again into another "
+                f"--db, or read it with the gridcount that made it")
+        return job
 
     @cached_property
     def units(self) -> list[UnitSpec]:

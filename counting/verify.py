@@ -61,18 +61,19 @@ NOT_COUNTED = {
             "its published total): see results/bench_factorization.md",
     "2x6": "out of reach (`gridcount count 2x6` refuses it with its cost estimate): "
            "see results/bench_patterns2.md",
-    "1x8+x": "a long job (prefix units of minutes each): see results/variants.md",
-    "1x9+x": "out of reach here (a volunteer-computing count): see results/variants.md",
+    "1x9+x": "out of reach here (about 15,000 core-hours by its diagonals; a "
+             "volunteer-computing count): see results/variants.md",
     "3x3+disjoint": "a job of about an hour (`gridcount count 3x3+disjoint`: band 1, 12,542 "
                     "units, 51 min on 2 cores): see results/variants.md",
     "3x3+x": "a long job (`gridcount count 3x3+x`: its diagonals, 74 units of about a "
              "CPU-minute each, resumable): see results/variants.md",
 }
 # Grid kinds with extra rules (variants) counted by the prefix reduction:
-# diagonal Latin squares of orders 4-6 in seconds; order 7 in 15-65 s;
+# diagonal Latin squares of orders 4-7 in seconds (order 7 by its diagonals,
+# 6 units); order 8 by its diagonals (26 units) in about 3 minutes on one core;
 # Windoku by row 1 + column 1 (its default prefix) in about 5 minutes on 2 cores.
-QUICK_VARIANTS = ("1x4+x", "1x5+x", "1x6+x")
-LONG_VARIANTS = ("1x7+x", "3x3+windoku")
+QUICK_VARIANTS = ("1x4+x", "1x5+x", "1x6+x", "1x7+x")
+LONG_VARIANTS = ("1x8+x", "3x3+windoku")
 
 
 # Essentially different grids (Burnside's lemma, `count --up-to-symmetry`),

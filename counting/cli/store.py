@@ -50,6 +50,8 @@ def _job_of(store: Store, db: str) -> jobs.Job:
         return jobs.Job.for_store(store)
     except ValueError as e:
         fail(f"{db}: {e}")
+    except StoreError as e:
+        fail(str(e))
 
 
 def _int(n: int | None) -> str:

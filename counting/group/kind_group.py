@@ -18,8 +18,13 @@ kind's group is ``|H|·N!`` with ``H`` the geometric part found here.
 
 The search enumerates the row part ``x`` of G (1,296 elements for 9×9,
 times 2 with transposition) and, for each, tests every column part ``y`` at
-once with numpy; shapes whose wreath products are too large to enumerate
-(``|rows|·|cols|`` over :data:`MAX_PAIRS`) raise ``ValueError``.
+once with numpy.  Latin shapes (``1xN``, ``Nx1``) whose ``N!·N!`` pairs are
+more than :data:`MAX_PAIRS` (order 8 on) are searched instead by
+backtracking (:func:`_latin_elements`): there G is every pair of a row and
+a column permutation, and rows ``0..k-1`` and columns ``0..k-1`` are mapped
+together, each edge inside them tested as soon as its cells are placed.
+Other shapes too large to enumerate, or a backtracking that passes
+:data:`MAX_NODES`, raise ``ValueError``.
 
 The conjugacy classes of ``H`` (:func:`kind_classes`) are those of ``H``,
 not of G: an element's class in G may leave ``H``.  They are found by
@@ -51,6 +56,8 @@ __all__ = ["KindGroup", "KindClass", "kind_group", "kind_classes", "constraint_e
 MAX_PAIRS = 30_000_000
 #: Edges tested on every column part before the others (on the few left), then 8 times as many.
 FIRST_EDGES = 8
+#: Placements the Latin backtracking may try before it gives up (1x8+x: about 10^4).
+MAX_NODES = 2_000_000
 
 
 def constraint_edges(kind) -> frozenset[tuple[int, int]]:
@@ -112,6 +119,8 @@ def kind_group(kind) -> KindGroup:
     kind = as_kind(kind)
     s = kind.shape
     n, nn = s.n, s.n * s.n
+    if min(s.box_rows, s.box_cols) == 1 and math.factorial(n) ** 2 > MAX_PAIRS:
+        return KindGroup(kind, _latin_elements(kind))
     xs = np.array(wreath_elements(s.box_rows, s.box_cols), dtype=np.int64)
     ys = np.array(wreath_elements(s.box_cols, s.box_rows), dtype=np.int64)
     if len(xs) * len(ys) > MAX_PAIRS:
@@ -149,6 +158,58 @@ def kind_group(kind) -> KindGroup:
     identity = Symmetry.identity(s)
     found.sort(key=lambda g: g != identity)
     return KindGroup(kind, tuple(found))
+
+
+def _latin_elements(kind: GridKind) -> tuple:
+    """The elements of ``H`` for a Latin shape (G: every row permutation ``x``
+    with every column permutation ``y``), identity first, by backtracking.
+
+    Invariant: at depth ``k`` rows ``0..k-1`` and columns ``0..k-1`` have their
+    images ``x[i]``, ``y[j]``, and every constraint edge between two cells of
+    that ``k×k`` block maps to an edge.  The edges whose last row or column
+    is ``k`` are tested when row ``k`` and column ``k`` are placed, so a
+    complete placement keeps every edge; it is a bijection of the cells, so
+    it maps the edges onto the edges.
+    """
+    s = kind.shape
+    n = s.n
+    edges = constraint_edges(kind)
+    due: list[list[tuple[int, int, int, int]]] = [[] for _ in range(n)]
+    for a, b in edges:   # tested at the depth where the later of its rows and columns is placed
+        (r1, c1), (r2, c2) = divmod(a, n), divmod(b, n)
+        due[max(r1, c1, r2, c2)].append((r1, c1, r2, c2))
+    x, y = [0] * n, [0] * n
+    free_x, free_y = [True] * n, [True] * n
+    found, nodes = [], 0
+
+    def place(k: int) -> None:
+        nonlocal nodes
+        if k == n:
+            found.append(Symmetry(tuple(x), tuple(y), False))
+            return
+        for rx in range(n):
+            if not free_x[rx]:
+                continue
+            x[k], free_x[rx] = rx, False
+            for cy in range(n):
+                if not free_y[cy]:
+                    continue
+                nodes += 1
+                if nodes > MAX_NODES:
+                    raise ValueError(f"the symmetry group of {kind.name} is too large to search "
+                                     f"(more than {MAX_NODES:,} placements)")
+                y[k] = cy
+                if all(tuple(sorted((x[r1] * n + y[c1], x[r2] * n + y[c2]))) in edges
+                       for r1, c1, r2, c2 in due[k]):
+                    free_y[cy] = False
+                    place(k + 1)
+                    free_y[cy] = True
+            free_x[rx] = True
+
+    place(0)
+    identity = Symmetry.identity(s)
+    found.sort(key=lambda g: g != identity)
+    return tuple(found)
 
 
 @dataclass(frozen=True)

@@ -329,7 +329,7 @@ class PrefixReduction(Reduction):
     @cached_property
     def group(self):
         """The kind's group (:func:`counting.group.kind_group.kind_group`); when
-        it is too large to search (Latin kinds from order 8), the identity
+        it is too large to search (box shapes from 10×10 on), the identity
         alone: every normal filling is then a unit of weight 1 (any subgroup
         gives classes of equal counts, a smaller one only more units)."""
         try:

@@ -54,6 +54,8 @@ PREFIX_CHOSEN = {
     "3x3+x": f"{PREFIX}-diagonals",            # rows=2: about 200× the estimate
     "3x3+windoku": f"{PREFIX}-rows=1,cols=1",  # 292 s wall on 2 cores; rows=2 about an hour
     "3x3+disjoint": f"{PREFIX}-rows=3",        # band 1: 51 min on 2 cores; rows=2 over 15 min a unit
+    "1x7+x": f"{PREFIX}-diagonals",            # 6 units, 5 s; rows=2: 195 units
+    "1x8+x": f"{PREFIX}-diagonals",            # 26 units, 2.8 min on 1 core; rows=2: 16 core-hours
 }
 ALIASES_3X3 = {cls.name_3x3: kind for kind, cls in _TABLE.items()
                if cls.name_3x3 is not None}  # 3x3's historical (stored) names

@@ -76,6 +76,28 @@ def test_status_names_the_shape_and_the_reduction_as_they_are_given(tmp_path):
     assert rows["classes complete"] == f"2 of {n:,}"
 
 
+@pytest.mark.parametrize("command", [["status"], ["report", "-o", "r.md"], ["recount", "-k", "1"],
+                                     ["export", "--units", "u.json"]])
+def test_a_store_whose_reduction_has_changed_since_is_refused_not_called_damaged(
+        tmp_path, command, monkeypatch):
+    # 1x8+x's group was too large to search, so prefix-diagonals made 4,752 units; now
+    # it is searched and makes 26: an old store's unit ids name other units
+    monkeypatch.chdir(tmp_path)
+    job = Job.load("2x3")
+    db = tmp_path / "old.sqlite"
+    info = job.info()
+    with Store.create_or_open(db, type(info)(info.shape, info.reduction, info.engine_version,
+                                             info.n_units + 5)) as st:
+        st.record(make_result(job.n_units + 2, count=7, class_id=0, form_id=0,
+                              engine_version=info.engine_version))
+    res = invoke(command[0], *command[1:], db)
+    assert res.exit_code == 1 and len(res.output.strip().splitlines()) == 1, res.output
+    assert (f"was made for {job.n_units + 5:,} units of 2x3 ({job.reduction}), and this "
+            f"gridcount makes {job.n_units:,}: the reduction has changed since") in res.output
+    assert "damaged" not in res.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.sqlite"]   # nothing written
+
+
 def test_status_cuts_a_long_list_of_remaining_ids_to_the_terminal_and_json_keeps_all(
         tmp_path, monkeypatch):
     # every other unit done: 355 single ids made one line of 1,500 characters

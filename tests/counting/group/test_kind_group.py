@@ -84,6 +84,60 @@ def test_edges_tested_in_stages_still_test_every_edge(text, first, monkeypatch):
     assert set(kg.kind_group(text).elements) == set(graph_group(text))
 
 
+@pytest.mark.parametrize("text", ["1x4+x", "1x5+x", "4x1+x", "1x5+anti-knight", "5x1+anti-king",
+                                  "1x4+anti-knight", "1x6+x"])
+def test_latin_kinds_searched_by_backtracking_get_the_enumerated_group(text, monkeypatch):
+    """From order 8 a Latin kind's N!·N! pairs are too many to enumerate, and
+    its group is found by backtracking: on small orders (forced there) it is
+    the group of the enumeration, and of brute force where that is quick."""
+    import counting.group.kind_group as kg
+    enumerated = set(kg.kind_group(text).elements)
+    monkeypatch.setattr(kg, "MAX_PAIRS", 10)
+    searched = kg.kind_group(text)
+    assert set(searched.elements) == enumerated and len(searched.elements) == len(enumerated)
+    assert searched.elements[0] == Symmetry.identity(searched.kind.shape)
+    if text != "1x6+x":
+        assert enumerated == set(graph_group(text))
+
+
+@pytest.mark.parametrize("n", [8, 9])
+def test_diagonal_latin_squares_of_order_8_and_9_have_the_group_of_the_diagonals(n):
+    """A row and column permutation pair keeps both diagonals exactly when
+    the rows commute with the reflection s(i) = n-1-i and the columns are
+    the rows or the rows followed by s (main and anti-diagonal swapped);
+    built here from that description, not searched."""
+    s = tuple(n - 1 - i for i in range(n))
+    want = {Symmetry(r, c, False) for r in _commuting_with(s)
+            for c in (r, tuple(s[v] for v in r))}
+    got = kind_group(f"1x{n}+x")
+    assert set(got.elements) == want and got.geometric_order == len(want)
+
+
+def _commuting_with(s):
+    """Permutations p of range(n) with p∘s = s∘p: each pair {i, s(i)} goes to a
+    pair, in either order (and a fixed centre stays)."""
+    import itertools
+    n = len(s)
+    pairs = [(i, s[i]) for i in range(n) if i < s[i]]
+    centre = [i for i in range(n) if s[i] == i]
+    for order in itertools.permutations(range(len(pairs))):
+        for flips in itertools.product((False, True), repeat=len(pairs)):
+            p = list(range(n))
+            for c in centre:
+                p[c] = c
+            for (a, b), j, f in zip(pairs, order, flips):
+                ta, tb = pairs[j] if not f else pairs[j][::-1]
+                p[a], p[b] = ta, tb
+            yield tuple(p)
+
+
+def test_a_latin_backtracking_past_its_node_limit_is_refused(monkeypatch):
+    import counting.group.kind_group as kg
+    monkeypatch.setattr(kg, "MAX_NODES", 50)
+    with pytest.raises(ValueError, match="too large to search"):
+        kg.kind_group("1x8+x")
+
+
 @pytest.mark.parametrize("text", ["2x2+x", "2x3+x", "1x5+x", "2x3+anti-knight"])
 def test_from_cell_permutation_gives_back_every_element_of_h(text):
     group = kind_group(text)

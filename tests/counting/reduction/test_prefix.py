@@ -326,7 +326,8 @@ def test_a_group_too_large_to_search_leaves_every_filling_its_own_unit(monkeypat
     import counting.group.kind_group as kg
     full = PrefixReduction("1x5+x", "rows=2")
     full_units = full.units()                          # the group is searched here
-    monkeypatch.setattr(kg, "MAX_PAIRS", 10)          # 5!·5! pairs is now too many
+    monkeypatch.setattr(kg, "MAX_PAIRS", 10)          # 5!·5! pairs is now too many,
+    monkeypatch.setattr(kg, "MAX_NODES", 10)          # and so is a backtracking of 10
     alone = PrefixReduction("1x5+x", "rows=2")
     assert alone.group.geometric_order == 1 < full.group.geometric_order
     assert len(alone.units()) == len(alone.fillings) > len(full_units)
