@@ -55,7 +55,9 @@ PREFIX_CHOSEN = {
     "3x3+windoku": f"{PREFIX}-rows=1,cols=1",  # 292 s wall on 2 cores; rows=2 about an hour
     "3x3+disjoint": f"{PREFIX}-rows=3",        # band 1: 51 min on 2 cores; rows=2 over 15 min a unit
     "1x7+x": f"{PREFIX}-diagonals",            # 6 units, 5 s; rows=2: 195 units
-    "1x8+x": f"{PREFIX}-diagonals",            # 26 units, 2.8 min on 1 core; rows=2: 16 core-hours
+    "1x8+x": f"{PREFIX}-diagonals",            # 26 units, 53 s on 2 cores; rows=2: 16 core-hours
+    "7x1+x": f"{PREFIX}-diagonals",            # the same squares, transposed
+    "8x1+x": f"{PREFIX}-diagonals",
 }
 ALIASES_3X3 = {cls.name_3x3: kind for kind, cls in _TABLE.items()
                if cls.name_3x3 is not None}  # 3x3's historical (stored) names
@@ -201,7 +203,9 @@ def get_reduction(shape: Shape | str, name: str | None = None) -> Reduction:
     A grid kind with extra constraints (``"3x3+windoku"``) is counted by
     the prefix reduction only (``"prefix"`` = ``"prefix-rows=2"``, or the
     prefix measured cheapest for the kind, :data:`PREFIX_CHOSEN`: Sudoku X
-    by its diagonals, Windoku by row 1 + column 1, SudokuP by band 1; or a stored ``"prefix-PREFIX"`` name), which is its default; its essentially
+    and diagonal Latin squares of orders 7 and 8 by their diagonals, Windoku
+    by row 1 + column 1, SudokuP by band 1; or a stored ``"prefix-PREFIX"``
+    name), which is its default; its essentially
     different grids by ``"symmetry"`` (Burnside over the kind's group).
     """
     kind = as_kind(shape)
