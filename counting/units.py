@@ -17,7 +17,7 @@ from __future__ import annotations
 import socket
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
-from typing import Callable
+from typing import Callable, Iterable
 
 from dlx import ENGINE_VERSION, ExactCover
 
@@ -96,6 +96,17 @@ class UnitResult:
         factorization kernel stores 0, the band tables (``...+bandtables``)
         their terms."""
         return self.engine_version.startswith("dlx") and "+" not in self.engine_version
+
+    @staticmethod
+    def search_rate(results: "Iterable[UnitResult]") -> float | None:
+        """Solutions a second of the searched units among ``results``
+        (:attr:`searched`): the search's throughput.  None when none was
+        searched or they took no time: a kernel's units are counted, not
+        searched, and their "solutions a second" (about 10^30 for Latin
+        squares of order 10) measure nothing."""
+        searched = [r for r in results if r.searched]
+        seconds = sum(r.seconds for r in searched)
+        return sum(r.count for r in searched) / seconds if seconds > 0 else None
 
     @classmethod
     def made(cls, unit: WorkUnit, tally: "Tally", worker: str = "") -> "UnitResult":

@@ -27,6 +27,7 @@ from counting.run import dask_pool, dask_stats
 from counting.run.notice import say_if_slow
 from counting.run.pool import default_workers
 from counting.store.database import StoreError
+from counting.units import UnitResult
 from counting.labels import labels_of
 from grids.kind import as_kind
 from grids.sudoku import ALPHABET
@@ -344,7 +345,7 @@ def _print_run(report: jobs.RunReport) -> None:
     sols = report.unit_solutions
     searched = [r for r in report.counted if r.searched]
     by_kernel = len(report.counted) - len(searched)
-    searched_seconds = sum(r.seconds for r in searched)
+    rate = UnitResult.search_rate(report.counted)
     rows = [
         ("units counted now", f"{len(report.counted):,}"),
         ("units already in store", f"{report.skipped:,}"),
@@ -355,9 +356,8 @@ def _print_run(report: jobs.RunReport) -> None:
         *([("units counted by a kernel (no search)", f"{by_kernel:,}")] if by_kernel else []),
         ("wall time", f"{wall:,.1f} s"),
         ("time in units", f"{in_units:,.1f} s (wall, summed over units)"),
-        *([("solutions per second per worker (searched units)",
-            f"{sum(r.count for r in searched) / searched_seconds:,.0f} sol/s")]
-          if searched_seconds > 0 else []),
+        *([("solutions per second per worker (searched units)", f"{rate:,.0f} sol/s")]
+          if rate is not None else []),
         ("workers", dask_stats.describe_workers(report.workers, report.per_worker)),
     ]
     print_table(rows + dask_stats.per_worker_rows(report.per_worker))

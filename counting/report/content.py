@@ -126,9 +126,7 @@ def build_report(store: Store) -> Report:
     for w in sorted(by_worker):
         rs = by_worker[w]
         in_units = sum(r.seconds for r in rs)
-        searched = [r for r in rs if r.searched]
-        searching = sum(r.seconds for r in searched)
-        rate = sum(r.count for r in searched) / searching if searching > 0 else None
+        rate = UnitResult.search_rate(rs)
         worker_rows.append((w, f"{len(rs):,}", _s(in_units), _s(statistics.median(r.seconds for r in rs)),
                             "—" if rate is None else f"{rate:,.0f} sol/s"))
 

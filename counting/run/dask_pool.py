@@ -273,7 +273,8 @@ def _results(conn: _Connection, ordered: list[UnitSpec], options: CountOptions,
                     continue
                 seen.add(result.unit_id)
                 _check_engine(result, address, reduction_of(spec).engine_suffix())
-                add_result(conn.per_worker, result.count, result.seconds, address, name)
+                add_result(conn.per_worker, result.count, result.seconds, address, name,
+                           searched=result.searched)
                 yield result
     finally:
         conn.shutdown()

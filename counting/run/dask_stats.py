@@ -41,6 +41,10 @@ class WorkerStats:
     replaces : str or None
         Address of an earlier worker of the same name that counted in this
         run: this one is its restart.
+    kernel_solutions, kernel_seconds : int, float
+        The part of ``unit_solutions`` and ``seconds`` from units a kernel
+        counted without searching: left out of the solutions a second
+        (:meth:`counting.units.UnitResult.search_rate`).
     """
 
     address: str
@@ -49,10 +53,14 @@ class WorkerStats:
     unit_solutions: int = 0
     seconds: float = 0.0
     replaces: str | None = None
+    kernel_solutions: int = 0
+    kernel_seconds: float = 0.0
 
     @property
     def solutions_per_second(self) -> float | None:
-        return self.unit_solutions / self.seconds if self.seconds > 0 else None
+        """Solutions a second of the units this worker searched (None: none)."""
+        seconds = self.seconds - self.kernel_seconds
+        return (self.unit_solutions - self.kernel_solutions) / seconds if seconds > 0 else None
 
     def as_json(self) -> dict:
         return {"address": self.address, "name": self.name, "units": self.units,
@@ -61,10 +69,11 @@ class WorkerStats:
 
 
 def add_result(per_worker: dict[str, WorkerStats], count: int, seconds: float, address: str,
-               name: str) -> None:
-    """Count one unit (``count`` solutions in ``seconds``) to the worker at
-    ``address``; a new address under a name already seen is a restart of
-    the worker last seen under that name."""
+               name: str, searched: bool = True) -> None:
+    """Count one unit (``count`` solutions in ``seconds``; ``searched``: by the
+    search, not a kernel, :attr:`counting.units.UnitResult.searched`) to the
+    worker at ``address``; a new address under a name already seen is a
+    restart of the worker last seen under that name."""
     stats = per_worker.get(address)
     if stats is None:
         earlier = [w.address for w in per_worker.values()
@@ -74,6 +83,9 @@ def add_result(per_worker: dict[str, WorkerStats], count: int, seconds: float, a
     stats.units += 1
     stats.unit_solutions += count
     stats.seconds += seconds
+    if not searched:
+        stats.kernel_solutions += count
+        stats.kernel_seconds += seconds
 
 
 def per_worker_rows(per_worker: Mapping[str, WorkerStats]) -> list[tuple[str, str]]:

@@ -229,9 +229,12 @@ def test_band_tables_units_count_on_a_cluster_as_in_the_local_pool(cluster):
     # client took for another installation's and refused
     specs = get_reduction("3x3", "patterns3").units()[:4]
     local = {r.unit_id: r.count for r in pool.run_units(specs, workers=1, options=DEFAULT)}
-    results = list(run_units_dask(specs, scheduler=cluster.scheduler_address))
+    run = run_units_dask(specs, scheduler=cluster.scheduler_address)
+    results = list(run)
     assert {r.unit_id: r.count for r in results} == local
     assert all(r.engine_version.endswith("+bandtables1") for r in results)
+    # counted by the tables, not searched: no solutions a second in the run table
+    assert all(value.endswith(" s, —") for _, value in run.per_worker_rows())
 
 
 def test_a_mismatching_result_is_never_yielded(cluster, specs, monkeypatch):

@@ -33,3 +33,14 @@ def test_a_worker_named_by_its_address_is_never_taken_for_a_restart():
     add_result(stats, 1, 1.0, "tcp://h:3", "?")
     add_result(stats, 1, 1.0, "tcp://h:4", "?")       # name unknown
     assert all(w.replaces is None for w in stats.values())
+
+
+def test_units_a_kernel_counted_give_no_solutions_per_second():
+    # a 1x10 unit's "solutions" are about 10^30 a second: counted, not searched
+    stats = {}
+    add_result(stats, 10**30, 1.0, "tcp://h:1", "0", searched=False)
+    add_result(stats, 10**30, 1.0, "tcp://h:2", "1", searched=False)
+    add_result(stats, 30, 3.0, "tcp://h:2", "1", searched=True)
+    assert per_worker_rows(stats) == [
+        ("worker tcp://h:1", "1 units, 1.0 s, —"),
+        ("worker tcp://h:2", "2 units, 4.0 s, 10 sol/s")]     # the searched unit's rate
