@@ -130,26 +130,26 @@ def tick_label(value: float) -> str:
 
 
 def _log_y(ax, values) -> None:
-    """A log y axis over ``values`` (all >= 1) with :func:`log_ticks` labelled."""
-    from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
-    ax.set_yscale("log")
-    lo, hi = float(min(values)), float(max(values))     # counts can pass 2**64
-    ticks = [float(t) for t in log_ticks(lo, hi)]
-    ax.set_ylim(min(ticks[0], lo) / 1.2, max(ticks[-1], hi) * 1.2)   # every tick shows
-    ax.yaxis.set_major_locator(FixedLocator(ticks))
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: tick_label(y)))
-    ax.yaxis.set_minor_formatter(NullFormatter())
+    """A log y axis over ``values`` (all > 0) with :func:`log_ticks` labelled."""
+    _log_axis(ax, "y", float(min(values)), float(max(values)))   # counts can pass 2**64
 
 
 def _log_x(ax, lo: float, hi: float) -> None:
     """A log x axis over ``[lo, hi]`` (``lo > 0``) with :func:`log_ticks` labelled."""
+    _log_axis(ax, "x", lo, hi)
+
+
+def _log_axis(ax, which: str, lo: float, hi: float) -> None:
+    """Axis ``which`` (``"x"`` or ``"y"``) of ``ax`` on a log scale over
+    ``[lo, hi]``, widened so that every labelled tick of :func:`log_ticks` shows."""
     from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
-    ax.set_xscale("log")
+    getattr(ax, f"set_{which}scale")("log")
     ticks = [float(t) for t in log_ticks(lo, hi)]
-    ax.set_xlim(min(ticks[0], lo) / 1.2, max(ticks[-1], hi) * 1.2)
-    ax.xaxis.set_major_locator(FixedLocator(ticks))
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: tick_label(x)))
-    ax.xaxis.set_minor_formatter(NullFormatter())
+    getattr(ax, f"set_{which}lim")(min(ticks[0], lo) / 1.2, max(ticks[-1], hi) * 1.2)
+    axis = getattr(ax, f"{which}axis")
+    axis.set_major_locator(FixedLocator(ticks))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: tick_label(v)))
+    axis.set_minor_formatter(NullFormatter())
 
 
 def _thousands(ax) -> None:

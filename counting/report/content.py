@@ -101,7 +101,8 @@ def build_report(store: Store) -> Report:
     for r in here:
         by_worker[_worker(r)].append(r)
     timed = [(t, _worker(r), r.host) for r in here if (t := finished_at(r)) is not None]
-    job_rows = _job_rows(job, s, results, here, by_worker, timed) + [
+    spans = unit_spans(here)      # when the units counted here ran
+    job_rows = _job_rows(job, s, results, spans, by_worker, timed) + [
         (f"unit {r.unit_id} (not counted here)", f"from {r.worker}: {elsewhere[r.unit_id]}")
         for r in results if elsewhere[r.unit_id] is not None]
     class_header, class_rows, not_started = _class_rows(job, results, weight)
@@ -140,12 +141,11 @@ def build_report(store: Store) -> Report:
         class_note=f"{not_started:,} of {len(job.units_of_class):,} classes not started yet "
                    f"(not listed)" if not_started and results else "")
     if results:
-        rep.figures = figures(plt, job, results, weight, by_worker, timed,
-                              busy_clock(unit_spans(here)))
+        rep.figures = figures(plt, job, results, weight, by_worker, timed, busy_clock(spans))
     return rep
 
 
-def _job_rows(job: Job, s, results, here, by_worker, timed) -> list[tuple[str, str]]:
+def _job_rows(job: Job, s, results, spans, by_worker, timed) -> list[tuple[str, str]]:
     """The job table: what is counted, how far, the total, and when, where and how long."""
     red = job.reduction_object
     pub = published.lookup(job.shape, up_to_symmetry=red.counts_orbits)
@@ -187,7 +187,7 @@ def _job_rows(job: Job, s, results, here, by_worker, timed) -> list[tuple[str, s
         when = [t for t, _, _ in timed]
         rows += [("first unit finished", _date(min(when))),
                  ("last unit finished", _date(max(when))),
-                 ("wall time", f"about {_duration(busy_seconds(unit_spans(here)))} (while a unit was "
+                 ("wall time", f"about {_duration(busy_seconds(spans))} (while a unit was "
                                f"counting, to the second; pauses between runs left out)")]
     rows.append(("time in units", f"{_s(s.unit_wall_seconds)} (wall, summed over units)"))
     searched = [r for r in results if r.searched]
