@@ -166,8 +166,6 @@ class Job:
         return self.reduction_object.weighted_sum(counts)
 
 
-
-
 def describe_machine() -> dict:
     """CPU model, cores, memory and software versions of this machine."""
     cpu = platform.processor() or platform.machine()

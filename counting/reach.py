@@ -30,8 +30,9 @@ An estimate is *units × measured seconds per unit*:
 Units differ more than one unit's estimate errs: SudokuP's 12,542 band
 units range over four decades, and two sampled units put the job at 0.27,
 3.1 or 0.51 core-hours by the seed (it took 1.5).  So the estimate samples
-:data:`SAMPLE` units in the same time budget (eight put it at 1.2, 1.6 and
-0.86), :data:`TIMED_SAMPLE` where each unit is counted in full, and says
+:data:`SAMPLE` units in the same time budget, :data:`LEAST_PATHS` paths at
+least in all (eight put it at 1.28, 1.76 and 0.93 by the same seeds),
+:data:`TIMED_SAMPLE` where each unit is counted in full, and says
 how far apart the sampled units were when they differ by
 :data:`WIDE_SPREAD` or more: such a job can take several times its
 estimate either way.
@@ -267,7 +268,8 @@ def job_cost(reduction: Reduction, options: CountOptions = CountOptions(), *,
                        model["provisional"])
     n, exact = reduction.n_units_bound()
     specs = reduction.sample_units(SAMPLE if sample is None else sample, seed, among=left)
-    if sample is None and specs and _timed(reduction, specs[0]):
+    timed = bool(specs) and _timed(reduction, specs[0])
+    if sample is None and timed:
         specs = specs[:TIMED_SAMPLE]     # each is counted in full
     budget = max_seconds / max(len(specs), 1)
     least = max(2, -(-LEAST_PATHS // max(len(specs), 1)))   # paths a unit, whatever the budget
@@ -279,8 +281,7 @@ def job_cost(reduction: Reduction, options: CountOptions = CountOptions(), *,
     memory = reduction.estimate_memory(options)
     return JobCost(reduction.shape.name, reduction.name, n, exact, mean, len(specs),
                    time.perf_counter() - t0,
-                   timed_method(len(specs)) if specs and _timed(reduction, specs[0])
-                   else reduction.estimate_method(len(specs)),
+                   timed_method(len(specs)) if timed else reduction.estimate_method(len(specs)),
                    searching_memory(options, process) if memory is None else memory,
                    unit_range=(min(per_unit), max(per_unit)) if len(per_unit) > 1 else None)
 

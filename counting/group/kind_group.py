@@ -56,7 +56,8 @@ __all__ = ["KindGroup", "KindClass", "kind_group", "kind_classes", "constraint_e
 MAX_PAIRS = 30_000_000
 #: Edges tested on every column part before the others (on the few left), then 8 times as many.
 FIRST_EDGES = 8
-#: Placements the Latin backtracking may try before it gives up (1x8+x: about 10^4).
+#: Placements the Latin backtracking may try before it gives up (1x8+x takes
+#: 100,448, 1x9+x 706,305).
 MAX_NODES = 2_000_000
 
 
@@ -120,7 +121,7 @@ def kind_group(kind) -> KindGroup:
     s = kind.shape
     n, nn = s.n, s.n * s.n
     if min(s.box_rows, s.box_cols) == 1 and math.factorial(n) ** 2 > MAX_PAIRS:
-        return KindGroup(kind, _latin_elements(kind))
+        return _identity_first(kind, _latin_elements(kind))
     xs = np.array(wreath_elements(s.box_rows, s.box_cols), dtype=np.int64)
     ys = np.array(wreath_elements(s.box_cols, s.box_rows), dtype=np.int64)
     if len(xs) * len(ys) > MAX_PAIRS:
@@ -155,14 +156,19 @@ def kind_group(kind) -> KindGroup:
                 left = left[keep[lo * nn + hi].all(axis=1)]
             found.extend(Symmetry(tuple(int(v) for v in x), tuple(int(v) for v in ys[i]), transpose)
                          for i in left)
-    identity = Symmetry.identity(s)
+    return _identity_first(kind, found)
+
+
+def _identity_first(kind: GridKind, found: list) -> KindGroup:
+    """The group of the elements ``found``, the identity first."""
+    identity = Symmetry.identity(kind.shape)
     found.sort(key=lambda g: g != identity)
     return KindGroup(kind, tuple(found))
 
 
-def _latin_elements(kind: GridKind) -> tuple:
+def _latin_elements(kind: GridKind) -> list:
     """The elements of ``H`` for a Latin shape (G: every row permutation ``x``
-    with every column permutation ``y``), identity first, by backtracking.
+    with every column permutation ``y``), by backtracking.
 
     Invariant: at depth ``k`` rows ``0..k-1`` and columns ``0..k-1`` have their
     images ``x[i]``, ``y[j]``, and every constraint edge between two cells of
@@ -171,8 +177,7 @@ def _latin_elements(kind: GridKind) -> tuple:
     complete placement keeps every edge; it is a bijection of the cells, so
     it maps the edges onto the edges.
     """
-    s = kind.shape
-    n = s.n
+    n = kind.shape.n
     edges = constraint_edges(kind)
     due: list[list[tuple[int, int, int, int]]] = [[] for _ in range(n)]
     for a, b in edges:   # tested at the depth where the later of its rows and columns is placed
@@ -207,9 +212,7 @@ def _latin_elements(kind: GridKind) -> tuple:
             free_x[rx] = True
 
     place(0)
-    identity = Symmetry.identity(s)
-    found.sort(key=lambda g: g != identity)
-    return tuple(found)
+    return found
 
 
 @dataclass(frozen=True)

@@ -119,12 +119,9 @@ def _commuting_with(s):
     import itertools
     n = len(s)
     pairs = [(i, s[i]) for i in range(n) if i < s[i]]
-    centre = [i for i in range(n) if s[i] == i]
     for order in itertools.permutations(range(len(pairs))):
         for flips in itertools.product((False, True), repeat=len(pairs)):
-            p = list(range(n))
-            for c in centre:
-                p[c] = c
+            p = list(range(n))     # a centre (odd n) stays
             for (a, b), j, f in zip(pairs, order, flips):
                 ta, tb = pairs[j] if not f else pairs[j][::-1]
                 p[a], p[b] = ta, tb
