@@ -88,8 +88,7 @@ def _date(t: datetime) -> str:
 def build_report(store: Store) -> Report:
     """Read ``store`` and lay out its report (raises
     :class:`~counting.report.charts.ReportUnavailable` without matplotlib)."""
-    plt = pyplot()
-    job = Job.for_store(store)
+    job = Job.for_store(store)      # the store is checked before matplotlib is asked for
     s = summarise(store, job)
     results = sorted(store.results(), key=lambda r: r.unit_id)
     weight = {c.class_id: c.weight for c in job.classes}
@@ -141,7 +140,7 @@ def build_report(store: Store) -> Report:
         class_note=f"{not_started:,} of {len(job.units_of_class):,} classes not started yet "
                    f"(not listed)" if not_started and results else "")
     if results:
-        rep.figures = figures(plt, job, results, weight, by_worker, timed, busy_clock(spans))
+        rep.figures = figures(pyplot(), job, results, weight, by_worker, timed, busy_clock(spans))
     return rep
 
 

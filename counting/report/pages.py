@@ -37,7 +37,8 @@ def write_report(store_path, out_path, fmt: str = "html") -> Path:
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown report format {fmt!r}; use one of {', '.join(FORMATS)}")
-    plt = pyplot()  # fail before opening anything
+    # The input first (a missing, damaged or foreign store is said as such, with
+    # or without matplotlib: build_report reads the whole store before it draws)
     with Store.open(store_path) as store:
         rep = build_report(store)
     out = Path(out_path)
@@ -45,8 +46,10 @@ def write_report(store_path, out_path, fmt: str = "html") -> Path:
         text = _html(rep) if fmt == "html" else _markdown(rep, out)
         write_atomic({out: text})
     finally:
-        for fig in rep.figures:
-            plt.close(fig.figure)
+        if rep.figures:          # drawn, so matplotlib is there
+            plt = pyplot()
+            for fig in rep.figures:
+                plt.close(fig.figure)
     return out
 
 

@@ -498,3 +498,34 @@ def test_the_output_name_chooses_the_format_and_a_contradiction_is_refused(finis
     res = CliRunner().invoke(cli, ["report", str(path), "--format", "html", "-o", str(other)])
     assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1, res.output
     assert "--format html" in res.output and not other.exists()
+
+
+def test_without_matplotlib_a_bad_store_is_still_refused_for_what_is_wrong_with_it(
+        tmp_path, monkeypatch):
+    # the input is checked before the optional dependency: a user without the
+    # report extra who names a foreign store learns that, not how to install matplotlib
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    job = Job.load("2x3")
+    info = job.info()
+    db = tmp_path / "old.sqlite"
+    with Store.create_or_open(db, type(info)(info.shape, info.reduction, info.engine_version,
+                                             info.n_units + 5)) as st:
+        st.record(make_result(job.n_units + 2, count=7, class_id=0, form_id=0,
+                              engine_version=info.engine_version))
+    res = CliRunner().invoke(cli, ["report", str(db), "-o", str(tmp_path / "r.html")])
+    assert res.exit_code != 0 and len(res.output.strip().splitlines()) == 1, res.output
+    assert "the reduction has changed since" in res.output
+    assert "not installed" not in res.output
+
+
+def test_a_store_with_no_finished_unit_is_reported_without_matplotlib(tmp_path, monkeypatch):
+    # nothing to draw: the page says so, and needs no charts library
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    job = Job.load("2x3")
+    db = tmp_path / "empty.sqlite"
+    with Store.create_or_open(db, job.info()):
+        pass
+    out = tmp_path / "r.html"
+    res = CliRunner().invoke(cli, ["report", str(db), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "No unit is finished yet" in out.read_text()
