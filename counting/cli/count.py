@@ -41,7 +41,7 @@ REDUCTION_HELP = ("Band-1 classes: 'moves' (the five moves; the default, '71' fo
                   "'patterns' (column-set patterns; '44' for 3x3); two-band shapes (Rx2, 2xR): "
                   "'patterns2' (column-set patterns of the two bands; the default from 10x10 "
                   "on); Latin squares (1xN, Nx1): 'cycles2' (classes of rows 1-3; the default "
-                  "for orders 3-8), 'factor' (counted by 1-factorizations; the default for order 9) "
+                  "for orders 3-8), 'factor' (counted by 1-factorizations; the default for orders 9-11) "
                   "or 'cycles' (cycle type of row 2); three-band shapes "
                   "(2x3, 3x2, 3x3, 4x3, 3x4): 'patterns3' (band tables, a second method); grid kinds "
                   "with extra rules (3x3+x, 3x3+windoku, ...): 'prefix' (orbits of fillings of "

@@ -151,13 +151,16 @@ def default_reduction(shape: Shape | str) -> str:
     (those of a lower ``default_rank`` asked first: ``patterns3`` for 4x3 and larger).
 
     The five-move classes for box shapes (``"71"`` for 3x3); for Latin
-    squares the classes of rows 1–3 (``"cycles2"``, orders 3–9) or the
-    cycle types of row 2 (``"cycles"``) beyond.
+    squares the classes of rows 1–3 (``"cycles2"``, orders 3–8), the
+    1-factorization kernel (``"factor"``, orders 9–11) or the cycle types of
+    row 2 (``"cycles"``) beyond.
 
     Examples
     --------
     >>> default_reduction("3x3"), default_reduction("1x4"), default_reduction("1x2")
     ('71', 'cycles2', 'cycles')
+    >>> [default_reduction(f"1x{n}") for n in (8, 9, 10, 11, 12)]
+    ['cycles2', 'factor', 'factor', 'factor', 'cycles']
     """
     return reduction_name(None, shape)
 

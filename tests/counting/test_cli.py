@@ -871,3 +871,15 @@ def test_count_with_no_memo_refuses_workers_beyond_the_machine_s_memory(tmp_path
     assert "Invalid value for --workers: 2 workers × " in res.output
     assert "a process without memo table" in res.output and "use fewer workers" in res.output
     assert not (tmp_path / "m.sqlite").exists()
+
+
+def test_the_count_help_names_the_latin_orders_whose_default_is_factor_as_the_registry_does():
+    import re
+
+    from counting.cli.count import REDUCTION_HELP
+    from counting.reduction import default_reduction
+    said = re.search(r"'factor' \([^)]*the default for orders (\d+)-(\d+)\)", REDUCTION_HELP)
+    assert said, REDUCTION_HELP
+    lo, hi = map(int, said.groups())
+    assert [n for n in range(1, 17) if default_reduction(f"1x{n}") == "factor"] == \
+        list(range(lo, hi + 1))
