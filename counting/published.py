@@ -187,6 +187,8 @@ VARIANTS: dict[str, Published] = {p.shape: p for p in (
               'Mathimagics 2018, enjoysudoku "SudokuW/SudokuWX (Windoku)"'),
     Published("3x3+disjoint", 201_105_135_151_764_480,
               'enjoysudoku "SudokuP – Analysis" 2018'),
+    Published("3x3+anti-knight", 3_080_888_939_520,
+              "dclamage/SudokuAKUnique on GitHub, README 2022: 8,490,104 × 9!"),
 )}
 
 

@@ -67,6 +67,8 @@ NOT_COUNTED = {
                     "units, 51 min on 2 cores): see results/variants.md",
     "3x3+x": "a long job (`gridcount count 3x3+x`: its diagonals, 74 units of about a "
              "CPU-minute each, resumable): see results/variants.md",
+    "3x3+anti-knight": "a job of about 12 minutes on 2 cores (`gridcount count "
+                       "3x3+anti-knight`: rows 1-2, 1,406 units): see results/variants.md",
 }
 # Grid kinds with extra rules (variants) counted by the prefix reduction:
 # diagonal Latin squares of orders 4-7 in seconds (order 7 by its diagonals,
