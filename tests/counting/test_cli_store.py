@@ -579,6 +579,41 @@ def test_a_second_count_through_a_hard_link_in_another_directory_is_refused(tmp_
         first.communicate()
 
 
+_HOLD_LOCK = ("import sys, time\n"
+              "from counting.store.database import StoreLock\n"
+              "lock = StoreLock.acquire(sys.argv[1])\n"
+              "print('locked', flush=True)\n"
+              "time.sleep(120)\n")
+
+
+def test_a_count_from_another_environment_through_a_hard_link_is_refused(tmp_path, monkeypatch):
+    # issue 38.6: a count from cron (another XDG_RUNTIME_DIR than the login
+    # shell's) through a hard link in another directory ran on a store being counted
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    db, other = tmp_path / "a" / "s.sqlite", tmp_path / "b" / "t.sqlite"
+    _fake_store(db, {0: 5})
+    os.link(db, other)
+    for name in ("shell", "cron"):
+        (tmp_path / name).mkdir(mode=0o700)
+    first = subprocess.Popen([sys.executable, "-c", _HOLD_LOCK, str(db)], stdout=subprocess.PIPE,
+                             text=True, env={**os.environ, "XDG_RUNTIME_DIR": str(tmp_path / "shell")})
+    try:
+        assert first.stdout.readline().strip() == "locked"
+        monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "cron"))
+        res = invoke("count", "3x3", "--db", other, "--units", "1", "-q", "-w", "1")
+        assert res.exit_code != 0 and len(res.output.strip().splitlines()) == 1, res.output
+        assert res.output.startswith(f"Error: {other} is being counted by another process "
+                                     f"(pid {first.pid} on host ")
+        res = invoke("status", other)
+        assert f"running now: being counted by pid {first.pid} " in res.output, res.output
+    finally:
+        first.kill()
+        first.communicate()
+    with Store.open(db) as st:
+        assert st.done_ids() == {0}
+
+
 def test_status_says_a_count_is_running_on_the_store_naming_its_pid_and_host(tmp_path):
     # issue 26.20: status did not say that a count was running on the store
     db = tmp_path / "s.sqlite"
