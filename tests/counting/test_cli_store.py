@@ -772,6 +772,39 @@ def test_a_damaged_units_export_is_refused_in_one_line(counted, tmp_path):
     assert not (tmp_path / "t.sqlite").exists()
 
 
+def test_a_deeply_nested_json_given_to_merge_is_one_line(tmp_path):
+    # issue 38.5: a RecursionError traceback
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"units": ' + "[" * 100_000)
+    res = invoke("merge", tmp_path / "t.sqlite", deep)
+    assert res.exit_code == 1 and "Traceback" not in res.output
+    assert res.output == f"Error: {deep} is a damaged units export (its JSON is nested too " \
+                         f"deeply to be read)\n"
+    assert not (tmp_path / "t.sqlite").exists()
+
+
+def test_a_lock_file_nested_too_deeply_does_not_stop_status(tmp_path):
+    # the lock file's description is JSON too: status read it with json.loads
+    db = tmp_path / "s.sqlite"
+    _fake_store(db, {0: 5})
+    Path(f"{db}.lock").write_text("[" * 5000)
+    res = invoke("status", db)
+    assert res.exit_code == 0 and "running" not in res.output, res.output
+
+
+def test_an_export_whose_engine_version_was_edited_does_not_make_a_store(counted, tmp_path):
+    # issue 38.4: set to "zzz", it made a store of engine zzz, which count refused
+    done = tmp_path / "done.json"
+    assert invoke("export", counted, "--units", done).exit_code == 0
+    doc = json.loads(done.read_text())
+    doc["job"]["engine_version"] = "zzz"
+    done.write_text(json.dumps(doc))
+    res = invoke("merge", tmp_path / "t.sqlite", done)
+    assert res.exit_code == 1 and len(res.output.strip().splitlines()) == 1
+    assert "its units_checksum does not match its job" in res.output
+    assert not (tmp_path / "t.sqlite").exists()
+
+
 def test_the_units_export_is_checked_like_every_output(counted, tmp_path):
     before = counted.read_bytes()
     res = invoke("export", counted, "--units", counted)
