@@ -80,8 +80,8 @@ def units_checksum(job: JobInfo, checksums: list[str], version: int = EXPORT_VER
     else:
         fields = [EXPORT_FORMAT, version, job.shape, job.reduction, job.n_units,
                   job.engine_version, checksums]
-    text = json.dumps(fields, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:fmt.CHECKSUM_DIGITS]
+    text = json.dumps(fields, separators=(",", ":"))   # ASCII: \u escapes, as format 1 had
+    return hashlib.sha256(text.encode()).hexdigest()[:fmt.CHECKSUM_DIGITS]
 
 
 def _check_uncovered_engine(path: Path, job: JobInfo) -> None:
