@@ -173,16 +173,70 @@ def test_export_into_a_missing_directory_is_one_line(counted, tmp_path):
     assert res.exit_code == 1 and f"directory {tmp_path / 'no'} does not exist" in res.output
 
 
-def test_export_writes_beside_the_store_from_any_directory(counted, tmp_path, monkeypatch):
+def test_export_writes_the_default_names_into_the_directory_named(counted, tmp_path,
+                                                                    monkeypatch):
     store = tmp_path / "elsewhere" / "p.sqlite"
     store.parent.mkdir()
     shutil.copy(counted, store)
     monkeypatch.chdir(tmp_path)            # no results/ here
-    res = invoke("export", store)
+    res = invoke("export", store, "-o", store.parent)
     assert res.exit_code == 0, res.output
     assert sorted(p.name for p in store.parent.iterdir()) == ["3x3-units.csv", "3x3.json",
                                                                 "p.sqlite"]
     assert not (tmp_path / "results").exists()
+
+
+def _published(directory):
+    """A results directory holding the published CSV and summary of 3x3."""
+    directory.mkdir()
+    (directory / "3x3-units.csv").write_text("the published units\n")
+    (directory / "3x3.json").write_text('{"total": "published"}\n')
+    return {p.name: p.read_bytes() for p in directory.iterdir()}
+
+
+def _files(directory):
+    return {p.name: p.read_bytes() for p in directory.iterdir() if p.suffix != ".sqlite"}
+
+
+def test_export_of_the_units_alone_writes_nothing_else(counted, tmp_path):
+    # issue 33.2: the README's recipe for a job longer than a sitting
+    # (export --units) also wrote SHAPE-units.csv and SHAPE.json beside the
+    # store, over the published files (230 units, total null)
+    results = tmp_path / "results"
+    published = _published(results)
+    store = results / "3x3-r71.sqlite"
+    shutil.copy(counted, store)
+    done = results / "3x3-r71-done.json"
+    res = invoke("export", store, "--units", done)
+    assert res.exit_code == 0, res.output
+    assert res.output == f"wrote {done} (4 finished units, checked)\n"
+    assert _files(results) == {**published, done.name: done.read_bytes()}
+
+
+@pytest.mark.parametrize("option, name", [("--csv", "u.csv"), ("--summary", "s.json")])
+def test_export_writes_only_the_file_named(counted, tmp_path, option, name):
+    results = tmp_path / "results"
+    published = _published(results)
+    store = results / "3x3-r71.sqlite"
+    shutil.copy(counted, store)
+    res = invoke("export", store, option, tmp_path / name)
+    assert res.exit_code == 0, res.output
+    assert res.output.startswith(f"wrote {tmp_path / name} (") and " and " not in res.output
+    assert _files(results) == published
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([name, "results"])
+
+
+def test_export_naming_no_file_is_refused_and_writes_nothing(counted, tmp_path):
+    results = tmp_path / "results"
+    published = _published(results)
+    store = results / "3x3-r71.sqlite"
+    shutil.copy(counted, store)
+    res = invoke("export", store)
+    assert res.exit_code == 2 and "name what to write: --csv FILE" in res.output
+    assert _files(results) == published
+    res = invoke("export", store, "--json")       # the summary on stdout, no file
+    assert res.exit_code == 0 and json.loads(res.output)["files"] == {}
+    assert _files(results) == published
 
 
 def test_export_json_is_a_flag_that_prints_the_summary(counted, tmp_path):
@@ -748,7 +802,8 @@ def test_a_job_resumes_on_another_machine_from_the_export_of_its_finished_units(
     done.parent.mkdir()
     res = invoke("export", first / "2x3.sqlite", "--units", done)
     assert res.exit_code == 0, res.output
-    assert f"and {done} ({n // 2 + 1:,} finished units, checked)" in res.output
+    assert res.output == f"wrote {done} ({n // 2 + 1:,} finished units, checked)\n"
+    assert sorted(p.name for p in first.iterdir()) == ["2x3.sqlite"]   # and nothing else
     resumed = second / "2x3.sqlite"
     res = invoke("merge", resumed, done)                # TARGET missing: created for the job
     assert res.exit_code == 0 and f"{n // 2 + 1:,} units added" in res.output
