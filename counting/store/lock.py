@@ -154,7 +154,8 @@ class StoreLock:
                     self._store, _holder_of_file(os.fstat(fd), skip=(os.getpid(), fd)),
                     self._doing)) from None
             raise StoreError(f"cannot lock {self._store}: {exc.strerror or exc}") from exc
-        self._files.append(((st.st_dev, st.st_ino), fd))
+        locked = os.fstat(fd)   # the file locked, should the name have been replaced meanwhile
+        self._files.append(((locked.st_dev, locked.st_ino), fd))
 
     @property
     def held(self) -> bool:
