@@ -11,7 +11,7 @@ import click
 from counting.cli.common import Refused, check_outputs, fail, output_errors
 from counting.outputs import why_not_written
 from counting.report import FORMATS, ReportUnavailable, write_report
-from counting.store.database import StoreError
+from counting.store.database import Store, StoreError
 
 __all__ = ["report"]
 
@@ -22,7 +22,7 @@ SUFFIX_FORMAT = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html"
 @click.command()
 @click.argument("db", type=click.Path())
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False),
-              help="File to write [default: the store's name with .html or .md, beside it].")
+              help="File to write (required: report writes no file it is not given).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="html: one self-contained page (charts inline); md: Markdown with PNG "
                    "files in OUTPUT-files/ beside it [default: by OUTPUT's suffix (.md, "
@@ -40,12 +40,19 @@ def report(db, out, fmt):
     path = Path(db)
     if not path.exists():
         fail(f"{db}: no such store")
-    suffix_fmt = SUFFIX_FORMAT.get(Path(out).suffix.lower()) if out else None
+    try:   # the input first: "not a store" before anything about the output
+        Store.open(path).close()
+    except StoreError as e:
+        fail(str(e))
+    if out is None:
+        raise click.UsageError("name the report's file: -o FILE.html, or -o FILE.md for "
+                               "Markdown (report writes no file it is not given)")
+    suffix_fmt = SUFFIX_FORMAT.get(Path(out).suffix.lower())
     if fmt and suffix_fmt and fmt != suffix_fmt:
         raise Refused(f"{out}: a {Path(out).suffix} name for a --format {fmt} report; "
                       f"name it .{fmt} or leave --format out")
     fmt = fmt or suffix_fmt or "html"
-    target = Path(out) if out else path.with_suffix("." + fmt)
+    target = Path(out)
     check_outputs([path], [target])
     try:
         with output_errors():

@@ -2,8 +2,9 @@
 
 Thin commands over :mod:`counting.job` and :mod:`counting.store.database`: open the
 store, call the library, format the result.  ``status``, ``export`` and
-``recount`` open the store read-only: they write nothing, create nothing
-beside it, and run while a ``count`` holds the store.
+``recount`` open the store read-only: they write nothing but the files
+``export`` is asked for, create nothing beside the store, and run while a
+``count`` holds the store.
 """
 from __future__ import annotations
 
@@ -121,63 +122,72 @@ def _running_line(info: dict) -> str:
 @click.command()
 @click.argument("db", type=click.Path())
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None,
-              help="Per-unit counts [default: SHAPE-units.csv beside the store; "
-                   "SHAPE-rREDUCTION-units.csv for a non-default reduction].")
+              help="Write the per-unit counts (CSV) to this file.")
 @click.option("--summary", "summary_path", type=click.Path(dir_okay=False), default=None,
-              help="Summary [default: SHAPE.json beside the store; SHAPE-rREDUCTION.json for a "
-                   "non-default reduction].")
+              help="Write the summary (JSON) to this file.")
 @click.option("--output-dir", "-o", type=click.Path(file_okay=False), default=None,
-              help="Directory of the default file names instead of the store's (created if "
-                   "missing).")
+              help="Write the CSV and the summary not named by --csv or --summary into this "
+                   "directory (created if missing) under their default names: SHAPE-units.csv "
+                   "and SHAPE.json (SHAPE-rREDUCTION-... for a non-default reduction).")
 @click.option("--units", "units_path", type=click.Path(dir_okay=False), default=None,
-              help="Also write the finished units as a checked units export (JSON: the job, "
+              help="Write the finished units as a checked units export (JSON: the job, "
                    "every unit's row and checksum) that gridcount merge takes into any store.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the summary (and the files written) as JSON on stdout.")
 def export(db, csv_path, summary_path, output_dir, units_path, as_json):
-    """Write a store's per-unit counts (CSV) and summary (JSON), and with
-    --units its finished units as a checked export to resume from elsewhere.
+    """Write what a store holds to the files named: its per-unit counts
+    (--csv), its summary (--summary), both under their default names in a
+    directory (--output-dir), its finished units as a checked export to
+    resume from elsewhere (--units).  Nothing else is written: --units
+    alone writes the units export alone.
 
     \b
     Example:
-        gridcount export results/3x3-r71.sqlite    # results/3x3-units.csv, results/3x3.json
+        gridcount export results/3x3-r71.sqlite -o results   # results/3x3-units.csv, 3x3.json
         gridcount export part.sqlite --csv part.csv --summary part.json
-        gridcount export /tmp/p.sqlite -o results --json
-        gridcount export /tmp/p.sqlite -o results --units results/3x3-r71-done.json
+        gridcount export /tmp/p.sqlite --json                # the summary on stdout only
+        gridcount export results/3x3-r71.sqlite --units results/3x3-r71-done.json
     """
-    with _open_store(db) as store, _store_errors():
+    with _open_store(db) as store, _store_errors():   # the input first: is it a store?
         job = _job_of(store, db)
-        jobs.summarise(store, job)   # a damaged store is refused before anything is created
-        directory = Path(output_dir) if output_dir else Path(db).parent
+        if not (csv_path or summary_path or output_dir or units_path or as_json):
+            raise click.UsageError(
+                "name what to write: --csv FILE, --summary FILE, --units FILE, or "
+                "--output-dir DIR for the CSV and the summary under their default names "
+                "(export writes no file it is not asked for)")
+        s = jobs.summarise(store, job)   # a damaged store is refused before anything is created
         if output_dir:
+            directory = Path(output_dir)
             try:
                 directory.mkdir(parents=True, exist_ok=True)
             except OSError as e:
                 fail(f"cannot create directory {directory}: {e.strerror or e}")
-        default_csv, default_summary = jobs.default_export_paths(job, directory)
-        csv_path = Path(csv_path) if csv_path else default_csv
-        summary_path = Path(summary_path) if summary_path else default_summary
-        units_path = Path(units_path) if units_path else None
+            default_csv, default_summary = jobs.default_export_paths(job, directory)
+            csv_path = csv_path or default_csv
+            summary_path = summary_path or default_summary
+        csv_path, summary_path, units_path = (Path(p) if p else None
+                                              for p in (csv_path, summary_path, units_path))
         check_outputs([db], [csv_path, summary_path, units_path])
         units = exchange.units_export(store) if units_path else None
-        try:
-            s = jobs.export(store, csv_path, summary_path, job)
-        except OSError as e:
-            fail(f"cannot write {e.filename}: {why_not_written(e)}")
+        if csv_path or summary_path:
+            try:
+                s = jobs.export(store, csv_path, summary_path, job)
+            except OSError as e:
+                fail(f"cannot write {e.filename}: {why_not_written(e)}")
         if units_path:
             with output_errors():
                 write_atomic({units_path: units})
+    written = {"csv": csv_path, "summary": summary_path, "units": units_path}
     if as_json:
         doc = s.as_json()
-        doc["files"] = {"csv": str(csv_path), "summary": str(summary_path)}
-        if units_path:
-            doc["files"]["units"] = str(units_path)
+        doc["files"] = {k: str(v) for k, v in written.items() if v}
         click.echo(json.dumps(doc, indent=2))
         return
-    wrote = [f"{csv_path} ({s.done:,} units)", f"{summary_path} (total {_int(s.total)})"]
-    if units_path:
-        wrote.append(f"{units_path} ({s.done:,} finished units, checked)")
-    click.echo(f"wrote {', '.join(wrote[:-1])} and {wrote[-1]}")
+    said = {"csv": f"{csv_path} ({s.done:,} units)", "summary": f"{summary_path} (total "
+            f"{_int(s.total)})", "units": f"{units_path} ({s.done:,} finished units, checked)"}
+    wrote = [said[k] for k, v in written.items() if v]
+    click.echo(f"wrote {' and '.join(wrote)}" if len(wrote) < 3 else
+               f"wrote {', '.join(wrote[:-1])} and {wrote[-1]}")
 
 
 @click.command()

@@ -1,6 +1,6 @@
 """A report of one store: the job, its units, its workers, as one page.
 
-``gridcount report STORE`` writes a self-contained HTML page (charts inline
+``gridcount report STORE -o FILE`` writes a self-contained HTML page (charts inline
 as SVG, no network needed to view it) or, with ``--format md``, Markdown
 with PNG files beside it (for ``results/``).  The content is the same:
 

@@ -7,7 +7,7 @@ export*, a small JSON file with what is needed to check it anywhere: the
 job (shape, reduction, ``n_units``, engine version), and per unit every
 column of its row with the row's checksum
 (:func:`counting.store.format.row_checksum`), plus a checksum of the whole
-list.  ``gridcount merge TARGET FILE`` accepts such a file wherever it
+list and of every field of the job (:func:`units_checksum`).  ``gridcount merge TARGET FILE`` accepts such a file wherever it
 accepts a store: it is read and checked in full first (any damaged unit,
 a missing or added unit, or another job is refused, one line naming
 what), and its units then enter TARGET like those of a store: all or none,
@@ -20,12 +20,23 @@ takes the target's :class:`~counting.store.lock.StoreLock` (like a count)
 for the whole merge, so two merges into one target run one after the
 other, and a merge that fails deletes the target only if this very call
 created it.
+
+Export formats
+--------------
+1. ``units_checksum`` covers the job's shape, reduction and ``n_units`` but
+   not its ``engine_version``: edited to ``"zzz"``, an export entered a new
+   store as a store of engine ``zzz``, which ``count`` then refused (issue
+   38, item 4).  Still read, and its uncovered field checked instead: its
+   ``engine_version`` must be the one this gridcount records for that job
+   (:attr:`~counting.reduction.base.Reduction.engine_version`).
+2. ``units_checksum`` covers the format version and every field of the job.
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import reprlib
 from pathlib import Path
 from typing import Iterable
 
@@ -38,11 +49,12 @@ from counting.store.format import (
 from counting.store.lock import StoreLock
 from counting.units import UnitResult
 
-__all__ = ["EXPORT_FORMAT", "EXPORT_VERSION", "UnitsExport", "units_export", "open_source",
-           "merge_paths", "SameFileError"]
+__all__ = ["EXPORT_FORMAT", "EXPORT_VERSION", "UnitsExport", "units_export", "units_checksum",
+           "open_source", "merge_paths", "SameFileError"]
 
 EXPORT_FORMAT = "gridcount-units"  # the "format" of a units export
-EXPORT_VERSION = 1  # its "format_version"
+EXPORT_VERSION = 2  # the "format_version" written (see the module docstring)
+READ_VERSIONS = (1, 2)  # the export formats read
 _KEYS = ("format", "format_version", "job", "units", "units_checksum")
 
 
@@ -50,11 +62,43 @@ class SameFileError(StoreError):
     """A merge whose target is one of its sources."""
 
 
-def _units_checksum(job: JobInfo, checksums: list[str]) -> str:
-    """The checksum of a whole export: the job and every row checksum, in order."""
-    text = json.dumps([EXPORT_FORMAT, job.shape, job.reduction, job.n_units, checksums],
-                      separators=(",", ":"))
+def units_checksum(job: JobInfo, checksums: list[str], version: int = EXPORT_VERSION) -> str:
+    """The checksum of a whole export of format ``version``: every field of
+    its job and every row checksum, in order (format 1: the job without its
+    ``engine_version``).
+
+    Example
+    -------
+    >>> job = JobInfo("2x2", "moves", "v", 2)
+    >>> units_checksum(job, ["a", "b"]) == units_checksum(job, ["b", "a"])
+    False
+    >>> units_checksum(job, ["a"]) == units_checksum(JobInfo("2x2", "moves", "w", 2), ["a"])
+    False
+    """
+    if version == 1:
+        fields = [EXPORT_FORMAT, job.shape, job.reduction, job.n_units, checksums]
+    else:
+        fields = [EXPORT_FORMAT, version, job.shape, job.reduction, job.n_units,
+                  job.engine_version, checksums]
+    text = json.dumps(fields, separators=(",", ":"))   # ASCII: \u escapes, as format 1 had
     return hashlib.sha256(text.encode()).hexdigest()[:fmt.CHECKSUM_DIGITS]
+
+
+def _check_uncovered_engine(path: Path, job: JobInfo) -> None:
+    """Refuse an export of format 1 whose job's ``engine_version`` (which its
+    checksum does not cover) is not the one this gridcount records for that job."""
+    why = None
+    try:
+        expected = get_reduction(job.shape, job.reduction).engine_version
+    except ValueError as exc:
+        expected, why = None, f"a job this gridcount does not count: {exc}"
+    if why is None and job.engine_version != expected:
+        why = f"{job.engine_version!r}, where this gridcount records {expected!r}"
+    if why is not None:
+        raise CorruptStoreError(
+            f"{path} is a units export of format 1, whose checksum does not cover its job's "
+            f"engine_version, and that cannot be checked ({why}); nothing was merged: "
+            f"export its store again with this gridcount")
 
 
 def _row(result: UnitResult) -> list:
@@ -89,7 +133,7 @@ def units_export(store: Store) -> str:
         "job": {"shape": job.shape, "reduction": job.reduction, "n_units": job.n_units,
                 "engine_version": job.engine_version},
         "units": units,
-        "units_checksum": _units_checksum(job, checksums),
+        "units_checksum": units_checksum(job, checksums),
     }
     return json.dumps(doc, indent=1) + "\n"
 
@@ -131,19 +175,36 @@ class UnitsExport:
             raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from exc
         try:
             doc = json.loads(text)
+        except RecursionError:
+            if text.lstrip().startswith("{"):
+                raise CorruptStoreError(f"{path} is a damaged units export (its JSON is nested "
+                                        f"too deeply to be read)") from None
+            raise ForeignStoreError(f"{path} is neither a gridcount store nor a units "
+                                    f"export") from None
         except ValueError as exc:
             if text.lstrip().startswith("{"):
                 raise CorruptStoreError(f"{path} is a damaged units export (not valid JSON: "
                                         f"{exc})") from None
             raise ForeignStoreError(f"{path} is neither a gridcount store nor a units "
                                     f"export") from None
+        try:
+            return cls._checked(path, doc)
+        except RecursionError:    # a value nested deeply, though not too deeply to be parsed
+            raise CorruptStoreError(f"{path} is a damaged or edited units export (a value in "
+                                    f"it is nested too deeply)") from None
+
+    @classmethod
+    def _checked(cls, path: Path, doc) -> "UnitsExport":
+        """The export ``doc`` read from ``path``, checked (see :meth:`read`)."""
         if not isinstance(doc, dict) or doc.get("format") != EXPORT_FORMAT:
             raise ForeignStoreError(f"{path} is not a gridcount units export (no format "
                                     f"{EXPORT_FORMAT!r})")
-        if doc.get("format_version") != EXPORT_VERSION:
-            raise StoreError(f"{path} is a units export of format "
-                             f"{doc.get('format_version')!r}; this gridcount reads format "
-                             f"{EXPORT_VERSION}")
+        version = doc.get("format_version")
+        if not isinstance(version, int) or isinstance(version, bool) or \
+                version not in READ_VERSIONS:
+            raise StoreError(f"{path} is a units export of format {reprlib.repr(version)}; "
+                             f"this gridcount reads formats "
+                             f"{' and '.join(map(str, READ_VERSIONS))}")
         damaged = f"{path} is a damaged or edited units export"
         if sorted(doc) != sorted(_KEYS) or not isinstance(doc["units"], list):
             raise CorruptStoreError(f"{damaged} (its keys are {', '.join(sorted(doc))})")
@@ -159,9 +220,12 @@ class UnitsExport:
             seen.add(result.unit_id)
             results.append(result)
             checksums.append(checksum)
-        if doc["units_checksum"] != _units_checksum(job, checksums):
-            raise CorruptStoreError(f"{damaged} (its units_checksum does not match its units: "
-                                    f"a unit was removed, added or moved)")
+        if doc["units_checksum"] != units_checksum(job, checksums, version):
+            raise CorruptStoreError(f"{damaged} (its units_checksum does not match its job "
+                                    f"and units: a unit was removed, added or moved, or a "
+                                    f"field of the job was changed)")
+        if version == 1:
+            _check_uncovered_engine(path, job)
         return cls(path, job, sorted(results, key=lambda r: r.unit_id))
 
     def results(self) -> list[UnitResult]:
@@ -174,7 +238,8 @@ class UnitsExport:
 
 def _checked_unit(path: Path, job: JobInfo, i: int, unit) -> tuple[UnitResult, str]:
     """Unit number ``i`` of an export, checked: its result and checksum."""
-    name = f"unit {unit.get('unit_id', f'#{i}')!r}" if isinstance(unit, dict) else f"entry {i}"
+    name = f"unit {reprlib.repr(unit.get('unit_id', f'#{i}'))}" if isinstance(unit, dict) \
+        else f"entry {i}"
     where = f"{name} in {path}"
     if not isinstance(unit, dict) or sorted(unit) != sorted((*fmt.COLUMNS, "checksum")):
         raise CorruptStoreError(f"{where} is damaged or was edited (its fields are not "
@@ -191,7 +256,7 @@ def _checked_unit(path: Path, job: JobInfo, i: int, unit) -> tuple[UnitResult, s
         else:
             ok = isinstance(value, str)
         if not ok:
-            raise CorruptStoreError(f"{where} has an unreadable {c} {value!r}; "
+            raise CorruptStoreError(f"{where} has an unreadable {c} {reprlib.repr(value)}; "
                                     f"nothing was merged")
     row[fmt.COLUMNS.index("seconds")] = float(row[fmt.COLUMNS.index("seconds")])
     if unit["checksum"] != fmt.row_checksum(job, row):

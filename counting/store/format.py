@@ -89,7 +89,7 @@ __all__ = [
     "reason", "is_corruption", "store_error", "as_store_errors", "transaction",
     "open_error", "check_file_header", "check_deletable", "connect",
     "connect_read_only", "set_pragmas", "is_blank", "initialise", "read_job", "check_job",
-    "row_checksum", "columns_of", "migrate", "SEAL_KEY", "format_seal",
+    "row_checksum", "columns_of", "migrate", "SEAL_KEY", "format_seal", "quick_check_line",
 ]
 
 APPLICATION_ID = 0x67726964  # "grid" in ASCII: PRAGMA application_id of every gridcount store
@@ -438,6 +438,16 @@ def initialise(conn: sqlite3.Connection, path: Path, job: JobInfo) -> bool:
     return True
 
 
+def quick_check_line(problems: list[str]) -> str:
+    """``PRAGMA quick_check``'s rows as one line: the first problem and how many
+    more (a row can hold many lines, after ``*** in database main ***``)."""
+    lines = [line.strip() for row in problems for line in str(row).splitlines()
+             if line.strip() and not line.strip().startswith("*** in database")]
+    more = len(lines) - 1
+    return (lines[0] if lines else "damaged") + \
+        (f"; and {more:,} more problem{'s' * (more != 1)}" if more > 0 else "")
+
+
 def open_error(path: Path, exc: sqlite3.Error) -> StoreError:
     if is_corruption(exc):
         return CorruptStoreError(f"{path} is a damaged SQLite database ({exc})")
@@ -480,7 +490,8 @@ def read_job(conn: sqlite3.Connection, path: Path, *, writable: bool = True) -> 
         # or overwritten pages before we trust or extend the file.
         problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
         if problems != ["ok"]:
-            raise CorruptStoreError(f"{path} is a damaged SQLite database (quick_check: {problems[0]})")
+            raise CorruptStoreError(f"{path} is a damaged SQLite database "
+                                    f"(quick_check: {quick_check_line(problems)})")
         if writable:
             set_pragmas(conn)
     except sqlite3.Error as exc:

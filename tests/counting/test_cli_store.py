@@ -173,16 +173,70 @@ def test_export_into_a_missing_directory_is_one_line(counted, tmp_path):
     assert res.exit_code == 1 and f"directory {tmp_path / 'no'} does not exist" in res.output
 
 
-def test_export_writes_beside_the_store_from_any_directory(counted, tmp_path, monkeypatch):
+def test_export_writes_the_default_names_into_the_directory_named(counted, tmp_path,
+                                                                    monkeypatch):
     store = tmp_path / "elsewhere" / "p.sqlite"
     store.parent.mkdir()
     shutil.copy(counted, store)
     monkeypatch.chdir(tmp_path)            # no results/ here
-    res = invoke("export", store)
+    res = invoke("export", store, "-o", store.parent)
     assert res.exit_code == 0, res.output
     assert sorted(p.name for p in store.parent.iterdir()) == ["3x3-units.csv", "3x3.json",
                                                                 "p.sqlite"]
     assert not (tmp_path / "results").exists()
+
+
+def _published(directory):
+    """A results directory holding the published CSV and summary of 3x3."""
+    directory.mkdir()
+    (directory / "3x3-units.csv").write_text("the published units\n")
+    (directory / "3x3.json").write_text('{"total": "published"}\n')
+    return {p.name: p.read_bytes() for p in directory.iterdir()}
+
+
+def _files(directory):
+    return {p.name: p.read_bytes() for p in directory.iterdir() if p.suffix != ".sqlite"}
+
+
+def test_export_of_the_units_alone_writes_nothing_else(counted, tmp_path):
+    # issue 33.2: the README's recipe for a job longer than a sitting
+    # (export --units) also wrote SHAPE-units.csv and SHAPE.json beside the
+    # store, over the published files (230 units, total null)
+    results = tmp_path / "results"
+    published = _published(results)
+    store = results / "3x3-r71.sqlite"
+    shutil.copy(counted, store)
+    done = results / "3x3-r71-done.json"
+    res = invoke("export", store, "--units", done)
+    assert res.exit_code == 0, res.output
+    assert res.output == f"wrote {done} (4 finished units, checked)\n"
+    assert _files(results) == {**published, done.name: done.read_bytes()}
+
+
+@pytest.mark.parametrize("option, name", [("--csv", "u.csv"), ("--summary", "s.json")])
+def test_export_writes_only_the_file_named(counted, tmp_path, option, name):
+    results = tmp_path / "results"
+    published = _published(results)
+    store = results / "3x3-r71.sqlite"
+    shutil.copy(counted, store)
+    res = invoke("export", store, option, tmp_path / name)
+    assert res.exit_code == 0, res.output
+    assert res.output.startswith(f"wrote {tmp_path / name} (") and " and " not in res.output
+    assert _files(results) == published
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([name, "results"])
+
+
+def test_export_naming_no_file_is_refused_and_writes_nothing(counted, tmp_path):
+    results = tmp_path / "results"
+    published = _published(results)
+    store = results / "3x3-r71.sqlite"
+    shutil.copy(counted, store)
+    res = invoke("export", store)
+    assert res.exit_code == 2 and "name what to write: --csv FILE" in res.output
+    assert _files(results) == published
+    res = invoke("export", store, "--json")       # the summary on stdout, no file
+    assert res.exit_code == 0 and json.loads(res.output)["files"] == {}
+    assert _files(results) == published
 
 
 def test_export_json_is_a_flag_that_prints_the_summary(counted, tmp_path):
@@ -579,6 +633,41 @@ def test_a_second_count_through_a_hard_link_in_another_directory_is_refused(tmp_
         first.communicate()
 
 
+_HOLD_LOCK = ("import sys, time\n"
+              "from counting.store.database import StoreLock\n"
+              "lock = StoreLock.acquire(sys.argv[1])\n"
+              "print('locked', flush=True)\n"
+              "time.sleep(120)\n")
+
+
+def test_a_count_from_another_environment_through_a_hard_link_is_refused(tmp_path, monkeypatch):
+    # issue 38.6: a count from cron (another XDG_RUNTIME_DIR than the login
+    # shell's) through a hard link in another directory ran on a store being counted
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    db, other = tmp_path / "a" / "s.sqlite", tmp_path / "b" / "t.sqlite"
+    _fake_store(db, {0: 5})
+    os.link(db, other)
+    for name in ("shell", "cron"):
+        (tmp_path / name).mkdir(mode=0o700)
+    first = subprocess.Popen([sys.executable, "-c", _HOLD_LOCK, str(db)], stdout=subprocess.PIPE,
+                             text=True, env={**os.environ, "XDG_RUNTIME_DIR": str(tmp_path / "shell")})
+    try:
+        assert first.stdout.readline().strip() == "locked"
+        monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "cron"))
+        res = invoke("count", "3x3", "--db", other, "--units", "1", "-q", "-w", "1")
+        assert res.exit_code != 0 and len(res.output.strip().splitlines()) == 1, res.output
+        assert res.output.startswith(f"Error: {other} is being counted by another process "
+                                     f"(pid {first.pid} on host ")
+        res = invoke("status", other)
+        assert f"running now: being counted by pid {first.pid} " in res.output, res.output
+    finally:
+        first.kill()
+        first.communicate()
+    with Store.open(db) as st:
+        assert st.done_ids() == {0}
+
+
 def test_status_says_a_count_is_running_on_the_store_naming_its_pid_and_host(tmp_path):
     # issue 26.20: status did not say that a count was running on the store
     db = tmp_path / "s.sqlite"
@@ -713,7 +802,8 @@ def test_a_job_resumes_on_another_machine_from_the_export_of_its_finished_units(
     done.parent.mkdir()
     res = invoke("export", first / "2x3.sqlite", "--units", done)
     assert res.exit_code == 0, res.output
-    assert f"and {done} ({n // 2 + 1:,} finished units, checked)" in res.output
+    assert res.output == f"wrote {done} ({n // 2 + 1:,} finished units, checked)\n"
+    assert sorted(p.name for p in first.iterdir()) == ["2x3.sqlite"]   # and nothing else
     resumed = second / "2x3.sqlite"
     res = invoke("merge", resumed, done)                # TARGET missing: created for the job
     assert res.exit_code == 0 and f"{n // 2 + 1:,} units added" in res.output
@@ -734,6 +824,39 @@ def test_a_damaged_units_export_is_refused_in_one_line(counted, tmp_path):
     res = invoke("merge", tmp_path / "t.sqlite", done)
     assert res.exit_code == 1 and len(res.output.strip().splitlines()) == 1
     assert f"in {done} is damaged or was edited" in res.output
+    assert not (tmp_path / "t.sqlite").exists()
+
+
+def test_a_deeply_nested_json_given_to_merge_is_one_line(tmp_path):
+    # issue 38.5: a RecursionError traceback
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"units": ' + "[" * 100_000)
+    res = invoke("merge", tmp_path / "t.sqlite", deep)
+    assert res.exit_code == 1 and "Traceback" not in res.output
+    assert res.output == f"Error: {deep} is a damaged units export (its JSON is nested too " \
+                         f"deeply to be read)\n"
+    assert not (tmp_path / "t.sqlite").exists()
+
+
+def test_a_lock_file_nested_too_deeply_does_not_stop_status(tmp_path):
+    # the lock file's description is JSON too: status read it with json.loads
+    db = tmp_path / "s.sqlite"
+    _fake_store(db, {0: 5})
+    Path(f"{db}.lock").write_text("[" * 5000)
+    res = invoke("status", db)
+    assert res.exit_code == 0 and "running" not in res.output, res.output
+
+
+def test_an_export_whose_engine_version_was_edited_does_not_make_a_store(counted, tmp_path):
+    # issue 38.4: set to "zzz", it made a store of engine zzz, which count refused
+    done = tmp_path / "done.json"
+    assert invoke("export", counted, "--units", done).exit_code == 0
+    doc = json.loads(done.read_text())
+    doc["job"]["engine_version"] = "zzz"
+    done.write_text(json.dumps(doc))
+    res = invoke("merge", tmp_path / "t.sqlite", done)
+    assert res.exit_code == 1 and len(res.output.strip().splitlines()) == 1
+    assert "its units_checksum does not match its job" in res.output
     assert not (tmp_path / "t.sqlite").exists()
 
 

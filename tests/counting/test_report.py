@@ -245,6 +245,29 @@ def test_a_missing_store_is_one_line(tmp_path):
     assert res.output.strip() == f"Error: {tmp_path / 'nope.sqlite'}: no such store"
 
 
+def test_an_input_that_is_not_a_store_is_said_before_anything_about_the_output(tmp_path):
+    # issue 38.10: report /dev/zero said "refusing to write /dev/zero.html"
+    (tmp_path / "notes.txt").write_text("not a store\n")
+    for given in ("/dev/zero", str(tmp_path / "notes.txt")):
+        for args in ([], ["-o", "/dev/null"], ["-o", str(tmp_path / "r.html")]):
+            res = CliRunner().invoke(cli, ["report", given, *args])
+            assert res.exit_code == 1, res.output
+            assert res.output.startswith(f"Error: {given} is ") and "refusing" not in res.output
+            assert len(res.output.strip().splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+def test_a_report_needs_its_file_named(finished, tmp_path):
+    # no command writes a file it is not given (issue 33.2): the default
+    # was the store's name with .html, beside it
+    src, job, results = finished
+    store = tmp_path / "s.sqlite"
+    store.write_bytes(src.read_bytes())
+    res = CliRunner().invoke(cli, ["report", str(store)])
+    assert res.exit_code == 2 and "name the report's file: -o FILE.html" in res.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.sqlite"]
+
+
 def test_a_complete_store_whose_total_differs_from_the_published_one_says_so(finished, tmp_path):
     # a complete store with one unit's count off by one (written through the
     # store, so its checksums are valid): the report must not say "matches"

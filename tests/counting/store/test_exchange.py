@@ -1,6 +1,8 @@
 """counting/store/exchange.py: finished units leave one store as a checked
 units export and enter another from it (issue 26, item 3)."""
+import hashlib
 import json
+from pathlib import Path
 
 import pytest
 
@@ -30,7 +32,7 @@ def _units(path):
 def test_an_export_carries_the_job_and_every_unit_with_its_checksum(exported, job):
     db, path = exported
     doc = json.loads(path.read_text())
-    assert doc["format"] == "gridcount-units" and doc["format_version"] == 1
+    assert doc["format"] == "gridcount-units" and doc["format_version"] == 2
     assert doc["job"] == {"shape": job.shape, "reduction": job.reduction,
                           "n_units": job.n_units, "engine_version": job.engine_version}
     assert [u["unit_id"] for u in doc["units"]] == [0, 1, 2, 3, 4]
@@ -136,3 +138,103 @@ def test_a_merge_into_one_of_its_sources_is_refused(exported, tmp_path):
         with pytest.raises(SameFileError, match="it is the target itself") as exc:
             merge_paths(target, [path, db])
         assert_one_line_naming(exc, db)
+
+
+# ---------------------------------------------------------------------------
+# Every field of the job is checked (issue 38, item 4).
+
+def test_an_export_whose_job_engine_version_was_edited_is_refused(exported, tmp_path):
+    # its engine_version was outside units_checksum: set to "zzz", the export
+    # made a new store of engine zzz, which count then refused
+    db, path = exported
+    _edit(path, lambda d: d["job"].update(engine_version="zzz"))
+    target = tmp_path / "t.sqlite"
+    with pytest.raises(CorruptStoreError, match="its units_checksum does not match its job") \
+            as exc:
+        merge_paths(target, [path])
+    assert_one_line_naming(exc, path)
+    assert not target.exists()
+
+
+def _as_format_1(path):
+    """Rewrite the export at ``path`` as format 1 wrote it: its units_checksum
+    the SHA-256 of the job without its engine_version and the row checksums."""
+    doc = json.loads(path.read_text())
+    job = doc["job"]
+    text = json.dumps(["gridcount-units", job["shape"], job["reduction"], job["n_units"],
+                       [u["checksum"] for u in doc["units"]]], separators=(",", ":"))
+    doc["format_version"] = 1
+    doc["units_checksum"] = hashlib.sha256(text.encode()).hexdigest()[:16]
+    path.write_text(json.dumps(doc))
+
+
+@pytest.fixture
+def format_1(tmp_path):
+    """A format-1 export of units 0-2 of a 3x3 job recorded by this gridcount's engine."""
+    from counting.reduction import get_reduction
+    from counting.store.format import JobInfo
+    job = JobInfo("3x3", "71", get_reduction("3x3", "71").engine_version, 40)
+    db, path = tmp_path / "s.sqlite", tmp_path / "old.json"
+    write_store(db, job, [0, 1, 2])
+    with Store.open(db) as st:
+        path.write_text(units_export(st))
+    _as_format_1(path)
+    return path
+
+
+def test_an_export_of_format_1_is_still_read(format_1, tmp_path):
+    assert merge_paths(tmp_path / "t.sqlite", [format_1]) == [(format_1, 3, 0)]
+
+
+@pytest.mark.parametrize("engine", ["zzz", "1.0"])
+def test_an_export_of_format_1_with_another_engine_version_is_refused(format_1, tmp_path,
+                                                                       engine):
+    # format 1's checksum does not cover engine_version: it is checked
+    # against what this gridcount records for the job instead
+    _edit(format_1, lambda d: d["job"].update(engine_version=engine))
+    _as_format_1(format_1)          # its checksum right under the old rule
+    target = tmp_path / "t.sqlite"
+    with pytest.raises(CorruptStoreError, match=f"format 1.*{engine!r}, where this gridcount "
+                                                f"records") as exc:
+        merge_paths(target, [format_1])
+    assert_one_line_naming(exc, format_1)
+    assert not target.exists()
+
+
+def _committed_exports():
+    results = Path(__file__).resolve().parents[3] / "results"
+    found = []
+    for path in sorted(results.glob("*.json")):
+        try:
+            doc = json.loads(path.read_text())
+        except ValueError:
+            continue
+        if isinstance(doc, dict) and doc.get("format") == "gridcount-units":
+            found.append(path)
+    return found
+
+
+def test_the_committed_exports_are_found():
+    assert len(_committed_exports()) >= 6
+
+
+@pytest.mark.parametrize("path", _committed_exports(), ids=lambda p: p.name)
+def test_every_committed_units_export_still_merges(path, tmp_path):
+    n = len(json.loads(path.read_text())["units"])
+    assert merge_paths(tmp_path / "t.sqlite", [path]) == [(path, n, 0)]
+
+
+# ---------------------------------------------------------------------------
+# A file nested too deeply for the JSON reader (issue 38, item 5).
+
+@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000,
+                                  '{"format": "gridcount-units", "job": ' + "[" * 100_000,
+                                  '{"a": ' * 100_000 + "1" + "}" * 100_000],
+                         ids=["arrays", "an-export-cut-short", "objects"])
+def test_a_deeply_nested_json_is_refused_in_one_line(tmp_path, text):
+    path = tmp_path / "deep.json"
+    path.write_text(text)
+    with pytest.raises((ForeignStoreError, CorruptStoreError)) as exc:
+        merge_paths(tmp_path / "t.sqlite", [path])
+    assert_one_line_naming(exc, path)
+    assert not (tmp_path / "t.sqlite").exists()

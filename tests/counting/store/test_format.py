@@ -449,3 +449,36 @@ def test_a_disk_io_error_asks_whether_the_disk_is_full():
     assert fmt.reason(sqlite3.OperationalError("disk I/O error")) == \
         "disk I/O error (is the disk full?)"
     assert fmt.reason(sqlite3.OperationalError("database or disk is full")) == "disk full"
+
+
+def _multi_line_damage(db: Path) -> bytes:
+    """A copy of ``db`` damaged so that SQLite's quick_check reports its
+    problem in several lines (found by trying a few byte patterns on each
+    page: where each lands depends on SQLite's page layout)."""
+    original = db.read_bytes()
+    for page in range(1, len(original) // 4096):
+        for offset, pattern in ((8, b"\xff" * 4), (0, b"\x0d"), (5, b"\x00\x01")):
+            at = page * 4096 + offset
+            damaged = original[:at] + pattern + original[at + len(pattern):]
+            db.write_bytes(damaged)
+            conn = sqlite3.connect(db)
+            try:   # the header and meta still readable: the store is opened up to quick_check
+                conn.execute("SELECT key, value FROM meta").fetchall()
+                first = conn.execute("PRAGMA quick_check").fetchone()[0]
+            except sqlite3.DatabaseError:
+                continue
+            finally:
+                conn.close()
+            if "\n" in first:
+                return damaged
+    pytest.fail("no damage made quick_check report several lines")
+
+
+def test_a_store_that_quick_check_finds_damaged_is_refused_in_one_line(db, job):
+    # issue 38.10: the refusal quoted quick_check's report of several lines
+    write_store(db, job, range(N_UNITS), host="h" * 500)
+    _multi_line_damage(db)
+    with pytest.raises(CorruptStoreError, match="quick_check: ") as exc_info:
+        Store.open(db)
+    message = assert_one_line_naming(exc_info, db)
+    assert "*** in database" not in message

@@ -128,10 +128,11 @@ def test_a_store_not_created_yet_is_locked_through_a_symlink_too(tmp_path, db):
             StoreLock.acquire(db)
 
 
-def _hold(path):
-    """A process of its own holding the lock of ``path`` until killed."""
+def _hold(path, env=None):
+    """A process of its own holding the lock of ``path`` until killed
+    (with the environment ``env`` if given)."""
     holder = subprocess.Popen([sys.executable, "-c", _HOLDER, str(path)], stdout=subprocess.PIPE,
-                              text=True)
+                              text=True, env=env)
     assert holder.stdout.readline().strip() == "locked"
     return holder
 
@@ -189,3 +190,56 @@ def test_a_store_made_anew_under_the_lock_is_locked_by_its_new_inode(tmp_path, d
         os.link(db, tmp_path / "b" / "t.sqlite")
         with pytest.raises(StoreLockedError):
             StoreLock.acquire(tmp_path / "b" / "t.sqlite")
+
+
+_TRY = textwrap.dedent("""
+    import sys
+    from counting.store.database import StoreLock, StoreLockedError
+    try:
+        StoreLock.acquire(sys.argv[1]).release()
+    except StoreLockedError as e:
+        print("refused:", e)
+    else:
+        print("locked")
+""")
+
+
+def _environment(tmp_path, name):
+    """This process's environment with a runtime and a temporary directory of its own."""
+    runtime, tmp = tmp_path / name / "runtime", tmp_path / name / "tmp"
+    runtime.mkdir(parents=True, mode=0o700)
+    tmp.mkdir()
+    return {**os.environ, "XDG_RUNTIME_DIR": str(runtime), "TMPDIR": str(tmp)}
+
+
+def test_a_hard_link_is_the_same_store_whatever_the_environment_of_each_process(tmp_path):
+    # issue 38.6: the lock of the store's inode lived in $XDG_RUNTIME_DIR, so
+    # a count from cron and one from a login shell (other XDG_RUNTIME_DIR)
+    # through hard links in two directories both ran
+    from store_samples import make_job, write_store
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    db, other = tmp_path / "a" / "s.sqlite", tmp_path / "b" / "t.sqlite"
+    write_store(db, make_job(), [0])
+    os.link(db, other)
+    holder = _hold(db, env=_environment(tmp_path, "shell"))
+    try:
+        second = subprocess.run([sys.executable, "-c", _TRY, str(other)], capture_output=True,
+                                text=True, timeout=60, env=_environment(tmp_path, "cron"))
+        assert second.returncode == 0, second.stderr
+        assert second.stdout.startswith(f"refused: {other} is being counted by another "
+                                        f"process (pid {holder.pid} "), second.stdout
+        assert f"as {db}" in second.stdout
+    finally:
+        _end(holder)
+
+
+def test_the_lock_writes_nothing_outside_the_stores_directory(tmp_path, monkeypatch):
+    env = _environment(tmp_path, "env")
+    monkeypatch.setenv("XDG_RUNTIME_DIR", env["XDG_RUNTIME_DIR"])
+    monkeypatch.setenv("TMPDIR", env["TMPDIR"])
+    from store_samples import make_job, write_store
+    db = tmp_path / "s.sqlite"
+    write_store(db, make_job(), [0])
+    with StoreLock.acquire(db):
+        assert list((tmp_path / "env").rglob("*.lock")) == []
