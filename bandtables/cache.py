@@ -48,8 +48,8 @@ from bandtables.tables import DENSE_ARRAYS, DENSE_FORMAT, DENSE_MAX_R
 from bandtables.tables4 import ARRAYS, FORMAT
 
 __all__ = ["cache_root", "tables_path", "tables_dir", "cached_tables", "tables4_path",
-           "tables4_dir", "cached_tables4", "DamagedTables", "MANIFEST", "table_bytes", "read_manifest",
-           "verify"]
+           "tables4_dir", "cached_tables4", "DamagedTables", "MANIFEST", "table_bytes",
+           "read_manifest", "verify"]
 
 MANIFEST = "manifest.json"
 _CHECKED: set[str] = set()     # directories whose digests this process has checked
