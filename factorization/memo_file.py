@@ -298,7 +298,15 @@ def open_memo(n: int, memo_mb: float, directory: str | os.PathLike | None = None
         _check_header(path, f.read(HEADER_BYTES), n, slots, size)
         buffer = mmap.mmap(f.fileno(), size, flags=mmap.MAP_SHARED,
                            prot=mmap.PROT_READ | mmap.PROT_WRITE)
-    return MemoFile(path, slots, buffer, created, check_count(buffer, slots))
+        # Openers check the count one at a time: two recounting at once would
+        # each take the damage off it.  Unlocked explicitly, since the mapping
+        # keeps a duplicate of the descriptor, and with it the lock.
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+        try:
+            recounted = check_count(buffer, slots)
+        finally:
+            fcntl.flock(f.fileno(), fcntl.LOCK_UN)
+    return MemoFile(path, slots, buffer, created, recounted)
 
 
 def _open_ours(path: Path, mode: str):

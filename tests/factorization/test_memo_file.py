@@ -290,6 +290,56 @@ def test_a_count_of_classes_the_slots_disagree_with_is_counted_again_and_the_tab
     assert err.count("\n") == 1 and f"said it held {damaged:,} classes" in err
 
 
+def _open_pausing_before_the_recount(directory, started, go, out):
+    import factorization.memo_file as memo_file
+    recount = memo_file.recount_claimed
+
+    def paused(buffer):
+        started.set()
+        go.wait(120)
+        return recount(buffer)
+    memo_file.recount_claimed = paused
+    out.put(("first", open_memo(8, 4.0, directory=directory).recounted))
+
+
+def _open_memo_into(directory, out):
+    out.put(("second", open_memo(8, 4.0, directory=directory).recounted))
+
+
+def test_workers_that_open_a_memo_file_at_once_count_it_again_once(tmp_path):
+    """``count`` starts its workers at once and each finds the damaged count:
+    two counting again at the same time would each take the damage off it
+    (2 x claimed - 2^64 + 1).  The second waits for the first and finds the
+    count right.  (Had it not waited, its result arrives while the first is
+    paused; where it is slower than that, the test cannot see a missing wait.)"""
+    import queue
+    FactorizationCounter(8, memo_file=open_memo(8, 4.0, directory=tmp_path)).count(K8, 8)
+    path = memo_path(8, 4.0, tmp_path)
+    claimed = _count_in_file(path)
+    _set_count(path, 2**64 - 1)
+    ctx = multiprocessing.get_context("fork")
+    started, go, out = ctx.Event(), ctx.Event(), ctx.Queue()
+    first = ctx.Process(target=_open_pausing_before_the_recount,
+                        args=(tmp_path, started, go, out))
+    first.start()
+    second = None
+    try:
+        assert started.wait(60)
+        second = ctx.Process(target=_open_memo_into, args=(tmp_path, out))
+        second.start()
+        try:
+            results = [out.get(timeout=5)]   # only if the second did not wait
+        except queue.Empty:
+            results = []
+    finally:
+        go.set()
+    results += [out.get(timeout=60) for _ in range(2 - len(results))]
+    for p in (first, second):
+        p.join(timeout=60)
+    assert dict(results) == {"first": (2**64 - 1, claimed), "second": None}
+    assert _count_in_file(path) == claimed
+
+
 def test_a_plausible_count_is_believed_and_not_counted_again(tmp_path):
     first = FactorizationCounter(8, memo_file=open_memo(8, 4.0, directory=tmp_path))
     first.count(K8, 8)
