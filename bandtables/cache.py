@@ -20,14 +20,17 @@ builds them on its machine the first time it counts a unit.
   other processes of the machine wait for it and then map the result.  It
   writes into a temporary directory beside the cache and renames it into
   place when every file and the manifest are written, so an interrupted
-  build leaves no half-built cache (its temporary is removed by the next
-  build).
+  build leaves no half-built cache.  What a killed build left beside the
+  cache (its temporary, or the damaged cache it was replacing) is removed
+  by the next process that takes the lock.
 * **Checked.**  ``manifest.json`` records each file's size and SHA-256;
   :func:`tables_dir` checks every file against it once per process
-  before anything is read (about 175 MiB for 4x3: under a second).  A cache whose files differ from their digests
-  (damaged, truncated, edited) or whose manifest is missing or unreadable is
-  said in one line and built again; the old files are removed only after
-  the new ones are in place.
+  before anything is read (about 175 MiB for 4x3: under a second).  A cache whose files differ
+  from their digests (damaged, truncated, edited), or whose manifest is
+  missing, unreadable or not of a manifest's shape (:func:`read_manifest`),
+  or where something other than a regular file stands (a FIFO: never
+  waited on, :mod:`bandtables.cache_files`) is said in one line and built
+  again; the old files are removed only after the new ones are in place.
 """
 from __future__ import annotations
 
@@ -35,18 +38,23 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
 
+from bandtables.cache_files import NotARegularFile, open_regular
 from bandtables.tables import DENSE_ARRAYS, DENSE_FORMAT, DENSE_MAX_R
 from bandtables.tables4 import ARRAYS, FORMAT
 
 __all__ = ["cache_root", "tables_path", "tables_dir", "cached_tables", "tables4_path",
-           "tables4_dir", "cached_tables4", "DamagedTables", "MANIFEST", "table_bytes"]
+           "tables4_dir", "cached_tables4", "DamagedTables", "MANIFEST", "table_bytes",
+           "read_manifest", "verify"]
 
 MANIFEST = "manifest.json"
 _CHECKED: set[str] = set()     # directories whose digests this process has checked
+_MANIFEST_MAX_BYTES = 1 << 20  # a manifest is a few hundred bytes a file: larger is damage
+_SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
 class DamagedTables(ValueError):
@@ -78,49 +86,96 @@ def tables4_path(root: Path | str | None = None) -> Path:
     return tables_path(4, root)
 
 
-def _digest(path: Path) -> str:
+def _digest(fh) -> str:
+    """SHA-256 of what is left to read in the open binary file ``fh``."""
     h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while chunk := fh.read(1 << 22):
-            h.update(chunk)
+    while chunk := fh.read(1 << 22):
+        h.update(chunk)
     return h.hexdigest()
 
 
 def _write_manifest(d: Path, R: int) -> None:
-    files = {p.name: {"bytes": p.stat().st_size, "sha256": _digest(p)}
-             for p in sorted(d.iterdir()) if p.suffix == ".npy"}
+    files = {}
+    for p in sorted(d.iterdir()):
+        if p.suffix == ".npy":
+            with open_regular(p) as fh:
+                files[p.name] = {"bytes": os.fstat(fh.fileno()).st_size, "sha256": _digest(fh)}
     (d / MANIFEST).write_text(json.dumps({"format": _layout(R)[0], "files": files}, indent=1))
 
 
-def verify(d: Path, R: int = 4) -> None:
-    """Check every file of ``d`` (the tables of ``R``) against its manifest.
+def read_manifest(d: Path, R: int = 4) -> dict[str, tuple[int, str]]:
+    """``{file name: (bytes, SHA-256)}`` as the manifest of ``d`` (the tables
+    of ``R``) records them, its shape checked before anything is believed.
+
+    A manifest is ``{"format": F, "files": {NAME: {"bytes": B, "sha256": H}}}``
+    with ``F`` the format of ``R``'s tables, each ``B`` a whole number of
+    bytes and each ``H`` 64 hexadecimal digits; anything else (one changed
+    byte in a key, ``"files": []``, an entry that is not an object, a FIFO
+    in its place) is damage.
 
     Raises
     ------
     DamagedTables
-        Naming the first file missing, of another size or digest, or a
-        manifest that is missing or unreadable.
+        Naming what is wrong, in one line.
     """
-    fmt, arrays = _layout(R)
+    path = d / MANIFEST
     try:
-        manifest = json.loads((d / MANIFEST).read_text())
-        files = manifest["files"]
-        if manifest["format"] != fmt:
-            raise DamagedTables(f"{d / MANIFEST} is of format {manifest['format']}, not {fmt}")
-    except (OSError, ValueError, KeyError, TypeError) as e:
+        with open_regular(path) as fh:
+            text = fh.read(_MANIFEST_MAX_BYTES + 1)
+        if len(text) > _MANIFEST_MAX_BYTES:
+            raise DamagedTables(f"{path} is too large for a manifest ({len(text):,}+ bytes)")
+        manifest = json.loads(text)
+    except NotARegularFile as e:
+        raise DamagedTables(str(e)) from None
+    except (OSError, ValueError, RecursionError) as e:
         if isinstance(e, DamagedTables):
             raise
-        raise DamagedTables(f"{d / MANIFEST} is missing or unreadable") from None
-    for name in arrays:
-        entry = files.get(f"R{R}-{name}.npy")
+        raise DamagedTables(f"{path} is missing or unreadable") from None
+    if not isinstance(manifest, dict) or set(manifest) != {"format", "files"}:
+        raise DamagedTables(f"{path} is not a manifest (an object of a format and files)")
+    fmt, files = manifest["format"], manifest["files"]
+    if type(fmt) is not int:
+        raise DamagedTables(f"{path} has a format that is not a number")
+    if fmt != _layout(R)[0]:
+        raise DamagedTables(f"{path} is of format {fmt}, not {_layout(R)[0]}")
+    if not isinstance(files, dict):
+        raise DamagedTables(f"{path} has files that are not an object of file names")
+    out = {}
+    for name, entry in files.items():
+        if not (isinstance(entry, dict) and set(entry) == {"bytes", "sha256"}
+                and type(entry["bytes"]) is int and entry["bytes"] >= 0
+                and isinstance(entry["sha256"], str) and _SHA256.fullmatch(entry["sha256"])):
+            raise DamagedTables(f"{path}: the entry of {name!r} is not "
+                                f"{{\"bytes\": a size, \"sha256\": a digest}}")
+        out[name] = (entry["bytes"], entry["sha256"])
+    return out
+
+
+def verify(d: Path, R: int = 4) -> None:
+    """Check every file of ``d`` (the tables of ``R``) against its manifest
+    (:func:`read_manifest`).
+
+    Raises
+    ------
+    DamagedTables
+        Naming the first file missing, not a regular file, of another size
+        or digest, or a manifest that is missing, unreadable or not of a
+        manifest's shape.
+    """
+    files = read_manifest(d, R)
+    for name in _layout(R)[1]:
         path = d / f"R{R}-{name}.npy"
-        if entry is None:
+        if path.name not in files:
             raise DamagedTables(f"{path} is not in the manifest")
+        size, digest = files[path.name]
         try:
-            size = path.stat().st_size
+            with open_regular(path) as fh:
+                same = os.fstat(fh.fileno()).st_size == size and _digest(fh) == digest
+        except NotARegularFile as e:
+            raise DamagedTables(str(e)) from None
         except OSError:
             raise DamagedTables(f"{path} is missing") from None
-        if size != entry["bytes"] or _digest(path) != entry["sha256"]:
+        if not same:
             raise DamagedTables(f"{path} does not match its SHA-256 digest in {MANIFEST}")
 
 
@@ -164,6 +219,7 @@ def tables_dir(R: int, root: Path | str | None = None, *, threads: int = 1, say=
     fd = os.open(d.parent / f"{d.name}.lock", os.O_RDWR | os.O_CREAT, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)   # another process building: wait for it
+        _remove_leftovers(d)
         if (d / MANIFEST).exists() or d.exists():
             try:
                 verify(d, R)
@@ -178,11 +234,31 @@ def tables_dir(R: int, root: Path | str | None = None, *, threads: int = 1, say=
         os.close(fd)   # releases the flock
 
 
+def _remove(p: Path) -> None:
+    """Remove ``p`` (a directory, a file or a link), whatever is in it; quietly if it is gone."""
+    if p.is_dir() and not p.is_symlink():
+        shutil.rmtree(p, ignore_errors=True)
+    else:
+        p.unlink(missing_ok=True)
+
+
+def _remove_leftovers(d: Path) -> None:
+    """Remove what interrupted builds left beside ``d``: a build's temporary
+    (``NAME.build-PID``) and a cache being replaced (``NAME.old-PID``, left
+    by a kill between the two renames or before its removal; issue 38).
+
+    The caller holds ``NAME.lock``, and only a process holding it makes or
+    removes these names (:func:`_build_into`), so each belongs to a build
+    that is over: its process is gone, or alive and past it, or its PID has
+    been reused meanwhile; none can still be in use.  The PID in the name
+    only keeps two builds' names apart."""
+    for stale in [*d.parent.glob(f"{d.name}.build-*"), *d.parent.glob(f"{d.name}.old-*")]:
+        _remove(stale)
+
+
 def _build_into(d: Path, R: int, threads: int, say, progress: bool | None) -> None:
     from tqdm import tqdm
 
-    for stale in d.parent.glob(f"{d.name}.build-*"):
-        shutil.rmtree(stale, ignore_errors=True)   # a build interrupted earlier (we hold the lock)
     tmp = d.parent / f"{d.name}.build-{os.getpid()}"
     if R == 4:
         from bandtables.tables4 import build
@@ -212,11 +288,11 @@ def _build_into(d: Path, R: int, threads: int, say, progress: bool | None) -> No
             d.rename(old)
         tmp.rename(d)
         if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
+            _remove(old)
     except BaseException:
         for b in bars:
             b.close()
-        shutil.rmtree(tmp, ignore_errors=True)
+        _remove(tmp)
         raise
     if R == 4:
         say(f"the 4x3 band tables are in {d} ({table_bytes(d) / 2 ** 20:,.0f} MiB)")

@@ -252,6 +252,44 @@ cdef void _insert(Ctx* X, const uint64_t* key, int d, gc_count_t value) noexcept
     X.dropped += 1
 
 
+cdef uint64_t _memo_slots(unsigned char[::1] buf) except 0:
+    """The slots of a memo file's mapped bytes ``buf``: a header of
+    HEADER_BYTES, then a power of two of slots; ValueError otherwise."""
+    cdef uint64_t cap = (<uint64_t>buf.shape[0] - HEADER_BYTES) // sizeof(gc_slot_t) \
+        if buf.shape[0] > HEADER_BYTES else 0
+    if cap == 0 or cap & (cap - 1) or HEADER_BYTES + cap * sizeof(gc_slot_t) != \
+            <uint64_t>buf.shape[0]:
+        raise ValueError(f"a memo buffer is {HEADER_BYTES} bytes and a power of two "
+                         f"of {sizeof(gc_slot_t)}-byte slots, not {buf.shape[0]} bytes")
+    return cap
+
+
+def recount_claimed(memo_buffer):
+    """Set the shared count of claimed slots of a memo file (``memo_buffer``,
+    mapped as for :class:`Kernel`) to its slots that are not empty; return
+    ``(the count before, the slots not empty)``.
+
+    For a count that cannot be right (issue 38: the count is not under the
+    header's checksum, since every process adds to it, and a count set to
+    2^64 - 1 made the table look full for ever).  Other processes may be
+    inserting meanwhile: the count moves by the difference in one atomic
+    add, so their additions are kept, and it errs at most by the slots
+    claimed during the scan.  Slots of any state but EMPTY count: an insert
+    never claims them.
+    """
+    cdef unsigned char[::1] buf = memo_buffer
+    cdef uint64_t cap = _memo_slots(buf), i, before, claimed = 0
+    cdef gc_slot_t* table = <gc_slot_t*>&buf[HEADER_BYTES]
+    cdef uint64_t* entries = <uint64_t*>&buf[COUNT_OFFSET]
+    with nogil:
+        before = gc_load_count(entries)
+        for i in range(cap):
+            if gc_load_state(&table[i]) != GC_EMPTY:
+                claimed += 1
+        gc_add_count(entries, claimed - before)     # modulo 2^64: a subtraction too
+    return before, claimed
+
+
 # ---------------------------------------------------------------------------
 # Counting
 # ---------------------------------------------------------------------------
@@ -398,12 +436,7 @@ cdef class Kernel:
         cdef unsigned char[::1] buf
         if memo_buffer is not None:
             buf = memo_buffer
-            cap = (<uint64_t>buf.shape[0] - HEADER_BYTES) // sizeof(gc_slot_t) \
-                if buf.shape[0] > HEADER_BYTES else 0
-            if cap == 0 or cap & (cap - 1) or HEADER_BYTES + cap * sizeof(gc_slot_t) != \
-                    <uint64_t>buf.shape[0]:
-                raise ValueError(f"a memo buffer is {HEADER_BYTES} bytes and a power of two "
-                                 f"of {sizeof(gc_slot_t)}-byte slots, not {buf.shape[0]} bytes")
+            cap = _memo_slots(buf)
             self._buffer = buf
             self.shared = True
             self.X.table = <gc_slot_t*>&buf[HEADER_BYTES]

@@ -471,8 +471,9 @@ def process_counter(n: int, memo_mb: float = 64.0, shared: bool = True) -> "Fact
     With ``shared`` its table is the memo file of ``n`` and that size in the
     cache directory (:mod:`factorization.memo_file`), which every process of
     the machine counting on ``n`` maps and which outlives them; when the file
-    cannot be used (not this kernel's, no room) one line says so on stderr and
-    the table is private."""
+    cannot be used (not this kernel's, not a regular file, no room) one line
+    says so on stderr and the table is private, and one line says so when its
+    count of classes was wrong and was counted again."""
     c = _PROCESS_COUNTERS.get((n, shared))
     if c is None:
         mb = process_memo_mb(memo_mb)
@@ -483,6 +484,10 @@ def process_counter(n: int, memo_mb: float = 64.0, shared: bool = True) -> "Fact
             except (MemoFileError, OSError) as e:
                 print(f"gridcount: shared memo not used, this process keeps its own: {e}",
                       file=sys.stderr)
+            if memo is not None and memo.recounted:
+                print(f"gridcount: the memo file {memo.path} said it held "
+                      f"{memo.recounted[0]:,} classes, its slots hold {memo.recounted[1]:,}: "
+                      f"counted again", file=sys.stderr)
         c = _PROCESS_COUNTERS[(n, shared)] = FactorizationCounter(n, memo_mb=mb, memo_file=memo)
     return c
 

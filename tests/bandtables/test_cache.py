@@ -7,8 +7,11 @@ same names; what is tested is the cache around it.
 """
 from __future__ import annotations
 
+import json
+import multiprocessing
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap
@@ -16,6 +19,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import bandtables.tables4
 from bandtables.cache import (MANIFEST, DamagedTables, cache_root, cached_tables4, tables4_dir,
@@ -179,3 +184,193 @@ def test_the_dense_tables_are_cached_beside_the_4x3_ones_and_checked_alike(tmp_p
     assert tables_dir(R, tmp_path, say=said.append) == d
     assert "damaged" in said[-1] and f"R{R}-T.npy" in said[-1]
     verify(d, R)
+
+
+# --- issue 38: the manifest's shape is checked, not only its digests ---------
+
+def _said_once_and_rebuilt(root, R, monkeypatch, what):
+    """``tables_dir`` on a damaged cache: one line saying ``what``, then tables that verify."""
+    import bandtables.cache
+    from bandtables.cache import tables_dir
+    monkeypatch.setattr(bandtables.cache, "_CHECKED", set())     # a new process
+    said = []
+    d = tables_dir(R, root, say=said.append)
+    assert len(said) == 1 and "\n" not in said[0]
+    assert "damaged" in said[0] and what in said[0] and "building them again" in said[0]
+    verify(d, R)
+    return d
+
+
+@pytest.mark.parametrize("edit, what", [
+    (lambda text: text.replace('"bytes"', '"bytgs"', 1), "is not {\"bytes\""),   # KeyError
+    (lambda text: '{"format": 1, "files": []}', "files that are not an object"),  # AttributeError
+    (lambda text: text.replace('{\n   "bytes"', '7, "x": {\n   "bytes"', 1),     # TypeError
+     "is not {\"bytes\""),
+    (lambda text: text.replace('"format": 1', '"format": "1"'), "format that is not a number"),
+    (lambda text: text.replace('"sha256": "', '"sha256": "z', 1), "is not {\"bytes\""),
+    (lambda text: "[" * 100_000, "unreadable"),                                   # RecursionError
+    (lambda text: "\"" + "\\ud800" * 3 + "\"", "not a manifest"),
+])
+def test_a_manifest_of_another_shape_is_said_in_one_line_and_the_tables_built_again(
+        tmp_path, monkeypatch, edit, what):
+    """Issue 38 item 2: one changed byte in the manifest of the 3x3 tables
+    ("bytes" -> "bytgs") crashed every patterns3 count with a KeyError
+    until the cache was deleted; "files": [] with an AttributeError and an
+    entry that is not an object with a TypeError."""
+    from bandtables.cache import tables_dir
+    d = tables_dir(3, tmp_path)
+    manifest = d / MANIFEST
+    manifest.write_text(edit(manifest.read_text()))
+    with pytest.raises(DamagedTables):
+        verify(d, 3)
+    assert _said_once_and_rebuilt(tmp_path, 3, monkeypatch, what) == d
+
+
+def test_a_fifo_in_place_of_the_manifest_is_damage_not_a_wait(
+        tmp_path, monkeypatch, fails_instead_of_hanging):
+    from bandtables.cache import tables_dir
+    d = tables_dir(2, tmp_path)
+    (d / MANIFEST).unlink()
+    os.mkfifo(d / MANIFEST)
+    _said_once_and_rebuilt(tmp_path, 2, monkeypatch, "manifest.json is a FIFO, not a regular file")
+
+
+def test_a_fifo_in_place_of_a_table_is_damage_not_a_wait(
+        tmp_path, monkeypatch, fails_instead_of_hanging):
+    from bandtables.cache import tables_dir
+    d = tables_dir(2, tmp_path)
+    manifest = json.loads((d / MANIFEST).read_text())
+    manifest["files"]["R2-T.npy"]["bytes"] = 0   # a FIFO's size: only its digest would read it
+    (d / MANIFEST).write_text(json.dumps(manifest))
+    (d / "R2-T.npy").unlink()
+    os.mkfifo(d / "R2-T.npy")
+    _said_once_and_rebuilt(tmp_path, 2, monkeypatch, "R2-T.npy is a FIFO, not a regular file")
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+                    lambda inner: st.lists(inner, max_size=4)
+                    | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
+
+
+@pytest.fixture(scope="module")
+def built_2x3(tmp_path_factory):
+    """The real tables of 2x3 and their manifest's text, built once for the properties below."""
+    from bandtables.cache import tables_dir
+    d = tables_dir(2, tmp_path_factory.mktemp("tables"))
+    return d, (d / MANIFEST).read_text()
+
+
+def _is_refused_in_one_line(d):
+    try:
+        verify(d, 2)
+    except DamagedTables as e:
+        assert "\n" not in str(e)
+        return True
+    return False
+
+
+# any JSON, and objects of a manifest's keys holding any JSON, or entries holding any JSON
+MANIFESTS = JSON | st.fixed_dictionaries({
+    "format": st.just(1) | JSON,
+    "files": JSON | st.dictionaries(
+        st.sampled_from([f"R2-{name}.npy" for name in ("act", "T", "l")]) | st.text(max_size=8),
+        JSON | st.fixed_dictionaries({"bytes": st.integers() | JSON,
+                                      "sha256": st.just("0" * 64) | JSON}), max_size=4)})
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(manifest=MANIFESTS)
+def test_any_json_as_the_manifest_is_damage_said_in_one_line(built_2x3, manifest):
+    d, original = built_2x3
+    try:
+        (d / MANIFEST).write_text(json.dumps(manifest))
+        assert _is_refused_in_one_line(d)
+    finally:
+        (d / MANIFEST).write_text(original)
+
+
+def _paths(value, path=()):
+    """Every path of keys and indices into a JSON value, the value's own () first."""
+    yield path
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _paths(v, path + (k,))
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_one_part_of_a_real_manifest_replaced_or_renamed_is_damage_or_harmless(
+        built_2x3, data):
+    """A value anywhere in the manifest replaced by any JSON, or a key renamed:
+    refused in one line, or (the same value put back) still verified."""
+    d, original = built_2x3
+    manifest = json.loads(original)
+    path = data.draw(st.sampled_from(list(_paths(manifest))[1:]))
+    parent = manifest
+    for key in path[:-1]:
+        parent = parent[key]
+    if data.draw(st.booleans()):
+        parent[path[-1]] = data.draw(JSON)
+    else:
+        parent[data.draw(st.text(max_size=8))] = parent.pop(path[-1])
+    try:
+        (d / MANIFEST).write_text(json.dumps(manifest))
+        assert _is_refused_in_one_line(d) or manifest == json.loads(original)
+    finally:
+        (d / MANIFEST).write_text(original)
+
+
+# --- issue 38 item 7: what a killed build leaves is removed -----------------
+
+def _killed_while_replacing(root, at):
+    """Rebuild the (damaged) 2x3 tables under ``root``, killed (SIGKILL) at ``at``."""
+    import bandtables.cache
+    real_rename, real_rmtree = Path.rename, shutil.rmtree
+
+    def rename(self, target):
+        if at == "between the two renames" and ".build-" in self.name:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real_rename(self, target)
+
+    def rmtree(path, *args, **kwargs):
+        if at == "before the old cache is removed" and ".old-" in Path(path).name:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real_rmtree(path, *args, **kwargs)
+    Path.rename, shutil.rmtree = rename, rmtree
+    bandtables.cache._CHECKED.clear()
+    bandtables.cache.tables_dir(2, root, say=lambda m: None)
+
+
+@pytest.mark.parametrize("at", ["between the two renames", "before the old cache is removed"])
+def test_the_old_cache_a_build_killed_while_replacing_it_left_is_removed(tmp_path, monkeypatch,
+                                                                         at):
+    """Issue 38: a kill between the build's two renames left
+    ``bandtables3-v1.old-PID`` for ever."""
+    import bandtables.cache
+    from bandtables.cache import tables_dir
+    d = tables_dir(2, tmp_path)
+    data = bytearray((d / "R2-T.npy").read_bytes())
+    data[-1] ^= 1
+    (d / "R2-T.npy").write_bytes(bytes(data))
+    ctx = multiprocessing.get_context("fork")
+    p = ctx.Process(target=_killed_while_replacing, args=(tmp_path, at))
+    p.start()
+    p.join(timeout=60)
+    assert p.exitcode == -signal.SIGKILL
+    assert (tmp_path / f"{d.name}.old-{p.pid}").is_dir()
+    monkeypatch.setattr(bandtables.cache, "_CHECKED", set())     # the next run
+    assert tables_dir(2, tmp_path, say=lambda m: None) == d
+    verify(d, 2)
+    assert sorted(q.name for q in tmp_path.iterdir()) == [d.name, f"{d.name}.lock"]
+
+
+def test_a_file_in_place_of_the_cache_directory_is_replaced_and_leaves_nothing(tmp_path):
+    from bandtables.cache import tables_dir, tables_path
+    d = tables_path(2, tmp_path)
+    d.parent.mkdir(parents=True, exist_ok=True)
+    d.write_text("not a directory")
+    said = []
+    assert tables_dir(2, tmp_path, say=said.append) == d
+    verify(d, 2)
+    assert len(said) == 1 and "damaged" in said[0]
+    assert sorted(q.name for q in tmp_path.iterdir()) == [d.name, f"{d.name}.lock"]

@@ -3,14 +3,17 @@ believed when damaged or foreign (factorization.memo_file)."""
 import errno
 import multiprocessing
 import os
+import signal
 import struct
+import time
 
 import numpy as np
 import pytest
 
 from factorization import FactorizationCounter, latin_squares
 from factorization import api as factor_api
-from factorization.memo_file import HEADER_BYTES, MemoFileError, NoRoomForMemo, memo_path, open_memo
+from factorization.memo_file import (COUNT_OFFSET, HEADER_BYTES, MemoFileError, NoRoomForMemo,
+                                     memo_path, open_memo, remove_stale_temporaries)
 
 SLOT = np.dtype([("state", "<u4"), ("degree", "<u4"), ("key", "<u8", (4,)), ("lo", "<u8"),
                  ("hi", "<u8"), ("check", "<u8")])
@@ -206,3 +209,210 @@ def test_a_worker_whose_disk_has_no_room_counts_with_its_own_table(tmp_path, mon
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no room for the memo file" in err
     assert list((tmp_path / "gridcount").iterdir()) == []
+
+
+# --- issue 38 item 1: regular files only, never a wait ----------------------
+
+@pytest.mark.parametrize("what, make", [("a FIFO", os.mkfifo), ("a directory", os.mkdir)])
+def test_something_not_a_regular_file_at_the_memo_path_is_refused_in_one_line_never_waited_on(
+        tmp_path, monkeypatch, capsys, fails_instead_of_hanging, what, make):
+    """A FIFO at the memo path made ``count 1x9`` hang with no output (its
+    line on the memo waited for a writer): it is refused as a file of
+    another kernel is, and each process counts with its own table, as then."""
+    from factorization.memo_file import describe
+    path = memo_path(8, 64.0, tmp_path / "gridcount")
+    path.parent.mkdir()
+    make(path)
+    refused = f"{path} is {what}, not a regular file; not read"
+    assert describe(8, 64.0, path.parent) == f"{refused}: each worker keeps its own"
+    with pytest.raises(MemoFileError) as err:
+        open_memo(8, 64.0, directory=path.parent)
+    assert str(err.value) == refused
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(factor_api, "_PROCESS_COUNTERS", {})
+    counter = factor_api.process_counter(8, 64.0)
+    assert counter.memo_file is None and counter.count(K8, 8) == L8
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{what}, not a regular file" in err
+
+
+# --- issue 38 item 8: the count of classes is checked, never believed -------
+
+def _count_in_file(path):
+    return struct.unpack_from("<Q", path.read_bytes(), COUNT_OFFSET)[0]
+
+
+def _set_count(path, value):
+    with open(path, "r+b") as f:
+        f.seek(COUNT_OFFSET)
+        f.write(struct.pack("<Q", value))
+
+
+@pytest.mark.parametrize("damage", [lambda slots: 2**64 - 1, lambda slots: 2**63,
+                                    lambda slots: 3 * slots // 4, lambda slots: slots],
+                         ids=["2^64-1", "2^63", "full", "every slot"])
+def test_a_count_of_classes_the_slots_disagree_with_is_counted_again_and_the_table_stores(
+        tmp_path, capsys, monkeypatch, damage):
+    """The count is outside the header's checksum (every process adds to
+    it): set to 2^64 - 1, ``count`` printed 18,446,744,073,709,551,615
+    classes (1759218604441600.0 % full), and a count that made the table
+    look full had it store nothing on every later run."""
+    from factorization.memo_file import describe
+    graphs = _graphs(1)
+    first = FactorizationCounter(8, memo_file=open_memo(8, 4.0, directory=tmp_path))
+    expected = [first.count(a, d) for a, d in graphs]
+    path = memo_path(8, 4.0, tmp_path)
+    _, slots = _slots(path)
+    claimed = int(np.count_nonzero(slots["state"]))
+    assert 10 < claimed == _count_in_file(path) < 2**16 // 4
+    damaged = damage(2**16)
+    _set_count(path, damaged)
+    said = describe(8, 4.0, tmp_path)
+    assert f"its count of classes ({damaged:,}) disagrees with its slots" in said
+    assert "% full" not in said
+    memo = open_memo(8, 4.0, directory=tmp_path)
+    assert memo.recounted == (damaged, claimed) and _count_in_file(path) == claimed
+    assert describe(8, 4.0, tmp_path).startswith(f"4 MiB (65,536 slots), {claimed:,} classes")
+    again = FactorizationCounter(8, memo_file=memo)
+    assert [again.count(a, d) for a, d in graphs] == expected and again.count(K8, 8) == L8
+    st = again.stats()
+    assert st["dropped"] == 0 and st["entries"] > claimed      # K_8's classes are stored
+    # a worker that finds it so says it in one line
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(factor_api, "_PROCESS_COUNTERS", {})
+    shared = memo_path(8, 64.0, tmp_path / "gridcount")
+    FactorizationCounter(8, memo_file=open_memo(8, 64.0, directory=shared.parent)).count(K8, 8)
+    capsys.readouterr()
+    damaged = damage(2**20)
+    _set_count(shared, damaged)
+    factor_api.process_counter(8, 64.0)
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"said it held {damaged:,} classes" in err
+
+
+def _open_pausing_before_the_recount(directory, started, go, out):
+    import factorization.memo_file as memo_file
+    recount = memo_file.recount_claimed
+
+    def paused(buffer):
+        started.set()
+        go.wait(120)
+        return recount(buffer)
+    memo_file.recount_claimed = paused
+    out.put(("first", open_memo(8, 4.0, directory=directory).recounted))
+
+
+def _open_memo_into(directory, out):
+    out.put(("second", open_memo(8, 4.0, directory=directory).recounted))
+
+
+def test_workers_that_open_a_memo_file_at_once_count_it_again_once(tmp_path):
+    """``count`` starts its workers at once and each finds the damaged count:
+    two counting again at the same time would each take the damage off it
+    (2 x claimed - 2^64 + 1).  The second waits for the first and finds the
+    count right.  (Had it not waited, its result arrives while the first is
+    paused; where it is slower than that, the test cannot see a missing wait.)"""
+    import queue
+    FactorizationCounter(8, memo_file=open_memo(8, 4.0, directory=tmp_path)).count(K8, 8)
+    path = memo_path(8, 4.0, tmp_path)
+    claimed = _count_in_file(path)
+    _set_count(path, 2**64 - 1)
+    ctx = multiprocessing.get_context("fork")
+    started, go, out = ctx.Event(), ctx.Event(), ctx.Queue()
+    first = ctx.Process(target=_open_pausing_before_the_recount,
+                        args=(tmp_path, started, go, out))
+    first.start()
+    second = None
+    try:
+        assert started.wait(60)
+        second = ctx.Process(target=_open_memo_into, args=(tmp_path, out))
+        second.start()
+        try:
+            results = [out.get(timeout=5)]   # only if the second did not wait
+        except queue.Empty:
+            results = []
+    finally:
+        go.set()
+    results += [out.get(timeout=60) for _ in range(2 - len(results))]
+    for p in (first, second):
+        p.join(timeout=60)
+    assert dict(results) == {"first": (2**64 - 1, claimed), "second": None}
+    assert _count_in_file(path) == claimed
+
+
+def test_a_plausible_count_is_believed_and_not_counted_again(tmp_path):
+    first = FactorizationCounter(8, memo_file=open_memo(8, 4.0, directory=tmp_path))
+    first.count(K8, 8)
+    path = memo_path(8, 4.0, tmp_path)
+    _set_count(path, _count_in_file(path) - 1)    # killed between claiming a slot and counting it
+    assert open_memo(8, 4.0, directory=tmp_path).recounted is None
+
+
+# --- issue 38 item 7: temporaries of killed processes are removed -----------
+
+def _killed_while_making_the_memo(directory, memo_mb):
+    """A process killed (SIGKILL) while it reserves the blocks of a new memo file."""
+    def killed(fd, offset, length):
+        os.kill(os.getpid(), signal.SIGKILL)
+    os.posix_fallocate = killed
+    open_memo(8, memo_mb, directory=directory)
+
+
+def _making_the_memo_until_told(directory, started, go):
+    real = os.posix_fallocate
+
+    def waits(fd, offset, length):
+        started.set()
+        go.wait(120)
+        real(fd, offset, length)
+    os.posix_fallocate = waits
+    open_memo(8, 4.0, directory=directory)
+
+
+def _temporary_of(pid, memo_mb, directory):
+    return directory / f".{memo_path(8, memo_mb, directory).name}.{pid}.tmp"
+
+
+@pytest.mark.parametrize("memo_mb", [4.0, 1.0], ids=["this memo file", "another size"])
+def test_the_temporary_of_a_process_killed_while_making_a_memo_file_is_removed(
+        tmp_path, memo_mb):
+    """Issue 38: a kill while the memo file was made left a hidden,
+    fully reserved ``.factor-memo-....bin.PID.tmp`` (64 MiB each) that no
+    later run removed."""
+    ctx = multiprocessing.get_context("fork")
+    p = ctx.Process(target=_killed_while_making_the_memo, args=(tmp_path, memo_mb))
+    p.start()
+    p.join(timeout=60)
+    assert p.exitcode == -signal.SIGKILL
+    left = _temporary_of(p.pid, memo_mb, tmp_path)
+    assert [q.name for q in tmp_path.iterdir()] == [left.name]
+    memo = open_memo(8, 4.0, directory=tmp_path)          # the next run, of either size
+    assert memo.created and [q.name for q in tmp_path.iterdir()] == [memo.path.name]
+
+
+def test_the_temporary_of_a_live_process_making_a_memo_file_is_never_removed(tmp_path):
+    ctx = multiprocessing.get_context("fork")
+    started, go = ctx.Event(), ctx.Event()
+    p = ctx.Process(target=_making_the_memo_until_told, args=(tmp_path, started, go))
+    p.start()
+    try:
+        assert started.wait(60)
+        tmp = _temporary_of(p.pid, 4.0, tmp_path)
+        os.utime(tmp, (0, 0))                  # however old it looks
+        assert remove_stale_temporaries(tmp_path) == []
+        memo = open_memo(8, 4.0, directory=tmp_path)       # another process, meanwhile
+        assert memo.created and tmp.exists()
+    finally:
+        go.set()
+        p.join(timeout=60)
+    assert p.exitcode == 0 and [q.name for q in tmp_path.iterdir()] == [memo.path.name]
+
+
+def test_an_unlocked_temporary_whose_pid_is_alive_is_removed_only_once_an_hour_old(tmp_path):
+    """Its PID reused by another process since: young, it may be a file
+    its maker has not locked yet; an hour old, it is a dead process's."""
+    tmp = _temporary_of(os.getpid(), 4.0, tmp_path)
+    tmp.write_bytes(b"\0" * 4096)
+    assert remove_stale_temporaries(tmp_path) == [] and tmp.exists()
+    os.utime(tmp, (time.time() - 2 * 3600,) * 2)
+    assert remove_stale_temporaries(tmp_path) == [tmp] and not tmp.exists()
