@@ -288,7 +288,8 @@ def verify(shapes: Iterable[str], *, workers: int = 1, options: CountOptions = C
     """Verify every shape in turn, then the essentially different grids of
     ``symmetry_shapes`` (their identity taken from a grid count of this run
     when there is one), then the ``(rows, n)`` Latin ``rectangles``;
-    ``on_start``/``on_row`` report progress.
+    ``on_start`` is told each count as it starts (not the shapes listed
+    but not counted, :data:`NOT_COUNTED`) and ``on_row`` each row as it is done.
 
     Every shape is checked (``N <= 16``) before anything is counted, so a
     bad shape fails at once with a ``ValueError``.
@@ -300,7 +301,8 @@ def verify(shapes: Iterable[str], *, workers: int = 1, options: CountOptions = C
     second = [(n, False, r) for n in names for r in SECOND_METHOD.get(n, ())]
     for name, sym, red in [(n, False, None) for n in names] + second + \
             [(n, True, None) for n in sym_names]:
-        if on_start:
+        listed = name in (NOT_COUNTED_SYMMETRY if sym else NOT_COUNTED)
+        if on_start and not listed:   # a listed shape is not counted: nothing starts
             on_start(f"{name} (essentially different)" if sym else
                      f"{name} by {red}" if red else name)
         row = verify_shape(name, workers=workers, options=options, up_to_symmetry=sym,

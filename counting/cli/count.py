@@ -17,8 +17,8 @@ import click
 
 from counting import job as jobs
 from counting import plan, reach
-from counting.cli.common import (Terminated, check_outputs, fail, note, not_together,
-                                 output_errors,
+from counting.cli.common import (Terminated, check_outputs, check_size, enumeration_notice,
+                                 fail, note, not_together, output_errors,
                                  print_table, refuse, sigterm_stops_like_ctrl_c)
 from counting.options import CountOptions
 from counting.reduction import registry
@@ -141,6 +141,7 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
     except ValueError as e:
         _bad_value("SHAPE", str(e))
     not_together("quiet", "as_json", "--quiet prints only the total, --json the whole result")
+    check_size(kind, force, before=lambda msg: _json_error(as_json, msg, 2))
     for other in _NOT_WITH_ROWS:
         not_together("rows", other, "--rows counts Latin rectangles at once, with no store")
     reduction = _prefix_reduction(kind, reduction, prefix)
@@ -187,6 +188,8 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
         local_workers=here, scheduler=scheduler, wait_workers=wait_workers)
     quiet_run = quiet or as_json
     say = (lambda msg: None) if quiet_run else (lambda msg: click.echo(msg, err=True))
+    if (notice := enumeration_notice(kind, reduction, force)) is not None:
+        say(notice)
     try:
         with sigterm_stops_like_ctrl_c():
             outcome = plan.count(
@@ -221,6 +224,7 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
         doc["run"] = _run_json(outcome.report)
         if outcome.table is not None:
             doc["burnside"] = [row.as_dict() for row in outcome.table]
+        doc["store"] = str(outcome.path)
         click.echo(json.dumps(doc, indent=2))
         return
     if not quiet:
@@ -378,6 +382,7 @@ def _print_summary(s: jobs.Summary, path, quiet: bool = False) -> None:
         if s.total == 0:
             click.echo(f"{s.shape} has no grid: each of its {s.n_units:,} units has no "
                        f"completion, so the count is 0")
+        click.echo(f"units stored in {path}")
     else:
         click.echo(f"{s.done:,} of {s.n_units:,} units done ({s.classes_complete} of "
                    f"{s.n_classes} classes complete) in {path}; the total needs every unit.")
@@ -403,9 +408,13 @@ def classes(shape, reduction, prefix, force, as_json):
         kind = as_kind(shape)
     except ValueError as e:
         _bad_value("SHAPE", str(e))
+    check_size(kind, force)
+    reduction = _prefix_reduction(kind, reduction, prefix)
+    if (notice := enumeration_notice(kind, reduction, force)) is not None:
+        click.echo(notice, err=True)
     # 2x6's classes take minutes: say so when it is slow (a note, on a terminal)
     with say_if_slow(note, f"enumerating the classes of {shape} ..."):
-        job = _load_job(shape, _prefix_reduction(kind, reduction, prefix), force)
+        job = _load_job(shape, reduction, force)
         cls = job.classes
     text = _row_text
     if as_json:
@@ -470,7 +479,10 @@ def verify(all_shapes, shapes, workers, as_json, report):
 
     def on_row(r) -> None:
         done.append(r)
-        say(f"  {r.label}: {r.status} ({r.seconds:,.2f} s)")
+        if r.not_counted is not None:   # never started: its reason is under the table
+            say(f"{r.label}: not counted here (see below the table)")
+        else:
+            say(f"  {r.label}: {r.status} ({r.seconds:,.2f} s)")
 
     try:
         with sigterm_stops_like_ctrl_c():
@@ -486,8 +498,8 @@ def verify(all_shapes, shapes, workers, as_json, report):
         click.echo(f"\n{how}: {len(done)} of {asked} shapes verified{outcome}; "
                    f"verify keeps nothing, run it again to check them all.", err=True)
         sys.exit(128 + (signal.SIGTERM if isinstance(e, Terminated) else signal.SIGINT))
-    except ValueError as e:
-        fail(str(e))
+    except ValueError as e:   # a shape of --shapes (each is checked before any count)
+        _bad_value("--shapes", str(e))
     if hasattr(os, "getloadavg"):
         machine["load_average_at_end"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
     if as_json:

@@ -20,7 +20,7 @@ with PNG files beside it (for ``results/``).  The content is the same:
 Three modules, one idea each: :mod:`counting.report.content` (what the
 report says, read from the store), :mod:`counting.report.charts` (the
 charts) and :mod:`counting.report.pages` (HTML and Markdown).  The charts
-need matplotlib, an optional extra (``pip install 'gridcount[report]'``):
+need matplotlib, an optional extra (``python -m pip install -e '.[report]'``):
 without it :func:`write_report` raises :class:`ReportUnavailable` with
 that instruction.
 

@@ -20,11 +20,16 @@ from typing import Callable
 
 from counting.labels import labels_of
 
-__all__ = ["Figure", "ReportUnavailable", "pyplot", "figures", "log_ticks", "tick_label",
+__all__ = ["Figure", "INSTALL", "ReportUnavailable", "pyplot", "figures", "log_ticks", "tick_label",
            "CHART_KEYS"]
 
 #: Every chart :func:`figures` can draw, by key (its file stem for ``--format md``).
 CHART_KEYS = ("unit-counts", "unit-seconds", "nodes-memo", "throughput")
+
+
+#: How to install the charts' matplotlib, as the README says (the extra of the
+#: checkout: gridcount is not on the package index).
+INSTALL = "python -m pip install -e '.[report]' (in the gridcount checkout)"
 
 
 class ReportUnavailable(RuntimeError):
@@ -50,8 +55,8 @@ def pyplot():
         import matplotlib.pyplot as plt
     except ImportError:
         raise ReportUnavailable(
-            "gridcount report draws its charts with matplotlib, which is not installed: "
-            "pip install 'gridcount[report]'") from None
+            f"gridcount report draws its charts with matplotlib, which is not installed: "
+            f"{INSTALL}") from None
     return plt
 
 

@@ -137,11 +137,20 @@ def test_count_prints_the_run_and_the_factorisation(run, tmp_path):
     res = run("count", "2x2", "--db", tmp_path / "j.sqlite", "--workers", "1", "--no-progress")
     lines = res.output.splitlines()
     assert "units counted now" in lines[2] and lines[2].endswith(" 2")
-    assert lines[-5:] == ["relabel box 1 (N!)               24",
-                          "reduce band 1                     2",
-                          "reduce column 1                   2",
-                          "Σ class weight × Σ unit counts    3",
-                          "2x2 grids                       288"]
+    assert lines[-6:-1] == ["relabel box 1 (N!)               24",
+                            "reduce band 1                     2",
+                            "reduce column 1                   2",
+                            "Σ class weight × Σ unit counts    3",
+                            "2x2 grids                       288"]
+
+
+def test_a_finished_count_says_where_its_store_is(run, tmp_path):
+    # issue 33.10: the store's path was printed only in the interrupt hint
+    db = tmp_path / "j.sqlite"
+    res = run("count", "2x2", "--db", db, "--workers", "1", "--no-progress")
+    assert res.stdout.splitlines()[-1] == f"units stored in {db}"
+    doc = json.loads(run("count", "2x2", "--db", db, "--workers", "1", "--json").stdout)
+    assert doc["store"] == str(db)
 
 
 ENGINE_FLAGS = [((), CountOptions()), (("--no-tail",), CountOptions(tail=False)),
@@ -421,6 +430,55 @@ def test_bad_shapes_are_rejected_in_one_line(command, shape, match):
     assert len(res.output.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("command", [["verify", "--shapes"], ["count"], ["classes"],
+                                     ["count", "--json"]])
+@pytest.mark.parametrize("shape", ["6x6", "20x20", "5x4+x"])
+def test_a_grid_past_16x16_without_force_is_a_refusal_exit_code_2(tmp_path, monkeypatch,
+                                                                  command, shape):
+    # issue 33.10: `count 6x6` exited 1 where every other refusal exits 2
+    monkeypatch.chdir(tmp_path)
+    res = invoke(*command, shape)
+    assert res.exit_code == 2, res.output
+    assert res.stderr.startswith("Error: ") and "16x16" in res.stderr
+    assert len(res.stderr.splitlines()) == 1
+    if "--json" in command:
+        assert json.loads(res.stdout)["exit_code"] == 2
+    assert not list(tmp_path.rglob("*"))
+
+
+class _Stop(ValueError):
+    """Ends a command where its long enumeration would begin."""
+
+
+@pytest.mark.parametrize("command", [["count", "30x30+anti-king", "--force"],
+                                     ["classes", "30x30+x", "--force"],
+                                     ["count", "17x1", "--force"]])
+def test_a_forced_grid_past_16x16_says_what_it_enumerates_before_it_starts(
+        tmp_path, monkeypatch, command):
+    # issue 38.10: `count 30x30+anti-king --force` and `classes 30x30+x --force` were
+    # silent for over a minute (off a terminal, where notes are not shown)
+    def stop(*args, **kwargs):
+        raise _Stop("stopped here by the test")
+    monkeypatch.setattr(Job, "load", stop)        # the units' enumeration starts here
+    monkeypatch.setattr(plan, "check_reach", stop)
+    monkeypatch.setattr(plan, "refuse_uncountable", lambda *a: None)
+    res = invoke(*command, "--db", tmp_path / "j.sqlite") if command[0] == "count" \
+        else invoke(*command)
+    lines = res.stderr.splitlines()
+    assert "stopped here by the test" in lines[-1]
+    n = 900 if "30x30" in command[1] else 17
+    assert lines[0].startswith(f"{command[1]} makes {n:,}x{n:,} grids, past 16x16 (--force): "
+                               f"enumerating its ")
+    assert "can take hours" in lines[0]
+    assert ("normal prefix fillings (prefix-rows=2)" in lines[0]) == ("+" in command[1])
+
+
+def test_an_ordinary_grid_has_no_forced_enumeration_notice(run, tmp_path):
+    res = run("count", "2x2", "--db", tmp_path / "j.sqlite", "-w", "1", "--force",
+              "--no-progress")
+    assert res.exit_code == 0 and "can take hours" not in res.stderr
+
+
 # ---------------------------------------------------------------------------
 # count: interrupted, killed, resumed
 
@@ -689,6 +747,15 @@ def test_a_mismatch_exits_non_zero(monkeypatch):
     assert res.exit_code == 1
     assert "MISMATCH" in res.stdout and "289" in res.stdout
     assert "1 of 2 shapes failed or disagree" in res.output and "Traceback" not in res.output
+
+
+def test_verify_never_says_it_counts_a_shape_it_only_lists():
+    # issue 33.10: `verify` printed "counting 1x10 ..." and then "not counted"
+    res = invoke("verify", "--shapes", "1x10,1x2", "--workers", "1")
+    assert res.exit_code == 0, res.output
+    assert res.stderr.splitlines()[:2] == ["1x10: not counted here (see below the table)",
+                                           "counting 1x2 ..."]
+    assert "counting 1x10" not in res.stderr
 
 
 def test_a_shape_whose_count_fails_is_reported_not_a_crash():

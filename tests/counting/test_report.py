@@ -5,6 +5,7 @@ import re
 from dataclasses import replace
 import sys
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -235,7 +236,10 @@ def test_without_matplotlib_the_report_says_how_to_install_it(finished, tmp_path
     assert res.exit_code == 1
     assert res.output.strip().splitlines() == [
         "Error: gridcount report draws its charts with matplotlib, which is not installed: "
-        "pip install 'gridcount[report]'"]
+        "python -m pip install -e '.[report]' (in the gridcount checkout)"]
+    # issue 33.10: it said pip install 'gridcount[report]', which asks the package index
+    readme = " ".join((Path(__file__).parents[2] / "README.md").read_text().split())
+    assert "`python -m pip install -e '.[report]'`" in readme
     assert not out.exists()
 
 
