@@ -141,13 +141,13 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
     except ValueError as e:
         _bad_value("SHAPE", str(e))
     not_together("quiet", "as_json", "--quiet prints only the total, --json the whole result")
-    check_size(kind, force, before=lambda msg: _json_error(as_json, msg, 2))
     for other in _NOT_WITH_ROWS:
         not_together("rows", other, "--rows counts Latin rectangles at once, with no store")
-    reduction = _prefix_reduction(kind, reduction, prefix)
     if rows is not None:
         _count_rectangles(kind, rows, as_json, quiet)
         return
+    check_size(kind, force, before=lambda msg: _json_error(as_json, msg, 2))
+    reduction = _prefix_reduction(kind, reduction, prefix)
     if db is not None and not db.strip():
         _bad_value("--db", "an empty path names no store (leave --db out for the default)")
     not_together("no_memo", "memo_mb_text", "--memo-mb sizes the memo table, which --no-memo "
@@ -273,10 +273,13 @@ def _prefix_reduction(kind, reduction: str | None, prefix: str | None) -> str | 
 
 def _count_rectangles(kind, rows: int, as_json: bool, quiet: bool) -> None:
     """``count 1xN --rows K``: the K x N Latin rectangles, by the kernel."""
-    from factorization import latin_rectangles
+    from factorization import MAX_N, latin_rectangles
     n = kind.shape.n
     if not (kind.shape.latin and kind.plain):
         _bad_value("--rows", f"Latin rectangles need a Latin shape (1xN or Nx1), not {kind.name}")
+    if n > MAX_N:
+        _bad_value("--rows", f"the kernel counts Latin rectangles of at most {MAX_N} columns, "
+                             f"not {n}")
     if rows > n:
         _bad_value("--rows", f"a Latin rectangle of {n} columns has at most {n} rows, not {rows}")
     total = latin_rectangles(rows, n)
@@ -312,7 +315,7 @@ def _bad_value(option: str, message: str) -> NoReturn:
 
 
 # count's options that have no meaning for --rows (a kernel count, no store, no run)
-_NOT_WITH_ROWS = ("reduction", "db", "unit_list", "fresh", "up_to_symmetry", "no_memo", "no_tail",
+_NOT_WITH_ROWS = ("reduction", "prefix", "db", "unit_list", "fresh", "up_to_symmetry", "no_memo", "no_tail",
                   "memo_mb_text", "private_memo", "allow_mismatch", "scheduler", "wait_workers", "kernel",
                   "workers", "force")
 

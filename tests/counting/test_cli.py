@@ -873,6 +873,10 @@ def test_4x3_with_its_tables_built_is_refused_with_the_measured_estimate_and_for
     (["count", "1x5", "--rows", "3", "--up-to-symmetry"], "--rows and --up-to-symmetry"),
     (["count", "1x5", "--rows", "3", "--fresh"], "--rows and --fresh contradict"),
     (["count", "1x5", "--rows", "3", "--workers", "2"], "--rows and --workers contradict"),
+    (["count", "1x5", "--rows", "3", "--prefix", "rows=1"], "--rows and --prefix contradict"),
+    # past the kernel's 16 columns: was a traceback (and --force, which --rows refuses,
+    # was no way out)
+    (["count", "1x20", "--rows", "2"], "at most 16 columns, not 20"),
 ])
 def test_usage_errors_of_count_exit_2_and_count_nothing(tmp_path, monkeypatch, args, says):
     monkeypatch.chdir(tmp_path)
