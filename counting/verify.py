@@ -29,8 +29,7 @@ from counting.job import Job, run_count
 from counting.options import CountOptions
 from counting.outputs import check_outputs, write_atomic
 from counting.plan import OutOfReach, check_reach, record_identity
-from counting.reduction import check_shape
-from counting.reduction.registry import SYMMETRY
+from counting.reduction.registry import MAX_N, SYMMETRY
 from counting.store.database import Store
 from factorization import latin_rectangles
 from grids.kind import as_kind
@@ -322,8 +321,11 @@ def verify(shapes: Iterable[str], *, workers: int = 1, options: CountOptions = C
 
 
 def _checked_kind(text: str) -> str:
-    """The kind's canonical text, its shape checked (``N <= 16``)."""
-    check_shape(text)
+    """The kind's canonical text, its shape checked (``N <= 16``: verify has no --force)."""
+    n = as_kind(text).shape.n
+    if n > MAX_N:
+        raise ValueError(f"{text!r} makes {n}x{n} grids; verify counts grids up to "
+                         f"{MAX_N}x{MAX_N} (gridcount count --force counts larger ones)")
     return as_kind(text).name
 
 
