@@ -52,15 +52,12 @@ def enumeration_notice(kind: GridKind, reduction: str | None, force: bool) -> st
     """The line said at once, terminal or not, before the units of a grid
     past :data:`~counting.reduction.registry.MAX_N` square (``--force``) are
     enumerated: that can take hours before anything else is printed.  None
-    for other grids (their slow steps are said by :func:`note`), or a
-    reduction that does not apply (refused later, with its reason)."""
+    for other grids (their slow steps are said by :func:`note`).
+    ``reduction`` is one that applies to the kind (checked before)."""
     n = kind.shape.n
     if not force or n <= registry.MAX_N:
         return None
-    try:
-        red = registry.get_reduction(kind.name, reduction)
-    except ValueError:
-        return None
+    red = registry.get_reduction(kind.name, reduction)
     return (f"{kind.name} makes {n:,}x{n:,} grids, past {registry.MAX_N}x{registry.MAX_N} "
             f"(--force): enumerating its {labels_of(red).members} ({red.name}) first, "
             f"which can take hours ...")

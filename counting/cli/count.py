@@ -147,7 +147,7 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
         _count_rectangles(kind, rows, as_json, quiet)
         return
     check_size(kind, force, before=lambda msg: _json_error(as_json, msg, 2))
-    reduction = _prefix_reduction(kind, reduction, prefix)
+    reduction = _checked_reduction(kind, reduction, prefix)
     if db is not None and not db.strip():
         _bad_value("--db", "an empty path names no store (leave --db out for the default)")
     not_together("no_memo", "memo_mb_text", "--memo-mb sizes the memo table, which --no-memo "
@@ -269,6 +269,18 @@ def _prefix_reduction(kind, reduction: str | None, prefix: str | None) -> str | 
         return PrefixReduction(kind, prefix).name   # checks it holds a whole house
     except ValueError as e:
         _bad_value("--prefix", str(e))
+
+
+def _checked_reduction(kind, reduction: str | None, prefix: str | None) -> str | None:
+    """:func:`_prefix_reduction`, then a reduction that does not apply to the
+    kind (``3x3 --reduction patterns2``, ``3x3+x --reduction moves``) as a
+    bad option value, exit 2 like every refusal (nothing is enumerated yet)."""
+    reduction = _prefix_reduction(kind, reduction, prefix)
+    try:
+        registry.get_reduction(kind.name, reduction)
+    except ValueError as e:
+        _bad_value("--reduction", str(e))
+    return reduction
 
 
 def _count_rectangles(kind, rows: int, as_json: bool, quiet: bool) -> None:
@@ -412,7 +424,7 @@ def classes(shape, reduction, prefix, force, as_json):
     except ValueError as e:
         _bad_value("SHAPE", str(e))
     check_size(kind, force)
-    reduction = _prefix_reduction(kind, reduction, prefix)
+    reduction = _checked_reduction(kind, reduction, prefix)
     if (notice := enumeration_notice(kind, reduction, force)) is not None:
         click.echo(notice, err=True)
     # 2x6's classes take minutes: say so when it is slow (a note, on a terminal)

@@ -120,7 +120,10 @@ def test_patterns2_counts_two_band_shapes_through_the_store(tmp_path, shape):
 
 def test_71_is_refused_for_another_shape_in_one_line():
     res = invoke("classes", "2x3", "--reduction", "71")
-    assert res.exit_code == 1 and "names the 71 classes of 3x3" in res.output
+    # a reduction that does not apply is a bad --reduction, exit 2 (issue 33.10)
+    assert res.exit_code == 2 and "names the 71 classes of 3x3" in res.output
+    assert res.output.startswith("Error: Invalid value for --reduction: ")
+    assert len(res.output.strip().splitlines()) == 1
 
 
 # ---------------------------------------------------------------------------

@@ -59,11 +59,16 @@ def test_a_store_of_one_kind_is_refused_for_another_naming_both(tmp_path):
     (["count", "3x3+nothing"], "unknown grid kind 'nothing'"),
     (["count", "3x3+x", "--reduction", "moves"], "counts plain grids"),
     (["count", "3x3", "--reduction", "prefix"], "counts grid kinds with extra rules"),
+    (["classes", "3x3+x", "--reduction", "moves"], "counts plain grids"),
+    (["count", "3x3", "--reduction", "patterns2"], "does not apply to box shape 3x3"),
+    (["classes", "3x3", "--reduction", "patterns2"], "does not apply to box shape 3x3"),
 ])
 def test_bad_kinds_are_one_line_and_create_nothing(tmp_path, monkeypatch, args, says):
     monkeypatch.chdir(tmp_path)
     res = invoke(*args)
-    assert res.exit_code in (1, 2) and says in res.output and "Traceback" not in res.output
+    # issue 33.10: a reduction that does not apply exited 1, where refusals exit 2
+    assert res.exit_code == 2 and says in res.output and "Traceback" not in res.output
+    assert len(res.output.strip().splitlines()) == 1
     assert not list(tmp_path.rglob("*.sqlite"))
 
 
