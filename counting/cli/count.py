@@ -327,8 +327,8 @@ def _bad_value(option: str, message: str) -> NoReturn:
 
 
 # count's options that have no meaning for --rows (a kernel count, no store, no run)
-_NOT_WITH_ROWS = ("reduction", "prefix", "db", "unit_list", "fresh", "up_to_symmetry", "no_memo", "no_tail",
-                  "memo_mb_text", "private_memo", "allow_mismatch", "scheduler", "wait_workers", "kernel",
+_NOT_WITH_ROWS = ("reduction", "prefix", "db", "unit_list", "fresh", "up_to_symmetry", "no_memo",
+                  "no_tail", "memo_mb_text", "private_memo", "allow_mismatch", "scheduler", "wait_workers", "kernel",
                   "workers", "force")
 
 

@@ -75,7 +75,7 @@ def _conflict_reason(pf: P.PuzzleFile, index: int) -> str | None:
 SUMMARY_LINES = 5   # malformed lines named in the summary, at most
 
 
-def _summary(statuses: dict, seconds: float | None = None, malformed: list[int] = ()) -> str:
+def _summary(statuses: dict, seconds: float | None = None, malformed: tuple | list = ()) -> str:
     """``3 puzzles: 2 unique, 0 none, 0 multiple, 1 malformed (line 4) in 0.01 s``."""
     total = sum(statuses.values())
     parts = ", ".join(f"{v:,} {k}" for k, v in statuses.items())
