@@ -38,6 +38,9 @@ class Labels:
     class_table_title, weight_label, class_count_label : str
         The report's class table: its title and its heads for a class's
         weight and for the sum of its units' counts.
+    weight_meaning : str or None
+        What a class's weight is, in the report's unit-counts caption
+        (None: ``members`` per class; :attr:`weight_means`).
     """
 
     members: str = "reduced bands"
@@ -49,12 +52,25 @@ class Labels:
     class_table_title: str = "Classes"
     weight_label: str = "weight"
     class_count_label: str = "Σ unit counts"
+    weight_meaning: str | None = None
+
+    @property
+    def weight_means(self) -> str:
+        """What a class's weight is: :attr:`weight_meaning`, or ``members`` per class."""
+        return self.weight_meaning or f"{self.members} per class"
 
 
 _LATIN = Labels(members="Latin rectangles with row 1 in order")
 
 _LABELS = {
     "cycles": _LATIN,
+    # a unit is a d-regular graph; its weight, how often the unfolded recurrence
+    # F_d(G) = d · Σ_{M ∋ e} F_{d-1}(G - M) reaches it, times the degrees d on the way
+    "factor": Labels(members="recurrence paths × degree factors",
+                     count_noun="ordered 1-factorizations of the class's graph",
+                     representative_label="symbols each column may still take",
+                     weight_meaning="how often the 1-factorization recurrence reaches the "
+                                    "class's graph, times the degree factors on the way"),
     "cycles2": _LATIN,
     "patterns2": Labels(members="column-set patterns", sum_label="Σ class size × unit count²",
                         term_label="weight × count²",

@@ -29,8 +29,7 @@ from counting.job import Job, run_count
 from counting.options import CountOptions
 from counting.outputs import check_outputs, write_atomic
 from counting.plan import OutOfReach, check_reach, record_identity
-from counting.reduction import check_shape
-from counting.reduction.registry import SYMMETRY
+from counting.reduction.registry import MAX_N, SYMMETRY
 from counting.store.database import Store
 from factorization import latin_rectangles
 from grids.kind import as_kind
@@ -290,7 +289,8 @@ def verify(shapes: Iterable[str], *, workers: int = 1, options: CountOptions = C
     """Verify every shape in turn, then the essentially different grids of
     ``symmetry_shapes`` (their identity taken from a grid count of this run
     when there is one), then the ``(rows, n)`` Latin ``rectangles``;
-    ``on_start``/``on_row`` report progress.
+    ``on_start`` is told each count as it starts (not the shapes listed
+    but not counted, :data:`NOT_COUNTED`) and ``on_row`` each row as it is done.
 
     Every shape is checked (``N <= 16``) before anything is counted, so a
     bad shape fails at once with a ``ValueError``.
@@ -302,7 +302,8 @@ def verify(shapes: Iterable[str], *, workers: int = 1, options: CountOptions = C
     second = [(n, False, r) for n in names for r in SECOND_METHOD.get(n, ())]
     for name, sym, red in [(n, False, None) for n in names] + second + \
             [(n, True, None) for n in sym_names]:
-        if on_start:
+        listed = name in (NOT_COUNTED_SYMMETRY if sym else NOT_COUNTED)
+        if on_start and not listed:   # a listed shape is not counted: nothing starts
             on_start(f"{name} (essentially different)" if sym else
                      f"{name} by {red}" if red else name)
         row = verify_shape(name, workers=workers, options=options, up_to_symmetry=sym,
@@ -322,8 +323,11 @@ def verify(shapes: Iterable[str], *, workers: int = 1, options: CountOptions = C
 
 
 def _checked_kind(text: str) -> str:
-    """The kind's canonical text, its shape checked (``N <= 16``)."""
-    check_shape(text)
+    """The kind's canonical text, its shape checked (``N <= 16``: verify has no --force)."""
+    n = as_kind(text).shape.n
+    if n > MAX_N:
+        raise ValueError(f"{text!r} makes {n}x{n} grids; verify counts grids up to "
+                         f"{MAX_N}x{MAX_N} (gridcount count --force counts larger ones)")
     return as_kind(text).name
 
 

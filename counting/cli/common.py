@@ -5,15 +5,18 @@ from __future__ import annotations
 import contextlib
 import signal
 import sys
-from typing import NoReturn
+from typing import Callable, NoReturn
 
 import click
 
 from counting import outputs
+from counting.labels import labels_of
+from counting.reduction import registry
+from grids.kind import GridKind
 
 __all__ = ["fail", "note", "NOTES", "refuse", "Refused", "check_outputs", "output_errors",
            "print_table", "Terminated", "sigterm_stops_like_ctrl_c", "CONTEXT_SETTINGS", "given",
-           "not_together", "only_with"]
+           "not_together", "only_with", "check_size", "enumeration_notice"]
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 
@@ -30,6 +33,34 @@ def note(message: str) -> None:
     show = sys.stderr.isatty() if NOTES is None else NOTES
     if show:
         click.echo(message, err=True)
+
+
+def check_size(kind: GridKind, force: bool,
+               before: Callable[[str], None] | None = None) -> None:
+    """Refuse (exit code 2, as every refusal) a grid larger than
+    :data:`~counting.reduction.registry.MAX_N` square without ``--force``;
+    ``before(message)``, when given, is called first (a JSON error on stdout)."""
+    try:
+        registry.check_shape(kind.name, force=force)
+    except ValueError as e:
+        if before is not None:
+            before(str(e))
+        refuse(str(e))
+
+
+def enumeration_notice(kind: GridKind, reduction: str | None, force: bool) -> str | None:
+    """The line said at once, terminal or not, before the units of a grid
+    past :data:`~counting.reduction.registry.MAX_N` square (``--force``) are
+    enumerated: that can take hours before anything else is printed.  None
+    for other grids (their slow steps are said by :func:`note`).
+    ``reduction`` is one that applies to the kind (checked before)."""
+    n = kind.shape.n
+    if not force or n <= registry.MAX_N:
+        return None
+    red = registry.get_reduction(kind.name, reduction)
+    return (f"{kind.name} makes {n:,}x{n:,} grids, past {registry.MAX_N}x{registry.MAX_N} "
+            f"(--force): enumerating its {labels_of(red).members} ({red.name}) first, "
+            f"which can take hours ...")
 
 
 def fail(msg: str) -> NoReturn:

@@ -17,8 +17,8 @@ import click
 
 from counting import job as jobs
 from counting import plan, reach
-from counting.cli.common import (Terminated, check_outputs, fail, note, not_together,
-                                 output_errors,
+from counting.cli.common import (Terminated, check_outputs, check_size, enumeration_notice,
+                                 fail, note, not_together, output_errors,
                                  print_table, refuse, sigterm_stops_like_ctrl_c)
 from counting.options import CountOptions
 from counting.reduction import registry
@@ -143,10 +143,11 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
     not_together("quiet", "as_json", "--quiet prints only the total, --json the whole result")
     for other in _NOT_WITH_ROWS:
         not_together("rows", other, "--rows counts Latin rectangles at once, with no store")
-    reduction = _prefix_reduction(kind, reduction, prefix)
     if rows is not None:
         _count_rectangles(kind, rows, as_json, quiet)
         return
+    check_size(kind, force, before=lambda msg: _json_error(as_json, msg, 2))
+    reduction = _checked_reduction(kind, reduction, prefix)
     if db is not None and not db.strip():
         _bad_value("--db", "an empty path names no store (leave --db out for the default)")
     not_together("no_memo", "memo_mb_text", "--memo-mb sizes the memo table, which --no-memo "
@@ -187,6 +188,8 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
         local_workers=here, scheduler=scheduler, wait_workers=wait_workers)
     quiet_run = quiet or as_json
     say = (lambda msg: None) if quiet_run else (lambda msg: click.echo(msg, err=True))
+    if (notice := enumeration_notice(kind, reduction, force)) is not None:
+        say(notice)
     try:
         with sigterm_stops_like_ctrl_c():
             outcome = plan.count(
@@ -221,6 +224,7 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
         doc["run"] = _run_json(outcome.report)
         if outcome.table is not None:
             doc["burnside"] = [row.as_dict() for row in outcome.table]
+        doc["store"] = str(outcome.path)
         click.echo(json.dumps(doc, indent=2))
         return
     if not quiet:
@@ -267,12 +271,27 @@ def _prefix_reduction(kind, reduction: str | None, prefix: str | None) -> str | 
         _bad_value("--prefix", str(e))
 
 
+def _checked_reduction(kind, reduction: str | None, prefix: str | None) -> str | None:
+    """:func:`_prefix_reduction`, then a reduction that does not apply to the
+    kind (``3x3 --reduction patterns2``, ``3x3+x --reduction moves``) as a
+    bad option value, exit 2 like every refusal (nothing is enumerated yet)."""
+    reduction = _prefix_reduction(kind, reduction, prefix)
+    try:
+        registry.get_reduction(kind.name, reduction)
+    except ValueError as e:
+        _bad_value("--reduction", str(e))
+    return reduction
+
+
 def _count_rectangles(kind, rows: int, as_json: bool, quiet: bool) -> None:
     """``count 1xN --rows K``: the K x N Latin rectangles, by the kernel."""
-    from factorization import latin_rectangles
+    from factorization import MAX_N, latin_rectangles
     n = kind.shape.n
     if not (kind.shape.latin and kind.plain):
         _bad_value("--rows", f"Latin rectangles need a Latin shape (1xN or Nx1), not {kind.name}")
+    if n > MAX_N:
+        _bad_value("--rows", f"the kernel counts Latin rectangles of at most {MAX_N} columns, "
+                             f"not {n}")
     if rows > n:
         _bad_value("--rows", f"a Latin rectangle of {n} columns has at most {n} rows, not {rows}")
     total = latin_rectangles(rows, n)
@@ -308,8 +327,8 @@ def _bad_value(option: str, message: str) -> NoReturn:
 
 
 # count's options that have no meaning for --rows (a kernel count, no store, no run)
-_NOT_WITH_ROWS = ("reduction", "db", "unit_list", "fresh", "up_to_symmetry", "no_memo", "no_tail",
-                  "memo_mb_text", "private_memo", "allow_mismatch", "scheduler", "wait_workers", "kernel",
+_NOT_WITH_ROWS = ("reduction", "prefix", "db", "unit_list", "fresh", "up_to_symmetry", "no_memo",
+                  "no_tail", "memo_mb_text", "private_memo", "allow_mismatch", "scheduler", "wait_workers", "kernel",
                   "workers", "force")
 
 
@@ -378,6 +397,7 @@ def _print_summary(s: jobs.Summary, path, quiet: bool = False) -> None:
         if s.total == 0:
             click.echo(f"{s.shape} has no grid: each of its {s.n_units:,} units has no "
                        f"completion, so the count is 0")
+        click.echo(f"units stored in {path}")
     else:
         click.echo(f"{s.done:,} of {s.n_units:,} units done ({s.classes_complete} of "
                    f"{s.n_classes} classes complete) in {path}; the total needs every unit.")
@@ -403,9 +423,13 @@ def classes(shape, reduction, prefix, force, as_json):
         kind = as_kind(shape)
     except ValueError as e:
         _bad_value("SHAPE", str(e))
+    check_size(kind, force)
+    reduction = _checked_reduction(kind, reduction, prefix)
+    if (notice := enumeration_notice(kind, reduction, force)) is not None:
+        click.echo(notice, err=True)
     # 2x6's classes take minutes: say so when it is slow (a note, on a terminal)
     with say_if_slow(note, f"enumerating the classes of {shape} ..."):
-        job = _load_job(shape, _prefix_reduction(kind, reduction, prefix), force)
+        job = _load_job(shape, reduction, force)
         cls = job.classes
     text = _row_text
     if as_json:
@@ -470,7 +494,10 @@ def verify(all_shapes, shapes, workers, as_json, report):
 
     def on_row(r) -> None:
         done.append(r)
-        say(f"  {r.label}: {r.status} ({r.seconds:,.2f} s)")
+        if r.not_counted is not None:   # never started: its reason is under the table
+            say(f"{r.label}: not counted here (see below the table)")
+        else:
+            say(f"  {r.label}: {r.status} ({r.seconds:,.2f} s)")
 
     try:
         with sigterm_stops_like_ctrl_c():
@@ -486,8 +513,8 @@ def verify(all_shapes, shapes, workers, as_json, report):
         click.echo(f"\n{how}: {len(done)} of {asked} shapes verified{outcome}; "
                    f"verify keeps nothing, run it again to check them all.", err=True)
         sys.exit(128 + (signal.SIGTERM if isinstance(e, Terminated) else signal.SIGINT))
-    except ValueError as e:
-        fail(str(e))
+    except ValueError as e:   # a shape of --shapes (each is checked before any count)
+        _bad_value("--shapes", str(e))
     if hasattr(os, "getloadavg"):
         machine["load_average_at_end"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
     if as_json:

@@ -177,7 +177,8 @@ def explain(source, stats, shape, fmt, workers, verbose, as_json, no_progress):
         raise click.UsageError("--verbose has nothing to unfold with "
                                + ("--stats (which prints no steps)" if stats else
                                   "--json (which gives every step anyway)"))
-    pf, is_file = read_source(source, shape, fmt)
+    # the steps say a malformed puzzle in its place; --stats and --json do not
+    pf, is_file = read_source(source, shape, fmt, errors_in_output=not (stats or as_json))
     malformed = len(pf.errors)
     if stats:
         try:

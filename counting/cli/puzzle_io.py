@@ -61,11 +61,15 @@ def run_options(f):
     return f
 
 
-def read_source(source: str, shape: Shape | None, fmt: str) -> tuple[P.PuzzleFile, bool]:
+def read_source(source: str, shape: Shape | None, fmt: str,
+                errors_in_output: bool = False) -> tuple[P.PuzzleFile, bool]:
     """The puzzles of SOURCE and whether they came from a file.
 
     SOURCE is ``-`` (stdin), an existing file, or else one puzzle written
-    out; anything else is one error line naming both readings.
+    out; anything else is one error line naming both readings.  Each
+    malformed puzzle is said on stderr (``line N: problem``), unless
+    ``errors_in_output``: the command writes it in its place in its output,
+    and once is enough.
     """
     if source == "-" or os.path.exists(source):
         try:
@@ -75,7 +79,7 @@ def read_source(source: str, shape: Shape | None, fmt: str) -> tuple[P.PuzzleFil
             raise click.BadParameter(f"cannot read {source!r}: {(e.strerror or str(e)).lower()}",
                                      param_hint=SOURCE)
         pf = P.parse_puzzles(data.decode("utf-8", errors="replace"), shape=shape, format=fmt)
-        for e in pf.errors:
+        for e in [] if errors_in_output else pf.errors:
             click.echo(f"line {e.line}: {e.error}", err=True)
         if pf.grids.shape[0] == 0 and not pf.errors:
             # "0 puzzles" and exit 0 would tell `check` the file is all unique

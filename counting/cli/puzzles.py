@@ -17,8 +17,10 @@ Conventions shared by the commands
   argument that is no file).  ``--shape RxC`` for other box shapes; digits
   past 9 are ``A``-``Z`` (10-35) in grids, so shapes of more than 35
   digits are refused.
-* Every malformed puzzle is reported on stderr as ``line N: problem``, and
-  in the output in its place; the rest of the file is still processed.
+* Every malformed puzzle is reported once: in the output in its place
+  (``solve``, ``check``, and every ``--json``), else on stderr as ``line N:
+  problem``; the rest of the file is still processed, and the summary on
+  stderr names the malformed lines.
 * Results go to stdout in input order, for people (aligned, thousands
   separators) or with ``--json`` for scripts; summaries and the progress
   bar (shown only on a terminal, after two seconds) go to stderr.
@@ -70,9 +72,17 @@ def _conflict_reason(pf: P.PuzzleFile, index: int) -> str | None:
     return P.unit_conflict(pf.grids[index], pf.shape)
 
 
-def _summary(statuses: dict, seconds: float | None = None) -> str:
+SUMMARY_LINES = 5   # malformed lines named in the summary, at most
+
+
+def _summary(statuses: dict, seconds: float | None = None, malformed: tuple | list = ()) -> str:
+    """``3 puzzles: 2 unique, 0 none, 0 multiple, 1 malformed (line 4) in 0.01 s``."""
     total = sum(statuses.values())
     parts = ", ".join(f"{v:,} {k}" for k, v in statuses.items())
+    if malformed:
+        shown = ", ".join(map(str, malformed[:SUMMARY_LINES]))
+        more = ", ..." if len(malformed) > SUMMARY_LINES else ""
+        parts += f" ({'line' if len(malformed) == 1 else 'lines'} {shown}{more})"
     rate = f" in {seconds:,.2f} s" if seconds is not None else ""
     return f"{plural(total, 'puzzle')}: {parts}{rate}"
 
@@ -138,7 +148,7 @@ def solve(source, shape, fmt, all_solutions, limit, first, as_json, workers, no_
     if first and all_solutions:
         raise click.UsageError("use just one of --first and --all")
     only_with("limit", "--all", all_solutions, "it caps the solutions --all prints")
-    pf, _ = read_source(source, shape, fmt)
+    pf, _ = read_source(source, shape, fmt, errors_in_output=True)
     t0 = time.perf_counter()
     batch = _solve_file(pf, 1 if first else 2, workers, no_progress)
     tally = _tally(["solved", "none"] if first else ["unique", "none", "multiple"])
@@ -176,7 +186,7 @@ def solve(source, shape, fmt, all_solutions, limit, first, as_json, workers, no_
     else:
         for doc in results:
             _print_solve(doc, all_solutions, limit)
-        click.echo(_summary(tally, seconds), err=True)
+        click.echo(_summary(tally, seconds, [e.line for e in pf.errors]), err=True)
     sys.exit(_exit_code(tally))
 
 
@@ -232,7 +242,7 @@ def count_solutions(source, shape, fmt, limit, no_limit, as_json, workers, no_pr
         gridcount count-solutions --no-limit --shape 2x3 six.txt
     """
     not_together("no_limit", "limit", "--no-limit counts exactly, --limit stops at K solutions")
-    pf, _ = read_source(source, shape, fmt)
+    pf, _ = read_source(source, shape, fmt, errors_in_output=as_json)
     m = pf.grids.shape[0]
     counts = []
     # exact counts may take long each: the bar moves puzzle by puzzle
@@ -293,7 +303,7 @@ def check(source, shape, fmt, quiet, as_json, workers, no_progress):
         gridcount check --json puzzles.txt
     """
     not_together("quiet", "as_json", "--quiet prints only the summary line, --json everything")
-    pf, _ = read_source(source, shape, fmt)
+    pf, _ = read_source(source, shape, fmt, errors_in_output=not quiet)
     t0 = time.perf_counter()
     batch = _solve_file(pf, 2, workers, no_progress)
     status = batch.status if len(batch) else np.zeros(0, dtype=object)
@@ -322,7 +332,7 @@ def check(source, shape, fmt, quiet, as_json, workers, no_progress):
             extra = f"  ({r['error']})" if r.get("error") else extra
             click.echo(f"{r['line']:>{w}}  {clues:>5}  {r['status']}{extra}")
     if not as_json:
-        click.echo(_summary(tally, seconds), err=True)
+        click.echo(_summary(tally, seconds, [e.line for e in pf.errors]), err=True)
     sys.exit(_exit_code(tally))
 
 

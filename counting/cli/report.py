@@ -30,7 +30,7 @@ SUFFIX_FORMAT = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html"
 def report(db, out, fmt):
     """Write a report of a store: the job, its units, its workers, as charts and tables.
 
-    Needs matplotlib (pip install 'gridcount[report]').
+    Needs matplotlib (python -m pip install -e '.[report]' in the gridcount checkout).
 
     \b
     Example:

@@ -167,6 +167,9 @@ def _parse_prefix(kind: GridKind, text: str) -> tuple[list[int], str]:
     cells, spelled, loose = [], [], []
     for name, values in parts:
         if re.fullmatch(r"r\d+c\d+", name):
+            if values:   # r1c1=5: a prefix names cells; their digits are what is enumerated
+                raise ValueError(f"bad prefix {text!r}: the cell {name} takes no value (a prefix "
+                                 f"names cells; the units are their fillings)")
             r, c = parse_cell(name, f"prefix {text!r}")
             if r >= n or c >= n:
                 raise ValueError(f"prefix {text!r}: {name} is off the {n}×{n} grid")

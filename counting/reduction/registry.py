@@ -215,7 +215,8 @@ def get_reduction(shape: Shape | str, name: str | None = None) -> Reduction:
     if not kind.plain and name == SYMMETRY:
         return _make_kind_symmetry(kind.name)
     if not kind.plain:
-        default = PREFIX_CHOSEN.get(kind.name, PREFIX_DEFAULT)
+        default = PREFIX_CHOSEN.get(kind.name, PREFIX_DEFAULT if kind.shape.n > 1
+                                    else f"{PREFIX}-rows=1")   # 1x1 kinds have one row
         return _make_prefix(kind.name, default if name in (None, PREFIX) else name)
     if name is not None and name.startswith(PREFIX):
         raise ValueError(f"reduction {name!r} counts grid kinds with extra rules (3x3+x, ...); "

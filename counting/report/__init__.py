@@ -17,10 +17,11 @@ with PNG files beside it (for ``results/``).  The content is the same:
   Burnside table (class size, A, size × A and the elements of the class);
 * **the slowest units** and **the workers**.
 
-Three modules, one idea each: :mod:`counting.report.content` (what the
+The modules, one idea each: :mod:`counting.report.content` (what the
 report says, read from the store), :mod:`counting.report.charts` (the
-charts) and :mod:`counting.report.pages` (HTML and Markdown).  The charts
-need matplotlib, an optional extra (``pip install 'gridcount[report]'``):
+charts; their ticks and tick labels in :mod:`counting.report.axes`) and
+:mod:`counting.report.pages` (HTML and Markdown).  The charts
+need matplotlib, an optional extra (``python -m pip install -e '.[report]'``):
 without it :func:`write_report` raises :class:`ReportUnavailable` with
 that instruction.
 

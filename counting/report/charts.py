@@ -3,28 +3,34 @@
 :func:`figures` draws, from the finished units: unit counts by class with the
 class weights beneath, unit times, search nodes and memo hits per unit, and
 units finished over time per worker and per host.  Log axes get readable
-labelled ticks (:func:`log_ticks`: decades, or 1-3, 1-2-5 steps when the
-values span less), whatever the range, so a chart whose values sit inside
-one decade still says what its dots are.
+labelled ticks (:mod:`counting.report.axes`: decades, or 1-3, 1-2-5 steps
+when the values span less, in one notation an axis), whatever the range, so
+a chart whose values sit inside one decade still says what its dots are;
+class axes span every class of the job, labelled at a round step that fits.
 
 matplotlib is an optional extra: :func:`pyplot` raises
 :class:`ReportUnavailable` with the install command without it.
 """
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Callable
 
-from counting.labels import labels_of
+from counting.labels import Labels, labels_of
+from counting.report.axes import (set_class_ticks, set_integer_y, set_log_axis, set_thousands)
 
-__all__ = ["Figure", "ReportUnavailable", "pyplot", "figures", "log_ticks", "tick_label",
-           "CHART_KEYS"]
+__all__ = ["Figure", "INSTALL", "ReportUnavailable", "pyplot", "figures", "CHART_KEYS",
+           "unit_counts_caption", "line_styles"]
 
 #: Every chart :func:`figures` can draw, by key (its file stem for ``--format md``).
 CHART_KEYS = ("unit-counts", "unit-seconds", "nodes-memo", "throughput")
+
+
+#: How to install the charts' matplotlib, as the README says (the extra of the
+#: checkout: gridcount is not on the package index).
+INSTALL = "python -m pip install -e '.[report]' (in the gridcount checkout)"
 
 
 class ReportUnavailable(RuntimeError):
@@ -50,136 +56,50 @@ def pyplot():
         import matplotlib.pyplot as plt
     except ImportError:
         raise ReportUnavailable(
-            "gridcount report draws its charts with matplotlib, which is not installed: "
-            "pip install 'gridcount[report]'") from None
+            f"gridcount report draws its charts with matplotlib, which is not installed: "
+            f"{INSTALL}") from None
     return plt
 
 
-#: Steps between the labelled ticks of a log axis, coarsest first.
-_MANTISSAS = ((1,), (1, 3), (1, 2, 5), (1, 1.5, 2, 3, 5, 7))
-MOST_TICKS = 8   # labelled ticks on a log axis, at most
 SPREAD = 100     # values spanning this ratio or more are drawn on a log axis
 MOST_BARS = 100  # more classes than this: dots, not bars
 
 
-def log_ticks(lo: float, hi: float) -> list[float]:
-    """Labelled ticks for a log axis over ``[lo, hi]`` (``0 < lo <= hi``): the
-    coarsest steps (decades, then 1-3, then 1-2-5, ...) that put at least
-    three ticks in the range, and the nearest step below and above it, so
-    that every value lies between two labels (the axis is widened to show
-    them); at most :data:`MOST_TICKS` of them (every other decade, ... over
-    a wide range).  Values of 1 or more are counts: no tick between integers.
-
-    >>> log_ticks(1, 2e6)
-    [1, 10, 100, 1000, 10000, 100000, 1000000, 10000000]
-    >>> log_ticks(3.2e5, 9.1e5)
-    [300000, 500000, 700000, 1000000]
-    >>> log_ticks(600, 900)
-    [500, 700, 1000]
-    >>> log_ticks(1, 1)
-    [1, 2]
-    >>> log_ticks(1, 2e16)
-    [1, 1000, 1000000, 1000000000, 1000000000000, 1000000000000000, 1000000000000000000]
-    """
-    if not (0 < lo <= hi) or not math.isfinite(hi):
-        raise ValueError(f"a log axis needs 0 < lo <= hi, got {lo!r}, {hi!r}")
-    first, last = math.floor(math.log10(lo)), math.floor(math.log10(hi))
-    for mantissas in _MANTISSAS:
-        steps = [_exact(m, k) for k in range(first - 1, last + 2) for m in mantissas]
-        if lo >= 1:   # counts: no tick between integers (1.5 nodes)
-            steps = [t for t in steps if float(t).is_integer()]
-        inside = [t for t in steps if lo <= t <= hi]
-        if len(inside) >= 3 or mantissas == _MANTISSAS[-1]:
-            break
-    few = len(inside) < 3
-    below = [t for t in steps if t < lo][-1:] if few or inside[0] > lo else []
-    above = [t for t in steps if t > hi][:1] if few or inside[-1] < hi else []
-    ticks = below + inside + above
-    every = -(-len(ticks) // MOST_TICKS)
-    kept = ticks[::every]
-    if kept[-1] < hi:   # thinned: one more step of the same ratio, above the values
-        a, b = kept[-2], kept[-1]
-        kept.append(b * b // a if isinstance(a, int) and isinstance(b, int) else b * b / a)
-    return kept
-
-
-def _exact(m: float, k: int):
-    """``m · 10^k`` as an int where it is one (labels without ``.0``)."""
-    v = m * 10 ** k if k >= 0 else m / 10 ** -k     # 0.15, not 0.15000000000000002
-    return int(round(v)) if k >= 0 and float(v).is_integer() else v
-
-
-_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
-
-
-def tick_label(value: float) -> str:
-    """A tick as people read it: ``"500"``, ``"1,500,000"``; from 10^10 on
-    ``"2×10¹²"``; below 1 ``"0.05"``.
-
-    >>> tick_label(1500000), tick_label(2e12), tick_label(0.05)
-    ('1,500,000', '2×10¹²', '0.05')
-    """
-    if value >= 1e10:
-        k = math.floor(math.log10(value))
-        m = value / 10 ** k
-        mant = f"{m:.2g}"
-        return ("" if mant == "1" else f"{mant}×") + "10" + str(k).translate(_SUPERSCRIPT)
-    if value >= 1:
-        return f"{value:,.0f}" if float(value).is_integer() else f"{value:,g}"
-    return f"{value:g}"
-
-
 def _log_y(ax, values) -> None:
-    """A log y axis over ``values`` (all > 0) with :func:`log_ticks` labelled."""
-    _log_axis(ax, "y", float(min(values)), float(max(values)))   # counts can pass 2**64
+    """A log y axis over ``values`` (all > 0), its ticks labelled."""
+    set_log_axis(ax, "y", float(min(values)), float(max(values)))   # counts can pass 2**64
 
 
-def _log_x(ax, lo: float, hi: float) -> None:
-    """A log x axis over ``[lo, hi]`` (``lo > 0``) with :func:`log_ticks` labelled."""
-    _log_axis(ax, "x", lo, hi)
+_DASHES = ("-", "--", "-.", ":")
+WIDEST_LINE, NARROWEST_LINE = 3.5, 1.0   # points
 
 
-def _log_axis(ax, which: str, lo: float, hi: float) -> None:
-    """Axis ``which`` (``"x"`` or ``"y"``) of ``ax`` on a log scale over
-    ``[lo, hi]``, widened so that every labelled tick of :func:`log_ticks` shows."""
-    from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
-    getattr(ax, f"set_{which}scale")("log")
-    ticks = [float(t) for t in log_ticks(lo, hi)]
-    getattr(ax, f"set_{which}lim")(min(ticks[0], lo) / 1.2, max(ticks[-1], hi) * 1.2)
-    axis = getattr(ax, f"{which}axis")
-    axis.set_major_locator(FixedLocator(ticks))
-    axis.set_major_formatter(FuncFormatter(lambda v, _: tick_label(v)))
-    axis.set_minor_formatter(NullFormatter())
+def line_styles(n: int) -> list[dict]:
+    """Matplotlib styles for ``n`` lines that may lie on one another (workers
+    that finish units at one pace): each narrower than the one drawn before
+    it, and dashed differently from its neighbours, so every line of the
+    legend shows, beside or inside the wider lines beneath it.
 
-
-def _thousands(ax) -> None:
-    """Plain numbers with thousands separators on the y axis (no 1e6 notation)."""
-    from matplotlib.ticker import FuncFormatter
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:,.0f}"))
-
-
-def _integer_y(ax, nbins="auto") -> None:
-    from matplotlib.ticker import MaxNLocator
-    ax.yaxis.set_major_locator(MaxNLocator(integer=True, nbins=nbins))
-
-
-def _class_ticks(ax, classes, most: int = 20) -> None:
-    """At most about ``most`` class ids as tick labels."""
-    step = max(1, -(-len(classes) // most))
-    ax.set_xticks(range(0, len(classes), step))
-    ax.set_xticklabels([str(classes[i]) for i in range(0, len(classes), step)])
+    >>> [(s["linestyle"], s["linewidth"]) for s in line_styles(3)]
+    [('-', 3.5), ('--', 2.25), ('-.', 1.0)]
+    """
+    step = (WIDEST_LINE - NARROWEST_LINE) / max(1, n - 1)
+    return [{"linestyle": _DASHES[i % len(_DASHES)],
+             "linewidth": round(WIDEST_LINE - i * step, 3) if n > 1 else 1.5}
+            for i in range(n)]
 
 
 def _finished_over_time(ax, title: str, times: dict[str, list[float]],
                         legend: bool = True) -> None:
-    """Units finished (cumulative) against time, one step line per key of ``times``."""
-    for name in sorted(times):
+    """Units finished (cumulative) against time, one step line per key of
+    ``times``, styled apart (:func:`line_styles`)."""
+    for name, style in zip(sorted(times), line_styles(len(times))):
         pts = sorted(times[name])
-        ax.step(pts, range(1, len(pts) + 1), where="post", label=name)
+        ax.step(pts, range(1, len(pts) + 1), where="post", label=name, **style)
     ax.set_xlabel("busy time since the first unit started (s; pauses left out)")
     ax.set_ylabel("units finished")
     ax.set_title(title)
-    _integer_y(ax)
+    set_integer_y(ax)
     if legend:
         ax.legend(fontsize="small")
 
@@ -209,19 +129,17 @@ def figures(plt, job, results, weight, by_worker: dict[str, list],
     if log:
         _log_y(top, ys)
     else:
-        _thousands(top)
+        set_thousands(top)
     top.set_ylabel("unit count" + (", log scale" if log else ""))
     top.grid(True, alpha=0.3)
     bottom.bar(range(len(classes)), [weight[c] for c in classes], color="tab:gray")
     bottom.set_ylabel("class weight")
     bottom.set_xlabel("class (by id)")
-    _integer_y(bottom, nbins=4)
-    _thousands(bottom)
-    _class_ticks(bottom, classes)
+    set_integer_y(bottom, nbins=4)
+    set_thousands(bottom)
+    set_class_ticks(bottom, classes)
     f.tight_layout()
-    figs.append(Figure("unit-counts", "Unit counts by class",
-                       f"Each dot is one unit's count ({labels.count_noun}), at its class; the "
-                       f"bars beneath are the class weights ({labels.members} per class).", f))
+    figs.append(Figure("unit-counts", "Unit counts by class", unit_counts_caption(labels), f))
 
     f, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
     _time_histogram(left, [r.seconds for r in results])
@@ -243,7 +161,7 @@ def figures(plt, job, results, weight, by_worker: dict[str, list],
     right.set_ylabel(("milliseconds in class" if in_ms else "seconds in class")
                      + (", log scale" if spread else ""))
     right.set_title("by class")
-    _class_ticks(right, classes, most=10)
+    set_class_ticks(right, classes, most=10)
     f.tight_layout()
     figs.append(Figure("unit-seconds", "Unit times",
                        "Wall-clock time of each unit's engine run: their distribution (on "
@@ -267,8 +185,16 @@ def figures(plt, job, results, weight, by_worker: dict[str, list],
                            "Units finished (cumulative) against the job's busy time: the "
                            "time during which some unit was counting, so the pauses between "
                            "runs (a job resumed another day) are left out; timestamps have "
-                           "one-second resolution.", f))
+                           "one-second resolution.  Workers that kept one pace draw lines "
+                           "on one another: each is narrower than the one beneath it and "
+                           "dashed differently.", f))
     return figs
+
+
+def unit_counts_caption(labels: Labels) -> str:
+    """The caption of the unit-counts chart, in the words of the job's reduction."""
+    return (f"Each dot is one unit's count ({labels.count_noun}), at its class; the bars "
+            f"beneath are the class weights ({labels.weight_means}).")
 
 
 def _time_histogram(ax, secs: list[float]) -> None:
@@ -284,7 +210,7 @@ def _time_histogram(ax, secs: list[float]) -> None:
         edges = [lo * (hi / lo) ** (i / bins) for i in range(bins + 1)]
         edges[-1] = hi * 1.0001
         ax.hist([max(v, lo) for v in values], bins=edges, color="tab:blue")
-        _log_x(ax, lo, hi)
+        set_log_axis(ax, "x", lo, hi)
         ax.set_xlabel(("unit time (ms)" if ms else "unit time (s)") + ", log scale")
     else:
         from matplotlib.ticker import MaxNLocator
@@ -293,8 +219,8 @@ def _time_histogram(ax, secs: list[float]) -> None:
         ax.set_xlabel("unit time (ms)" if ms else "unit time (s)")
     ax.set_ylabel("units")
     ax.set_title("distribution")
-    _integer_y(ax)
-    _thousands(ax)
+    set_integer_y(ax)
+    set_thousands(ax)
 
 
 def _nodes_figure(plt, results, some_left_out: bool) -> Figure:

@@ -120,7 +120,10 @@ def test_patterns2_counts_two_band_shapes_through_the_store(tmp_path, shape):
 
 def test_71_is_refused_for_another_shape_in_one_line():
     res = invoke("classes", "2x3", "--reduction", "71")
-    assert res.exit_code == 1 and "names the 71 classes of 3x3" in res.output
+    # a reduction that does not apply is a bad --reduction, exit 2 (issue 33.10)
+    assert res.exit_code == 2 and "names the 71 classes of 3x3" in res.output
+    assert res.output.startswith("Error: Invalid value for --reduction: ")
+    assert len(res.output.strip().splitlines()) == 1
 
 
 # ---------------------------------------------------------------------------
@@ -137,11 +140,20 @@ def test_count_prints_the_run_and_the_factorisation(run, tmp_path):
     res = run("count", "2x2", "--db", tmp_path / "j.sqlite", "--workers", "1", "--no-progress")
     lines = res.output.splitlines()
     assert "units counted now" in lines[2] and lines[2].endswith(" 2")
-    assert lines[-5:] == ["relabel box 1 (N!)               24",
-                          "reduce band 1                     2",
-                          "reduce column 1                   2",
-                          "Σ class weight × Σ unit counts    3",
-                          "2x2 grids                       288"]
+    assert lines[-6:-1] == ["relabel box 1 (N!)               24",
+                            "reduce band 1                     2",
+                            "reduce column 1                   2",
+                            "Σ class weight × Σ unit counts    3",
+                            "2x2 grids                       288"]
+
+
+def test_a_finished_count_says_where_its_store_is(run, tmp_path):
+    # issue 33.10: the store's path was printed only in the interrupt hint
+    db = tmp_path / "j.sqlite"
+    res = run("count", "2x2", "--db", db, "--workers", "1", "--no-progress")
+    assert res.stdout.splitlines()[-1] == f"units stored in {db}"
+    doc = json.loads(run("count", "2x2", "--db", db, "--workers", "1", "--json").stdout)
+    assert doc["store"] == str(db)
 
 
 ENGINE_FLAGS = [((), CountOptions()), (("--no-tail",), CountOptions(tail=False)),
@@ -417,8 +429,61 @@ def test_a_bad_memo_size_is_refused_before_the_store_is_touched(tmp_path):
 def test_bad_shapes_are_rejected_in_one_line(command, shape, match):
     res = invoke(*command, shape)
     assert res.exit_code != 0
+    if command[0] == "verify" and shape == "20x20":
+        match = "verify counts grids up to 16x16"   # verify has no --force
     assert match in res.output and "Traceback" not in res.output
     assert len(res.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", [["verify", "--shapes"], ["count"], ["classes"],
+                                     ["count", "--json"]])
+@pytest.mark.parametrize("shape", ["6x6", "20x20", "5x4+x"])
+def test_a_grid_past_16x16_without_force_is_a_refusal_exit_code_2(tmp_path, monkeypatch,
+                                                                  command, shape):
+    # issue 33.10: `count 6x6` exited 1 where every other refusal exits 2
+    monkeypatch.chdir(tmp_path)
+    res = invoke(*command, shape)
+    assert res.exit_code == 2, res.output
+    assert res.stderr.startswith("Error: ") and "16x16" in res.stderr
+    assert len(res.stderr.splitlines()) == 1
+    if "--json" in command:
+        assert json.loads(res.stdout)["exit_code"] == 2
+    if command[0] == "verify":   # verify has no --force to suggest
+        assert "verify counts grids up to 16x16" in res.stderr
+    assert not list(tmp_path.rglob("*"))
+
+
+class _Stop(ValueError):
+    """Ends a command where its long enumeration would begin."""
+
+
+@pytest.mark.parametrize("command", [["count", "30x30+anti-king", "--force"],
+                                     ["classes", "30x30+x", "--force"],
+                                     ["count", "17x1", "--force"]])
+def test_a_forced_grid_past_16x16_says_what_it_enumerates_before_it_starts(
+        tmp_path, monkeypatch, command):
+    # issue 38.10: `count 30x30+anti-king --force` and `classes 30x30+x --force` were
+    # silent for over a minute (off a terminal, where notes are not shown)
+    def stop(*args, **kwargs):
+        raise _Stop("stopped here by the test")
+    monkeypatch.setattr(Job, "load", stop)        # the units' enumeration starts here
+    monkeypatch.setattr(plan, "check_reach", stop)
+    monkeypatch.setattr(plan, "refuse_uncountable", lambda *a: None)
+    res = invoke(*command, "--db", tmp_path / "j.sqlite") if command[0] == "count" \
+        else invoke(*command)
+    lines = res.stderr.splitlines()
+    assert "stopped here by the test" in lines[-1]
+    n = 900 if "30x30" in command[1] else 17
+    assert lines[0].startswith(f"{command[1]} makes {n:,}x{n:,} grids, past 16x16 (--force): "
+                               f"enumerating its ")
+    assert "can take hours" in lines[0]
+    assert ("normal prefix fillings (prefix-rows=2)" in lines[0]) == ("+" in command[1])
+
+
+def test_an_ordinary_grid_has_no_forced_enumeration_notice(run, tmp_path):
+    res = run("count", "2x2", "--db", tmp_path / "j.sqlite", "-w", "1", "--force",
+              "--no-progress")
+    assert res.exit_code == 0 and "can take hours" not in res.stderr
 
 
 # ---------------------------------------------------------------------------
@@ -691,6 +756,15 @@ def test_a_mismatch_exits_non_zero(monkeypatch):
     assert "1 of 2 shapes failed or disagree" in res.output and "Traceback" not in res.output
 
 
+def test_verify_never_says_it_counts_a_shape_it_only_lists():
+    # issue 33.10: `verify` printed "counting 1x10 ..." and then "not counted"
+    res = invoke("verify", "--shapes", "1x10,1x2", "--workers", "1")
+    assert res.exit_code == 0, res.output
+    assert res.stderr.splitlines()[:2] == ["1x10: not counted here (see below the table)",
+                                           "counting 1x2 ..."]
+    assert "counting 1x10" not in res.stderr
+
+
 def test_a_shape_whose_count_fails_is_reported_not_a_crash():
     res = invoke("verify", "--shapes", "4x4,1x3", "--workers", "1")
     assert res.exit_code == 1 and "Traceback" not in res.output
@@ -806,6 +880,10 @@ def test_4x3_with_its_tables_built_is_refused_with_the_measured_estimate_and_for
     (["count", "1x5", "--rows", "3", "--up-to-symmetry"], "--rows and --up-to-symmetry"),
     (["count", "1x5", "--rows", "3", "--fresh"], "--rows and --fresh contradict"),
     (["count", "1x5", "--rows", "3", "--workers", "2"], "--rows and --workers contradict"),
+    (["count", "1x5", "--rows", "3", "--prefix", "rows=1"], "--rows and --prefix contradict"),
+    # past the kernel's 16 columns: was a traceback (and --force, which --rows refuses,
+    # was no way out)
+    (["count", "1x20", "--rows", "2"], "at most 16 columns, not 20"),
 ])
 def test_usage_errors_of_count_exit_2_and_count_nothing(tmp_path, monkeypatch, args, says):
     monkeypatch.chdir(tmp_path)

@@ -65,7 +65,9 @@ def test_the_table_and_total_are_printed_with_thousands_separators(here):
     res = invoke("count", "2x3", "--up-to-symmetry", "--workers", "1")
     assert res.exit_code == 0, res.output
     out = res.output
-    assert "2x3 essentially different grids" in out and out.rstrip().endswith("49")
+    assert "2x3 essentially different grids" in out
+    *_, total, stored = res.stdout.rstrip().splitlines()
+    assert total.endswith(" 49") and stored == "units stored in results/2x3-rsymmetry.sqlite"
     assert "÷ order of the symmetry group |G|" in out and "3,456" in out
     assert "size × A" in out and "39,168" in out          # A(id) = 28,200,960 / 6!
     assert "e+" not in out

@@ -34,6 +34,19 @@ def test_count_of_a_kind_equals_the_brute_force(tmp_path, kind, R, C, extra, rul
         assert st.job.shape == kind and st.job.reduction == "prefix-rows=2"
 
 
+@pytest.mark.parametrize("kind", ["1x1+x", "1x1+anti-king", "1x1+anti-knight"])
+def test_a_kind_of_one_cell_is_counted_by_its_one_row(tmp_path, kind):
+    # issue 38.10: `count 1x1+x` was refused for "bad prefix 'rows=2'", a prefix
+    # the user never gave (the default of two rows, on a grid of one)
+    db = tmp_path / "v.sqlite"
+    res = invoke("count", kind, "--db", db, "--workers", "1", "--json")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["total_int"] == 1
+    with Store.open(db) as st:
+        assert st.job.reduction == "prefix-rows=1"
+    assert invoke("classes", kind).exit_code == 0
+
+
 def test_a_store_of_one_kind_is_refused_for_another_naming_both(tmp_path):
     db = tmp_path / "v.sqlite"
     assert invoke("count", "2x2+x", "--db", db, "--workers", "1", "-q").exit_code == 0
@@ -46,11 +59,16 @@ def test_a_store_of_one_kind_is_refused_for_another_naming_both(tmp_path):
     (["count", "3x3+nothing"], "unknown grid kind 'nothing'"),
     (["count", "3x3+x", "--reduction", "moves"], "counts plain grids"),
     (["count", "3x3", "--reduction", "prefix"], "counts grid kinds with extra rules"),
+    (["classes", "3x3+x", "--reduction", "moves"], "counts plain grids"),
+    (["count", "3x3", "--reduction", "patterns2"], "does not apply to box shape 3x3"),
+    (["classes", "3x3", "--reduction", "patterns2"], "does not apply to box shape 3x3"),
 ])
 def test_bad_kinds_are_one_line_and_create_nothing(tmp_path, monkeypatch, args, says):
     monkeypatch.chdir(tmp_path)
     res = invoke(*args)
-    assert res.exit_code in (1, 2) and says in res.output and "Traceback" not in res.output
+    # issue 33.10: a reduction that does not apply exited 1, where refusals exit 2
+    assert res.exit_code == 2 and says in res.output and "Traceback" not in res.output
+    assert len(res.output.strip().splitlines()) == 1
     assert not list(tmp_path.rglob("*.sqlite"))
 
 
@@ -99,6 +117,10 @@ def test_classes_lists_the_orbits_of_a_named_prefix():
     (["count", "2x2+x", "--prefix", "rows=1", "--reduction", "moves"],
      "--reduction moves is not the prefix reduction"),
     (["classes", "2x2+x", "--prefix", "r1c1"], "must contain a whole house"),
+    # issue 38.10: the digit of r1c1=5 was ignored (a prefix names cells, not givens)
+    (["count", "2x2+x", "--prefix", "r1c1=5"], "the cell r1c1 takes no value"),
+    (["classes", "2x2+x", "--prefix", "rows=1,r2c1=3"], "the cell r2c1 takes no value"),
+    (["count", "2x2+x", "--prefix", "rows=1,r2c1 3"], "the cell r2c1 takes no value"),
 ])
 def test_bad_prefixes_are_one_line_exit_2_and_create_nothing(tmp_path, monkeypatch, args, says):
     monkeypatch.chdir(tmp_path)
@@ -130,7 +152,8 @@ def test_up_to_symmetry_of_a_kind_prints_its_group_order(tmp_path, monkeypatch):
     lines = [line.split() for line in res.output.splitlines()]
     assert ["÷", "order", "of", "the", "kind's", "symmetry", "group", "|H|", "(×", "4!",
             "relabellings", "=", f"{order * 24:,})", str(order)] in lines
-    assert lines[-1] == ["2x2+x", "essentially", "different", "grids", "1"]
+    assert lines[-2] == ["2x2+x", "essentially", "different", "grids", "1"]
+    assert lines[-1] == ["units", "stored", "in", "results/2x2+x-rsymmetry.sqlite"]
 
 
 @pytest.mark.parametrize("text, says", [
