@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import subprocess
+import sys
+import textwrap
 
 import pytest
 from click.testing import CliRunner
-from variant_samples import (basic_houses, brute_count, brute_fillings, difference_pairs,
+from variant_samples import (basic_houses, brute_count, brute_fillings, by_key, difference_pairs,
                              extra_houses, kind_parts, orbits_by_union_find, rule_keeping_moves)
 
 from counting.cli import cli
@@ -192,3 +196,32 @@ def test_a_kind_with_no_grid_counts_0_and_says_so(tmp_path, monkeypatch, kind):
     assert res.exit_code == 0 and json.loads(res.output)["total_int"] == 0
     res = invoke("count", kind, "-w", "1", "--up-to-symmetry", "-q")
     assert res.exit_code == 0 and res.output.strip().splitlines()[-1] == "0"
+
+
+def test_the_documented_kind_file_example_counts_as_written(tmp_path):
+    # issue 33 item 7: the example of grids/variants/kindfile.py (the README points to it)
+    from grids.variants import kindfile
+    block = kindfile.__doc__.split("Example::\n\n", 1)[1].split("\n\n", 1)[0]
+    path = tmp_path / "my.kind"
+    path.write_text(textwrap.dedent(block) + "\n")
+    res = invoke("count", f"2x2+@{path}", "--db", tmp_path / "s.sqlite", "-w", "1", "--json")
+    assert res.exit_code == 0, res.output
+    rows = ("AABB", "ACBB", "ACDD", "CCDD")
+    houses = basic_houses(1, 4) + by_key(4, lambda r, c: rows[r][c]) + [[(i, i) for i in range(4)]]
+    want = brute_count(4, houses, [((0, 3), (1, 2))])
+    assert int(json.loads(res.output)["total_int"]) == want == 24   # as the docstring says
+
+
+@pytest.mark.parametrize("command", ["count", "classes"])
+@pytest.mark.parametrize("special", ["fifo", "/dev/zero"])
+def test_a_kind_file_that_is_no_regular_file_is_refused_at_once(tmp_path, command, special):
+    # issue 38 item 1: /dev/zero was read until memory ran out, a FIFO waited for ever
+    if special == "fifo":
+        special = tmp_path / "fifo.kind"
+        os.mkfifo(special)
+    more = ["--db", str(tmp_path / "s.sqlite"), "-w", "1"] if command == "count" else []
+    res = subprocess.run([sys.executable, "-m", "counting", command, f"2x2+@{special}", *more],
+                         capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1 and "not a regular file" in res.stderr
+    assert not (tmp_path / "s.sqlite").exists()

@@ -1,9 +1,13 @@
 """The kind-file parser and the @PATH constraint: good files, bad files, one-line errors."""
+import os
+import textwrap
+
 import pytest
 
 from grids.kind import as_kind
-from grids.variants import variant_exact_cover
-from grids.variants.kindfile import parse_kind_text, read_kind_file
+from grids.variants import kindfile, variant_exact_cover
+from grids.variants.kindfile import (MAX_KIND_FILE_BYTES, parse_kind_text, read_kind_file,
+                                     read_kind_text)
 from variant_samples import basic_houses, brute_count, by_key
 
 JIGSAW4 = """# a 4x4 jigsaw
@@ -110,3 +114,43 @@ def test_unreadable_and_non_ascii_files(tmp_path):
         read_kind_file(path)
     with pytest.raises(ValueError, match="^'@' must be followed by the path of a kind file$"):
         as_kind("2x2+@")
+
+
+def documented_example() -> str:
+    """The example kind file of :mod:`grids.variants.kindfile`'s docstring, as written there."""
+    block = kindfile.__doc__.split("Example::\n\n", 1)[1].split("\n\n", 1)[0]
+    return textwrap.dedent(block) + "\n"
+
+
+def test_the_documented_example_is_read_as_written():
+    # issue 33 item 7: its house line right below the grid was taken for a region row
+    spec = parse_kind_text(documented_example(), "doc")
+    assert spec.regions == ("AABB", "ACBB", "ACDD", "CCDD")
+    assert spec.houses == (((0, 0), (1, 1), (2, 2), (3, 3)),)
+    assert spec.pairs == (((0, 3), (1, 2)),)
+
+
+def test_a_statement_ends_the_region_grid_a_bad_row_is_still_named():
+    spec = parse_kind_text("regions\nAB\nBA\ndiffer anti-king\nhouse r1c1 r2c2\n", "k")
+    assert spec.regions == ("AB", "BA") and spec.rules == ("anti-king",)
+    assert spec.houses == (((0, 0), (1, 1)),)
+    with pytest.raises(ValueError, match=r"^kind file k, line 3: region rows are letters or "
+                                         r"digits, got 'B A'$"):
+        parse_kind_text("regions\nAB\nB A\n", "k")
+
+
+def test_a_directory_and_a_file_over_the_limit_are_refused_before_reading(tmp_path):
+    # issue 38 item 1: a kind file is a regular file of at most MAX_KIND_FILE_BYTES
+    with pytest.raises(ValueError, match=r"^kind file .* is not a regular file: it is a "
+                                         r"directory$"):
+        read_kind_text(tmp_path)
+    big = tmp_path / "big.kind"
+    with open(big, "wb") as f:          # sparse: no disk, and no byte of it is read
+        f.truncate(MAX_KIND_FILE_BYTES + 1)
+    with pytest.raises(ValueError, match=rf"^kind file .*big.kind has "
+                                         rf"{MAX_KIND_FILE_BYTES + 1:,} bytes, more than the "
+                                         rf"{MAX_KIND_FILE_BYTES:,} bytes a kind file may have$"):
+        as_kind(f"2x2+@{big}")
+    ok = write(tmp_path, "house r1c1 r2c2 r3c3 r4c4\n" + "#" * (MAX_KIND_FILE_BYTES - 100) + "\n")
+    assert os.path.getsize(ok) <= MAX_KIND_FILE_BYTES
+    assert read_kind_file(ok).houses == (((0, 0), (1, 1), (2, 2), (3, 3)),)
