@@ -1,5 +1,6 @@
 """The kind-file parser and the @PATH constraint: good files, bad files, one-line errors."""
 import os
+import re
 import textwrap
 
 import pytest
@@ -63,7 +64,7 @@ def test_houses_and_pairs_from_a_file_match_brute_force(tmp_path):
 def test_a_file_combines_with_named_rules(tmp_path):
     path = write(tmp_path, JIGSAW4)
     kind = as_kind(f"2x2+x+@{path}")
-    assert kind.name == f"2x2+@{path}+x"
+    assert kind.name == f"2x2+{as_kind(f'2x2+@{path}').constraints[0].name}+x"
     rows = ("AABB", "ACBB", "CCDD", "CADD")
     houses = jigsaw_houses(rows) + [[(i, i) for i in range(4)], [(i, 3 - i) for i in range(4)]]
     assert variant_exact_cover(kind).count() == brute_count(4, houses)
@@ -154,3 +155,43 @@ def test_a_directory_and_a_file_over_the_limit_are_refused_before_reading(tmp_pa
     ok = write(tmp_path, "house r1c1 r2c2 r3c3 r4c4\n" + "#" * (MAX_KIND_FILE_BYTES - 100) + "\n")
     assert os.path.getsize(ok) <= MAX_KIND_FILE_BYTES
     assert read_kind_file(ok).houses == (((0, 0), (1, 1), (2, 2), (3, 3)),)
+
+
+# Issue 33 items 1 and 8, issue 38 item 10: a kind file's kind is its content.
+
+def test_a_kind_is_named_by_its_content_not_its_file(tmp_path):
+    a = write(tmp_path, "regions\nAABB\nAABB\nCCDD\nCCDD\nhouse r1c1 r2c2 r3c3 r4c4\n", "a.kind")
+    same = write(tmp_path, "# the same rules, said otherwise\nhouse r4c4, r3c3 r2c2 r1c1\n\n"
+                           "regions\nxxzz\nxxzz\nyyww\nyyww\nhouse r1c1 r2c2 r3c3 r4c4\n",
+                 "b.kind")
+    name = as_kind(f"2x2+@{a}").name
+    assert name == as_kind(f"2x2+@{same}").name
+    assert re.fullmatch(r"2x2\+kind-[0-9a-f]{16}", name)     # flat: no path in it
+    a.write_text(a.read_text() + "house r1c4 r2c3 r3c2 r4c1\n")   # edited: another kind
+    edited = as_kind(f"2x2+@{a}")
+    assert edited.name != name and len(edited.houses()) == 2
+
+
+def test_a_kind_read_once_is_known_by_its_name_without_its_file(tmp_path):
+    path = write(tmp_path, JIGSAW4 + "house r1c1 r2c2 r3c3 r4c4\n", "gone.kind")
+    kind = as_kind(f"2x2+@{path}")
+    path.unlink()
+    again = as_kind(kind.name)
+    assert again == kind and variant_exact_cover(again).count() == variant_exact_cover(kind).count()
+    with pytest.raises(ValueError, match=r"^grid kind 'kind-0000000000000000' is a kind file "
+                                         r"this process has not read"):
+        as_kind("2x2+kind-0000000000000000")
+
+
+def test_a_file_is_parsed_once_per_content(tmp_path, monkeypatch):
+    parsed = []
+    real = kindfile.parse_kind_text
+    monkeypatch.setattr(kindfile, "parse_kind_text", lambda *a: parsed.append(a) or real(*a))
+    path = write(tmp_path, "house r1c4 r2c3 r3c2 r4c1\n# parsed once\n", "once.kind")
+    for _ in range(3):
+        name = as_kind(f"2x2+@{path}").name
+        as_kind(name)
+    assert len(parsed) == 1
+    path.write_text("house r1c1 r2c2 r3c3 r4c4\n")
+    as_kind(f"2x2+@{path}")
+    assert len(parsed) == 2
