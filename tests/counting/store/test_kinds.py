@@ -1,6 +1,7 @@
 """A store of a kind file's kind keeps its rules (``counting.store.kinds``):
 read from the store alone, checked against the digest its job names, and a
-store that names a kind file by its path (made before) refused in one line."""
+store that names a kind file by its path (made before) refused in one line;
+a units export of such a store carries them the same way."""
 from __future__ import annotations
 
 import json
@@ -9,7 +10,9 @@ import sqlite3
 import pytest
 
 from counting.job import Job
+from counting.run.counter import count_unit
 from counting.store.database import CorruptStoreError, JobInfo, Store, StoreError
+from counting.store.exchange import UnitsExport, units_export
 from counting.store.kinds import KEY
 from grids.kind import as_kind
 from grids.variants import kindcontent
@@ -87,3 +90,25 @@ def test_a_store_of_a_built_in_kind_keeps_no_rules(tmp_path):
     con.close()
     with Store.open(db) as st:
         assert st.job.shape == "2x2+x"
+
+
+@pytest.mark.parametrize("forget", [False, True])
+def test_a_units_export_carries_the_rules_checked_against_their_digest(
+        kind_store, tmp_path, monkeypatch, forget):
+    db, job = kind_store
+    with Store.open(db, writable=True) as st:
+        st.record(count_unit(job.units[0]))
+    with Store.open(db) as st:
+        doc = json.loads(units_export(st))
+    [(digest, text)] = doc[KEY].items()
+    assert job.shape.endswith(f"kind-{digest}") and "house r1c1 r2c2 r3c3 r4c4" in text
+    if forget:
+        forget_every_kind_file(monkeypatch)
+    good, bad = tmp_path / "good.json", tmp_path / "bad.json"
+    good.write_text(json.dumps(doc))
+    bad.write_text(json.dumps({**doc, KEY: {digest: text.replace("r4c4", "r4c3")}}))
+    with pytest.raises(CorruptStoreError, match="are not those of that digest") as err:
+        UnitsExport.read(bad)
+    assert "\n" not in str(err.value)
+    assert [r.unit_id for r in UnitsExport.read(good).results()] == [0]
+    assert as_kind(job.shape).houses() == ((0, 5, 10, 15),)
