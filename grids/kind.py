@@ -108,12 +108,13 @@ class GridKind:
         cons = tuple(sorted(self.constraints, key=lambda c: c.name))
         names = [c.name for c in cons]
         if len(set(names)) != len(names):
-            raise ValueError(f"a constraint is named twice in {names}")
+            raise ValueError(f"a constraint is named twice in {[_label(c) for c in cons]}")
         for c in cons:
             why = c.applies_to(self.shape)
             if why:
-                raise ValueError(f"grid kind {c.name!r} does not apply to {self.shape.name}: {why}")
-        with_regions = [c.name for c in cons if _regions_of(c, self.shape) is not None]
+                raise ValueError(f"grid kind {_label(c)!r} does not apply to {self.shape.name}: "
+                                 f"{why}")
+        with_regions = [_label(c) for c in cons if _regions_of(c, self.shape) is not None]
         if len(with_regions) > 1:
             raise ValueError(f"only one constraint may replace the boxes, got {with_regions}")
         object.__setattr__(self, "constraints", cons)
@@ -174,6 +175,12 @@ class GridKind:
             if regions is not None:
                 return regions
         return None
+
+
+def _label(constraint) -> str:
+    """What a constraint was called, for messages (a kind file's ``@PATH``,
+    where its name is its content's digest)."""
+    return getattr(constraint, "label", constraint.name)
 
 
 def _regions_of(constraint, shape: Shape):

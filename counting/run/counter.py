@@ -31,8 +31,11 @@ from counting.options import CountOptions
 from counting.reduction import Reduction, get_reduction
 from counting.units import UnitProblem, UnitResult, WorkUnit, Tally
 from dlx import ExactCover
+from dlx.pools import ignore_sigint
+from grids.variants.kindcontent import learn_texts, texts_named
 
-__all__ = ["count_unit", "unit_problem", "engine", "reduction_of", "hand_out", "worker_name"]
+__all__ = ["count_unit", "unit_problem", "engine", "reduction_of", "hand_out", "worker_name",
+           "kinds_of", "start_worker", "learn_kinds"]
 
 # The engine cache: one ExactCover per matrix key in this process.
 _ENGINES: dict[tuple, ExactCover] = {}
@@ -101,3 +104,24 @@ def worker_name() -> str:
     """This process as a worker: ``"NAME:PID"`` (``"SpawnPoolWorker-2:4711"``,
     ``"MainProcess:4700"`` when the unit is counted in the calling process)."""
     return f"{multiprocessing.current_process().name}:{os.getpid()}"
+
+
+def kinds_of(specs) -> dict[str, str]:
+    """What another process needs to know to count ``specs`` (units of one
+    job): the normal texts of the kind files their kind names, by digest
+    (``{}`` for built-in kinds).  A kind file's kind is named by its content
+    (:mod:`grids.variants.kindcontent`), and a worker has read no file."""
+    specs = list(specs)
+    return texts_named(specs[0].shape) if specs else {}
+
+
+def learn_kinds(kinds: dict[str, str]) -> None:
+    """Know the kind files of :func:`kinds_of` in this (worker) process."""
+    learn_texts(kinds, "the kind files handed to a worker")
+
+
+def start_worker(kinds: dict[str, str]) -> None:
+    """What a pool's worker process does first: leave SIGINT to the parent
+    and know the kind files of :func:`kinds_of`."""
+    ignore_sigint()
+    learn_kinds(kinds)

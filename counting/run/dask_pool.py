@@ -78,7 +78,7 @@ from counting.run.dask_stats import WorkerStats, add_result, per_worker_rows
 from counting.run.dask_watch import WorkerWatch
 from counting.options import CountOptions
 from counting.run.pool import check_memory, default_workers
-from counting.run.counter import count_unit, hand_out, reduction_of
+from counting.run.counter import count_unit, hand_out, kinds_of, learn_kinds, reduction_of
 from counting.units import UnitResult, UnitSpec
 from dlx import ENGINE_VERSION
 
@@ -130,10 +130,14 @@ def _worker_versions() -> dict:
     return {"engine_version": ENGINE_VERSION, "gridcount": package, "pid": os.getpid()}
 
 
-def _count_on_worker(spec: UnitSpec, options: CountOptions) -> tuple[UnitResult, str, str]:
-    """Count one unit; return it with the worker's address and name."""
+def _count_on_worker(spec: UnitSpec, options: CountOptions,
+                     kinds: dict[str, str]) -> tuple[UnitResult, str, str]:
+    """Count one unit (knowing the kind files ``kinds`` of
+    :func:`~counting.run.counter.kinds_of` first); return it with the
+    worker's address and name."""
     from distributed import get_worker
     with _COUNT_LOCK:
+        learn_kinds(kinds)
         result = count_unit(spec, options)
     try:
         worker = get_worker()
@@ -250,10 +254,10 @@ def _results(conn: _Connection, ordered: list[UnitSpec], options: CountOptions,
     client = conn.client
     try:
         token = uuid.uuid4().hex[:12]
-        n = len(ordered)
+        n, kinds = len(ordered), kinds_of(ordered)
         for rank, spec in enumerate(ordered):
             # higher priority runs first: longest estimate first
-            fut = client.submit(_count_on_worker, spec, options,
+            fut = client.submit(_count_on_worker, spec, options, kinds,
                                 key=f"gridcount-{spec.shape}-unit-{spec.unit_id}-{token}",
                                 priority=n - rank, pure=False)
             conn.pending[fut.key] = (fut, spec)

@@ -31,7 +31,7 @@ import os
 from typing import Callable, Iterable, Iterator
 
 from counting.options import CountOptions
-from counting.run.counter import count_unit, hand_out, reduction_of
+from counting.run.counter import count_unit, hand_out, kinds_of, reduction_of, start_worker
 from counting.run.stall import Deadlines
 from counting.units import UnitResult, UnitSpec
 from dlx.pools import WorkerDied, WorkerStalled, map_unordered
@@ -109,7 +109,8 @@ def run_units(specs: Iterable[UnitSpec], *, workers: int = 1, options: CountOpti
     task = functools.partial(count_unit, options=options)
     try:
         for result in map_unordered(task, ordered, workers, retries=ATTEMPTS - 1,
-                                    on_death=on_death, deadline=deadline):
+                                    on_death=on_death, deadline=deadline,
+                                    initializer=start_worker, initargs=(kinds_of(ordered),)):
             deadlines.finished(result.unit_id, result.seconds)
             yield result
     except WorkerDied as died:

@@ -34,7 +34,7 @@ from typing import Iterator, Sequence
 
 
 from counting.store import format as fmt
-from counting.store import versions
+from counting.store import kinds, versions
 from counting.store.format import (
     APPLICATION_ID,
     FORMAT,
@@ -197,12 +197,13 @@ class Store:
         conn = fmt.connect(path, "rwc")
         try:
             if fmt.is_blank(conn, path):
-                created = fmt.initialise(conn, path, job)
+                created = fmt.initialise(conn, path, job, kinds.meta_rows(path, job))
                 if created:
                     store = cls(conn, path, job)
                     store.checkpoint()  # the main file is a store from the start
                     return store
             stored, claimed = fmt.read_job(conn, path)
+            kinds.learn_kept(conn, path, stored)
             fmt.check_job(path, stored, job, allow_mismatch=allow_mismatch)
             cls._bring_up_to_date(conn, path, stored, claimed)
             return cls(conn, path, stored)
@@ -239,6 +240,7 @@ class Store:
             if fmt.is_blank(conn, path):
                 raise ForeignStoreError(f"{path} is an empty SQLite database, not a gridcount store")
             job, claimed = fmt.read_job(conn, path, writable=writable)
+            kinds.learn_kept(conn, path, job)
             if writable:
                 version = cls._bring_up_to_date(conn, path, job, claimed)
             else:

@@ -7,7 +7,11 @@ export*, a small JSON file with what is needed to check it anywhere: the
 job (shape, reduction, ``n_units``, engine version), and per unit every
 column of its row with the row's checksum
 (:func:`counting.store.format.row_checksum`), plus a checksum of the whole
-list and of every field of the job (:func:`units_checksum`).  ``gridcount merge TARGET FILE`` accepts such a file wherever it
+list and of every field of the job (:func:`units_checksum`); for a kind
+file's kind also its rules (``kind_rules``, as a store keeps them:
+:mod:`counting.store.kinds`; checked against the digest in the kind's name,
+which the checksum covers), so the export is counted on elsewhere without the
+file.  ``gridcount merge TARGET FILE`` accepts such a file wherever it
 accepts a store: it is read and checked in full first (any damaged unit,
 a missing or added unit, or another job is refused, one line naming
 what), and its units then enter TARGET like those of a store: all or none,
@@ -46,6 +50,8 @@ from counting.store.database import Store
 from counting.store.format import (
     CorruptStoreError, ForeignStoreError, JobInfo, StoreError,
 )
+from counting.store.kinds import KEY as KIND_RULES
+from grids.variants.kindcontent import learn_texts, texts_named
 from counting.store.lock import StoreLock
 from counting.units import UnitResult
 
@@ -135,6 +141,9 @@ def units_export(store: Store) -> str:
         "units": units,
         "units_checksum": units_checksum(job, checksums),
     }
+    rules = texts_named(job.shape)   # the store made them known when it was opened
+    if rules:
+        doc[KIND_RULES] = rules
     return json.dumps(doc, indent=1) + "\n"
 
 
@@ -206,8 +215,10 @@ class UnitsExport:
                              f"this gridcount reads formats "
                              f"{' and '.join(map(str, READ_VERSIONS))}")
         damaged = f"{path} is a damaged or edited units export"
-        if sorted(doc) != sorted(_KEYS) or not isinstance(doc["units"], list):
+        if sorted(set(doc) - {KIND_RULES}) != sorted(_KEYS) or not isinstance(doc["units"], list):
             raise CorruptStoreError(f"{damaged} (its keys are {', '.join(sorted(doc))})")
+        if KIND_RULES in doc:
+            _learn_rules(path, doc[KIND_RULES], damaged)
         try:
             job = JobInfo(**doc["job"])
         except (TypeError, ValueError) as exc:
@@ -234,6 +245,16 @@ class UnitsExport:
 
     def close(self) -> None:
         """Nothing to close (a source of :func:`merge_paths`, like a Store)."""
+
+
+def _learn_rules(path: Path, rules, damaged: str) -> None:
+    """Know the kind files whose rules an export carries (each checked against its digest)."""
+    if not isinstance(rules, dict) or not all(isinstance(t, str) for t in rules.values()):
+        raise CorruptStoreError(f"{damaged} (its {KIND_RULES} are not a table of rules)")
+    try:
+        learn_texts(rules, f"its {KIND_RULES}")
+    except ValueError as e:
+        raise CorruptStoreError(f"{damaged} ({e})") from None
 
 
 def _checked_unit(path: Path, job: JobInfo, i: int, unit) -> tuple[UnitResult, str]:

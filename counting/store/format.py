@@ -15,8 +15,9 @@ Schema (format version 2)
 -------------------------
 ``meta(key TEXT PRIMARY KEY, value TEXT)`` holds ``format = "gridcount-store"``,
 ``format_version``, ``format_seal`` (:func:`format_seal`: the format the store
-was written in, checksummed; see :mod:`counting.store.versions`), and the
-:class:`JobInfo` fields ``shape``, ``reduction``, ``engine_version`` and ``n_units``.  The database header also carries
+was written in, checksummed; see :mod:`counting.store.versions`), the :class:`JobInfo`
+fields ``shape``, ``reduction``, ``engine_version`` and ``n_units``, and for a
+kind-file kind its rules (``kind_rules``, :mod:`counting.store.kinds`).  The header also carries
 ``PRAGMA application_id = APPLICATION_ID`` and ``PRAGMA user_version =
 FORMAT_VERSION``, so a foreign SQLite file is recognised before anything is
 read from it, let alone written to it.
@@ -410,8 +411,8 @@ def is_blank(conn: sqlite3.Connection, path: Path) -> bool:
     return n_objects == 0 and app_id == 0
 
 
-def initialise(conn: sqlite3.Connection, path: Path, job: JobInfo) -> bool:
-    """Create schema and meta in one transaction; False if another process beat us to it."""
+def initialise(conn: sqlite3.Connection, path: Path, job: JobInfo, more=()) -> bool:
+    """Create schema and meta (and ``more`` rows) in one transaction; False if beaten to it."""
     doing = f"create database {path}"
     with as_store_errors(path, doing):
         set_pragmas(conn)
@@ -432,7 +433,7 @@ def initialise(conn: sqlite3.Connection, path: Path, job: JobInfo) -> bool:
                 ("reduction", job.reduction),
                 ("engine_version", job.engine_version),
                 ("n_units", str(job.n_units)),
-                (SEAL_KEY, format_seal(job, FORMAT_VERSION)),
+                (SEAL_KEY, format_seal(job, FORMAT_VERSION)), *more,
             ],
         )
     return True

@@ -9,6 +9,8 @@ without importing anything else.  One module per family:
   ``asterisk``, ``girandola``);
 * :mod:`.differences` — difference rules (``anti-king``, ``anti-knight``);
 * :mod:`.kindfile` — the kind-file format and its parser;
+* :mod:`.kindcontent` — a kind file's identity: its normal text, that text's
+  digest (the kind's name ``kind-DIGEST``), the kind files known here;
 * :mod:`.jigsaw` — the constraint ``@PATH`` of a kind file (regions replacing
   the boxes, houses, pairs);
 * :mod:`.encoding` — a kind as exact cover (:func:`variant_exact_cover`);

@@ -1,12 +1,17 @@
 """A kind from a file: regions replacing the boxes, extra houses, difference pairs.
 
-The constraint named ``@PATH`` (``"3x3+@puzzles/j1.kind"``) reads the kind
-file at ``PATH`` (:mod:`grids.variants.kindfile`) once, when the kind is made,
-and checks it against the grid size: the region grid is ``N × N`` with ``N``
-regions of ``N`` cells; houses have ``N`` distinct cells on the grid; pairs
-are two distinct cells on the grid; named rules exist.  A file without a
-``regions`` block keeps the boxes.  It combines with the named rules
-(``"3x3+@j1.kind+x"``).
+The constraint ``@PATH`` (``"3x3+@puzzles/j1.kind"``) reads the kind file at
+``PATH`` (:mod:`grids.variants.kindfile`) when the kind is made, and checks
+it against the grid size: the region grid is ``N × N`` with ``N`` regions of
+``N`` cells; houses have ``N`` distinct cells on the grid; pairs are two
+distinct cells on the grid; named rules exist.  A file without a ``regions``
+block keeps the boxes.  It combines with the named rules (``"3x3+@j1.kind+x"``).
+
+The constraint is named by the file's content, not its path:
+``kind-DIGEST`` (:mod:`grids.variants.kindcontent`), which is also a name
+this factory accepts for a kind file this process knows (one it has read,
+or one a store keeps).  A file is parsed once per content: reading it again
+costs a read and a hash, and the constraint of a content is made once.
 
 Example
 -------
@@ -17,14 +22,22 @@ Example
 >>> kind = as_kind(f"2x2+@{path}")
 >>> kind.regions()[0]
 (0, 1, 4, 5)
+>>> kind.name
+'2x2+kind-91992113ebf4be22'
+>>> as_kind(kind.name) == kind      # by its content, with no file
+True
 """
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
+from dataclasses import replace
 
 from grids.shape import Shape
 from grids.variants.differences import difference_rule
-from grids.variants.kindfile import KindSpec, read_kind_file
+from grids.variants import kindfile
+from grids.variants.kindcontent import digests_named, kind_name, recall, remember
+from grids.variants.kindfile import KindSpec, read_kind_text
 
 __all__ = ["KindFileConstraint", "kind_file_constraint"]
 
@@ -34,21 +47,35 @@ class KindFileConstraint:
 
     Parameters
     ----------
-    name : str
-        ``"@PATH"``.
+    digest : str
+        The digest of the file's content (:func:`~grids.variants.kindcontent.remember`).
     spec : KindSpec
-        The parsed file.
+        The file in normal form (its ``source`` names it in messages).
+    label : str
+        What the kind was called (``"@PATH"``, or the name), for messages.
+
+    Attributes
+    ----------
+    name : str
+        ``"kind-DIGEST"``: the kind's canonical text names its content.
     """
 
-    def __init__(self, name: str, spec: KindSpec):
-        self.name = name
+    def __init__(self, digest: str, spec: KindSpec, label: str):
+        self.name = kind_name(digest)
         self.spec = spec
+        self.label = label
         for rule in spec.rules:
             if difference_rule(rule) is None:
                 raise ValueError(f"kind file {spec.source}: unknown difference rule {rule!r}")
 
     def __repr__(self) -> str:
         return f"KindFileConstraint({self.name!r})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, KindFileConstraint) and other.name == self.name
+
+    def __hash__(self) -> int:
+        return hash(self.name)
 
     def applies_to(self, shape: Shape) -> str | None:
         try:
@@ -111,10 +138,29 @@ class KindFileConstraint:
         return tuple(sorted(out))
 
 
+# (SHA-256 of a file's bytes, its path) -> its digest: a file read again is not parsed again
+_READ: dict[tuple[bytes, str], str] = {}
+
+
 def kind_file_constraint(name: str) -> KindFileConstraint | None:
-    """``@PATH`` -> the constraint of that file; None for other names (the factory)."""
+    """``@PATH`` or ``kind-DIGEST`` -> the constraint of that kind file; None
+    for other names (the factory).  ValueError in one line for a file that
+    cannot be read or parsed, and for a digest this process does not know."""
+    named = digests_named(name)
+    if named:
+        spec = recall(named[0])
+        if spec is None:
+            raise ValueError(f"grid kind {name!r} is a kind file this process has not read: "
+                             f"name it by its path (@FILE), or read the store that keeps it")
+        return KindFileConstraint(named[0], spec, name)
     if not name.startswith("@"):
         return None
     if len(name) == 1:
         raise ValueError("'@' must be followed by the path of a kind file")
-    return KindFileConstraint(name, read_kind_file(name[1:]))
+    path = name[1:]
+    text = read_kind_text(path)
+    key = (hashlib.sha256(text.encode("ascii")).digest(), path)
+    digest = _READ.get(key)
+    if digest is None:
+        digest = _READ[key] = remember(kindfile.parse_kind_text(text, path))
+    return KindFileConstraint(digest, replace(recall(digest), source=path), name)

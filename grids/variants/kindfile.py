@@ -7,7 +7,8 @@ A kind file is plain ASCII text read line by line.  ``#`` starts a comment
     On its own line, followed by the grid of regions: ``N`` lines of ``N``
     symbols (letters or digits), one symbol per region, each used for ``N``
     cells.  The regions replace the boxes (a jigsaw grid).  The grid ends at
-    the next blank line or at the end of the file.
+    the next blank line, the next statement (``house ...``, ``differ ...``)
+    or the end of the file.
 ``house r1c1 r2c2 ...``
     An extra house: ``N`` distinct cells (``rRcC``, 1-based, separated by
     spaces or commas) that hold every digit once.
@@ -21,11 +22,16 @@ against it when the kind is made (:mod:`grids.variants.jigsaw`).  Example::
     # a 4x4 jigsaw with one diagonal
     regions
     AABB
-    ACDB
+    ACBB
     ACDD
-    CCDB
+    CCDD
     house r1c1 r2c2 r3c3 r4c4
     differ r1c4 r2c3
+
+(``gridcount count 2x2+@my.kind`` counts its 24 grids; the test suite counts
+this very text.)  A kind file is a regular file of at most
+:data:`MAX_KIND_FILE_BYTES`; anything else (a FIFO, a device such as
+``/dev/zero``, a directory, a larger file) is refused before it is read.
 
 :func:`parse_kind_text` turns such a text into a :class:`KindSpec`; every
 problem is a one-line ``ValueError`` naming the file and the line.
@@ -36,13 +42,24 @@ problem is a one-line ``ValueError`` naming the file and the line.
 """
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass
-from pathlib import Path
 
-__all__ = ["KindSpec", "parse_kind_text", "read_kind_file", "parse_cell"]
+__all__ = ["KindSpec", "parse_kind_text", "read_kind_text", "read_kind_file", "parse_cell",
+           "MAX_KIND_FILE_BYTES", "STATEMENTS"]
 
 _CELL = re.compile(r"r([0-9]+)c([0-9]+)")
+
+#: The largest kind file read, in bytes.  Every pair of cells of a 16×16
+#: grid written out as ``differ`` lines takes about 0.7 MB; a larger file is
+#: refused in one line instead of being read into memory (``/dev/zero`` has
+#: no end) or parsed for seconds.
+MAX_KIND_FILE_BYTES = 4 * 2**20
+
+#: The statements of a kind file; one with arguments also ends a region grid.
+STATEMENTS = ("regions", "house", "differ")
 
 
 @dataclass(frozen=True)
@@ -82,6 +99,13 @@ def _cells(words: list[str], where: str) -> tuple:
     return tuple(parse_cell(w, where) for w in words)
 
 
+def _is_statement(line: str) -> bool:
+    """Whether ``line`` is a statement with arguments (it ends a region grid:
+    a region row has no spaces)."""
+    word, _, rest = line.partition(" ")
+    return word in STATEMENTS and bool(rest.strip())
+
+
 def parse_kind_text(text: str, source: str) -> KindSpec:
     """Parse the text of a kind file (see the module docstring)."""
     if not text.isascii():
@@ -104,7 +128,7 @@ def parse_kind_text(text: str, source: str) -> KindSpec:
             if args:
                 raise ValueError(f"{where}: the region grid starts on the next line")
             grid = []
-            while i < len(lines) and lines[i]:
+            while i < len(lines) and lines[i] and not _is_statement(lines[i]):
                 if not lines[i].isalnum():
                     raise ValueError(f"kind file {source}, line {i + 1}: region rows are "
                                      f"letters or digits, got {lines[i]!r}")
@@ -129,14 +153,43 @@ def parse_kind_text(text: str, source: str) -> KindSpec:
     return KindSpec(source, regions, tuple(houses), tuple(pairs), tuple(rules))
 
 
-def read_kind_file(path) -> KindSpec:
-    """Read and parse a kind file; ValueError in one line if it cannot be read."""
+def read_kind_text(path) -> str:
+    """The text of the kind file at ``path``; ValueError in one line if it is
+    not a regular file, is larger than :data:`MAX_KIND_FILE_BYTES`, cannot
+    be read or is not ASCII.
+
+    The file is opened without waiting (``O_NONBLOCK``: opening a FIFO for
+    reading would wait for a writer for ever) and checked on the open file
+    (``fstat``) before a byte is read; at most one byte past the limit is read.
+    """
     try:
-        raw = Path(path).read_bytes()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as e:
         raise ValueError(f"cannot read kind file {path}: {e.strerror or e}") from None
     try:
-        text = raw.decode("ascii")
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            what = ("a directory" if stat.S_ISDIR(st.st_mode) else
+                    "a FIFO" if stat.S_ISFIFO(st.st_mode) else "a device or socket")
+            raise ValueError(f"kind file {path} is not a regular file: it is {what}")
+        if st.st_size > MAX_KIND_FILE_BYTES:
+            raise ValueError(f"kind file {path} has {st.st_size:,} bytes, more than the "
+                             f"{MAX_KIND_FILE_BYTES:,} bytes a kind file may have")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            raw = f.read(MAX_KIND_FILE_BYTES + 1)
+    except OSError as e:
+        raise ValueError(f"cannot read kind file {path}: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
+    if len(raw) > MAX_KIND_FILE_BYTES:   # it grew while being read
+        raise ValueError(f"kind file {path} has more than the {MAX_KIND_FILE_BYTES:,} "
+                         f"bytes a kind file may have")
+    try:
+        return raw.decode("ascii")
     except UnicodeDecodeError:
         raise ValueError(f"kind file {path}: not ASCII text") from None
-    return parse_kind_text(text, str(path))
+
+
+def read_kind_file(path) -> KindSpec:
+    """Read (:func:`read_kind_text`) and parse a kind file; ValueError in one line."""
+    return parse_kind_text(read_kind_text(path), str(path))

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import json
 import math
+import re
+import os
+import subprocess
+import sys
+import textwrap
 
 import pytest
 from click.testing import CliRunner
-from variant_samples import (basic_houses, brute_count, brute_fillings, difference_pairs,
+from variant_samples import (basic_houses, brute_count, brute_fillings, by_key, difference_pairs,
                              extra_houses, kind_parts, orbits_by_union_find, rule_keeping_moves)
 
 from counting.cli import cli
@@ -215,3 +220,118 @@ def test_a_kind_with_no_grid_counts_0_and_says_so(tmp_path, monkeypatch, kind):
     assert res.exit_code == 0 and json.loads(res.output)["total_int"] == 0
     res = invoke("count", kind, "-w", "1", "--up-to-symmetry", "-q")
     assert res.exit_code == 0 and res.output.strip().splitlines()[-1] == "0"
+
+
+def test_the_documented_kind_file_example_counts_as_written(tmp_path):
+    # issue 33 item 7: the example of grids/variants/kindfile.py (the README points to it)
+    from grids.variants import kindfile
+    block = kindfile.__doc__.split("Example::\n\n", 1)[1].split("\n\n", 1)[0]
+    path = tmp_path / "my.kind"
+    path.write_text(textwrap.dedent(block) + "\n")
+    res = invoke("count", f"2x2+@{path}", "--db", tmp_path / "s.sqlite", "-w", "1", "--json")
+    assert res.exit_code == 0, res.output
+    rows = ("AABB", "ACBB", "ACDD", "CCDD")
+    houses = basic_houses(1, 4) + by_key(4, lambda r, c: rows[r][c]) + [[(i, i) for i in range(4)]]
+    want = brute_count(4, houses, [((0, 3), (1, 2))])
+    assert int(json.loads(res.output)["total_int"]) == want == 24   # as the docstring says
+
+
+@pytest.mark.parametrize("command", ["count", "classes"])
+@pytest.mark.parametrize("special", ["fifo", "/dev/zero"])
+def test_a_kind_file_that_is_no_regular_file_is_refused_at_once(tmp_path, command, special):
+    # issue 38 item 1: /dev/zero was read until memory ran out, a FIFO waited for ever
+    if special == "fifo":
+        special = tmp_path / "fifo.kind"
+        os.mkfifo(special)
+    more = ["--db", str(tmp_path / "s.sqlite"), "-w", "1"] if command == "count" else []
+    res = subprocess.run([sys.executable, "-m", "counting", command, f"2x2+@{special}", *more],
+                         capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1 and "not a regular file" in res.stderr
+    assert not (tmp_path / "s.sqlite").exists()
+
+
+# ---------------------------------------------------------------------------
+# A kind file's kind is its content (issue 33 items 1 and 8, issue 38 item 10)
+
+JIG4 = ("AABB", "ACBB", "ACDD", "CCDD")
+JIG4_FILE = "regions\n" + "\n".join(JIG4) + "\n"
+DIAGONAL = "house r1c1 r2c2 r3c3 r4c4\n"
+STORE_NAME = r"2x2\+kind-([0-9a-f]{16})-rprefix-rows=2\.sqlite"
+
+
+def jig4_total(diagonal: bool) -> int:
+    houses = basic_houses(1, 4) + by_key(4, lambda r, c: JIG4[r][c])
+    return brute_count(4, houses + ([[(i, i) for i in range(4)]] if diagonal else []))
+
+
+def gridcount(cwd, *args) -> subprocess.CompletedProcess:
+    """The CLI in a process of its own: one that has read no kind file."""
+    return subprocess.run([sys.executable, "-m", "counting", *map(str, args)],
+                          capture_output=True, text=True, timeout=120, cwd=cwd)
+
+
+def test_an_edited_kind_file_is_another_kind_counted_in_a_flat_store_of_its_own(
+        tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    results = tmp_path / "results"
+    results.mkdir()
+    path = tmp_path / "abs" / "dir" / "jig4.kind"     # an absolute path with directories
+    path.parent.mkdir(parents=True)
+    path.write_text(JIG4_FILE)
+    res = invoke("count", f"2x2+@{path}", "-w", "1", "--json")
+    assert res.exit_code == 0 and int(json.loads(res.output)["total_int"]) == jig4_total(False)
+    [old] = [p.name for p in results.glob("*.sqlite")]
+    path.write_text(JIG4_FILE + DIAGONAL)               # edited: another kind
+    res = invoke("count", f"2x2+@{path}", "-w", "1", "--json")
+    assert res.exit_code == 0, res.output
+    assert int(json.loads(res.output)["total_int"]) == jig4_total(True) != jig4_total(False)
+    assert all(p.parent == results and p.is_file() for p in results.rglob("*"))   # flat
+    [new] = [p.name for p in results.glob("*.sqlite") if p.name != old]
+    assert re.fullmatch(STORE_NAME, old) and re.fullmatch(STORE_NAME, new)
+    with Store.open(results / old) as st:
+        assert len(st) == st.job.n_units and st.job.shape in old
+    res = invoke("count", f"2x2+@{path}", "--db", results / old, "-w", "1")
+    assert res.exit_code != 0 and "Traceback" not in res.output
+    d_old, d_new = (re.fullmatch(STORE_NAME, s)[1] for s in (old, new))
+    assert f"kind-{d_old}" in res.output and f"kind-{d_new}" in res.output
+
+
+def test_a_kind_file_store_is_read_without_the_file_and_resumed_only_for_its_content(
+        tmp_path):
+    path, db = tmp_path / "gone.kind", tmp_path / "s.sqlite"
+    path.write_text(JIG4_FILE + DIAGONAL)
+    res = gridcount(tmp_path, "count", "2x2+@gone.kind", "--db", db, "-w", "1", "--units", "0-1")
+    assert res.returncode == 0, res.stderr
+    with Store.open(db) as st:
+        n = st.job.n_units
+    assert n > 2
+    path.unlink()
+    res = gridcount(tmp_path, "status", db)
+    assert res.returncode == 0 and f"2 of {n}" in res.stdout, res.stderr
+    assert gridcount(tmp_path, "recount", db).returncode == 0
+    res = gridcount(tmp_path, "export", db, "--units", tmp_path / "done.json")
+    assert res.returncode == 0, res.stderr
+    res = gridcount(tmp_path, "merge", tmp_path / "elsewhere.sqlite", tmp_path / "done.json")
+    assert res.returncode == 0, res.stderr
+    path.write_text(JIG4_FILE)                          # another content: refused
+    res = gridcount(tmp_path, "count", "2x2+@gone.kind", "--db", db, "-w", "1")
+    assert res.returncode != 0 and "Traceback" not in res.stderr and "kind-" in res.stderr
+    path.write_text("# the same rules, written otherwise\n" + DIAGONAL + JIG4_FILE.lower())
+    res = gridcount(tmp_path, "count", "2x2+@gone.kind", "--db", db, "-w", "2", "--json")
+    assert res.returncode == 0, res.stderr
+    assert int(json.loads(res.stdout)["total_int"]) == jig4_total(True)
+    with Store.open(db) as st:
+        assert len(st) == n
+
+
+def test_a_kind_file_is_parsed_once_in_a_count(tmp_path, monkeypatch):
+    from grids.variants import kindfile
+    parsed = []
+    real = kindfile.parse_kind_text
+    monkeypatch.setattr(kindfile, "parse_kind_text", lambda *a: parsed.append(a) or real(*a))
+    path = tmp_path / "once.kind"
+    path.write_text(JIG4_FILE + DIAGONAL)
+    res = invoke("count", f"2x2+@{path}", "--db", tmp_path / "s.sqlite", "-w", "1", "-q")
+    assert res.exit_code == 0, res.output
+    assert len(parsed) == 1

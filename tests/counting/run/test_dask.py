@@ -159,6 +159,18 @@ def test_2x3_units_on_a_cluster_match_the_local_pool(cluster):
     assert on_cluster == alone
 
 
+def test_a_kind_file_reaches_the_workers_by_its_rules(cluster, tmp_path):
+    # a kind file's kind is named by its content; the workers have read no file
+    path = tmp_path / "j.kind"
+    path.write_text("regions\nAABB\nACBB\nACDD\nCCDD\nhouse r1c1 r2c2 r3c3 r4c4\n")
+    specs = get_reduction(Job.load(f"2x2+@{path}").shape).units()
+    path.unlink()
+    alone = {r.unit_id: r.count for r in pool.run_units(specs, workers=1, options=DEFAULT)}
+    on_cluster = {r.unit_id: r.count for r in run_units_dask(
+        specs, scheduler=cluster.scheduler_address)}
+    assert on_cluster == alone and len(alone) == len(specs) > 1
+
+
 def test_the_options_reach_the_workers(cluster):
     specs = get_reduction("2x3", "moves").units()
     memo = list(run_units_dask(specs, scheduler=cluster.scheduler_address))
