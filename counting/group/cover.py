@@ -278,6 +278,8 @@ class OrbitCover:
                                                                   fillings, options):
                 break
             best = (chosen, *self._classes(sub, rows, cells, keep))
+            if not best[2]:
+                break                             # no filling: the count is 0
         return best
 
     def _deeper_pays(self, best, sub: ExactCover, rows: list[int], cells: np.ndarray,
