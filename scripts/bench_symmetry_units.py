@@ -75,7 +75,7 @@ def main() -> int:
 
     m = describe_machine()
     load = os.getloadavg()
-    print(f"# Symmetry units in one process (`scripts/bench_symmetry_units.py`)\n")
+    print("# Symmetry units in one process (`scripts/bench_symmetry_units.py`)\n")
     print(f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; machine: "
           f"{m['cpu']}, {m['cores']} cores, {m['memory_gib']} GiB, {m['os']}, "
           f"Python {m['python']}, engine {m['engine_version']}; load average "
