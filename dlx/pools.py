@@ -24,12 +24,14 @@ import collections
 import contextlib
 import multiprocessing as mp
 import multiprocessing.connection
+import os
 import signal
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
-__all__ = ["ignore_sigint", "map_unordered", "WorkerDied", "WorkerStalled"]
+__all__ = ["exit_with_parent", "ignore_sigint", "map_unordered", "WorkerDied", "WorkerStalled"]
 
 _POLL_SECONDS = 0.2   # longest untimed wait: keeps Ctrl-C and SIGTERM prompt
 _JOIN_SECONDS = 5.0   # a stopped worker gets this long to exit before SIGKILL
@@ -37,6 +39,8 @@ _JOIN_SECONDS = 5.0   # a stopped worker gets this long to exit before SIGKILL
 # when this process itself was stopped (Ctrl-Z stops the workers too) or
 # the caller held on to a result, its workers are not blamed for the gap.
 _CLOCK_STEP_MAX = 1.0
+# The exit code of a worker whose parent died (:func:`exit_with_parent`).
+_ORPHANED = 70
 # Past its deadline, a worker is killed only once it has also used no CPU
 # time for this long (where /proc tells): stopped or hung, not merely starved.
 _IDLE_SECONDS = 5.0
@@ -145,8 +149,32 @@ def _is_stopped(pid: int) -> bool:
     return stat is not None and stat[0] in (b"T", b"t")
 
 
+def exit_with_parent() -> None:
+    """End this process the moment its parent process dies, whatever it is
+    doing: a thread waits on the parent's sentinel (a pipe the parent holds
+    open, which closes only when it ends) and calls ``os._exit``.
+
+    A worker otherwise notices its parent's end only between tasks (its
+    pipe closes): a parent killed with ``SIGKILL`` while a worker searched
+    a long unit left that worker at full CPU until the unit was done (a
+    2x4 symmetry unit: 30-60 s).  The watch is the same for every task,
+    since it does not depend on what the task does; a search releases the
+    GIL, and Python code lets other threads run every few milliseconds.
+    No-op outside a process started by :mod:`multiprocessing`."""
+    parent = mp.parent_process()
+    if parent is None or parent.sentinel is None:
+        return
+
+    def watch() -> None:
+        mp.connection.wait([parent.sentinel])
+        os._exit(_ORPHANED)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def _worker_loop(conn, func, initializer, initargs) -> None:
     """A worker: run each task the parent sends, send back its outcome."""
+    exit_with_parent()
     if initializer is not None:
         initializer(*initargs)
     while True:

@@ -16,7 +16,7 @@ from typing import NoReturn
 import click
 
 from counting import job as jobs
-from counting import plan, reach
+from counting import plan, reach, rectangles
 from counting.cli.common import (Terminated, check_outputs, check_size, enumeration_notice,
                                  fail, note, not_together, output_errors,
                                  print_table, refuse, sigterm_stops_like_ctrl_c)
@@ -284,17 +284,17 @@ def _checked_reduction(kind, reduction: str | None, prefix: str | None) -> str |
 
 
 def _count_rectangles(kind, rows: int, as_json: bool, quiet: bool) -> None:
-    """``count 1xN --rows K``: the K x N Latin rectangles, by the kernel."""
-    from factorization import MAX_N, latin_rectangles
+    """``count 1xN --rows K``: the K x N Latin rectangles, estimated first
+    (:func:`counting.rectangles.count_rectangles`)."""
+    say = (lambda msg: None) if (quiet or as_json) else (lambda msg: click.echo(msg, err=True))
+    try:
+        total = rectangles.count_rectangles(kind, rows, note=say)
+    except (rectangles.RectanglesOutOfReach, plan.OutOfReach) as e:
+        _json_error(as_json, str(e), 2)
+        refuse(str(e))
+    except ValueError as e:
+        _bad_value("--rows", str(e))
     n = kind.shape.n
-    if not (kind.shape.latin and kind.plain):
-        _bad_value("--rows", f"Latin rectangles need a Latin shape (1xN or Nx1), not {kind.name}")
-    if n > MAX_N:
-        _bad_value("--rows", f"the kernel counts Latin rectangles of at most {MAX_N} columns, "
-                             f"not {n}")
-    if rows > n:
-        _bad_value("--rows", f"a Latin rectangle of {n} columns has at most {n} rows, not {rows}")
-    total = latin_rectangles(rows, n)
     if as_json:
         click.echo(json.dumps({"rows": rows, "columns": n, "latin_rectangles": str(total)}))
     elif quiet:

@@ -54,6 +54,7 @@ Example
 """
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import dataclass
 from math import gcd
@@ -68,7 +69,8 @@ from counting.group.permutations import cycle_type, partitions
 from counting.group.symmetries import Symmetry
 from grids.kind import GridKind, as_kind
 
-__all__ = ["FixedCount", "cell_orbits", "relabelling_types", "standard_unit",
+__all__ = ["FixedCount", "FixedEstimate", "estimate_fixed", "estimate_fixed_seconds",
+           "cell_orbits", "relabelling_types", "standard_unit",
            "relabellings", "count_fixed", "power_type", "unit_cells"]
 
 
@@ -349,29 +351,73 @@ def unit_cells(shape, name: str) -> tuple[str, list[int]]:
                      f"'row k' or 'column k' with 1 <= k <= {kind.shape.n}")
 
 
-def estimate_fixed_seconds(shape, g: Symmetry, pi_type: tuple[int, ...],
-                           options: CountOptions | None = None, *, probes: int = 100,
-                           seed: int = 0, max_seconds: float | None = None) -> float:
+@dataclass(frozen=True)
+class FixedEstimate:
+    """What :func:`estimate_fixed` measured of one unit.
+
+    Attributes
+    ----------
+    seconds : float
+        Estimated engine seconds of :func:`count_fixed` (no prefix classes).
+    measured, candidates : int
+        Candidate relabellings explored within the time budget, of all of
+        them; the others are taken to cost the mean of those.
+    """
+
+    seconds: float
+    measured: int
+    candidates: int
+
+
+def estimate_fixed(shape, g: Symmetry, pi_type: tuple[int, ...],
+                   options: CountOptions | None = None, *, probes: int = 100,
+                   seed: int = 0, max_seconds: float | None = None) -> FixedEstimate:
     """Estimated engine seconds of :func:`count_fixed` (Knuth's estimator,
-    :func:`dlx.estimate.estimate`, on the orbit cover of every candidate
+    :func:`dlx.estimate.estimate`, on the orbit cover of each candidate
     relabelling).  It leaves out the prefix classes of ``reduce``, so it is
     high by up to their factor: an order of magnitude, for the decision of
-    :mod:`counting.reach`."""
+    :mod:`counting.reach`.
+
+    ``max_seconds`` is the budget of the whole estimate: the candidates are
+    taken in a random order (``seed``) and explored, at least two paths
+    each, until it is spent (at least one is); the candidates left are
+    counted at the mean of those explored.  Without it every candidate is.
+    [A unit of 2x5 has hundreds of candidates of about a second each: ten
+    paths each, whatever the budget, kept ``count 2x5 --up-to-symmetry``
+    estimating for 9 minutes.]
+    """
     from dlx.estimate import estimate
     kind = as_kind(shape)
     options = CountOptions() if options is None else options
     unit = standard_unit(kind, g)
     orbits = cell_orbits(g.cell_permutation())
     candidates = list(relabellings(kind, g, pi_type, unit))
-    total = 0.0
-    for i, (pi, known) in enumerate(candidates):
+    if not candidates:
+        return FixedEstimate(0.0, 0, 0)
+    order = random.Random(seed).sample(range(len(candidates)), len(candidates))
+    t0 = time.perf_counter()
+    seconds = []
+    for i in order:
+        left = None if max_seconds is None else max_seconds - (time.perf_counter() - t0)
+        if seconds and left is not None and left <= 0:
+            break
+        pi, known = candidates[i]
         cover = OrbitCover(kind, orbits, pi, known)
         ec = cover.build()
-        e = estimate(ec, given=cover.given, probes=probes, seed=seed + i,
-                     max_seconds=None if max_seconds is None else max_seconds / len(candidates),
-                     **options.engine_arguments(ec))
-        total += e.seconds
-    return total
+        share = None if left is None else max(left, 0.0) / (len(candidates) - len(seconds))
+        e = estimate(ec, given=cover.given, probes=probes, seed=seed + i, max_seconds=share,
+                     min_probes=2, **options.engine_arguments(ec))
+        seconds.append(e.seconds)
+    mean = sum(seconds) / len(seconds)
+    return FixedEstimate(mean * len(candidates), len(seconds), len(candidates))
+
+
+def estimate_fixed_seconds(shape, g: Symmetry, pi_type: tuple[int, ...],
+                           options: CountOptions | None = None, *, probes: int = 100,
+                           seed: int = 0, max_seconds: float | None = None) -> float:
+    """:func:`estimate_fixed`'s seconds."""
+    return estimate_fixed(shape, g, pi_type, options, probes=probes, seed=seed,
+                          max_seconds=max_seconds).seconds
 
 
 def count_fixed(shape, g: Symmetry, pi_type: tuple[int, ...],

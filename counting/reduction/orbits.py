@@ -41,9 +41,9 @@ from __future__ import annotations
 import math
 
 from counting.options import CountOptions
-from counting.reduction.base import BandClass, Reduction
+from counting.reduction.base import BandClass, Reduction, knuth_method
 from counting.group import burnside
-from counting.group.fixed import count_fixed, estimate_fixed_seconds, other_unit
+from counting.group.fixed import count_fixed, estimate_fixed, other_unit
 from counting.reduction.cost import even_work, smallest_class_first, smallest_orbits_sample
 from counting.units import Tally, UnitResult
 from grids.kind import GridKind, as_kind
@@ -76,6 +76,8 @@ class SymmetryReduction(Reduction):
         self.group = burnside.burnside_group(shape)
         self.grid_kind = self.group.kind
         self.shape = self.grid_kind.shape
+        #: (relabellings explored, relabellings) of each unit estimated, in turn
+        self.measured: list[tuple[int, int]] = []
 
     @classmethod
     def default_for(cls, shape) -> bool:
@@ -186,8 +188,23 @@ class SymmetryReduction(Reduction):
         identity costs nothing here (it comes from the grid count)."""
         if spec.is_identity:
             return 0.0
-        return estimate_fixed_seconds(self.grid_kind, spec.symmetry, spec.pi_type, options,
-                                      probes=probes, seed=seed, max_seconds=max_seconds)
+        e = estimate_fixed(self.grid_kind, spec.symmetry, spec.pi_type, options,
+                           probes=probes, seed=seed, max_seconds=max_seconds)
+        self.measured.append((e.measured, e.candidates))
+        return e.seconds
+
+    def estimate_method(self, sampled: int) -> str:
+        """Knuth's estimate from ``sampled`` units (the last estimated), saying
+        how many of their relabellings the time budget let it explore when
+        not all of them (:func:`counting.group.fixed.estimate_fixed`: the
+        others at their mean)."""
+        method = knuth_method(sampled)
+        last = self.measured[-sampled:] if sampled else []
+        done, total = sum(m for m, _ in last), sum(c for _, c in last)
+        if done == total:
+            return method
+        return (f"{method}: {done:,} of their {total:,} relabellings explored within "
+                f"the time budget, the others taken at their mean")
 
     def sample_units(self, k: int, seed: int = 0, among=None) -> list:
         """The ``k`` units of the smallest classes, identity aside (its count

@@ -177,6 +177,17 @@ def test_count_refuses_a_job_out_of_reach_at_once_with_its_estimate(tmp_path, ar
     assert not db.exists()
 
 
+def test_count_2x5_up_to_symmetry_refuses_in_one_line_within_its_estimate_s_budget(tmp_path):
+    """Issue 33 item 5: "estimating its cost ..." for 9 minutes, the budget
+    of each sampled unit spread over its hundreds of relabellings at ten
+    paths each; now the estimate says how much of them it explored."""
+    res = invoke("count", "2x5", "--up-to-symmetry", "--db", tmp_path / "s.sqlite")
+    assert res.exit_code == 2, res.output
+    line = res.output.strip()
+    assert "\n" not in line and "out of reach" in line
+    assert "relabellings explored within the time budget" in line
+
+
 def test_count_says_the_estimate_of_a_job_it_accepts(tmp_path):
     res = CliRunner().invoke(cli, ["count", "2x5", "--units", "300", "--db",
                                    str(tmp_path / "x.sqlite"), "--workers", "1"])

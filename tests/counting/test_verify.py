@@ -156,7 +156,7 @@ def test_verify_counts_the_essentially_different_2x4_and_3x3_grids_and_latin_squ
 @pytest.mark.slow
 def test_verify_counts_the_isotopy_classes_of_order_9():
     # A040082(9); a unit of rows and columns (23)(45)(67)(89) needs the
-    # two-row prefix (PREFIX_LIMIT) to count in seconds instead of hours
+    # two-row prefix (counting.group.prefix_cost) to count in seconds instead of hours
     row, = verify.verify([], symmetry_shapes=["1x9"], workers=2)
     assert row.computed == 115_618_721_533 and row.status == "ok"
 

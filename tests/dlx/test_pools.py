@@ -1,6 +1,7 @@
 """Spawned worker processes (dlx/pools.py): every task's result once, a
 dead worker noticed and replaced, a worker past its task's deadline killed
-and replaced, a task that kills every worker stopped."""
+and replaced, a task that kills every worker stopped, workers ended with
+their parent."""
 import functools
 import multiprocessing as mp
 import os
@@ -10,6 +11,7 @@ import time
 import pytest
 
 from dlx.pools import WorkerDied, WorkerStalled, map_unordered
+from orphans import kill_parent_while_workers_work
 
 
 def _die_the_first_time(marker: str, value):
@@ -129,3 +131,24 @@ def test_stopping_early_terminates_the_workers(fails_instead_of_hanging):
     results.close()
     assert time.monotonic() - t0 < 10
     assert not any(w.is_alive() for w in workers)
+
+
+SPINNING_PARENT = '''
+import time
+from dlx.pools import map_unordered
+
+def spin(seconds):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+
+if __name__ == "__main__":
+    list(map_unordered(spin, [300, 300], workers=2))
+'''
+
+
+def test_workers_end_when_their_parent_is_killed_in_the_middle_of_a_task(tmp_path):
+    """Issue 38 item 9: a worker noticed its parent's end only between
+    tasks; each task here would spin for 5 minutes."""
+    workers, left = kill_parent_while_workers_work(SPINNING_PARENT, tmp_path, busy_cpu=0.5)
+    assert len(workers) == 2 and left == []

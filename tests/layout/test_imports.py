@@ -25,7 +25,7 @@ LAYERS = [
     ["counting.reduction"],
     ["counting.run", "counting.store"],
     ["counting.job", "counting.reach"],
-    ["counting.plan", "counting.verify", "counting.report"],
+    ["counting.plan", "counting.verify", "counting.report", "counting.rectangles"],
     ["counting.cli", "counting.__main__"],
 ]
 

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from counting.options import CountOptions
-from counting.group.fixed import (cell_orbits, count_fixed, power_type, relabelling_types,
-                                     relabellings, standard_unit, unit_cells)
+from counting.group.fixed import (cell_orbits, count_fixed, estimate_fixed, power_type,
+                                  relabelling_types, relabellings, standard_unit, unit_cells)
 from counting.group.permutations import cycle_type
 from counting.group.symmetries import Symmetry, conjugacy_classes
 from grids.shape import Shape
@@ -133,3 +133,16 @@ def test_bad_inputs_are_refused():
         count_fixed("2x2", g, (2, 1))
     with pytest.raises(ValueError, match="no unit"):
         unit_cells("2x2", "box 5")
+
+
+def test_an_estimate_keeps_to_its_time_budget_and_says_how_much_it_explored():
+    """Issue 33 item 5: each candidate relabelling walked ten paths whatever
+    the budget, so a 2x5 unit of hundreds of candidates took minutes.  With
+    no time left after the first, one candidate is explored and the others
+    are taken at its cost; without a budget, every one."""
+    shape = Shape(3, 3)
+    g = conjugacy_classes(shape)[172].representative      # 33 relabellings of type 3 1^6
+    spent = estimate_fixed(shape, g, (3, 1, 1, 1, 1, 1, 1), probes=4, max_seconds=0.0)
+    assert (spent.measured, spent.candidates) == (1, 33) and spent.seconds > 0
+    every = estimate_fixed(shape, g, (3, 1, 1, 1, 1, 1, 1), probes=4)
+    assert (every.measured, every.candidates) == (33, 33)

@@ -83,3 +83,12 @@ def test_a_unit_of_another_job_is_refused():
     with pytest.raises(ValueError, match="is a 2x2/symmetry unit, not 2x2[+]x/symmetry"):
         get_reduction("2x2+x", "symmetry").count_independently(
             get_reduction("2x2", "symmetry").units()[1])
+
+
+def test_an_estimate_cut_short_by_its_budget_says_so_in_its_method():
+    red = orbits.SymmetryReduction("3x3")
+    unit = next(u for u in red.units() if u.class_id == 172 and u.pi_type == (3, 1, 1, 1, 1, 1, 1))
+    red.estimate_unit_seconds(unit, CountOptions(), probes=4, seed=0, max_seconds=0.0)
+    assert red.estimate_method(1) == ("Knuth's estimate from 1 sampled unit: 1 of their 33 "
+                                      "relabellings explored within the time budget, the "
+                                      "others taken at their mean")

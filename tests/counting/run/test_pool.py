@@ -17,6 +17,7 @@ from counting.run.stall import FLOOR_VARIABLE
 from counting.units import UnitSpec
 from dlx.api import MEMO_MB_MAX
 from grids.sudoku import Sudoku
+from orphans import kill_parent_while_workers_work
 
 DEFAULT = CountOptions()
 
@@ -176,3 +177,25 @@ def test_a_pool_whose_memo_tables_cannot_fit_never_starts(monkeypatch):
                                          r"this machine's memory"):
         next(run_units(specs, workers=3, options=CountOptions(memo_mb=40)))
     assert mp.active_children() == []
+
+
+SYMMETRY_PARENT = '''
+from counting.options import CountOptions
+from counting.reduction import get_reduction
+from counting.run.pool import run_units
+
+if __name__ == "__main__":
+    units = get_reduction("1x9", "symmetry").units()
+    specs = [units[7], units[2]]     # unit 7: about a CPU-minute, whatever its prefix
+    for _ in run_units(specs, workers=2, options=CountOptions()):
+        pass
+'''
+
+
+def test_workers_on_symmetry_units_end_when_their_parent_is_killed(tmp_path):
+    """Issue 38 item 9: killed with SIGKILL, ``count 2x4 --up-to-symmetry``
+    left its workers counting for 30-60 s at full CPU (the workers of short
+    units went within 5 s, when their unit ended): the one watch of
+    :mod:`dlx.pools` ends a worker in the middle of any unit."""
+    workers, left = kill_parent_while_workers_work(SYMMETRY_PARENT, tmp_path, busy_cpu=2.0)
+    assert len(workers) == 2 and left == []
