@@ -79,11 +79,12 @@ LONG_VARIANTS = ("1x8+x", "3x3+windoku")
 
 # Essentially different grids (Burnside's lemma, `count --up-to-symmetry`),
 # verified after the grid counts: Latin squares of orders 4-7 (isotopy
-# classes) and 2x2, 2x3, 2x4 in seconds each (2x4's grid count for the
-# identity included: 25-50 s); order 8 and 3x3 in about a minute each with
-# their grid counts, order 9 in about 5 minutes (results/bench_symmetry.md).
-QUICK_SYMMETRY = ("1x4", "1x5", "1x6", "1x7", "2x2", "2x3", "2x4")
-LONG_SYMMETRY = ("1x8", "3x3", "1x9")
+# classes), 2x2 and 2x3 in seconds each; 2x4 (its grid count for the identity
+# included: 85 s), order 8 and 3x3 in about a minute or two each with their
+# grid counts, order 9 in about 5 minutes (results/bench_symmetry.md), so
+# those are --all's.
+QUICK_SYMMETRY = ("1x4", "1x5", "1x6", "1x7", "2x2", "2x3")
+LONG_SYMMETRY = ("2x4", "1x8", "3x3", "1x9")
 NOT_COUNTED_SYMMETRY = {
     "2x5": "out of reach (`gridcount count 2x5 --up-to-symmetry` refuses it with its cost "
            "estimate): see results/bench_symmetry.md",

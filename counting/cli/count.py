@@ -463,8 +463,8 @@ def verify(all_shapes, shapes, workers, as_json, report):
 
     Each shape is counted from scratch by the normal counting path (default
     reduction, temporary store, process pool), then (without --shapes) the
-    essentially different grids of 2x2, 2x3, 2x4 (and 3x3 with --all) by
-    Burnside's lemma.  Exit code 1 if any total disagrees with its
+    essentially different grids of Latin squares of orders 4-7, 2x2 and 2x3
+    (and 2x4, 1x8, 3x3 and 1x9 with --all) by Burnside's lemma.  Exit code 1 if any total disagrees with its
     published value or a count fails.
 
     \b
