@@ -1,0 +1,76 @@
+"""The README's figures are the ones in ``results/``: a total it quotes is one
+the program computed (or a published one, with its source), a file it cites
+exists, and the times of its tour are those ``scripts/bench_tour.py``
+measured and recorded in ``results/bench_tour.md``."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text()
+
+
+def _table_after(text: str, heading: str) -> list[list[str]]:
+    """The rows (cells stripped, header and rule left out) of the first
+    Markdown table after ``heading``."""
+    rest = text[text.index(heading):]
+    block = []
+    for line in rest.splitlines()[1:]:
+        if line.startswith("|"):
+            block.append(line)
+        elif block:
+            break
+    assert block, f"no table after {heading!r}"
+    return [[c.strip() for c in row.strip().strip("|").split("|")] for row in block[2:]]
+
+
+def _tour() -> dict[str, list[str]]:
+    return {row[0].strip("`"): row for row in _table_after(README, "## A 30-second tour")}
+
+
+def _bench() -> dict[str, list[str]]:
+    bench = (ROOT / "results" / "bench_tour.md").read_text()
+    return {row[0].strip("`"): row for row in _table_after(bench, "# The README's tour")}
+
+
+def test_every_tour_command_was_timed_by_the_tour_benchmark():
+    assert set(_tour()) == set(_bench())
+
+
+@pytest.mark.parametrize("command", sorted(_tour()))
+def test_the_tour_quotes_the_median_time_the_benchmark_recorded(command):
+    assert _tour()[command][-1] == _bench()[command][1]
+
+
+@pytest.mark.parametrize("command", [c for c in sorted(_tour()) if c.startswith("gridcount count")])
+def test_the_tour_quotes_the_total_the_benchmark_printed(command):
+    # `count -q` prints the total alone: the README's result is that line
+    assert _tour()[command][2] == _bench()[command][-1]
+
+
+def _corpus() -> str:
+    texts = [(ROOT / "counting" / "published.py").read_text()]
+    for path in (ROOT / "results").iterdir():
+        if path.is_file() and path.suffix in (".json", ".md", ".csv", ".txt"):
+            texts.append(path.read_text(errors="replace"))
+    return "\n".join(texts)
+
+
+def test_every_large_number_the_readme_quotes_is_in_results_or_the_published_table():
+    corpus = _corpus()
+    plain = corpus.replace(",", "")
+    quoted = set(re.findall(r"\b\d{1,3}(?:,\d{3}){3,}\b", README))
+    missing = sorted(n for n in quoted if n not in corpus and n.replace(",", "") not in plain)
+    assert not missing, f"README figures found in no results/ file: {missing}"
+
+
+def test_every_results_file_the_readme_cites_exists():
+    # stores are made by the commands the README shows, not committed
+    cited = {m.rstrip(".,") for m in re.findall(r"results/[\w.+,=@-]+", README)}
+    made_by_commands = {c for c in cited if c.endswith((".sqlite", "-done.json"))
+                        or "SHAPE" in c}
+    missing = sorted(c for c in cited - made_by_commands if not (ROOT / c).exists())
+    assert not missing, missing
