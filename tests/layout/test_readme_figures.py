@@ -74,3 +74,12 @@ def test_every_results_file_the_readme_cites_exists():
                         or "SHAPE" in c}
     missing = sorted(c for c in cited - made_by_commands if not (ROOT / c).exists())
     assert not missing, missing
+
+
+def test_the_refusals_the_readme_shows_are_lines_the_program_printed():
+    # the estimate is measured, so it varies: the README quotes a recorded run
+    recorded = (ROOT / "results" / "bench_estimates.md").read_text()
+    shown = [s for s in README.splitlines() if s.startswith("Error: ") and "out of reach" in s]
+    assert shown, "the README shows what a refused job prints"
+    for line in shown:
+        assert line in recorded, line
