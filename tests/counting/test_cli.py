@@ -883,7 +883,7 @@ def test_4x3_with_its_tables_built_is_refused_with_the_measured_estimate_and_for
     (["count", "1x5", "--rows", "3", "--prefix", "rows=1"], "--rows and --prefix contradict"),
     # past the kernel's 16 columns: was a traceback (and --force, which --rows refuses,
     # was no way out)
-    (["count", "1x20", "--rows", "2"], "at most 16 columns, not 20"),
+    (["count", "1x20", "--rows", "2"], "at most 16 columns (the kernel's canonical keys hold 16 bits a row), not 20"),
 ])
 def test_usage_errors_of_count_exit_2_and_count_nothing(tmp_path, monkeypatch, args, says):
     monkeypatch.chdir(tmp_path)
