@@ -8,7 +8,9 @@ not complete is looked at first, in two steps:
    shallow leaves (:data:`QUICK`), which errs high (the call overhead of
    many small leaf counts is counted as work).  A job it puts under
    :data:`LONG_JOB_SECONDS` / :data:`QUICK_MARGIN` on the workers asked is
-   small: it starts at once and nothing is printed (:func:`could_be_long`);
+   small: it starts at once and nothing is printed (:func:`could_be_long`),
+   and one it puts at a few seconds is counted in the calling process
+   rather than on a pool (:func:`runs_in_process`);
 2. otherwise the **estimate** (:func:`job_cost`, a few seconds), which
    ``gridcount count`` prints before the first unit starts.
 
