@@ -257,14 +257,14 @@ def in_process_reason(quick: list, workers: int) -> str | None:
     >>> from counting.reach import JobCost
     >>> look = JobCost("3x3", "patterns3", 44, True, 0.02, 2, 0.01)
     >>> in_process_reason([look], 2)
-    'in this process: a job estimated at 0.88 s of CPU'
+    'in this process: the quick look puts the job at 0.88 s of CPU'
     >>> in_process_reason([look], 1) is None, in_process_reason([], 2) is None
     (True, True)
     """
     if workers <= 1 or not quick or not all(reach.runs_in_process(q) for q in quick):
         return None
     cpu = sum(q.cpu_seconds for q in quick)
-    return f"in this process: a job estimated at {reach.format_seconds(cpu)} of CPU"
+    return f"in this process: the quick look puts the job at {reach.format_seconds(cpu)} of CPU"
 
 
 def check_reach(shape: str, reduction: str | None, options: CountOptions, workers: int, *,

@@ -59,7 +59,7 @@ def test_count_without_workers_counts_a_small_job_here_and_says_so(tmp_path, mon
     monkeypatch.setattr("counting.cli.count.default_workers", lambda: 2)   # 2 cores
     run, workers = _count(tmp_path)
     assert run["workers"] == 1 and workers == {"MainProcess"}
-    assert run["in_process"].startswith("in this process: a job estimated at ")
+    assert run["in_process"].startswith("in this process: the quick look puts the job at ")
 
 
 def test_count_without_workers_uses_the_pool_for_a_longer_job(tmp_path, monkeypatch):
@@ -84,7 +84,7 @@ def test_the_run_statistics_say_where_the_units_were_counted(tmp_path, monkeypat
     res = CliRunner().invoke(cli, ["count", "2x2", "--db", str(tmp_path / "j.sqlite"),
                                    "--no-progress"], catch_exceptions=False)
     row = [line for line in res.stdout.splitlines() if line.startswith("workers")]
-    assert row and row[0].split(None, 1)[1].startswith("1 (in this process: a job estimated at")
+    assert row and row[0].split(None, 1)[1].startswith("1 (in this process: the quick look puts the job at")
 
 
 @pytest.mark.parametrize("threshold, workers", [(ALWAYS, 1), (NEVER, 2)])
