@@ -33,6 +33,7 @@ from counting.run import pool
 from counting.options import CountOptions
 from counting.reduction import (BandClass, Reduction, check_shape, default_reduction,
                                 get_reduction, reduction_name)
+from counting.store.batch import Batch
 from counting.store.database import JobInfo, Store, StoreError
 from counting.store.identity import IdentityCheck, check_identity
 from counting.run.progress import Progress
@@ -211,6 +212,7 @@ class RunReport:
     workers: int = 1
     interrupted: bool = False
     per_worker: dict = field(default_factory=dict)  # Dask runs: address -> WorkerStats
+    in_process: str | None = None  # why a small job was counted in this process, in words
 
     @property
     def unit_solutions(self) -> int:
@@ -237,10 +239,14 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
               options: CountOptions = CountOptions(), progress: bool | None = None,
               log: Callable[[str], None] | None = None,
               scheduler: str | None = None, wait_workers: float | None = None,
-              warn: Callable[[str], None] | None = None) -> RunReport:
+              warn: Callable[[str], None] | None = None,
+              in_process: str | None = None) -> RunReport:
     """Count the units of ``job`` that ``store`` does not hold yet.
 
-    Each result is committed as it arrives.  When the last unit of a class
+    The results are committed in small batches as they arrive
+    (:class:`counting.store.batch.Batch`: a crash loses at most the batch,
+    never a unit twice), and what is held when the run stops, however it
+    stops, is committed before this returns.  When the last unit of a class
     arrives, the class total is logged at once (a one-unit class only when
     the job has at most :data:`CLASS_LINES_UP_TO` classes).  ``KeyboardInterrupt``
     propagates after the bar is closed; what was committed stays.
@@ -256,11 +262,16 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
     :class:`counting.run.pool.WorkerLost` or a :class:`counting.run.dask_pool.DaskPoolError`.
     ``options`` chooses the counting method
     (:func:`counting.run.counter.count_unit`); counts never depend on it.
+    ``in_process``: why the units are counted in this process although more
+    ``workers`` were available (a small job, :func:`counting.plan.in_process_reason`),
+    kept in the report; the units are then counted here, one at a time.
     """
     wanted = list(range(job.n_units) if unit_ids is None else unit_ids)
     done = store.done_ids()
     todo = [job.units[u] for u in wanted if u not in done]
-    report = RunReport(skipped=len(wanted) - len(todo), workers=workers)
+    if in_process is not None:
+        workers = 1
+    report = RunReport(skipped=len(wanted) - len(todo), workers=workers, in_process=in_process)
     results = {r.unit_id: r.count for r in store.results()}
     weight = {c.class_id: c.weight for c in job.classes}
     noun = labels_of(job.reduction_object).count_noun
@@ -280,11 +291,11 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
     bar = Progress(f"{job.shape} r{job.reduction}", job.reduction_object.work_shares([job.units[u] for u in wanted]),
                    done, progress)
     say = log or bar.write
-    with bar:
+    with bar, Batch(store) as batch:   # leaving it commits the units it holds
         t0 = time.perf_counter()
         try:
             for res in source:
-                store.record(res)
+                batch.add(res)
                 report.counted.append(res)
                 results[res.unit_id] = res.count
                 bar.advance(res.unit_id)

@@ -50,7 +50,7 @@ from dlx.api import MEMO_MB_MAX
 from factorization import NoRoomForMemo
 from grids.kind import as_kind
 
-__all__ = ["CountRequest", "Outcome", "count", "check_reach", "refuse_uncountable", "open_store",
+__all__ = ["CountRequest", "Outcome", "count", "check_reach", "in_process_reason", "refuse_uncountable", "open_store",
            "prepare_identity", "grid_total_in", "record_identity", "needs_identity", "store_state",
            "units_left",
            "OutOfReach", "Interrupted", "RunFailed", "BadUnits", "TooMuchMemory", "NoDiskRoom",
@@ -113,6 +113,10 @@ class CountRequest:
     ``workers`` is the local pool's size; with a ``scheduler`` it is the
     number of workers the estimate assumes and ``local_workers`` the
     processes that count on this machine (0 for a remote cluster).
+    ``in_process_if_small``: a job the quick look puts at a few seconds
+    (:func:`counting.reach.runs_in_process`) is counted in this process
+    instead of on ``workers`` local processes (``gridcount count`` without
+    ``--workers``).
     """
 
     shape: str
@@ -128,6 +132,7 @@ class CountRequest:
     local_workers: int | None = None
     scheduler: str | None = None
     wait_workers: float | None = None
+    in_process_if_small: bool = False
 
 
 @dataclass
@@ -172,13 +177,14 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
         The run stopped; its finished units are kept.
     """
     r = request
+    quick: list = []
     if r.force:      # --force runs a job past its estimate, never one that cannot be counted
         refuse_uncountable(r.shape, r.reduction, r.options, r.workers)
     else:            # before the units are enumerated: 2x6's take minutes
         for what, cost in check_reach(r.shape, r.reduction, r.options, r.workers,
                                       up_to_symmetry=r.up_to_symmetry,
                                       has_store=True, store=r.db, fresh=r.fresh,
-                                      note=note):
+                                      note=note, quick=quick):
             say(f"estimated cost of {what}: {cost.describe(r.workers)}")
     with say_if_slow(note, f"preparing the units of {r.shape} ..."):
         job = Job.load(r.shape, SYMMETRY if r.up_to_symmetry else r.reduction, force=r.force)
@@ -193,6 +199,10 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
     except ValueError as e:
         raise BadUnits(str(e)) from None
     here = r.workers if r.local_workers is None else r.local_workers
+    small = in_process_reason(quick, here) \
+        if r.in_process_if_small and r.scheduler is None else None
+    workers = 1 if small else r.workers
+    here = 1 if small else here
     try:  # the memo tables of the processes that will count on this machine
         check_memory(min(here, job.n_units if ids is None else len(ids)), r.options,
                      job.reduction_object.worker_memory_mib(r.options))
@@ -210,8 +220,9 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
             pass   # not made (no permission...): each worker says so and keeps its own table
     if not r.db:
         path.parent.mkdir(parents=True, exist_ok=True)
-    run_kw = dict(workers=r.workers, options=r.options, progress=progress, log=log,
-                  scheduler=r.scheduler, wait_workers=r.wait_workers, warn=warn)
+    run_kw = dict(workers=workers, options=r.options, progress=progress, log=log,
+                  scheduler=r.scheduler, wait_workers=r.wait_workers, warn=warn,
+                  in_process=small)
     store, lock, deleted = open_store(path, job, fresh=r.fresh, allow_mismatch=r.allow_mismatch)
     try:
         if deleted:
@@ -233,10 +244,33 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
     return Outcome(path, summary, report, table, deleted)
 
 
+def in_process_reason(quick: list, workers: int) -> str | None:
+    """Why a job is counted in the calling process rather than on ``workers``
+    worker processes, in words, when its quick looks ``quick``
+    (:func:`check_reach`) all put it at a few seconds
+    (:func:`counting.reach.runs_in_process`): starting the worker processes
+    would take longer; None otherwise (one worker is this process anyway;
+    no look was made, or one could run longer).
+
+    Example
+    -------
+    >>> from counting.reach import JobCost
+    >>> look = JobCost("3x3", "patterns3", 44, True, 0.02, 2, 0.01)
+    >>> in_process_reason([look], 2)
+    'in this process: the quick look puts the job at 0.88 s of CPU'
+    >>> in_process_reason([look], 1) is None, in_process_reason([], 2) is None
+    (True, True)
+    """
+    if workers <= 1 or not quick or not all(reach.runs_in_process(q) for q in quick):
+        return None
+    cpu = sum(q.cpu_seconds for q in quick)
+    return f"in this process: the quick look puts the job at {reach.format_seconds(cpu)} of CPU"
+
+
 def check_reach(shape: str, reduction: str | None, options: CountOptions, workers: int, *,
                 up_to_symmetry: bool = False, grid_total_known: bool | None = None,
                 has_store: bool = False, store: Path | None = None, fresh: bool = False,
-                note: Say = _silent) -> list:
+                note: Say = _silent, quick: list | None = None) -> list:
     """The estimates of a job that could run long (``(what, JobCost)``
     pairs, to be printed before it starts); :class:`OutOfReach`, with the
     estimate, when one would take more than
@@ -256,6 +290,10 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
     count behind the identity class unless its store is complete already
     (``grid_total_known`` None: whether the grid store at its default path
     is complete; True or False: the caller knows).
+
+    ``quick``, when given, is appended each quick look made
+    (:class:`counting.reach.JobCost`): what a run's place is chosen by
+    (:func:`in_process_reason`).
     """
     kind = as_kind(shape)
     check_shape(kind)
@@ -281,8 +319,10 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
     for what, red, stored, ids_left in wanted:
         try:
             with say_if_slow(note, f"preparing the units of {s.name} ({red.name}) ..."):
-                quick = replace(reach.quick_cost(red, options, left=ids_left), done=stored)
-            if not reach.could_be_long(quick, workers):
+                looked = replace(reach.quick_cost(red, options, left=ids_left), done=stored)
+            if quick is not None:
+                quick.append(looked)
+            if not reach.could_be_long(looked, workers):
                 continue
             note(f"{what} could take more than {reach.format_seconds(reach.LONG_JOB_SECONDS)} "
                 f"on {workers} worker{'s' * (workers != 1)}: estimating its cost ...")

@@ -8,7 +8,9 @@ not complete is looked at first, in two steps:
    shallow leaves (:data:`QUICK`), which errs high (the call overhead of
    many small leaf counts is counted as work).  A job it puts under
    :data:`LONG_JOB_SECONDS` / :data:`QUICK_MARGIN` on the workers asked is
-   small: it starts at once and nothing is printed (:func:`could_be_long`);
+   small: it starts at once and nothing is printed (:func:`could_be_long`),
+   and one it puts at a few seconds is counted in the calling process
+   rather than on a pool (:func:`runs_in_process`);
 2. otherwise the **estimate** (:func:`job_cost`, a few seconds), which
    ``gridcount count`` prints before the first unit starts.
 
@@ -68,7 +70,7 @@ from counting.run.pool import process_mib
 from dlx.estimate import LEAF_SOLUTIONS, estimate
 
 __all__ = ["JobCost", "job_cost", "searching_memory", "quick_cost", "could_be_long", "REACH_DAYS",
-           "LONG_JOB_SECONDS", "QUICK", "QUICK_MARGIN", "SAMPLE", "TIMED_SAMPLE", "WIDE_SPREAD",
+           "LONG_JOB_SECONDS", "IN_PROCESS_SECONDS", "runs_in_process", "QUICK", "QUICK_MARGIN", "SAMPLE", "TIMED_SAMPLE", "WIDE_SPREAD",
            "format_seconds"]
 
 #: A job estimated to take longer than this on the workers asked for is refused.
@@ -84,6 +86,12 @@ QUICK = {"sample": 2, "probes": 10, "max_seconds": 0.2, "leaf_solutions": 10**4,
 #: The quick look clears a job as small only with this margin below
 #: :data:`LONG_JOB_SECONDS` (two units and ten paths can miss costly units).
 QUICK_MARGIN = 10
+#: A job the quick look puts at no more than this many CPU seconds (its
+#: units left, all of them) is counted in the calling process
+#: (:func:`runs_in_process`): a pool's worker processes each import the
+#: library and map the job's tables before their first unit (a second or
+#: more), which costs such a job more than sharing the cores saves.
+IN_PROCESS_SECONDS = 3.0
 #: Units sampled by the estimate, each walked by Knuth's estimator (in the
 #: same time budget however many: more units, fewer paths each) ...
 SAMPLE = 8
@@ -240,6 +248,15 @@ def could_be_long(quick: JobCost, workers: int) -> bool:
     :data:`LONG_JOB_SECONDS` on ``workers`` (with :data:`QUICK_MARGIN`):
     then it is estimated in full and the estimate printed."""
     return quick.wall_seconds(workers) * QUICK_MARGIN >= LONG_JOB_SECONDS
+
+
+def runs_in_process(quick: JobCost) -> bool:
+    """Whether a job whose quick look is ``quick`` is small enough to count
+    in the calling process rather than on a pool of worker processes (at
+    most :data:`IN_PROCESS_SECONDS` of CPU time; never on a provisional
+    bound or an uncertain number of units)."""
+    return (quick.countable and quick.units_exact and not quick.provisional
+            and quick.cpu_seconds <= IN_PROCESS_SECONDS)
 
 
 def job_cost(reduction: Reduction, options: CountOptions = CountOptions(), *,

@@ -28,7 +28,7 @@ from counting import published
 from counting.job import Job, run_count
 from counting.options import CountOptions
 from counting.outputs import check_outputs, write_atomic
-from counting.plan import OutOfReach, check_reach, record_identity
+from counting.plan import OutOfReach, check_reach, in_process_reason, record_identity
 from counting.reduction.registry import MAX_N, SYMMETRY
 from counting.store.database import Store
 from factorization import latin_rectangles
@@ -201,7 +201,7 @@ class VerifyRow:
 
 def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountOptions(),
                  up_to_symmetry: bool = False, grid_total: int | None = None,
-                 reduction: str | None = None) -> VerifyRow:
+                 reduction: str | None = None, in_process_if_small: bool = False) -> VerifyRow:
     """Count ``shape`` from scratch (temporary store) and compare.
 
     ``options`` chooses the counting method, as for :func:`run_count`.
@@ -212,6 +212,9 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
     grid count made in the same run), else the grid count made here first.
     ``reduction`` counts the grids by another reduction than the shape's
     default (a second, independent method: ``patterns3``).
+    ``in_process_if_small``: a shape the quick look puts at a few seconds is
+    counted in this process instead of on ``workers`` processes
+    (:func:`counting.plan.in_process_reason`).
     """
     name = as_kind(shape).name
     chosen_reduction = reduction
@@ -225,11 +228,14 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
     t0 = time.perf_counter()
     computed = units = reduction = error = None
     try:
+        quick: list = []
         try:
             check_reach(name, chosen_reduction, options, workers, up_to_symmetry=up_to_symmetry,
-                        grid_total_known=grid_total is not None)
+                        grid_total_known=grid_total is not None, quick=quick)
         except OutOfReach as e:
             raise ValueError(f"out of reach by reduction {e.reduction}: {e.estimate}") from None
+        if in_process_if_small and in_process_reason(quick, workers) is not None:
+            workers = 1
         with tempfile.TemporaryDirectory(prefix="gridcount-verify-") as tmp:
             if up_to_symmetry:
                 job = Job.load(name, SYMMETRY)
@@ -286,7 +292,8 @@ def verify(shapes: Iterable[str], *, workers: int = 1, options: CountOptions = C
            on_start: Callable[[str], None] | None = None,
            on_row: Callable[[VerifyRow], None] | None = None,
            symmetry_shapes: Iterable[str] = (),
-           rectangles: Iterable[tuple[int, int]] = ()) -> list[VerifyRow]:
+           rectangles: Iterable[tuple[int, int]] = (),
+           in_process_if_small: bool = False) -> list[VerifyRow]:
     """Verify every shape in turn, then the essentially different grids of
     ``symmetry_shapes`` (their identity taken from a grid count of this run
     when there is one), then the ``(rows, n)`` Latin ``rectangles``;
@@ -294,7 +301,8 @@ def verify(shapes: Iterable[str], *, workers: int = 1, options: CountOptions = C
     but not counted, :data:`NOT_COUNTED`) and ``on_row`` each row as it is done.
 
     Every shape is checked (``N <= 16``) before anything is counted, so a
-    bad shape fails at once with a ``ValueError``.
+    bad shape fails at once with a ``ValueError``.  ``in_process_if_small``:
+    as for :func:`verify_shape`.
     """
     names = [_checked_kind(s) for s in shapes]
     sym_names = [_checked_kind(s) for s in symmetry_shapes]
@@ -308,7 +316,8 @@ def verify(shapes: Iterable[str], *, workers: int = 1, options: CountOptions = C
             on_start(f"{name} (essentially different)" if sym else
                      f"{name} by {red}" if red else name)
         row = verify_shape(name, workers=workers, options=options, up_to_symmetry=sym,
-                           grid_total=grids.get(name) if sym else None, reduction=red)
+                           grid_total=grids.get(name) if sym else None, reduction=red,
+                           in_process_if_small=in_process_if_small)
         if not sym and red is None and row.computed is not None and row.match is not False:
             grids[name] = row.computed
         rows.append(row)

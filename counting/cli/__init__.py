@@ -12,7 +12,9 @@ The commands live in six modules: :mod:`counting.cli.count` (``count``,
 :mod:`counting.cli.generate` (``generate``) and :mod:`counting.cli.explain`
 (``explain``).  This module holds the group and :func:`main`; what the
 commands share is :mod:`counting.cli.common` (and, for the puzzle commands,
-:mod:`counting.cli.puzzle_io`).
+:mod:`counting.cli.puzzle_io`).  The group imports a command's module only
+when that command runs (:mod:`counting.cli.lazy`), so ``gridcount --version``
+and ``--help`` do not load the library.
 """
 from __future__ import annotations
 
@@ -21,13 +23,30 @@ import sys
 
 import click
 
-from counting.cli import count, puzzles, report, store
 from counting.cli.common import CONTEXT_SETTINGS, Terminated
+from counting.cli.lazy import LazyGroup
 
-__all__ = ["cli", "main"]
+__all__ = ["cli", "main", "COMMANDS"]
+
+#: Each command of the group: its name and where it is defined (module, function).
+COMMANDS = {
+    "count": ("counting.cli.count", "count"),
+    "classes": ("counting.cli.count", "classes"),
+    "verify": ("counting.cli.count", "verify"),
+    "status": ("counting.cli.store", "status"),
+    "export": ("counting.cli.store", "export"),
+    "merge": ("counting.cli.store", "merge"),
+    "recount": ("counting.cli.store", "recount"),
+    "report": ("counting.cli.report", "report"),
+    "solve": ("counting.cli.puzzles", "solve"),
+    "count-solutions": ("counting.cli.puzzles", "count_solutions"),
+    "check": ("counting.cli.puzzles", "check"),
+    "generate": ("counting.cli.generate", "generate"),
+    "explain": ("counting.cli.explain", "explain"),
+}
 
 
-class _Group(click.Group):
+class _Group(LazyGroup):
     """The command group: Ctrl-C is exit code 130 (SIGTERM 143) in every
     command, as the shell reports a signal, not click's "Aborted!" and 1
     (which ``check`` also uses for "not all unique")."""
@@ -41,7 +60,7 @@ class _Group(click.Group):
             sys.exit(128 + (signal.SIGTERM if terminated else signal.SIGINT))
 
 
-@click.group(cls=_Group, context_settings=CONTEXT_SETTINGS)
+@click.group(cls=_Group, context_settings=CONTEXT_SETTINGS, lazy_commands=COMMANDS)
 @click.version_option(package_name="gridcount")
 def cli() -> None:
     """Count Sudoku grids exactly, by dancing links over equivalence classes.
@@ -57,9 +76,3 @@ def main() -> None:
     """Console-script entry point."""
     cli(prog_name="gridcount")
 
-
-
-for _command in (count.count, count.classes, count.verify,
-                 store.status, store.export, store.merge, store.recount, report.report):
-    cli.add_command(_command)
-puzzles.register(cli)

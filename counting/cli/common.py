@@ -5,14 +5,14 @@ from __future__ import annotations
 import contextlib
 import signal
 import sys
-from typing import Callable, NoReturn
+from typing import TYPE_CHECKING, Callable, NoReturn
 
 import click
 
 from counting import outputs
-from counting.labels import labels_of
-from counting.reduction import registry
-from grids.kind import GridKind
+
+if TYPE_CHECKING:
+    from grids.kind import GridKind
 
 __all__ = ["fail", "note", "NOTES", "refuse", "Refused", "check_outputs", "output_errors",
            "print_table", "Terminated", "sigterm_stops_like_ctrl_c", "CONTEXT_SETTINGS", "given",
@@ -40,6 +40,7 @@ def check_size(kind: GridKind, force: bool,
     """Refuse (exit code 2, as every refusal) a grid larger than
     :data:`~counting.reduction.registry.MAX_N` square without ``--force``;
     ``before(message)``, when given, is called first (a JSON error on stdout)."""
+    from counting.reduction import registry   # the library: not for --help (cli.lazy)
     try:
         registry.check_shape(kind.name, force=force)
     except ValueError as e:
@@ -54,6 +55,8 @@ def enumeration_notice(kind: GridKind, reduction: str | None, force: bool) -> st
     enumerated: that can take hours before anything else is printed.  None
     for other grids (their slow steps are said by :func:`note`).
     ``reduction`` is one that applies to the kind (checked before)."""
+    from counting.labels import labels_of
+    from counting.reduction import registry   # the library: not for --help (cli.lazy)
     n = kind.shape.n
     if not force or n <= registry.MAX_N:
         return None

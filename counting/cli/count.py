@@ -76,7 +76,8 @@ def _row_text(row) -> str:
                    f"{reach.format_seconds(reach.LONG_JOB_SECONDS)} is estimated first; "
                    f"--force skips the estimate).")
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
-              help="Worker processes [default: number of cores].")
+              help="Worker processes [default: number of cores; a job estimated at a few "
+                   "seconds is counted in this process, as the run statistics say].")
 @click.option("--db", type=click.Path(dir_okay=False), default=None,
               help="Store of finished units [default: results/SHAPE-rREDUCTION.sqlite].")
 @click.option("--units", "unit_list", default=None, help="Only these unit ids, e.g. 0-9,15.")
@@ -169,6 +170,7 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
                                "replaces a lost worker itself)")
     options = dataclasses.replace(_count_options(memo_mb_text, no_memo, no_tail), kernel=kernel,
                                   shared_memo=not private_memo)
+    asked_workers = workers   # without --workers a small job is counted in this process
     cores = default_workers()
     if workers is not None and workers > cores:
         if not (quiet or as_json):
@@ -185,7 +187,8 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
         shape=shape, reduction=reduction, up_to_symmetry=up_to_symmetry, force=force,
         db=Path(db) if db else None, unit_list=unit_list, fresh=fresh,
         allow_mismatch=allow_mismatch, options=options, workers=estimate_on,
-        local_workers=here, scheduler=scheduler, wait_workers=wait_workers)
+        local_workers=here, scheduler=scheduler, wait_workers=wait_workers,
+        in_process_if_small=asked_workers is None and scheduler is None)
     quiet_run = quiet or as_json
     say = (lambda msg: None) if quiet_run else (lambda msg: click.echo(msg, err=True))
     if (notice := enumeration_notice(kind, reduction, force)) is not None:
@@ -355,6 +358,7 @@ def _run_json(report: jobs.RunReport) -> dict:
             "dead_ends": sum(r.dead_ends for r in report.counted),
             "nodes": sum(r.nodes for r in report.counted),
             "memo_hits": sum(r.memo_hits for r in report.counted),
+            "in_process": report.in_process,
             "per_worker": [w.as_json() for w in report.per_worker.values()]}
 
 
@@ -377,7 +381,8 @@ def _print_run(report: jobs.RunReport) -> None:
         ("time in units", f"{in_units:,.1f} s (wall, summed over units)"),
         *([("solutions per second per worker (searched units)", f"{rate:,.0f} sol/s")]
           if rate is not None else []),
-        ("workers", dask_stats.describe_workers(report.workers, report.per_worker)),
+        ("workers", dask_stats.describe_workers(report.workers, report.per_worker)
+         + (f" ({report.in_process})" if report.in_process else "")),
     ]
     print_table(rows + dask_stats.per_worker_rows(report.per_worker))
 
@@ -454,7 +459,8 @@ def classes(shape, reduction, prefix, force, as_json):
               help="Add the long shapes: 1x8, 2x4, 4x2, 3x3, 2x5 and 1x9 (minutes).")
 @click.option("--shapes", default=None, help="Only these shapes, e.g. 2x3,3x2.")
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
-              help="Worker processes [default: number of cores].")
+              help="Worker processes [default: number of cores; a shape estimated at a few "
+                   "seconds is counted in this process].")
 @click.option("--json", "as_json", is_flag=True, help="JSON on stdout.")
 @click.option("--report", type=click.Path(dir_okay=False), default=None,
               help="Also write the table and this machine's description as Markdown.")
@@ -485,6 +491,7 @@ def verify(all_shapes, shapes, workers, as_json, report):
     sym = [] if shapes is not None else verifying.default_symmetry_shapes(all_shapes)
     rects = [] if shapes is not None else verifying.default_rectangles(all_shapes)
     check_outputs([], [report])
+    small_here = workers is None   # without --workers a small shape is counted in this process
     workers = workers or default_workers()
     say = (lambda msg: None) if as_json else (lambda msg: click.echo(msg, err=True))
     machine = jobs.describe_machine()
@@ -502,7 +509,8 @@ def verify(all_shapes, shapes, workers, as_json, report):
     try:
         with sigterm_stops_like_ctrl_c():
             rows = verifying.verify(chosen, workers=workers, symmetry_shapes=sym, rectangles=rects,
-                                    on_start=lambda sh: say(f"counting {sh} ..."), on_row=on_row)
+                                    on_start=lambda sh: say(f"counting {sh} ..."), on_row=on_row,
+                                    in_process_if_small=small_here)
     except KeyboardInterrupt as e:
         how = "terminated" if isinstance(e, Terminated) else "interrupted"
         bad = [r.label for r in done if r.failed]

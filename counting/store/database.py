@@ -3,9 +3,11 @@
 Why a database and not a results file: a full count runs for hours across many
 processes, and it must be possible to kill it at any moment (``kill -9``
 included) and carry on later without recounting what was finished and without
-ever counting a unit twice.  SQLite gives us exactly that when every finished
-unit is committed in its own transaction: after a crash the database holds every
-unit whose ``COMMIT`` returned, complete, and nothing of the ones in flight.
+ever counting a unit twice.  SQLite gives us exactly that when finished units
+are committed in transactions: after a crash the database holds every unit
+whose ``COMMIT`` returned, complete, and nothing of the ones in flight.
+:meth:`Store.record` commits one unit; a run commits its units in small
+batches (:mod:`counting.store.batch`), one transaction each.
 
 The library comes first and the CLI is a thin layer over it (STYLE.md §3.1):
 :class:`Store` does all the work, raises only the typed exceptions below
@@ -352,7 +354,8 @@ class Store:
     # -- writing -----------------------------------------------------------
 
     def record(self, result: UnitResult) -> bool:
-        """Store one finished unit in its own transaction.
+        """Store one finished unit in its own transaction (inside an
+        :meth:`atomic` block: in a savepoint of the block's transaction).
 
         Returns
         -------
@@ -385,10 +388,16 @@ class Store:
                 )
             self._insert(row)
         self._unsaved += 1
+        self.checkpoint_if_due()
+        return True
+
+    def checkpoint_if_due(self) -> None:
+        """:meth:`checkpoint` once :data:`CHECKPOINT_EVERY` units are recorded
+        or :data:`CHECKPOINT_SECONDS` have passed since the last one (called
+        again after a batch's transaction, :mod:`counting.store.batch`)."""
         if (self._unsaved >= CHECKPOINT_EVERY
                 or time.monotonic() - self._saved_at >= CHECKPOINT_SECONDS):
             self.checkpoint()
-        return True
 
     def checkpoint(self) -> None:
         """Copy the committed units from the -wal file into the main file

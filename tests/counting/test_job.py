@@ -46,6 +46,41 @@ def test_run_count_passes_the_options_to_every_unit(job, store):
     assert [r.memo_hits for r in store.results()] == [0] * job.n_units
 
 
+def test_run_count_commits_its_units_in_batches(job, store, monkeypatch):
+    from counting import job as jobs
+    from counting.store.batch import Batch
+    commits = []
+
+    class Counted(Batch):       # limited by its number of units only: no clock decides
+        def __init__(self, store):
+            super().__init__(store, units=4, work_seconds=float("inf"),
+                             wait_seconds=float("inf"))
+
+        def commit(self):
+            commits.append(len(self.held))
+            super().commit()
+    monkeypatch.setattr(jobs, "Batch", Counted, raising=False)
+    run_count(job, store, options=CountOptions(), **_quiet())     # 9 units
+    assert commits[:3] == [4, 4, 1] and sum(commits) == job.n_units
+    assert sorted(r.unit_id for r in store.results()) == list(range(job.n_units))
+
+
+def test_an_interrupted_run_commits_the_units_it_holds(job, store, monkeypatch):
+    from counting import job as jobs
+    from counting.run import pool
+    real = pool.run_units
+
+    def stops_after_three(*args, **kwargs):
+        for i, result in enumerate(real(*args, **kwargs)):
+            if i == 3:
+                raise KeyboardInterrupt
+            yield result
+    monkeypatch.setattr(jobs.pool, "run_units", stops_after_three)
+    with pytest.raises(KeyboardInterrupt):
+        run_count(job, store, options=CountOptions(), **_quiet())
+    assert len(store) == 3       # held by the batch, committed on the way out
+
+
 def test_a_class_total_is_logged_when_its_last_unit_arrives(job, store):
     said = []
     run_count(job, store, options=CountOptions(), progress=False, log=said.append)

@@ -1,0 +1,84 @@
+"""The command group loads a command's module only when the command runs
+(counting/cli/lazy.py): ``gridcount --version`` and ``--help`` import none of
+the library, and the group's listing is the one the imported commands give."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from counting.cli import COMMANDS, cli
+from counting.cli.lazy import LazyGroup, short_help
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# what a command needs and --version/--help do not: the job, the pool, the engine, numpy
+HEAVY = ("counting.job", "counting.run.pool", "counting.reduction", "dlx", "numpy")
+
+_PROBE = """
+import sys
+from counting.cli import cli
+try:
+    cli(sys.argv[1:], prog_name="gridcount")
+except SystemExit:
+    pass
+heavy = [m for m in {heavy!r} if m in sys.modules]
+print("loaded:", ",".join(heavy), file=sys.stderr)
+"""
+
+
+def _loaded(*args: str) -> list[str]:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    out = subprocess.run([sys.executable, "-c", _PROBE.format(heavy=HEAVY), *args],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    line = [x for x in out.stderr.splitlines() if x.startswith("loaded:")]
+    assert line, out.stderr
+    return [m for m in line[-1].removeprefix("loaded:").strip().split(",") if m]
+
+
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["-h"]])
+def test_version_and_help_import_none_of_the_library(args):
+    assert _loaded(*args) == []
+
+
+def test_a_command_loads_what_it_needs():
+    assert "counting.job" in _loaded("count", "--help")
+
+
+def test_the_group_lists_every_command_with_the_help_its_function_gives():
+    eager = click.Group(name="gridcount")
+    for name, (module, attribute) in COMMANDS.items():
+        command = getattr(__import__(module, fromlist=[attribute]), attribute)
+        assert command.name == name   # the table names each command as click does
+        eager.add_command(command)
+    lazy = LazyGroup(name="gridcount", lazy_commands=COMMANDS)
+    for width in (60, 80, 120):
+        texts = []
+        for group in (eager, lazy):
+            ctx = click.Context(group, terminal_width=width)
+            formatter = ctx.make_formatter()
+            group.format_commands(ctx, formatter)
+            texts.append(formatter.getvalue())
+        assert texts[0] == texts[1]
+        assert "count-solutions" in texts[1]
+
+
+def test_short_help_is_read_from_the_source_as_click_shortens_it():
+    from counting.cli.count import count
+    for limit in (30, 45, 70):
+        assert short_help("counting.cli.count", "count", limit) == count.get_short_help_str(limit)
+    assert short_help("counting.cli.count", "no_such_function", 45) is None
+
+
+def test_every_puzzle_command_is_in_the_group():
+    from counting.cli.puzzles import COMMANDS as PUZZLE_COMMANDS
+    assert {c.name for c in PUZZLE_COMMANDS} <= set(COMMANDS)
+
+
+def test_the_group_still_runs_its_commands():
+    result = CliRunner().invoke(cli, ["classes", "2x2"])
+    assert result.exit_code == 0, result.output
+    assert "classes" in result.output
