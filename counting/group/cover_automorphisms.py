@@ -68,7 +68,7 @@ from grids.variants.implied import implied_houses
 __all__ = ["CoverGraph", "CoverGroup", "Comparison", "cover_graph", "cover_group", "compare",
            "nauty_missing", "INSTALL_HINT"]
 
-INSTALL_HINT = "pip install 'gridcount[nauty]' (or pip install pynauty)"
+INSTALL_HINT = "pip install 'gridcount[nauty]' (in a source tree: pip install -e '.[nauty]')"
 #: Relative agreement asked of nauty's floating-point group size.
 GRPSIZE_TOLERANCE = 1e-9
 #: What exchanging two of a Latin square's three coordinate types means.
