@@ -277,24 +277,29 @@ def _joined(graph: CoverGraph, orbits) -> tuple:
     return _pairs_of(graph, blocks.values())
 
 
-def _today_generators(kind: GridKind) -> list[Symmetry]:
-    """Elements of today's geometric group that, with relabelling (which
-    keeps every item's type), join the same types as the whole of it: for
-    a plain kind (the whole G) only transposition moves a type; otherwise
-    every element of ``H``."""
+def _today(kind: GridKind) -> tuple[int, list[Symmetry]]:
+    """``(|H|, elements)``: the order of today's geometric part ``H`` and
+    elements of it that, with relabelling (which keeps every item's type),
+    join the same types as the whole of it: for a plain kind (``H`` is all of
+    G, 3.4 M elements for 9×9) only transposition moves a type; otherwise
+    every element of ``H`` (searched once: seconds for some kinds)."""
     s = kind.shape
     if kind.plain:
-        ident = list(range(s.n))
-        return [Symmetry(tuple(ident), tuple(ident), True)] if s.box_rows == s.box_cols else []
-    return list(kind_group(kind).elements)
+        ident = tuple(range(s.n))
+        return group_order(s), [Symmetry(ident, ident, True)] if s.box_rows == s.box_cols else []
+    h = kind_group(kind)
+    return h.geometric_order, list(h.elements)
 
 
-def today_joined(kind, implied: bool = True) -> tuple:
-    """Type pairs today's group (geometric part × relabelling) joins.
+def today_joined(kind, elements=None, implied: bool = True) -> tuple:
+    """Type pairs today's group (geometric part × relabelling) joins;
+    ``elements`` are those of :func:`_today` (found when None).
 
-    ArithmeticError if one of its elements is not an automorphism of the
-    cover (it would then not be a subgroup of the full group)."""
+    ArithmeticError if one of them is not an automorphism of the cover (it
+    would then not be a subgroup of the full group)."""
     kind = as_kind(kind)
+    if elements is None:
+        elements = _today(kind)[1]
     graph = cover_graph(kind, implied)
     n = kind.shape.n
     where = {items: j for j, items in enumerate(graph.items)}
@@ -306,7 +311,7 @@ def today_joined(kind, implied: bool = True) -> tuple:
             j = parent[j]
         return j
 
-    for g in _today_generators(kind):
+    for g in elements:
         p = [int(v) for v in g.cell_permutation()]
         for j, items in enumerate(graph.items):
             image = frozenset(p[o // n] * n + o % n for o in items)
@@ -353,12 +358,9 @@ def compare(kind) -> Comparison:
     """The full group of ``kind``'s cover beside today's group (needs pynauty)."""
     kind = as_kind(kind)
     full = cover_group(kind)
-    if kind.plain:
-        geometric = group_order(kind.shape)
-    else:
-        geometric = kind_group(kind).geometric_order
+    geometric, elements = _today(kind)
     # as permutations of the options: faithful, but on the 1×1 grid, whose
     # one option transposition fixes too
     today = geometric * math.factorial(kind.shape.n) if kind.shape.n > 1 else 1
-    before = set(today_joined(kind))
+    before = set(today_joined(kind, elements))
     return Comparison(kind, full.order, today, tuple(p for p in full.joined if p not in before))

@@ -203,6 +203,15 @@ def test_paratopy_is_not_a_relabelling_of_cells():
     assert any(g.cells_and_digits(i) is None for i in range(len(g.generators)))
 
 
+def test_an_element_of_today_s_group_must_keep_the_cover():
+    # swapping rows 1 and 4 breaks the boxes: not a symmetry, and said so
+    ident = tuple(range(9))
+    swap = (3, 1, 2, 0, 4, 5, 6, 7, 8)
+    with pytest.raises(ArithmeticError, match="does not keep the exact cover"):
+        ca.today_joined("3x3", [Symmetry(swap, ident, False)])
+    assert ca.today_joined("3x3") == (("rows", "columns"),)
+
+
 # -- the graph ----------------------------------------------------------------
 
 def test_the_graph_is_the_exact_cover():
