@@ -22,7 +22,7 @@ the generators.  ``--up-to-symmetry`` still counts under today's group.
 
 Example
 -------
->>> full_orbit_count("1x4").orbits          # main classes of Latin squares of order 4
+>>> full_orbit_count("2x2").orbits          # 4×4 Sudoku: 288 grids, 2 essentially different
 2
 """
 from __future__ import annotations
