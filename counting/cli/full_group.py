@@ -12,8 +12,9 @@ import math
 
 import click
 
-from counting.cli.common import fail, print_table
+from counting.cli.common import fail, note, print_table
 from counting.group.cover_automorphisms import compare, nauty_missing
+from counting.run.notice import say_if_slow
 from grids.kind import GridKind
 
 __all__ = ["show_group"]
@@ -33,7 +34,9 @@ def show_group(kind: GridKind, as_json: bool) -> None:
     if missing is not None:
         fail(missing)
     try:
-        c = compare(kind)
+        with say_if_slow(note, f"computing the symmetry groups of {kind.name} "
+                               f"(nauty: minutes from 16x16 on) ..."):
+            c = compare(kind)
         index, adds = c.index, c.describe()
     except (ValueError, ArithmeticError) as e:
         fail(str(e))
@@ -44,11 +47,12 @@ def show_group(kind: GridKind, as_json: bool) -> None:
         return
     n = kind.shape.n
     click.echo(f"{kind.name}: the symmetries of its exact cover (nauty), beside today's group")
-    print_table([
-        ("full group (automorphisms of the exact cover)", _with_factorial(c.full_order, n)),
-        ("today's group (geometric part × relabelling)", _with_factorial(c.today_order, n)),
-        ("index", f"{index:,}"),
-    ])
+    rows = [("full group (automorphisms of the exact cover)", _with_factorial(c.full_order, n))]
+    if c.today_order is not None:
+        rows += [("today's group (geometric part × relabelling)",
+                  _with_factorial(c.today_order, n)),
+                 ("index", f"{index:,}")]
+    print_table(rows)
     if index == 1:
         click.echo("the full group is today's group: --up-to-symmetry already uses all of it")
     for line in adds:

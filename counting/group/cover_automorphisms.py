@@ -327,16 +327,23 @@ def today_joined(kind, elements=None, implied: bool = True) -> tuple:
 
 @dataclass(frozen=True)
 class Comparison:
-    """The full group beside today's (geometric part × relabelling)."""
+    """The full group beside today's (geometric part × relabelling).
+
+    ``today_order`` and ``new_pairs`` are None when today's group is too
+    large to search (``unknown`` says why)."""
 
     kind: GridKind
     full_order: int
-    today_order: int
-    new_pairs: tuple
+    today_order: int | None
+    new_pairs: tuple | None
+    unknown: str | None = None
 
     @property
-    def index(self) -> int:
-        """``[full : today]``; ArithmeticError if today's order does not divide the full one."""
+    def index(self) -> int | None:
+        """``[full : today]`` (None when today's group is unknown);
+        ArithmeticError if today's order does not divide the full one."""
+        if self.today_order is None:
+            return None
         if self.full_order % self.today_order:
             raise ArithmeticError(f"{self.kind.name}: today's group order {self.today_order:,} "
                                   f"does not divide the full order {self.full_order:,}")
@@ -344,6 +351,8 @@ class Comparison:
 
     def describe(self) -> list[str]:
         """What the full group adds, one plain sentence per pair of types."""
+        if self.new_pairs is None:
+            return [f"what it adds is not known: {self.unknown}"]
         lines = []
         for a, b in self.new_pairs:
             gloss = GLOSSES.get((a, b))
@@ -358,7 +367,10 @@ def compare(kind) -> Comparison:
     """The full group of ``kind``'s cover beside today's group (needs pynauty)."""
     kind = as_kind(kind)
     full = cover_group(kind)
-    geometric, elements = _today(kind)
+    try:
+        geometric, elements = _today(kind)
+    except ValueError as e:        # today's group is too large to search
+        return Comparison(kind, full.order, None, None, str(e))
     # as permutations of the options: faithful, but on the 1×1 grid, whose
     # one option transposition fixes too
     today = geometric * math.factorial(kind.shape.n) if kind.shape.n > 1 else 1

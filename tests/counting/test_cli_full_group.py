@@ -74,3 +74,17 @@ def test_bad_input_is_named_before_the_missing_pynauty(no_pynauty):
     assert res.exit_code == 2
     assert "unknown grid kind 'nope'" in res.output
     assert "pynauty" not in res.output
+
+
+def test_today_s_group_too_large_to_search_still_prints_the_full_group(monkeypatch):
+    import counting.group.cover_automorphisms as ca
+
+    def too_large(kind):
+        raise ValueError("the symmetry group of 2x2+x is too large to search (7·7 parts)")
+
+    monkeypatch.setattr(ca, "kind_group", too_large)
+    res = invoke("classes", "2x2+x", "--group")
+    assert res.exit_code == 0, res.output
+    assert "384 (16 × 4!)" in res.output
+    assert "today's group (" not in res.output and "index" not in res.output
+    assert "what it adds is not known: the symmetry group of 2x2+x is too large" in res.output

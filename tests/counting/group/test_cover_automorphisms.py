@@ -242,3 +242,14 @@ def test_nauty_missing_names_the_install_command(monkeypatch):
 
     monkeypatch.setattr(builtins, "__import__", no_pynauty)
     assert ca.nauty_missing() == f"the full symmetry group needs pynauty: {ca.INSTALL_HINT}"
+
+
+def test_the_full_group_is_given_when_today_s_is_too_large_to_search(monkeypatch):
+    def too_large(kind):
+        raise ValueError("the symmetry group of 2x2+x is too large to search (7·7 parts)")
+
+    monkeypatch.setattr(ca, "kind_group", too_large)
+    c = compare("2x2+x")
+    assert c.full_order == 384 and c.today_order is None and c.index is None
+    assert c.describe() == ["what it adds is not known: the symmetry group of 2x2+x "
+                            "is too large to search (7·7 parts)"]
