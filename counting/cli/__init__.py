@@ -12,7 +12,8 @@ The commands live in six modules: :mod:`counting.cli.count` (``count``,
 :mod:`counting.cli.generate` (``generate``) and :mod:`counting.cli.explain`
 (``explain``).  This module holds the group and :func:`main`; what the
 commands share is :mod:`counting.cli.common` (and, for the puzzle commands,
-:mod:`counting.cli.puzzle_io`).
+:mod:`counting.cli.puzzle_io`; for ``classes --group``,
+:mod:`counting.cli.full_group`).
 """
 from __future__ import annotations
 
