@@ -12,7 +12,8 @@ The commands live in six modules: :mod:`counting.cli.count` (``count``,
 :mod:`counting.cli.generate` (``generate``) and :mod:`counting.cli.explain`
 (``explain``).  This module holds the group and :func:`main`; what the
 commands share is :mod:`counting.cli.common` (and, for the puzzle commands,
-:mod:`counting.cli.puzzle_io`).  The group imports a command's module only
+:mod:`counting.cli.puzzle_io`; for ``classes --group``,
+:mod:`counting.cli.full_group`).  The group imports a command's module only
 when that command runs (:mod:`counting.cli.lazy`), so ``gridcount --version``
 and ``--help`` do not load the library.
 """

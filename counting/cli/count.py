@@ -17,6 +17,7 @@ import click
 
 from counting import job as jobs
 from counting import plan, reach, rectangles
+from counting.cli.full_group import show_group
 from counting.cli.common import (Terminated, check_outputs, check_size, enumeration_notice,
                                  fail, note, not_together, output_errors,
                                  print_table, refuse, sigterm_stops_like_ctrl_c)
@@ -414,7 +415,11 @@ def _print_summary(s: jobs.Summary, path, quiet: bool = False) -> None:
 @click.option("--prefix", default=None, metavar="PREFIX", help=PREFIX_OPTION_HELP)
 @click.option("--force", is_flag=True, help="Allow grids larger than 16x16.")
 @click.option("--json", "as_json", is_flag=True, help="JSON on stdout.")
-def classes(shape, reduction, prefix, force, as_json):
+@click.option("--group", "full_group", is_flag=True,
+              help="Instead: the order of the kind's full symmetry group (the automorphisms "
+                   "of its exact cover, by nauty: needs pynauty), today's group's, the index, "
+                   "and what the full group adds.")
+def classes(shape, reduction, prefix, force, as_json, full_group):
     """List the band-1 classes of SHAPE: id, representative, weight.
 
     \b
@@ -423,12 +428,18 @@ def classes(shape, reduction, prefix, force, as_json):
         gridcount classes 3x3 --reduction 44 --json
         gridcount classes 2x3
         gridcount classes 2x2+x --prefix diagonals
+        gridcount classes 3x3+disjoint --group
     """
     try:
         kind = as_kind(shape)
     except ValueError as e:
         _bad_value("SHAPE", str(e))
     check_size(kind, force)
+    if full_group:
+        for other in ("reduction", "prefix"):
+            not_together("full_group", other, "--group lists the group, not the classes")
+        show_group(kind, as_json)
+        return
     reduction = _checked_reduction(kind, reduction, prefix)
     if (notice := enumeration_notice(kind, reduction, force)) is not None:
         click.echo(notice, err=True)

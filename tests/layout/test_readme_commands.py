@@ -38,5 +38,5 @@ def test_the_test_extra_brings_what_the_tests_of_the_optional_parts_import():
     # message; the report and Dask tests run, so the test extra brings them
     pyproject = (ROOT / "pyproject.toml").read_text()
     test_extra = re.search(r"^test = \[(.*?)\n\]", pyproject, re.S | re.M).group(1)
-    for needed in ("pytest", "hypothesis", "matplotlib", "dask[distributed]"):
+    for needed in ("pytest", "hypothesis", "matplotlib", "dask[distributed]", "pynauty"):
         assert f'"{needed}>=' in test_extra, needed

@@ -135,6 +135,18 @@ def test_a_latin_backtracking_past_its_node_limit_is_refused(monkeypatch):
         kg.kind_group("1x8+x")
 
 
+def test_a_shape_too_large_to_search_is_refused_before_its_parts_are_listed(monkeypatch):
+    # 4x4+x: 7,962,624 row parts and as many column parts; listing them took 3.5 GB
+    import counting.group.kind_group as kg
+
+    def no_listing(*args):
+        raise AssertionError("the row and column parts were listed")
+
+    monkeypatch.setattr(kg, "wreath_elements", no_listing)
+    with pytest.raises(ValueError, match=r"too large to search \(7962624·7962624 row"):
+        kg.kind_group("4x4+x")
+
+
 @pytest.mark.parametrize("text", ["2x2+x", "2x3+x", "1x5+x", "2x3+anti-knight"])
 def test_from_cell_permutation_gives_back_every_element_of_h(text):
     group = kind_group(text)

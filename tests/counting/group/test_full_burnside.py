@@ -1,0 +1,55 @@
+"""Essentially different grids under the full group, by Burnside over a
+quotient exact cover per class (counting/group/full_burnside.py), against the
+orbits found by union-find over every grid (tests/variant_samples.py's
+independent brute force) joined to its images under the group's generators.
+
+Reference values: Latin squares of order 4 fall into 2 main classes
+(paratopy; McKay, Meynert & Myrvold 2007), 4×4 Sudoku grids into 2
+essentially different ones (Russell & Jarvis 2006).
+"""
+import pytest
+
+pytest.importorskip("pynauty")
+
+from counting.group.cover_automorphisms import cover_group  # noqa: E402
+from counting.group.full_burnside import (full_orbit_count, group_elements,  # noqa: E402
+                                          MAX_ELEMENTS)
+from union_find import UnionFind  # noqa: E402
+from variant_samples import brute_fillings, kind_parts  # noqa: E402
+
+SMALL = ["1x1", "1x2", "2x1", "1x3", "1x4", "2x2", "2x2+x", "1x4+x", "1x3+x", "2x2+anti-king"]
+
+
+def union_find_orbits(kind) -> int:
+    R, C, houses, pairs = kind_parts(kind)
+    n = R * C
+    grids = [frozenset(k * n + d - 1 for k, d in enumerate(grid))
+             for grid in brute_fillings(n, houses, pairs)]
+    sets = UnionFind(grids)
+    for perm in cover_group(kind).generators:
+        for grid in grids:
+            sets.union(grid, frozenset(perm[o] for o in grid))
+    return sets.count()
+
+
+@pytest.mark.parametrize("kind", SMALL)
+def test_burnside_over_the_full_group_is_the_union_find_orbit_count(kind):
+    assert full_orbit_count(kind).orbits == union_find_orbits(kind)
+
+
+def test_references():
+    assert full_orbit_count("1x4").orbits == 2
+    assert full_orbit_count("2x2").orbits == 2
+
+
+@pytest.mark.parametrize("kind", ["1x4", "2x2", "1x4+x"])
+def test_the_classes_partition_the_group_and_the_identity_fixes_every_grid(kind):
+    b = full_orbit_count(kind)
+    assert sum(size for size, _ in b.classes) == b.order
+    R, C, houses, pairs = kind_parts(kind)
+    assert b.classes[0] == (1, len(brute_fillings(R * C, houses, pairs)))
+
+
+def test_a_group_too_large_to_list_is_refused():
+    with pytest.raises(ValueError, match="more than the"):
+        group_elements([], MAX_ELEMENTS + 1)
