@@ -16,21 +16,52 @@ commands share is :mod:`counting.cli.common` (and, for the puzzle commands,
 """
 from __future__ import annotations
 
+import importlib
 import signal
 import sys
 
 import click
 
-from counting.cli import count, puzzles, report, store
 from counting.cli.common import CONTEXT_SETTINGS, Terminated
 
 __all__ = ["cli", "main"]
 
 
+#: The module of each command, imported when the command is first looked
+#: up (to run it, or to list it in --help): ``gridcount solve`` then loads
+#: the puzzle layer only, not the counting stack that ``count`` needs
+#: (about a quarter of a second).  A module with a ``register(group)``
+#: adds its commands itself; otherwise the command is its attribute of the
+#: command's name.
+COMMAND_MODULES = {
+    "count": "counting.cli.count", "classes": "counting.cli.count",
+    "verify": "counting.cli.count",
+    "status": "counting.cli.store", "export": "counting.cli.store",
+    "merge": "counting.cli.store", "recount": "counting.cli.store",
+    "report": "counting.cli.report",
+    "solve": "counting.cli.puzzles", "count-solutions": "counting.cli.puzzles",
+    "check": "counting.cli.puzzles", "generate": "counting.cli.puzzles",
+    "explain": "counting.cli.puzzles",
+}
+
+
 class _Group(click.Group):
     """The command group: Ctrl-C is exit code 130 (SIGTERM 143) in every
     command, as the shell reports a signal, not click's "Aborted!" and 1
-    (which ``check`` also uses for "not all unique")."""
+    (which ``check`` also uses for "not all unique").  Commands are loaded
+    on first use (:data:`COMMAND_MODULES`)."""
+
+    def list_commands(self, ctx):
+        return sorted(set(self.commands) | set(COMMAND_MODULES))
+
+    def get_command(self, ctx, name):
+        if name not in self.commands and name in COMMAND_MODULES:
+            module = importlib.import_module(COMMAND_MODULES[name])
+            if hasattr(module, "register"):
+                module.register(self)
+            else:
+                self.add_command(getattr(module, name))
+        return super().get_command(ctx, name)
 
     def invoke(self, ctx):
         try:
@@ -56,10 +87,3 @@ def cli() -> None:
 def main() -> None:
     """Console-script entry point."""
     cli(prog_name="gridcount")
-
-
-
-for _command in (count.count, count.classes, count.verify,
-                 store.status, store.export, store.merge, store.recount, report.report):
-    cli.add_command(_command)
-puzzles.register(cli)

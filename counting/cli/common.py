@@ -10,8 +10,6 @@ from typing import Callable, NoReturn
 import click
 
 from counting import outputs
-from counting.labels import labels_of
-from counting.reduction import registry
 from grids.kind import GridKind
 
 __all__ = ["fail", "note", "NOTES", "refuse", "Refused", "check_outputs", "output_errors",
@@ -40,6 +38,7 @@ def check_size(kind: GridKind, force: bool,
     """Refuse (exit code 2, as every refusal) a grid larger than
     :data:`~counting.reduction.registry.MAX_N` square without ``--force``;
     ``before(message)``, when given, is called first (a JSON error on stdout)."""
+    from counting.reduction import registry     # here: the puzzle commands never load it
     try:
         registry.check_shape(kind.name, force=force)
     except ValueError as e:
@@ -54,6 +53,8 @@ def enumeration_notice(kind: GridKind, reduction: str | None, force: bool) -> st
     enumerated: that can take hours before anything else is printed.  None
     for other grids (their slow steps are said by :func:`note`).
     ``reduction`` is one that applies to the kind (checked before)."""
+    from counting.labels import labels_of       # here: the puzzle commands never load them
+    from counting.reduction import registry
     n = kind.shape.n
     if not force or n <= registry.MAX_N:
         return None
