@@ -41,20 +41,24 @@ typedef struct {
     uint8_t *solved;        /* likewise, the solved flags */
     int *n_solved;          /* n_cells + 1 */
     int32_t *pending;       /* n_cells + 1: cells left with one candidate */
+    uint64_t *cell_units;   /* n_cells: bit u set when the cell is in unit u */
+    uint64_t dirty;         /* units whose candidates changed since their
+                               last hidden-single scan (n_units <= 48) */
 } bb_search;
 
-/* The hot routines take the dimensions as arguments (n digits, n_units,
-   n_peers, n_cells) and are always inlined: the 9x9 search passes
+/* The hot routines take the dimensions as arguments (n digits, n_cells,
+   n_peers) and are always inlined: the 9x9 search passes
    constants, so its loops have fixed trip counts (BB_SEARCH_NODE). */
 #define BB_INLINE static inline __attribute__((always_inline))
 
 /* Place the digit `bit` in `cell`, then every naked single it leads to. */
-BB_INLINE int bb_assign(const bb_search *S, int n_peers, bb_mask *cand, uint8_t *solved,
+BB_INLINE int bb_assign(bb_search *S, int n_peers, bb_mask *cand, uint8_t *solved,
                         int *n_solved, int cell, bb_mask bit) {
     int sp = 0, i;
     if (!(cand[cell] & bit))
         return 0;
     cand[cell] = bit;
+    S->dirty |= S->cell_units[cell];
     S->pending[sp++] = cell;
     while (sp) {
         int c = S->pending[--sp];
@@ -72,6 +76,7 @@ BB_INLINE int bb_assign(const bb_search *S, int n_peers, bb_mask *cand, uint8_t 
                 if (!m)
                     return 0;
                 cand[p] = m;
+                S->dirty |= S->cell_units[p];
                 if (!(m & (m - 1)))     /* one left: a naked single */
                     S->pending[sp++] = p;
             }
@@ -80,14 +85,19 @@ BB_INLINE int bb_assign(const bb_search *S, int n_peers, bb_mask *cand, uint8_t 
     return 1;
 }
 
-/* One pass of hidden singles over every unit: 1 if something was placed,
-   0 if nothing, -1 on a contradiction (a digit with no place in a unit). */
-BB_INLINE int bb_hidden_singles(const bb_search *S, int n, int n_units, int n_peers,
+/* Hidden singles in every dirty unit, until none is dirty (placing a
+   digit dirties the units of the cells it changes): 0, or -1 on a
+   contradiction (a digit with no place left in a unit).  A unit that is
+   not dirty was scanned after its last change, so it holds no hidden
+   single and every digit still has a place in it. */
+BB_INLINE int bb_hidden_singles(bb_search *S, int n, int n_peers,
                                 bb_mask *cand, uint8_t *solved, int *n_solved) {
-    int u, j, changed = 0;
-    for (u = 0; u < n_units; u++) {
+    int j;
+    while (S->dirty) {
+        int u = __builtin_ctzll(S->dirty);
         const int32_t *uc = S->units + (size_t)u * n;
         bb_mask once = 0, twice = 0, done = 0, hidden;
+        S->dirty &= S->dirty - 1;
         for (j = 0; j < n; j++) {
             bb_mask m = cand[uc[j]];
             twice |= once & m;
@@ -106,10 +116,19 @@ BB_INLINE int bb_hidden_singles(const bb_search *S, int n, int n_units, int n_pe
                     break;
             if (j == n || !bb_assign(S, n_peers, cand, solved, n_solved, uc[j], bit))
                 return -1;
-            changed = 1;
         }
     }
-    return changed;
+    return 0;
+}
+
+/* The number of digits in a mask, without the popcnt instruction (the
+   extensions are built for any x86-64, where __builtin_popcount is a call). */
+BB_INLINE int bb_count(bb_mask m) {
+    unsigned x = m;
+    x = x - ((x >> 1) & 0x5555u);
+    x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+    x = (x + (x >> 4)) & 0x0F0Fu;
+    return (int)((x + (x >> 8)) & 0x1Fu);
 }
 
 /* The unsolved cell of fewest candidates (the first such; stops at two). */
@@ -117,7 +136,7 @@ BB_INLINE int bb_choose(int n, int n_cells, const bb_mask *cand, const uint8_t *
     int c, best = -1, best_k = n + 1;
     for (c = 0; c < n_cells; c++) {
         if (!solved[c]) {
-            int k = __builtin_popcount(cand[c]);
+            int k = bb_count(cand[c]);
             if (k < best_k) {
                 best = c;
                 best_k = k;
@@ -134,18 +153,15 @@ BB_INLINE int bb_choose(int n, int n_cells, const bb_mask *cand, const uint8_t *
    first.  A branch copies the board to level + 1 (at most n_cells + 1
    levels: each branch places a cell).  Defined twice below: for any
    dimensions (read from S) and for 9x9 (constants). */
-#define BB_SEARCH_NODE(NAME, N, N_CELLS, N_UNITS, N_PEERS)                       \
+#define BB_SEARCH_NODE(NAME, N, N_CELLS, N_PEERS)                       \
 static void NAME(bb_search *S, int level) {                                      \
     size_t nc = (size_t)(N_CELLS);                                               \
     bb_mask *cand = S->cand + level * nc;                                        \
     uint8_t *solved = S->solved + level * nc;                                    \
     int *n_solved = S->n_solved + level;                                         \
-    int r, cell;                                                                 \
+    int cell;                                                                    \
     bb_mask m;                                                                   \
-    while ((r = bb_hidden_singles(S, N, N_UNITS, N_PEERS, cand, solved,          \
-                                  n_solved)) > 0)                                \
-        ;                                                                        \
-    if (r < 0)                                                                   \
+    if (bb_hidden_singles(S, N, N_PEERS, cand, solved, n_solved) < 0)             \
         return;                                                                  \
     if (*n_solved == (N_CELLS)) {                                                \
         if (S->found == 0)                                                       \
@@ -161,13 +177,14 @@ static void NAME(bb_search *S, int level) {                                     
         memcpy(cand + nc, cand, nc * sizeof(bb_mask));                           \
         memcpy(solved + nc, solved, nc);                                         \
         n_solved[1] = n_solved[0];                                               \
+        S->dirty = 0;                                                            \
         if (bb_assign(S, N_PEERS, cand + nc, solved + nc, n_solved + 1, cell, bit)) \
             NAME(S, level + 1);                                                  \
     }                                                                            \
 }
 
-BB_SEARCH_NODE(bb_search_any, S->n, S->n_cells, S->n_units, S->n_peers)
-BB_SEARCH_NODE(bb_search_9x9, 9, 81, 27, 20)
+BB_SEARCH_NODE(bb_search_any, S->n, S->n_cells, S->n_peers)
+BB_SEARCH_NODE(bb_search_9x9, 9, 81, 20)
 
 /* 1 when two givens of `grid` (0 blank) share a unit and a digit. */
 static inline int bb_givens_conflict(const bb_search *S, const int64_t *grid) {
@@ -229,10 +246,13 @@ static int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
     S.solved = malloc(levels * nc);
     S.n_solved = malloc(levels * sizeof(int));
     S.pending = malloc(levels * sizeof(int32_t));
-    if (!S.first || !S.cand || !S.solved || !S.n_solved || !S.pending) {
+    S.cell_units = calloc(nc, sizeof(uint64_t));
+    if (!S.first || !S.cand || !S.solved || !S.n_solved || !S.pending || !S.cell_units) {
         rc = -1;
         goto out;
     }
+    for (c = 0; c < n_units * n; c++)
+        S.cell_units[units[c]] |= (uint64_t)1 << (c / n);
     for (p = 0; p < m; p++) {
         const int64_t *grid = grids + p * (int64_t)nc;
         int64_t *sol = sols + p * (int64_t)nc;
@@ -247,11 +267,13 @@ static int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
         }
         S.n_solved[0] = 0;
         S.found = 0;
+        S.dirty = 0;
         ok = 1;
         for (c = 0; c < n_cells && ok; c++)
             if (grid[c])
                 ok = bb_assign(&S, n_peers, S.cand, S.solved, S.n_solved, c,
                                (bb_mask)(1u << (grid[c] - 1)));
+        S.dirty = ((uint64_t)2 << (n_units - 1)) - 1;     /* scan every unit first */
         if (ok && is_9x9)
             bb_search_9x9(&S, 0);
         else if (ok)
@@ -268,6 +290,7 @@ static int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
     }
 out:
     free(S.first); free(S.cand); free(S.solved); free(S.n_solved); free(S.pending);
+    free(S.cell_units);
     return rc;
 }
 
