@@ -102,7 +102,7 @@ BB_INLINE int bb_hidden_singles(bb_search *S, int n, int n_peers,
             bb_mask m = cand[uc[j]];
             twice |= once & m;
             once |= m;
-            if (solved[uc[j]])
+            if (!(m & (m - 1)))     /* one candidate: solved (invariant) */
                 done |= m;
         }
         if (once != S->full)
