@@ -9,10 +9,10 @@
    unsolved cell of fewest candidates, each branch on a copy of the board.
 
    Invariants of a board between routines (after bb_assign returned 1):
-     * solved[c] = 1 exactly for the cells whose digit is placed; then
-       cand[c] is that digit's bit and no peer of c has that bit;
-     * every unsolved cell has at least two candidates (one-candidate cells
-       are placed before bb_assign returns), and n_solved counts the solved;
+     * a cell is solved exactly when it has one candidate, and then no peer
+       has that digit (a cell left with one candidate is placed, its digit
+       cleared from its peers, before bb_assign returns); so the board is
+       solved when no cell has two candidates or more;
      * a candidate is only ever removed by the consequences of placements
        (never guessed away), so every solution of the puzzle consistent
        with the placements keeps all its digits as candidates.
@@ -38,9 +38,9 @@ typedef struct {
     int64_t found;          /* solutions found for the current puzzle */
     bb_mask *first;         /* the first solution's board (n_cells) */
     bb_mask *cand;          /* one board per level: (n_cells + 1) x n_cells */
-    uint8_t *solved;        /* likewise, the solved flags */
-    int *n_solved;          /* n_cells + 1 */
-    int32_t *pending;       /* n_cells + 1: cells left with one candidate */
+    int32_t *pending;       /* 2 n_cells: cells whose one candidate is to be
+                               cleared from their peers (a cell is pushed when
+                               left with one candidate, and as the placed cell) */
     uint64_t *cell_units;   /* n_cells: bit u set when the cell is in unit u */
     uint64_t dirty;         /* units whose candidates changed since their
                                last hidden-single scan (n_units <= 48) */
@@ -52,8 +52,7 @@ typedef struct {
 #define BB_INLINE static inline __attribute__((always_inline))
 
 /* Place the digit `bit` in `cell`, then every naked single it leads to. */
-BB_INLINE int bb_assign(bb_search *S, int n_peers, bb_mask *cand, uint8_t *solved,
-                        int *n_solved, int cell, bb_mask bit) {
+BB_INLINE int bb_assign(bb_search *S, int n_peers, bb_mask *cand, int cell, bb_mask bit) {
     int sp = 0, i;
     if (!(cand[cell] & bit))
         return 0;
@@ -64,10 +63,6 @@ BB_INLINE int bb_assign(bb_search *S, int n_peers, bb_mask *cand, uint8_t *solve
         int c = S->pending[--sp];
         bb_mask b = cand[c];
         const int32_t *pp = S->peers + (size_t)c * n_peers;
-        if (solved[c])
-            continue;
-        solved[c] = 1;
-        (*n_solved)++;
         for (i = 0; i < n_peers; i++) {
             int p = pp[i];
             bb_mask m = cand[p];
@@ -91,7 +86,7 @@ BB_INLINE int bb_assign(bb_search *S, int n_peers, bb_mask *cand, uint8_t *solve
    not dirty was scanned after its last change, so it holds no hidden
    single and every digit still has a place in it. */
 BB_INLINE int bb_hidden_singles(bb_search *S, int n, int n_peers,
-                                bb_mask *cand, uint8_t *solved, int *n_solved) {
+                                bb_mask *cand) {
     int j;
     while (S->dirty) {
         int u = __builtin_ctzll(S->dirty);
@@ -114,7 +109,7 @@ BB_INLINE int bb_hidden_singles(bb_search *S, int n, int n_peers,
             for (j = 0; j < n; j++)
                 if (cand[uc[j]] & bit)
                     break;
-            if (j == n || !bb_assign(S, n_peers, cand, solved, n_solved, uc[j], bit))
+            if (j == n || !bb_assign(S, n_peers, cand, uc[j], bit))
                 return -1;
         }
     }
@@ -131,11 +126,12 @@ BB_INLINE int bb_count(bb_mask m) {
     return (int)((x + (x >> 8)) & 0x1Fu);
 }
 
-/* The unsolved cell of fewest candidates (the first such; stops at two). */
-BB_INLINE int bb_choose(int n, int n_cells, const bb_mask *cand, const uint8_t *solved) {
+/* The unsolved cell of fewest candidates (the first such; stops at two);
+   -1 when every cell is solved. */
+BB_INLINE int bb_choose(int n, int n_cells, const bb_mask *cand) {
     int c, best = -1, best_k = n + 1;
     for (c = 0; c < n_cells; c++) {
-        if (!solved[c]) {
+        if (cand[c] & (cand[c] - 1)) {
             int k = bb_count(cand[c]);
             if (k < best_k) {
                 best = c;
@@ -157,28 +153,24 @@ BB_INLINE int bb_choose(int n, int n_cells, const bb_mask *cand, const uint8_t *
 static void NAME(bb_search *S, int level) {                                      \
     size_t nc = (size_t)(N_CELLS);                                               \
     bb_mask *cand = S->cand + level * nc;                                        \
-    uint8_t *solved = S->solved + level * nc;                                    \
-    int *n_solved = S->n_solved + level;                                         \
     int cell;                                                                    \
     bb_mask m;                                                                   \
-    if (bb_hidden_singles(S, N, N_PEERS, cand, solved, n_solved) < 0)             \
+    if (bb_hidden_singles(S, N, N_PEERS, cand) < 0)                              \
         return;                                                                  \
-    if (*n_solved == (N_CELLS)) {                                                \
+    cell = bb_choose(N, N_CELLS, cand);                                          \
+    if (cell < 0) {                                                              \
         if (S->found == 0)                                                       \
             memcpy(S->first, cand, nc * sizeof(bb_mask));                        \
         S->found++;                                                              \
         return;                                                                  \
     }                                                                            \
-    cell = bb_choose(N, N_CELLS, cand, solved);                                  \
     m = cand[cell];                                                              \
     while (m && S->found < S->limit) {                                           \
         bb_mask bit = m & (bb_mask)(-m);                                         \
         m ^= bit;                                                                \
         memcpy(cand + nc, cand, nc * sizeof(bb_mask));                           \
-        memcpy(solved + nc, solved, nc);                                         \
-        n_solved[1] = n_solved[0];                                               \
         S->dirty = 0;                                                            \
-        if (bb_assign(S, N_PEERS, cand + nc, solved + nc, n_solved + 1, cell, bit)) \
+        if (bb_assign(S, N_PEERS, cand + nc, cell, bit))                         \
             NAME(S, level + 1);                                                  \
     }                                                                            \
 }
@@ -243,11 +235,9 @@ static int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
     S.limit = limit;
     S.first = malloc(nc * sizeof(bb_mask));
     S.cand = malloc(levels * nc * sizeof(bb_mask));
-    S.solved = malloc(levels * nc);
-    S.n_solved = malloc(levels * sizeof(int));
-    S.pending = malloc(levels * sizeof(int32_t));
+    S.pending = malloc(2 * nc * sizeof(int32_t));
     S.cell_units = calloc(nc, sizeof(uint64_t));
-    if (!S.first || !S.cand || !S.solved || !S.n_solved || !S.pending || !S.cell_units) {
+    if (!S.first || !S.cand || !S.pending || !S.cell_units) {
         rc = -1;
         goto out;
     }
@@ -261,17 +251,14 @@ static int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
             counts[p] = -1;
             continue;
         }
-        for (c = 0; c < n_cells; c++) {
+        for (c = 0; c < n_cells; c++)
             S.cand[c] = S.full;
-            S.solved[c] = 0;
-        }
-        S.n_solved[0] = 0;
         S.found = 0;
         S.dirty = 0;
         ok = 1;
         for (c = 0; c < n_cells && ok; c++)
             if (grid[c])
-                ok = bb_assign(&S, n_peers, S.cand, S.solved, S.n_solved, c,
+                ok = bb_assign(&S, n_peers, S.cand, c,
                                (bb_mask)(1u << (grid[c] - 1)));
         S.dirty = ((uint64_t)2 << (n_units - 1)) - 1;     /* scan every unit first */
         if (ok && is_9x9)
@@ -289,7 +276,7 @@ static int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
         }
     }
 out:
-    free(S.first); free(S.cand); free(S.solved); free(S.n_solved); free(S.pending);
+    free(S.first); free(S.cand); free(S.pending);
     free(S.cell_units);
     return rc;
 }
