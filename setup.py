@@ -22,6 +22,15 @@ extensions = [
         extra_compile_args=["-O3"],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     ),
+    # The candidate bit-board puzzle solver (grids/puzzles/boards.py validates its inputs).
+    Extension(
+        "grids.puzzles._boards",
+        ["grids/puzzles/_boards.pyx"],
+        include_dirs=[np.get_include(), "grids/puzzles"],
+        depends=["grids/puzzles/_boards.h"],
+        extra_compile_args=["-O3"],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+    ),
     # The band-table contraction (bandtables/api.py validates its inputs).
     Extension(
         "bandtables._contract",

@@ -52,8 +52,8 @@ from grids.shape import Shape, as_shape
 __all__ = [
     "ALPHABET", "BLANKS", "PuzzleError", "grid_shape", "shape_of", "text_shape", "n_cells_of",
     "cell_name", "cell_rc", "symbol_table", "symbol_error", "parse_symbols", "to_array", "as_batch",
-    "unit_conflict", "check_units", "format_line", "format_hints", "decimal", "hint_digit",
-    "solve_grids",
+    "unit_conflict", "check_units", "format_line", "format_lines", "format_hints", "decimal",
+    "hint_digit", "solve_grids",
 ]
 
 #: Digit symbols in text grids: value v (1-based) is ALPHABET[v - 1], so
@@ -313,13 +313,35 @@ def check_units(grid, shape=None) -> None:
 def format_line(grid, shape=None, blank: str = ".") -> str:
     """A grid as one line of ``N²`` symbols (``blank`` for empty cells).
 
-    Raises :class:`PuzzleError` for a digit past 35, which text cannot write.
+    Raises :class:`PuzzleError` for a digit past 35, which text cannot write
+    (or below 0).
     """
-    arr = np.asarray(grid).reshape(-1)
-    if arr.size and arr.max() > len(ALPHABET):
-        raise PuzzleError(f"digit {int(arr.max())} has no symbol: text has symbols for at "
+    return format_lines(np.asarray(grid).reshape(1, -1), blank)[0]
+
+
+def format_lines(grids, blank: str = ".") -> list[str]:
+    """Many grids (``(m, N²)`` or ``(m, N, N)``) as :func:`format_line` writes
+    each, in one pass over the array: the symbols are one table lookup and
+    one decode for the whole batch, not a Python loop over cells."""
+    arr = np.asarray(grids)
+    if arr.ndim == 0 or arr.shape[0] == 0:
+        return []
+    arr = arr.reshape(arr.shape[0], -1)
+    width = arr.shape[1]
+    if width == 0:
+        return [""] * arr.shape[0]
+    if arr.max() > len(ALPHABET) or arr.min() < 0:
+        bad = int(arr.max()) if arr.max() > len(ALPHABET) else int(arr.min())
+        raise PuzzleError(f"digit {bad} has no symbol: text has symbols for at "
                           f"most {len(ALPHABET)} digits (1-9, A-Z)")
-    return "".join(blank if v == 0 else ALPHABET[int(v) - 1] for v in arr)
+    if len(blank) != 1 or not blank.isascii():
+        symbols = [blank, *ALPHABET]
+        return ["".join(symbols[v] for v in row) for row in arr.tolist()]
+    # value v is byte v of the table (0: blank), so the lines are one
+    # lookup; each line is then `width` characters of the decoded text
+    table = np.frombuffer((blank + ALPHABET).encode("ascii"), dtype=np.uint8)
+    text = table[arr].tobytes().decode("ascii")
+    return [text[k:k + width] for k in range(0, len(text), width)]
 
 
 def format_hints(grid, shape=None) -> str:
@@ -358,9 +380,9 @@ def solve_grids(ec, grids: np.ndarray, n: int, limit: int,
     # A solution holds one matrix row per cell, and row (cell·N + d-1)
     # sorts by cell: sorting each solution's rows lays it out row-major
     # (ten times faster than scattering with put_along_axis).
-    sols = np.sort(rows, axis=1)
-    sols %= n
-    sols += 1
-    sols = sols.astype(np.int64)
+    rows.sort(axis=1)       # in place: the engine's array is ours (no second copy)
+    rows %= n
+    rows += 1
+    sols = rows.astype(np.int64)
     sols[counts <= 0] = 0
     return counts, sols

@@ -154,12 +154,14 @@ def solve(source, shape, fmt, all_solutions, limit, first, as_json, workers, no_
     tally = _tally(["solved", "none"] if first else ["unique", "none", "multiple"])
     tally["malformed"] = 0
     results = []
+    counts = batch.counts.tolist()
+    lines = P.format_lines(batch.solutions)     # the whole batch's text at once
     for e in pf.entries:
         if not e.ok:
             tally["malformed"] += 1
             results.append({"line": e.line, "status": "malformed", "error": e.error})
             continue
-        count = int(batch.counts[e.index])
+        count = counts[e.index]
         doc: dict = {"line": e.line}
         if count <= 0:
             doc["status"] = "none"
@@ -170,7 +172,7 @@ def solve(source, shape, fmt, all_solutions, limit, first, as_json, workers, no_
         else:
             doc["status"] = "unique" if count == 1 else "multiple"
         if doc["status"] in ("unique", "solved"):
-            doc["solution"] = P.format_line(batch.solutions[e.index])
+            doc["solution"] = lines[e.index]
         if all_solutions and count > 0:
             # one more than printed, to know whether the list is complete
             sols = P.solutions(pf.grids[e.index], shape=pf.shape, limit=limit + 1)
@@ -184,29 +186,28 @@ def solve(source, shape, fmt, all_solutions, limit, first, as_json, workers, no_
         click.echo(json.dumps({"shape": pf.shape.name, "format": pf.format, "results": results,
                                "summary": tally}, indent=1))
     else:
-        for doc in results:
-            _print_solve(doc, all_solutions, limit)
+        out = [text for doc in results for text in _solve_lines(doc, all_solutions, limit)]
+        if out:
+            click.echo("\n".join(out))     # one write, not one per puzzle
         click.echo(_summary(tally, seconds, [e.line for e in pf.errors]), err=True)
     sys.exit(_exit_code(tally))
 
 
-def _print_solve(doc: dict, all_solutions: bool, limit: int) -> None:
+def _solve_lines(doc: dict, all_solutions: bool, limit: int) -> list[str]:
+    """The output lines of one puzzle's result."""
     line, status = doc["line"], doc["status"]
     if status == "malformed":
-        click.echo(f"# line {line}: malformed: {doc['error']}")
-    elif status == "none":
+        return [f"# line {line}: malformed: {doc['error']}"]
+    if status == "none":
         why = f" ({doc['reason']})" if doc.get("reason") else ""
-        click.echo(f"# line {line}: no solution{why}")
-    elif all_solutions:
+        return [f"# line {line}: no solution{why}"]
+    if all_solutions:
         k = doc["count"]
         more = f" (at least; --limit {limit})" if doc["at_least"] else ""
-        click.echo(f"# line {line}: {plural(k, 'solution')}{more}")
-        for s in doc["solutions"]:
-            click.echo(s)
-    elif status == "multiple":
-        click.echo(f"# line {line}: more than one solution (--all lists them)")
-    else:
-        click.echo(doc["solution"])
+        return [f"# line {line}: {plural(k, 'solution')}{more}", *doc["solutions"]]
+    if status == "multiple":
+        return [f"# line {line}: more than one solution (--all lists them)"]
+    return [doc["solution"]]
 
 
 # ----------------------------------------------------------------------

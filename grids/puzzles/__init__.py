@@ -8,7 +8,7 @@ one puzzle.  This package is the library behind ``gridcount solve``,
 public names are all importable from ``grids.puzzles``:
 
 * grids as text and arrays — :mod:`grids.grid` (``to_array``, ``as_batch``,
-  ``format_line``, ``format_hints``, ``unit_conflict``);
+  ``format_line``, ``format_lines``, ``format_hints``, ``unit_conflict``);
 * files — :mod:`grids.puzzles.files` (``read_puzzles``, ``parse_puzzles``,
   ``parse_puzzle``, ``write_puzzles``);
 * solving and counting — :mod:`grids.puzzles.solving` (``solve``,
@@ -52,7 +52,7 @@ Example
 288
 """
 from grids.grid import (PuzzleError, as_batch, cell_name, cell_rc, format_hints, format_line,
-                        to_array, unit_conflict)
+                        format_lines, to_array, unit_conflict)
 from grids.puzzles.explanation import Explanation, RuleStats, explain, explain_stats
 from grids.puzzles.files import (FORMATS, Entry, PuzzleFile, parse_puzzle, parse_puzzles,
                                read_puzzles, write_puzzles)
@@ -66,7 +66,8 @@ from grids.puzzles.solving import (DEFAULT_LIMIT, STATUSES, BatchResult, Multipl
 
 __all__ = [
     "PuzzleError", "NoSolutionError", "MultipleSolutionsError",
-    "get_sudoku", "to_array", "as_batch", "format_line", "format_hints", "unit_conflict",
+    "get_sudoku", "to_array", "as_batch", "format_line", "format_lines", "format_hints",
+    "unit_conflict",
     "cell_name", "cell_rc",
     "PuzzleFile", "Entry", "FORMATS", "read_puzzles", "parse_puzzles", "parse_puzzle",
     "write_puzzles",

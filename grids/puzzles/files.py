@@ -23,9 +23,9 @@ from typing import Iterator
 
 import numpy as np
 
-from grids.grid import (ALPHABET, PuzzleError, as_batch, format_hints, format_line, grid_shape,
-                      decimal, hint_digit, n_cells_of, symbol_error, symbol_table, text_shape,
-                      to_array)
+from grids.grid import (ALPHABET, PuzzleError, as_batch, decimal, format_hints, format_lines,
+                        grid_shape, hint_digit, n_cells_of, symbol_error, symbol_table,
+                        text_shape, to_array)
 from grids.shape import Shape
 
 __all__ = ["Entry", "PuzzleFile", "parse_puzzles", "read_puzzles", "write_puzzles",
@@ -271,7 +271,7 @@ def write_puzzles(grids, *, format: str = "line", shape=None) -> str:
     else:
         arr = as_batch(grids, shape)
     if format == "line":
-        return "".join(format_line(g) + "\n" for g in arr)
+        return "".join(line + "\n" for line in format_lines(arr))
     if format == "hints":
         return "".join(format_hints(g) for g in arr)
     raise ValueError(f"format must be 'line' or 'hints', got {format!r}")

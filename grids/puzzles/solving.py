@@ -7,9 +7,10 @@ solution only when it is unique and raises :class:`NoSolutionError` or
 row, column or box are a puzzle with no solution (not a malformed one).
 
 :func:`solve_batch` takes an ``(n, N²)`` array (or ``(n, N, N)``, or a list
-of text grids) and runs the whole batch in C without the GIL
-(:func:`grids.grid.solve_grids`); ``workers=k`` splits it over a thread pool,
-one engine per thread.
+of text grids) and runs the whole batch in C without the GIL: on candidate
+bit-boards (:mod:`grids.puzzles.boards`) to solve and check uniqueness, on
+the exact-cover engine (:func:`grids.grid.solve_grids`) to count;
+``workers=k`` splits it over a thread pool, one engine per thread.
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ import numpy as np
 from dlx.api import BATCH_LIMIT_MAX, ConflictingGivensError, ExactCover
 from grids.grid import PuzzleError, as_batch, grid_shape, shape_of, solve_grids, to_array, \
     unit_conflict
+from grids.puzzles.boards import MAX_DIGITS, solve_boards
 from grids.shape import Shape
 from grids.sudoku import Sudoku
 
@@ -38,6 +40,9 @@ STATUSES = ("none", "unique", "multiple")
 #: Where :func:`count_solutions` and ``gridcount count-solutions`` stop
 #: counting unless told otherwise (``limit=None``: exact, possibly for hours).
 DEFAULT_LIMIT = 1_000_000
+#: Batches with limits up to this (solve, check uniqueness) run on the
+#: candidate bit-boards; larger limits count on the exact-cover engine.
+BOARD_LIMIT = 2
 #: Exact counts try plain search up to this many solutions before memo.
 _PLAIN_COUNT_MAX = 100_000
 
@@ -240,7 +245,12 @@ def classify_batch(grids, *, shape=None, workers: int = 1) -> np.ndarray:
 
 
 def _run_batch(s: Sudoku, arr: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(counts, flat solutions)`` of a validated batch on this thread's solving engine."""
+    """``(counts, flat solutions)`` of a validated batch: on candidate
+    bit-boards (:mod:`grids.puzzles.boards`) to solve or check uniqueness
+    (limit up to :data:`BOARD_LIMIT`) grids of at most 16 digits, else on
+    this thread's exact-cover engine (which also counts with shortcuts)."""
+    if limit <= BOARD_LIMIT and s.n <= MAX_DIGITS:
+        return solve_boards(s.shape, arr, limit)
     return solve_grids(thread_engine(s), arr, s.n, limit)
 
 

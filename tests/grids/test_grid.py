@@ -153,6 +153,30 @@ def test_format_line_and_hints_write_what_to_array_reads():
     assert G.format_hints("1" + "." * 15) == "1\n0 0 1\n"
 
 
+@pytest.mark.parametrize("blank", [".", "0", "_", "··"])
+def test_format_lines_writes_each_grid_of_a_batch_as_format_line_does(blank):
+    rng = np.random.default_rng(37)
+    for n in (4, 9, 16, 25):
+        grids = rng.integers(0, n + 1, size=(7, n * n))
+        lines = G.format_lines(grids, blank)
+        assert lines == [G.format_line(g, blank=blank) for g in grids]
+        assert lines == G.format_lines(grids.reshape(7, n, n), blank)
+        widths = [n * n + (len(blank) - 1) * int((g == 0).sum()) for g in grids]
+        assert [len(line) for line in lines] == widths
+    assert G.format_lines(np.zeros((0, 81), dtype=np.int64)) == []
+    assert G.format_lines(np.zeros((2, 0), dtype=np.int64)) == ["", ""]
+
+
+@pytest.mark.parametrize("digit", [36, -1])
+def test_format_lines_refuses_a_digit_text_cannot_write(digit):
+    grids = np.ones((3, 81), dtype=np.int64)
+    grids[2, 5] = digit
+    with pytest.raises(G.PuzzleError, match=f"digit {digit} has no symbol"):
+        G.format_lines(grids)
+    with pytest.raises(G.PuzzleError, match=f"digit {digit} has no symbol"):
+        G.format_line(grids[2])
+
+
 # ----------------------------------------------------------------------
 # batches in the engine
 

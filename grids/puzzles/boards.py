@@ -1,0 +1,69 @@
+"""Solving puzzles on candidate bit-boards (the fast path of :func:`solve_batch`).
+
+A board keeps, for each cell, the digits still possible there as one 16-bit
+mask; placing a digit clears it from the cell's peers, a cell left with one
+digit is placed (naked single), and so is a digit left with one place in a
+unit (hidden single); otherwise the search branches on a cell of fewest
+candidates, on a copy of the board.  The kernel is C
+(``grids/puzzles/_boards.h``) and runs a whole batch without the GIL.
+
+Every solution it reports is checked in the kernel (each unit holds every
+digit once, every given is kept); a failed check is a ``RuntimeError``,
+never a result.  Grids of at most :data:`MAX_DIGITS` digits; larger ones
+are left to the exact-cover engine (:func:`grids.grid.solve_grids`).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from grids.puzzles import _boards
+from grids.shape import Shape
+
+__all__ = ["MAX_DIGITS", "solve_boards"]
+
+#: One candidate mask per cell is 16 bits.
+MAX_DIGITS = 16
+
+
+@lru_cache(maxsize=None)
+def _tables(shape: Shape) -> tuple[np.ndarray, np.ndarray]:
+    """``(units, peers)`` of ``shape`` as the kernel reads them: int32
+    ``(n_units, N)`` and ``(N², n_peers)`` (every cell has as many peers)."""
+    units = np.ascontiguousarray([cells for _, cells in shape.units], dtype=np.int32)
+    peers = np.ascontiguousarray(shape.peers, dtype=np.int32)
+    return units, peers
+
+
+def solve_boards(shape: Shape, grids: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(counts, solutions)`` of an ``(m, N²)`` batch of ``shape`` (digits
+    ``0..N``, 0 blank), as :func:`grids.grid.solve_grids` gives them:
+    ``counts[k]`` solutions found, at most ``limit``, ``-1`` when two givens
+    repeat a digit in a unit; the first solution found of each grid as a
+    flat int64 row, zeros when there is none.
+
+    Example
+    -------
+    >>> from grids.grid import as_batch
+    >>> counts, sols = solve_boards(Shape(2, 2), as_batch(["12..............",
+    ...                                                     "11.............."]), 2)
+    >>> counts.tolist(), bool(sols[1].any())
+    ([2, -1], False)
+    """
+    n = shape.n
+    if n > MAX_DIGITS:
+        raise ValueError(f"the board solver takes grids of at most {MAX_DIGITS} digits, "
+                         f"not {n}")
+    if not 1 <= limit <= np.iinfo(np.int64).max:
+        raise ValueError(f"limit must be >= 1, got {limit}")
+    arr = np.ascontiguousarray(grids, dtype=np.int64)
+    if arr.ndim != 2 or arr.shape[1] != shape.n_cells:
+        raise ValueError(f"grids must have shape (m, {shape.n_cells}), got {arr.shape}")
+    if arr.size and (arr.min() < 0 or arr.max() > n):
+        raise ValueError(f"digits must be in 0..{n}")
+    units, peers = _tables(shape)
+    counts = np.zeros(arr.shape[0], dtype=np.int64)
+    sols = np.zeros(arr.shape, dtype=np.int64)
+    _boards.solve_batch(n, units, peers, arr, int(limit), counts, sols)
+    return counts, sols
