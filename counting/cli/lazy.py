@@ -10,9 +10,10 @@ when the command is invoked (or its own ``--help`` asked for).
 The group's ``--help`` lists each command with the first sentence of its
 help.  That text has one home, the command function's docstring; the
 listing reads it from the module's source (:func:`short_help`, by
-:mod:`ast`, without running the module) and shortens it as click does
-(:func:`click.utils.make_default_short_help`), so the listing is the one an
-imported command would give.  A module whose source cannot be read is
+:mod:`ast`, without running the module) and shortens it by the installed click's own rule (a
+:class:`click.Command` made of that text alone is asked for its short help;
+``click.utils.make_default_short_help`` warns of its removal in click 8.5), so
+the listing is the one an imported command would give.  A module whose source cannot be read is
 imported instead.
 
 Example
@@ -31,7 +32,6 @@ import importlib.util
 from functools import lru_cache
 
 import click
-from click.utils import make_default_short_help
 
 __all__ = ["LazyGroup", "short_help", "docstrings"]
 
@@ -65,7 +65,7 @@ def short_help(module: str, function: str, limit: int) -> str | None:
     doc = docstrings(module).get(function)
     if doc is None:
         return None
-    return make_default_short_help(doc.split("\f", 1)[0], limit).strip()
+    return click.Command(function, help=doc).get_short_help_str(limit).strip()
 
 
 class LazyGroup(click.Group):
