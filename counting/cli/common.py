@@ -101,12 +101,19 @@ def check_outputs(inputs, files) -> None:
         outputs.check_outputs(inputs, files)
 
 
+#: A value longer than this is a sentence, not a figure: it is not right-aligned
+#: with the figures (it would push every figure of the table off the terminal).
+TABLE_FIGURE_WIDTH = 40
+
+
 def print_table(rows) -> None:
-    """``(label, value)`` rows: labels left-aligned, values right-aligned."""
+    """``(label, value)`` rows: labels left-aligned, values right-aligned
+    (a value longer than :data:`TABLE_FIGURE_WIDTH` starts where the
+    values start instead)."""
     width = max(len(k) for k, _ in rows)
-    vwidth = max(len(v) for _, v in rows)
+    vwidth = max((len(v) for _, v in rows if len(v) <= TABLE_FIGURE_WIDTH), default=0)
     for k, v in rows:
-        click.echo(f"{k:<{width}}  {v:>{vwidth}}")
+        click.echo(f"{k:<{width}}  {v:>{vwidth}}" if len(v) <= vwidth else f"{k:<{width}}  {v}")
 
 
 def given(name: str) -> bool:

@@ -380,12 +380,14 @@ def _print_run(report: jobs.RunReport) -> None:
         *([("units counted by a kernel (no search)", f"{by_kernel:,}")] if by_kernel else []),
         ("wall time", f"{wall:,.1f} s"),
         ("time in units", f"{in_units:,.1f} s (wall, summed over units)"),
-        *([("solutions per second per worker (searched units)", f"{rate:,.0f} sol/s")]
+        *([("solutions a second, a worker (searched units)", f"{rate:,.0f} sol/s")]
           if rate is not None else []),
         ("workers", dask_stats.describe_workers(report.workers, report.per_worker)
-         + (f" ({report.in_process})" if report.in_process else "")),
+         + (" (in this process)" if report.in_process else "")),
     ]
     print_table(rows + dask_stats.per_worker_rows(report.per_worker))
+    if report.in_process:      # why, on a line of its own: a sentence, not a figure
+        click.echo(report.in_process)
 
 
 def _print_summary(s: jobs.Summary, path, quiet: bool = False) -> None:

@@ -84,7 +84,9 @@ def test_the_run_statistics_say_where_the_units_were_counted(tmp_path, monkeypat
     res = CliRunner().invoke(cli, ["count", "2x2", "--db", str(tmp_path / "j.sqlite"),
                                    "--no-progress"], catch_exceptions=False)
     row = [line for line in res.stdout.splitlines() if line.startswith("workers")]
-    assert row and row[0].split(None, 1)[1].startswith("1 (in this process: the quick look puts the job at")
+    assert row and row[0].split(None, 1)[1] == "1 (in this process)"
+    assert any(line.startswith("in this process: the quick look puts the job at ")
+               for line in res.stdout.splitlines())
 
 
 @pytest.mark.parametrize("threshold, workers", [(ALWAYS, 1), (NEVER, 2)])
@@ -102,3 +104,16 @@ def test_verify_counts_a_small_shape_in_process_when_asked(monkeypatch, threshol
     seen.clear()
     verifying.verify_shape("2x2", workers=2)     # not asked: the workers given
     assert seen == [2]
+
+
+def test_the_run_statistics_fit_a_terminal_when_a_small_job_says_why_it_ran_here(tmp_path):
+    # the in-process line is a sentence: the figures stay aligned among
+    # themselves, not pushed to the sentence's width (120 columns)
+    from click.testing import CliRunner
+
+    from counting.cli import cli
+    res = CliRunner().invoke(cli, ["count", "2x3", "--db", str(tmp_path / "s.sqlite")])
+    assert res.exit_code == 0, res.output
+    assert "in this process" in res.output
+    table = [line for line in res.output.splitlines() if not line.startswith("units stored in")]
+    assert max(len(line) for line in table) <= 80, res.output
