@@ -4,6 +4,7 @@ running count (``tests/counting/test_cli.py``, ``test_cli_store.py``,
 ``test_dask.py``; ``tests/`` is on ``sys.path`` through its conftest)."""
 from __future__ import annotations
 
+import os
 import sqlite3
 import subprocess
 import sys
@@ -36,6 +37,39 @@ def start_count(db: Path, units: str, *options) -> subprocess.Popen:
         [sys.executable, "-m", "counting", "count", "3x3", "--db", str(db), "--units", units,
          *map(str, options), "--no-progress"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def start_gated_count(db: Path, units: str, gate: Path, hold: int, *options) -> subprocess.Popen:
+    """:func:`start_count` through ``tests/gated_count.py``: each finished
+    unit is committed at once, and a pool worker given a unit id of ``hold``
+    or more writes ``gate/waiting-ID`` and waits for ``gate/open`` (see
+    :func:`open_gate`)."""
+    gate.mkdir(exist_ok=True)
+    env = {**os.environ, "GRIDCOUNT_TEST_GATE": str(gate), "GRIDCOUNT_TEST_HOLD": str(hold)}
+    return subprocess.Popen(
+        [sys.executable, str(Path(__file__).with_name("gated_count.py")), "count", "3x3",
+         "--db", str(db), "--units", units, *map(str, options), "--no-progress"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+
+def wait_for_waiting(gate: Path, k: int, proc: subprocess.Popen, timeout: float = 60) -> None:
+    """Return once ``k`` units wait at ``gate``; fail the test as
+    :func:`wait_for_units` does."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if len(list(gate.glob("waiting-*"))) >= k:
+            return
+        if proc.poll() is not None:
+            pytest.fail(f"count ended early: {proc.communicate()}")
+        time.sleep(0.05)
+    proc.kill()
+    proc.communicate()
+    pytest.fail(f"no {k} units waited at the gate in time")
+
+
+def open_gate(gate: Path) -> None:
+    """Let the units held at ``gate`` be counted."""
+    (gate / "open").touch()
 
 
 def wait_for_units(db: Path, k: int, proc: subprocess.Popen, timeout: float = 60) -> None:

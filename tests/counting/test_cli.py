@@ -33,7 +33,8 @@ from counting.run.counter import count_unit
 from dlx import ENGINE_VERSION
 from factorization import CANON_VERSION, ENGINE_NAME, KERNEL_VERSION
 
-from count_process import start_count, units_in, wait_for_units
+from count_process import (open_gate, start_count, start_gated_count, units_in, wait_for_units,
+                           wait_for_waiting)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -496,14 +497,17 @@ def _recorded_3x3_counts() -> dict[int, int]:
 
 
 def test_store_resumes_after_kill_9_with_no_unit_counted_twice(tmp_path):
-    db = tmp_path / "k.sqlite"
+    # three units counted and stored, both workers inside the next two (held
+    # at a gate, so on a machine of any speed) when the count is killed
+    db, gate = tmp_path / "k.sqlite", tmp_path / "gate"
     units = "0-11"
-    proc = start_count(db, units, "--workers", 2)
+    proc = start_gated_count(db, units, gate, 3, "--workers", 2)
     wait_for_units(db, 3, proc)
+    wait_for_waiting(gate, 2, proc)
     proc.send_signal(signal.SIGKILL)
     proc.communicate()
     kept = units_in(db)
-    assert 3 <= len(kept) < 12 and len(kept) == len(set(kept))
+    assert len(kept) == 3 and len(set(kept)) == 3
     proc = start_count(db, units, "--workers", 2)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, err
@@ -522,16 +526,18 @@ def test_the_resume_hint_after_fresh_is_a_command_that_resumes(tmp_path):
     # issue 26.2: after `count --fresh` and Ctrl-C, "run the same command again"
     # ran --fresh again and deleted the stored units
     db = tmp_path / "f.sqlite"
-    proc = start_count(db, "0-299", "--workers", 1, "--fresh")
+    proc = start_gated_count(db, "0-299", tmp_path / "gate1", 2, "--workers", 1, "--fresh")
     wait_for_units(db, 2, proc)
+    wait_for_waiting(tmp_path / "gate1", 1, proc)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
     assert "run the same command without --fresh to resume" in err
     kept = units_in(db)
     # following the hint keeps every stored unit
-    proc = start_count(db, "0-299", "--workers", 1)
+    proc = start_gated_count(db, "0-299", tmp_path / "gate2", 1, "--workers", 1)
     wait_for_units(db, len(kept) + 1, proc)
+    wait_for_waiting(tmp_path / "gate2", 1, proc)
     proc.send_signal(signal.SIGINT)
     proc.communicate(timeout=30)
     assert set(kept) < set(units_in(db))
@@ -543,9 +549,10 @@ def test_the_resume_hint_after_fresh_is_a_command_that_resumes(tmp_path):
 ])
 def test_ctrl_c_or_sigterm_keeps_finished_units_and_says_how_to_resume(tmp_path, sig, code,
                                                                        word):
-    db = tmp_path / "c.sqlite"
-    proc = start_count(db, "0-299", "--workers", 2)
+    db, gate = tmp_path / "c.sqlite", tmp_path / "gate"
+    proc = start_gated_count(db, "0-299", gate, 2, "--workers", 2)
     wait_for_units(db, 2, proc)
+    wait_for_waiting(gate, 2, proc)     # both workers inside a unit
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == code, err
@@ -554,7 +561,7 @@ def test_ctrl_c_or_sigterm_keeps_finished_units_and_says_how_to_resume(tmp_path,
     assert "Traceback" not in err and "leaked" not in err
     kept = units_in(db)
     assert f"{len(kept):,} of 710 units are safely in {db}" in err
-    assert len(kept) >= 2 and len(kept) == len(set(kept))
+    assert len(kept) == 2 and len(set(kept)) == 2
     recorded = _recorded_3x3_counts()
     with Store.open(db) as st:
         assert {r.unit_id: r.count for r in st.results()} == {u: recorded[u] for u in kept}
@@ -585,11 +592,13 @@ needs_proc = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs L
 def test_a_killed_worker_is_replaced_and_its_unit_counted_again(tmp_path):
     # multiprocessing.Pool lost the unit of a killed worker and then waited
     # for it for ever (74 of 75 units, 0 % CPU)
-    db = tmp_path / "w.sqlite"
-    proc = start_count(db, "0-11", "--workers", 2)
+    db, gate = tmp_path / "w.sqlite", tmp_path / "gate"
+    proc = start_gated_count(db, "0-11", gate, 2, "--workers", 2)
     wait_for_units(db, 2, proc)
+    wait_for_waiting(gate, 2, proc)      # both workers inside a unit, held
     victim = _pool_workers(proc.pid)[0]
     os.kill(victim, signal.SIGKILL)
+    open_gate(gate)
     try:
         out, err = proc.communicate(timeout=180)
     except subprocess.TimeoutExpired:
@@ -609,9 +618,10 @@ def test_a_killed_worker_is_replaced_and_its_unit_counted_again(tmp_path):
 def test_a_unit_that_kills_every_worker_stops_the_run_with_the_resume_hint(tmp_path):
     # e.g. a unit whose memo table exhausts the memory every time: the run
     # must stop, not start worker after worker
-    db = tmp_path / "o.sqlite"
-    proc = start_count(db, "0-79", "--workers", 2)
+    db, gate = tmp_path / "o.sqlite", tmp_path / "gate"
+    proc = start_gated_count(db, "0-79", gate, 2, "--workers", 2)   # the gate is never opened
     wait_for_units(db, 2, proc)
+    wait_for_waiting(gate, 2, proc)
     deadline = time.monotonic() + 180
     while proc.poll() is None and time.monotonic() < deadline:
         for pid in _pool_workers(proc.pid):
@@ -630,7 +640,7 @@ def test_a_unit_that_kills_every_worker_stops_the_run_with_the_resume_hint(tmp_p
                         r"--memo-mb or fewer --workers; "
                         + re.escape(f"{len(kept):,} of 710 units are safely in {db}: run the same "
                                     f"command again to resume"), last), last
-    assert len(kept) >= 2 and len(kept) == len(set(kept))
+    assert len(kept) == 2 and len(set(kept)) == 2
     assert "Traceback" not in err
 
 

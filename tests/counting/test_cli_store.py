@@ -23,7 +23,7 @@ from counting.run.pool import default_workers
 from counting.store.database import JobInfo, Store
 from counting.units import UnitResult
 
-from count_process import start_count, wait_for_units
+from count_process import start_gated_count, wait_for_units, wait_for_waiting
 from store_samples import edit_row, make_result, store_wrong_count, write_format_1_store
 
 COUNTED = [0, 1, 2, 10]  # 3x3 units in the shared store
@@ -588,9 +588,10 @@ def test_a_store_with_a_wal_file_on_a_read_only_mount_says_what_to_do(tmp_path):
 
 def test_a_second_count_on_a_store_is_refused_until_the_first_ends(tmp_path):
     db = tmp_path / "s.sqlite"
-    first = start_count(db, "0-199", "--workers", 1)
+    first = start_gated_count(db, "0-199", tmp_path / "gate", 1, "--workers", 1)
     try:
         wait_for_units(db, 1, first)
+        wait_for_waiting(tmp_path / "gate", 1, first)     # it is inside its second unit
         res = invoke("count", "3x3", "--db", db, "--units", "0-199", "-q", "-w", "1")
         assert res.exit_code == 1 and len(res.output.strip().splitlines()) == 1
         assert res.output.startswith(f"Error: {db} is being counted by another process "
@@ -619,9 +620,11 @@ def test_a_second_count_through_a_hard_link_in_another_directory_is_refused(tmp_
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     db, other = tmp_path / "a" / "s.sqlite", tmp_path / "b" / "t.sqlite"
-    first = start_count(db, "0-199", "--workers", 1)     # it creates the store
+    # it creates the store
+    first = start_gated_count(db, "0-199", tmp_path / "gate", 1, "--workers", 1)
     try:
         wait_for_units(db, 1, first)
+        wait_for_waiting(tmp_path / "gate", 1, first)
         os.link(db, other)
         res = invoke("count", "3x3", "--db", other, "--units", "0-199", "-q", "-w", "1")
         assert res.exit_code == 1 and len(res.output.strip().splitlines()) == 1, res.output
@@ -672,9 +675,10 @@ def test_status_says_a_count_is_running_on_the_store_naming_its_pid_and_host(tmp
     # issue 26.20: status did not say that a count was running on the store
     db = tmp_path / "s.sqlite"
     (tmp_path / "b").mkdir()
-    first = start_count(db, "0-199", "--workers", 1)
+    first = start_gated_count(db, "0-199", tmp_path / "gate", 1, "--workers", 1)
     try:
         wait_for_units(db, 1, first)
+        wait_for_waiting(tmp_path / "gate", 1, first)     # it is inside its second unit
         os.link(db, tmp_path / "b" / "t.sqlite")
         for name in (db, tmp_path / "b" / "t.sqlite"):   # by the inode lock too
             res = invoke("status", name)

@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -29,7 +30,7 @@ from counting.store.database import Store
 from counting.run.counter import count_unit
 from counting.run.stall import FLOOR_VARIABLE
 
-from count_process import start_count, units_in, wait_for_units
+from count_process import start_gated_count, units_in, wait_for_units, wait_for_waiting
 
 N_UNITS = 8  # 3x3 units counted through the clusters (about 0.5 s each)
 DEFAULT = CountOptions()
@@ -54,12 +55,19 @@ def _local_cluster(distributed, n_workers=2):
                                     silence_logs=logging.ERROR)
 
 
-def _dask_worker(address: str) -> subprocess.Popen:
-    """A ``dask worker`` without a nanny (nothing restarts it) on loopback."""
+def _dask_worker(address: str, gate: Path | None = None, hold: int = 0) -> subprocess.Popen:
+    """A ``dask worker`` without a nanny (nothing restarts it) on loopback;
+    with ``gate``, the units it is given after the first ``hold`` wait there
+    (``tests/gated_count.py``)."""
+    more, env = [], None
+    if gate is not None:
+        gate.mkdir(exist_ok=True)
+        more = ["--preload", str(Path(__file__).parents[2] / "gated_count.py")]
+        env = {**os.environ, "GRIDCOUNT_TEST_GATE": str(gate), "GRIDCOUNT_TEST_HOLD": str(hold)}
     return subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address,
                              "--nthreads", "1", "--no-nanny", "--no-dashboard",
-                             "--host", "127.0.0.1"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                             "--host", "127.0.0.1", *more],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
 
 
 def _stop(proc: subprocess.Popen) -> None:
@@ -387,11 +395,14 @@ def test_a_run_whose_last_worker_died_stops_after_wait_workers_keeping_its_units
     with _local_cluster(distributed, n_workers=0) as cluster, \
             distributed.Client(cluster.scheduler_address, set_as_default=False) as watcher:
         address = cluster.scheduler_address
-        worker = _dask_worker(address)
+        gate = tmp_path / "gate"
+        worker = _dask_worker(address, gate, 2)     # it counts two units, then waits
         try:
             watcher.wait_for_workers(1, timeout=120)
-            proc = start_count(db, "0-19", "--scheduler", address, "--wait-workers", 3)
+            proc = start_gated_count(db, "0-19", gate, 2, "--scheduler", address,
+                                     "--wait-workers", 3)
             wait_for_units(db, 2, proc, timeout=120)
+            wait_for_waiting(gate, 1, proc)
             assert proc.poll() is None, "count ended before its worker was killed"
             worker.kill()
             try:
@@ -410,7 +421,7 @@ def test_a_run_whose_last_worker_died_stops_after_wait_workers_keeping_its_units
                          f"for 3 s (--wait-workers); start some with: dask worker {address} "
                          f"--nthreads 1; {len(kept):,} of 710 units are safely in {db}: run the "
                          f"same command again to resume")
-    assert 2 <= len(kept) < 20 and len(kept) == len(set(kept))
+    assert len(kept) == 2 and len(set(kept)) == 2
 
 
 def test_a_result_lost_with_the_last_worker_before_it_was_fetched_still_stops_after_wait_workers(
