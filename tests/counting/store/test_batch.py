@@ -131,6 +131,7 @@ KILL_BATCH = 7
 _CHILD = textwrap.dedent(
     """
     import sys
+    import time
     from dataclasses import replace
     from counting.store.batch import Batch
     from counting.store.database import Store
@@ -143,6 +144,7 @@ _CHILD = textwrap.dedent(
         for u in range(n):
             batch.add(replace(make_result(u), seconds=0.0))
             print(u + 1, flush=True)       # units handed to the batch so far
+        time.sleep(3600)    # the last batch is never committed: the kill lands before the end
         batch.commit()
         print("finished", flush=True)
     """

@@ -411,19 +411,21 @@ def test_merge_refuses_a_store_of_another_job(tmp_path, job, field, value):
 # ---------------------------------------------------------------------------
 # Crash safety
 
-KILL_N_UNITS = 2000  # enough that the child is still recording when it is killed
+KILL_N_UNITS = 2000  # the child records all but the last and waits; killed on the way
 
 _CHILD = textwrap.dedent(
     """
     import sys
+    import time
     from counting.store.database import Store
     from store_samples import make_job, make_result
 
     path, n = sys.argv[1], int(sys.argv[2])
     with Store.create_or_open(path, make_job(n)) as store:
         print("ready", flush=True)
-        for u in range(n):
+        for u in range(n - 1):
             store.record(make_result(u))
+        time.sleep(3600)    # the last unit never comes: the kill lands before the end
         print("finished", flush=True)
     """
 )
