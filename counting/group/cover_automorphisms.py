@@ -363,12 +363,18 @@ class Comparison:
         return lines
 
 
-def compare(kind) -> Comparison:
-    """The full group of ``kind``'s cover beside today's group (needs pynauty)."""
+def compare(kind, today: tuple[int, list[Symmetry]] | None = None) -> Comparison:
+    """The full group of ``kind``'s cover beside today's group (needs pynauty).
+
+    ``today`` is ``(|H|, elements generating H)`` when the caller knows them
+    (a symmetry job's conjugacy class representatives generate ``H``: the
+    subgroup they generate meets every class, so its conjugates cover
+    ``H``, and no proper subgroup's do), else ``H`` is searched
+    (:func:`.kind_group.kind_group`: seconds for some 9×9 kinds)."""
     kind = as_kind(kind)
     full = cover_group(kind)
     try:
-        geometric, elements = _today(kind)
+        geometric, elements = today if today is not None else _today(kind)
     except ValueError as e:        # today's group is too large to search
         return Comparison(kind, full.order, None, None, str(e))
     # as permutations of the options: faithful, but on the 1×1 grid, whose

@@ -130,12 +130,18 @@ class GroupNote:
                 "not_known_because": self.why_not}
 
 
-def group_note(kind, geometric_order: int, root=None, compute=None) -> GroupNote:
+def group_note(kind, geometric_order: int, root=None, compute=None,
+               generators: list | None = None) -> GroupNote:
     """The note of a count of ``kind`` under a geometric group of order
     ``geometric_order`` (× relabelling), from the cache under ``root``
     (see the module docstring); ``compute`` is the comparison to run on a
-    miss (None: :func:`~.cover_automorphisms.compare`)."""
+    miss (None: :func:`~.cover_automorphisms.compare`, given
+    ``generators`` of the geometric group when known, so that it is not
+    searched again)."""
     kind = as_kind(kind)
+    if compute is None and generators is not None:
+        def compute(k):
+            return compare(k, (geometric_order, list(generators)))
     n = kind.shape.n
     counted = geometric_order * math.factorial(n) if n > 1 else 1
     found = cover_cache.read_cached(kind, root)
@@ -160,4 +166,8 @@ def note_for(reduction, root=None) -> GroupNote | None:
     (``--up-to-symmetry``: a reduction with ``grid_kind`` and ``group_order``)."""
     if not getattr(reduction, "counts_orbits", False):
         return None
-    return group_note(reduction.grid_kind, reduction.group_order, root)
+    kind = reduction.grid_kind
+    # a kind with rules: its classes' representatives generate H, which
+    # the job has searched already (a plain kind's comparison needs no H)
+    reps = None if kind.plain else [c.representative for c in reduction.group.classes]
+    return group_note(kind, reduction.group_order, root, generators=reps)

@@ -137,3 +137,19 @@ def test_only_a_count_of_orbits_has_a_note(tmp_path):
 def test_the_1x1_grid_is_counted_under_the_trivial_group(tmp_path):
     write_cached(Comparison(as_kind("1x1"), 1, 1, ()), tmp_path)
     assert group_note("1x1", 1, tmp_path).counted_order == 1
+
+
+@pytest.mark.parametrize("kind", ["2x3+x", "2x2+anti-king", "3x3+windoku"])
+def test_a_symmetry_job_s_classes_spare_searching_its_group_again(tmp_path, monkeypatch, kind):
+    """The classes' representatives generate H (their subgroup meets every
+    class); the comparison made from them is the one made by searching H."""
+    pytest.importorskip("pynauty")
+    import counting.group.cover_automorphisms as ca
+    searched = ca.compare(kind)
+    reduction = get_reduction(kind, "symmetry")          # searches H once, as a job does
+
+    def no_search(k):
+        raise AssertionError(f"H of {k} searched again")
+
+    monkeypatch.setattr(ca, "kind_group", no_search)
+    assert note_for(reduction, tmp_path).comparison == searched
