@@ -59,6 +59,7 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
+from counting.group.generators import generating_subset
 from counting.group.kind_group import kind_group
 from counting.group.symmetries import Symmetry, group_order
 from grids.kind import GridKind, as_kind
@@ -282,13 +283,14 @@ def _today(kind: GridKind) -> tuple[int, list[Symmetry]]:
     elements of it that, with relabelling (which keeps every item's type),
     join the same types as the whole of it: for a plain kind (``H`` is all of
     G, 3.4 M elements for 9×9) only transposition moves a type; otherwise
-    every element of ``H`` (searched once: seconds for some kinds)."""
+    elements generating ``H`` (:mod:`.generators`; ``H`` searched once:
+    seconds for some kinds)."""
     s = kind.shape
     if kind.plain:
         ident = tuple(range(s.n))
         return group_order(s), [Symmetry(ident, ident, True)] if s.box_rows == s.box_cols else []
     h = kind_group(kind)
-    return h.geometric_order, list(h.elements)
+    return h.geometric_order, [h.elements[i] for i in generating_subset(h.cell_permutations)]
 
 
 def today_joined(kind, elements=None, implied: bool = True) -> tuple:
