@@ -3,7 +3,9 @@
 A thin layer over :func:`counting.group.cover_automorphisms.compare`: the
 order of the automorphism group of the kind's exact cover, the order of the
 group ``--up-to-symmetry`` uses today (geometric part × relabelling), the
-index, and what the full group adds, in words.
+index, and what the full group adds, in words.  The comparison is kept in
+the cache directory (:func:`counting.group.cover_cache.cached_compare`), so
+a second run, ``status`` and ``report`` read it instead of computing it.
 """
 from __future__ import annotations
 
