@@ -50,7 +50,9 @@ from grids.kind import GridKind, as_kind
 __all__ = ["FORMAT", "MAX_BYTES", "cache_path", "read_cached", "write_cached",
            "cached_compare"]
 
-#: The layout of a cached comparison (a new layout is a new directory).
+#: The layout of a cached comparison, and the meaning of its fields: a new
+#: layout, or a change of what :func:`.cover_automorphisms.compare` computes
+#: (the item types, the graph), is a new number, hence a new directory.
 FORMAT = 1
 #: A cached comparison is a few hundred bytes: a larger file is damage.
 MAX_BYTES = 1 << 16

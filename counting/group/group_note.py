@@ -157,8 +157,9 @@ def group_note(kind, geometric_order: int, root=None, compute=None,
                          f"and it is shown from then on")
     try:
         return GroupNote(kind, counted, cover_cache.cached_compare(kind, root, compute or compare))
-    except (ValueError, ArithmeticError) as e:
-        return GroupNote(kind, counted, None, str(e))
+    except (ValueError, ArithmeticError, RuntimeError, MemoryError, OSError) as e:
+        # nauty or today's group failing is said, not raised: status goes on
+        return GroupNote(kind, counted, None, str(e) or type(e).__name__)
 
 
 def note_for(reduction, root=None) -> GroupNote | None:

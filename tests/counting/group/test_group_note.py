@@ -153,3 +153,12 @@ def test_a_symmetry_job_s_classes_spare_searching_its_group_again(tmp_path, monk
 
     monkeypatch.setattr(ca, "kind_group", no_search)
     assert note_for(reduction, tmp_path).comparison == searched
+
+
+@pytest.mark.parametrize("error", [RuntimeError("nauty: out of memory"), MemoryError()])
+def test_a_crashing_computation_is_said_not_raised(tmp_path, error):
+    pytest.importorskip("pynauty")
+    note = group_note("1x3", 36, tmp_path, Counting(error=error))
+    assert note.comparison is None
+    assert dict(note.rows())["full symmetry group"] == \
+        f"not known here: {str(error) or type(error).__name__}"
