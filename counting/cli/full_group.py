@@ -3,29 +3,24 @@
 A thin layer over :func:`counting.group.cover_automorphisms.compare`: the
 order of the automorphism group of the kind's exact cover, the order of the
 group ``--up-to-symmetry`` uses today (geometric part × relabelling), the
-index, and what the full group adds, in words.
+index, and what the full group adds, in words.  The comparison is kept in
+the cache directory (:func:`counting.group.cover_cache.cached_compare`), so
+a second run, ``status`` and ``report`` read it instead of computing it.
 """
 from __future__ import annotations
 
 import json
-import math
 
 import click
 
 from counting.cli.common import fail, note, print_table
-from counting.group.cover_automorphisms import compare, nauty_missing
+from counting.group.cover_automorphisms import nauty_missing
+from counting.group.cover_cache import cached_compare
+from counting.group.group_note import with_factorial
 from counting.run.notice import say_if_slow
 from grids.kind import GridKind
 
 __all__ = ["show_group"]
-
-
-def _with_factorial(order: int, n: int) -> str:
-    """``3,762,339,840 (10,368 × 9!)``."""
-    f = math.factorial(n)
-    if n > 1 and order % f == 0:
-        return f"{order:,} ({order // f:,} × {n}!)"
-    return f"{order:,}"
 
 
 def show_group(kind: GridKind, as_json: bool) -> None:
@@ -36,7 +31,7 @@ def show_group(kind: GridKind, as_json: bool) -> None:
     try:
         with say_if_slow(note, f"computing the symmetry groups of {kind.name} "
                                f"(nauty: minutes from 16x16 on) ..."):
-            c = compare(kind)
+            c = cached_compare(kind)
         index, adds = c.index, c.describe()
     except (ValueError, ArithmeticError) as e:
         fail(str(e))
@@ -47,10 +42,10 @@ def show_group(kind: GridKind, as_json: bool) -> None:
         return
     n = kind.shape.n
     click.echo(f"{kind.name}: the symmetries of its exact cover (nauty), beside today's group")
-    rows = [("full group (automorphisms of the exact cover)", _with_factorial(c.full_order, n))]
+    rows = [("full group (automorphisms of the exact cover)", with_factorial(c.full_order, n))]
     if c.today_order is not None:
         rows += [("today's group (geometric part × relabelling)",
-                  _with_factorial(c.today_order, n)),
+                  with_factorial(c.today_order, n)),
                  ("index", f"{index:,}")]
     print_table(rows)
     if index == 1:

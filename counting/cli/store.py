@@ -17,6 +17,7 @@ import click
 
 from counting import job as jobs
 from counting.cli.common import check_outputs, fail, output_errors, print_table, refuse
+from counting.group.group_note import note_for
 from counting.outputs import why_not_written, write_atomic
 from counting.options import CountOptions
 from counting.store import exchange
@@ -76,12 +77,14 @@ def status(db, as_json):
         remaining = store.remaining_ids()
         version = store.format_version
     running = holder(db)
+    group = note_for(job.reduction_object)     # None unless it counts orbits
     if as_json:
         doc = s.as_json()
         doc["remaining"] = remaining
         doc["store_format"] = version
         doc["running"] = running
         doc["recount_method"] = job.reduction_object.recount_method()
+        doc["symmetry_group"] = None if group is None else group.as_json()
         click.echo(json.dumps(doc, indent=2))
         return
     print_table([
@@ -95,6 +98,7 @@ def status(db, as_json):
         ("unit time so far", f"{s.unit_wall_seconds:,.1f} s (wall, summed over units)"),
         ("hosts", ", ".join(s.hosts) or "—"),
         *([("identity (unit 0)", s.identity.describe())] if s.identity else []),
+        *(group.rows() if group else []),
         ("recount by", job.reduction_object.recount_method()),
         (f"total ({s.total_label})", _int(s.total)),     # last: what a reader looks for
     ])

@@ -59,6 +59,7 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
+from counting.group.generators import generating_subset
 from counting.group.kind_group import kind_group
 from counting.group.symmetries import Symmetry, group_order
 from grids.kind import GridKind, as_kind
@@ -282,13 +283,14 @@ def _today(kind: GridKind) -> tuple[int, list[Symmetry]]:
     elements of it that, with relabelling (which keeps every item's type),
     join the same types as the whole of it: for a plain kind (``H`` is all of
     G, 3.4 M elements for 9×9) only transposition moves a type; otherwise
-    every element of ``H`` (searched once: seconds for some kinds)."""
+    elements generating ``H`` (:mod:`.generators`; ``H`` searched once:
+    seconds for some kinds)."""
     s = kind.shape
     if kind.plain:
         ident = tuple(range(s.n))
         return group_order(s), [Symmetry(ident, ident, True)] if s.box_rows == s.box_cols else []
     h = kind_group(kind)
-    return h.geometric_order, list(h.elements)
+    return h.geometric_order, [h.elements[i] for i in generating_subset(h.cell_permutations)]
 
 
 def today_joined(kind, elements=None, implied: bool = True) -> tuple:
@@ -363,12 +365,18 @@ class Comparison:
         return lines
 
 
-def compare(kind) -> Comparison:
-    """The full group of ``kind``'s cover beside today's group (needs pynauty)."""
+def compare(kind, today: tuple[int, list[Symmetry]] | None = None) -> Comparison:
+    """The full group of ``kind``'s cover beside today's group (needs pynauty).
+
+    ``today`` is ``(|H|, elements generating H)`` when the caller knows them
+    (a symmetry job's conjugacy class representatives generate ``H``: the
+    subgroup they generate meets every class, so its conjugates cover
+    ``H``, and no proper subgroup's do), else ``H`` is searched
+    (:func:`.kind_group.kind_group`: seconds for some 9×9 kinds)."""
     kind = as_kind(kind)
     full = cover_group(kind)
     try:
-        geometric, elements = _today(kind)
+        geometric, elements = today if today is not None else _today(kind)
     except ValueError as e:        # today's group is too large to search
         return Comparison(kind, full.order, None, None, str(e))
     # as permutations of the options: faithful, but on the 1×1 grid, whose

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from counting import published
+from counting.group.group_note import note_for
 from counting.job import Job, summarise
 from counting.labels import labels_of
 from counting.report.charts import Figure, figures, pyplot
@@ -164,6 +165,7 @@ def _job_rows(job: Job, s, results, spans, by_worker, timed) -> list[tuple[str, 
         *[(label, f"{value:,}") for label, value in s.factors],
         *([(s.sum_label, f"{s.weighted_sum:,}")] if s.complete else []),
         *[(f"÷ {label}", f"{value:,}") for label, value in s.divisors],
+        *(group.rows() if (group := note_for(red)) else []),
         ("classes", f"{s.n_classes:,} ({s.classes_complete:,} complete)"),
         ("units done", f"{s.done:,} of {job.n_units:,}"),
         ("units remaining", f"{job.n_units - s.done:,}"),
