@@ -186,7 +186,7 @@ class Store:
             The directory does not exist or the file cannot be created.
 
         A store of an older format is migrated to :data:`FORMAT_VERSION`
-        first (:func:`counting.store.format.migrate`).
+        first (:func:`counting.store.versions.bring_up_to_date`).
         """
         if not isinstance(job, JobInfo):
             raise TypeError(f"job must be a JobInfo, got {type(job).__name__}")
@@ -207,7 +207,7 @@ class Store:
             stored, claimed = fmt.read_job(conn, path)
             kinds.learn_kept(conn, path, stored)
             fmt.check_job(path, stored, job, allow_mismatch=allow_mismatch)
-            cls._bring_up_to_date(conn, path, stored, claimed)
+            versions.bring_up_to_date(conn, path, stored, claimed)
             return cls(conn, path, stored)
         except BaseException:
             conn.close()
@@ -244,26 +244,13 @@ class Store:
             job, claimed = fmt.read_job(conn, path, writable=writable)
             kinds.learn_kept(conn, path, job)
             if writable:
-                version = cls._bring_up_to_date(conn, path, job, claimed)
+                version = versions.bring_up_to_date(conn, path, job, claimed)
             else:
                 version, _ = versions.check(conn, path, job, claimed)
             return cls(conn, path, job, format_version=version, read_only=not writable)
         except BaseException:
             conn.close()
             raise
-
-    @staticmethod
-    def _bring_up_to_date(conn: sqlite3.Connection, path: Path, job: JobInfo,
-                          claimed: int) -> int:
-        """Before a store is written: migrate a format-1 store, or put the
-        markers of a format-2 one right after re-verifying its rows
-        (:mod:`counting.store.versions`); the format it then has."""
-        version, stale = versions.check(conn, path, job, claimed)
-        if version < FORMAT_VERSION:
-            fmt.migrate(conn, path, job)
-        elif stale:
-            versions.reseal(conn, path, job)
-        return FORMAT_VERSION
 
     @staticmethod
     def delete(path: str | os.PathLike) -> list[Path]:
