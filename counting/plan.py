@@ -44,7 +44,7 @@ from counting.run import dask_pool
 from counting.run.notice import say_if_slow
 from counting.run.pool import WorkerLost, check_memory
 from counting.store.database import Store, StoreError, StoreLock
-from counting.store.format import ForeignStoreError
+from counting.store.format import OtherJobError
 from counting.store.identity import check_identity, link, read_grid_store
 from dlx.api import MEMO_MB_MAX
 from factorization import NoRoomForMemo
@@ -409,7 +409,7 @@ def open_store(path: Path, job: Job, *, fresh: bool = False,
         why = red.foreign_engine(store.job.engine_version)
         if why is not None:
             store.close()
-            raise ForeignStoreError(f"{path} belongs to another kernel: {why}; use another --db")
+            raise OtherJobError(f"{path} belongs to another kernel: {why}; use another --db")
         try:
             lock.hold_file()   # a new store has an inode now
         except BaseException:
@@ -423,7 +423,7 @@ def open_store(path: Path, job: Job, *, fresh: bool = False,
 
 def _deletable_units(path: Path, job: Job) -> int:
     """The finished units ``--fresh`` would delete from ``path``;
-    StoreError when the store there counts another job.  A store too
+    OtherJobError when the store there counts another job.  A store too
     damaged to open is still deleted (that is what --fresh is for)."""
     try:
         with Store.open(path) as old:
@@ -431,7 +431,7 @@ def _deletable_units(path: Path, job: Job) -> int:
     except StoreError:
         return 0
     if other != (job.shape, job.reduction):
-        raise StoreError(f"{path} is the store of {other[0]} ({other[1]}), not of "
+        raise OtherJobError(f"{path} is the store of {other[0]} ({other[1]}), not of "
                          f"{job.shape} ({job.reduction}): --fresh deletes only a store "
                          f"of the same job; give another --db")
     return done

@@ -27,7 +27,7 @@ from counting.reduction.prefix import PREFIX_HELP, PrefixReduction
 from counting.run import dask_pool, dask_stats
 from counting.run.notice import say_if_slow
 from counting.run.pool import default_workers
-from counting.store.database import StoreError
+from counting.store.database import StoreError, StoreRefused
 from counting.units import UnitResult
 from counting.labels import labels_of
 from grids.kind import as_kind
@@ -125,6 +125,8 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
     resumes.  A worker that dies is replaced and its unit counted again; a
     unit that kills three workers, or a cluster left without workers for
     --wait-workers seconds, stops the run (exit 1), the finished units kept.
+    A store of another job, or one another process is counting, is refused
+    (exit 2).
 
     \b
     Example:
@@ -220,6 +222,9 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
         click.echo(f"\n{how}: {e}; run {again} to resume.", err=True)
         # the shell's convention: 128 + the signal's number
         sys.exit(128 + (signal.SIGTERM if terminated else signal.SIGINT))
+    except StoreRefused as e:       # another job's store, or one being counted
+        _json_error(as_json, str(e), 2)
+        refuse(str(e))
     except (ValueError, StoreError, plan.RunFailed) as e:
         _json_error(as_json, str(e), 1)
         fail(str(e))

@@ -45,7 +45,9 @@ from counting.store.format import (
     CorruptStoreError,
     ForeignStoreError,
     JobInfo,
+    OtherJobError,
     StoreError,
+    StoreRefused,
 )
 from counting.store.lock import StoreLock, StoreLockedError
 from counting.units import UnitResult
@@ -61,10 +63,12 @@ __all__ = [
     "ForeignStoreError",
     "JobInfo",
     "MergeReport",
+    "OtherJobError",
     "Store",
     "StoreError",
     "StoreLock",
     "StoreLockedError",
+    "StoreRefused",
 ]
 
 
@@ -179,7 +183,8 @@ class Store:
         Raises
         ------
         ForeignStoreError
-            The file is not a gridcount store, or is the store of another job.
+            The file is not a gridcount store; :class:`OtherJobError` (a
+            subclass), it is the store of another job.
         CorruptStoreError
             The file is a damaged database.
         StoreError
@@ -424,7 +429,7 @@ class Store:
 
         Raises
         ------
-        ForeignStoreError
+        OtherJobError
             A source belongs to another job.
         CorruptStoreError
             A source (or this store) holds a damaged row.
@@ -443,7 +448,7 @@ class Store:
                 if getattr(other.job, name) != getattr(self.job, name)
             ]
             if differing:
-                raise ForeignStoreError(
+                raise OtherJobError(
                     f"cannot merge {other.path} into {self.path}: they belong to different jobs ("
                     + "; ".join(differing) + "); nothing was merged"
                 )

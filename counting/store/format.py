@@ -87,6 +87,7 @@ __all__ = [
     "APPLICATION_ID", "FORMAT", "FORMAT_VERSION", "SQLITE_MAGIC", "BUSY_TIMEOUT",
     "COLUMNS", "EXACT", "META_KEYS", "CHECKSUM_DIGITS",
     "StoreError", "ForeignStoreError", "CorruptStoreError", "ConflictError", "JobInfo",
+    "StoreRefused", "OtherJobError",
     "reason", "is_corruption", "store_error", "as_store_errors", "transaction",
     "open_error", "check_file_header", "check_deletable", "connect",
     "connect_read_only", "set_pragmas", "is_blank", "initialise", "read_job", "check_job",
@@ -143,6 +144,18 @@ class StoreError(Exception):
 
 class ForeignStoreError(StoreError):
     """The file is not a gridcount store, or belongs to another job."""
+
+
+class StoreRefused(StoreError):
+    """A sound store that is not for this command: another job's
+    (:class:`OtherJobError`), or one another process is counting or merging
+    into (:class:`~counting.store.lock.StoreLockedError`).  The CLI's
+    refusals, exit code 2, like its other refusals."""
+
+
+class OtherJobError(ForeignStoreError, StoreRefused):
+    """The store or units export belongs to another job (shape, reduction,
+    number of units, engine or kernel) than the one asked for."""
 
 
 class CorruptStoreError(StoreError):
@@ -527,7 +540,7 @@ def check_job(path: Path, stored: JobInfo, wanted: JobInfo, *, allow_mismatch: b
         advice = (
             "use another --db, or pass --allow-mismatch to add units counted by this engine version"
         )
-    raise ForeignStoreError(f"{path} belongs to another job ({detail}); {advice}")
+    raise OtherJobError(f"{path} belongs to another job ({detail}); {advice}")
 
 
 # Row checksums and the format seal.
