@@ -40,7 +40,7 @@ from counting.unit_ids import parse_unit_list
 from counting.reduction import get_reduction
 from counting.reduction.orbits import SymmetryReduction
 from counting.reduction.registry import SYMMETRY, check_shape
-from counting.run import dask_pool
+from counting.run.dask_setup import DaskPoolError, NoWorkers, UnitFailed
 from counting.run.notice import say_if_slow
 from counting.run.pool import WorkerLost, check_memory
 from counting.store.database import Store, StoreError, StoreLock
@@ -443,10 +443,10 @@ def _run(job: Job, store: Store, path: Path, ids, run_kw: dict) -> RunReport:
         return run_count(job, store, unit_ids=ids, **run_kw)
     except KeyboardInterrupt as e:
         raise Interrupted(len(store), job.n_units, path) from e
-    except (WorkerLost, dask_pool.NoWorkers, dask_pool.UnitFailed) as e:
+    except (WorkerLost, NoWorkers, UnitFailed) as e:
         raise RunFailed(f"{e}; {len(store):,} of {job.n_units:,} units are safely in {path}: "
                         f"run the same command again to resume") from None
-    except dask_pool.DaskPoolError as e:
+    except DaskPoolError as e:
         raise StoreError(str(e)) from None
 
 
