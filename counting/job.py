@@ -255,7 +255,7 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
     ``None`` only on a terminal.  ``scheduler`` (``tcp://HOST:PORT`` or
     ``local[:N]``) runs the units on a Dask cluster instead of the local
     process pool; this process stays the only writer of the store, and
-    ``wait_workers`` (seconds, default :data:`counting.run.dask_pool.WAIT_WORKERS`)
+    ``wait_workers`` (seconds, default :data:`counting.run.dask_setup.WAIT_WORKERS`)
     bounds the wait while the cluster has no worker.  A lost worker is said
     through ``warn`` (default: stderr, above the bar), even when ``log`` is
     silenced; one that cannot be made good stops the run with

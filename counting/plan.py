@@ -40,11 +40,11 @@ from counting.unit_ids import parse_unit_list
 from counting.reduction import get_reduction
 from counting.reduction.orbits import SymmetryReduction
 from counting.reduction.registry import SYMMETRY, check_shape
-from counting.run import dask_pool
+from counting.run.dask_setup import DaskPoolError, NoWorkers, UnitFailed
 from counting.run.notice import say_if_slow
 from counting.run.pool import WorkerLost, check_memory
 from counting.store.database import Store, StoreError, StoreLock
-from counting.store.format import ForeignStoreError
+from counting.store.format import OtherJobError
 from counting.store.identity import check_identity, link, read_grid_store
 from dlx.api import MEMO_MB_MAX
 from factorization import NoRoomForMemo
@@ -409,7 +409,7 @@ def open_store(path: Path, job: Job, *, fresh: bool = False,
         why = red.foreign_engine(store.job.engine_version)
         if why is not None:
             store.close()
-            raise ForeignStoreError(f"{path} belongs to another kernel: {why}; use another --db")
+            raise OtherJobError(f"{path} belongs to another kernel: {why}; use another --db")
         try:
             lock.hold_file()   # a new store has an inode now
         except BaseException:
@@ -423,7 +423,7 @@ def open_store(path: Path, job: Job, *, fresh: bool = False,
 
 def _deletable_units(path: Path, job: Job) -> int:
     """The finished units ``--fresh`` would delete from ``path``;
-    StoreError when the store there counts another job.  A store too
+    OtherJobError when the store there counts another job.  A store too
     damaged to open is still deleted (that is what --fresh is for)."""
     try:
         with Store.open(path) as old:
@@ -431,7 +431,7 @@ def _deletable_units(path: Path, job: Job) -> int:
     except StoreError:
         return 0
     if other != (job.shape, job.reduction):
-        raise StoreError(f"{path} is the store of {other[0]} ({other[1]}), not of "
+        raise OtherJobError(f"{path} is the store of {other[0]} ({other[1]}), not of "
                          f"{job.shape} ({job.reduction}): --fresh deletes only a store "
                          f"of the same job; give another --db")
     return done
@@ -443,10 +443,10 @@ def _run(job: Job, store: Store, path: Path, ids, run_kw: dict) -> RunReport:
         return run_count(job, store, unit_ids=ids, **run_kw)
     except KeyboardInterrupt as e:
         raise Interrupted(len(store), job.n_units, path) from e
-    except (WorkerLost, dask_pool.NoWorkers, dask_pool.UnitFailed) as e:
+    except (WorkerLost, NoWorkers, UnitFailed) as e:
         raise RunFailed(f"{e}; {len(store):,} of {job.n_units:,} units are safely in {path}: "
                         f"run the same command again to resume") from None
-    except dask_pool.DaskPoolError as e:
+    except DaskPoolError as e:
         raise StoreError(str(e)) from None
 
 

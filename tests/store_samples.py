@@ -1,10 +1,16 @@
 """Results and stores shared by the store tests (``tests/counting/test_store*.py``,
 ``test_job.py``, ``test_cli_store.py``; ``tests/`` is on ``sys.path`` through
 its conftest).  The fixtures built on them (``job``, ``db``, ``store``) are
-in ``tests/counting/conftest.py``."""
+in ``tests/counting/conftest.py``.  :func:`kill_9_once_stored` kills a
+process that writes a store, mid-run (``test_database.py``, ``test_batch.py``)."""
 from __future__ import annotations
 
+import os
+import signal
 import sqlite3
+import subprocess
+import sys
+import time
 from dataclasses import astuple, replace
 from pathlib import Path
 
@@ -12,6 +18,7 @@ from counting.store.database import JobInfo, Store
 from counting.store.format import COLUMNS, EXACT, row_checksum
 from counting.units import UnitResult
 
+ROOT = Path(__file__).resolve().parents[1]  # the project checkout (holds counting/ and tests/)
 N_UNITS = 40
 BIG = 6_670_903_752_021_072_936_960  # the number of 9×9 Sudoku grids, > 2**72
 
@@ -46,6 +53,38 @@ def write_store(path: Path, job: JobInfo, unit_ids, **changes) -> None:
     with Store.create_or_open(path, job) as st:
         for u in unit_ids:
             st.record(make_result(u, **changes))
+
+
+def kill_9_once_stored(code: str, db: Path, *args, at_least: int,
+                       timeout: float = 60) -> list[str]:
+    """Run ``python -c CODE DB ARGS...`` in a child process that imports
+    ``counting`` from this checkout and ``store_samples`` from ``tests/``;
+    once the child prints ``ready``, watch the store ``db`` until it holds
+    ``at_least`` units, then ``kill -9`` the child.
+
+    Returns the lines the child printed after ``ready``.  Fails the test if
+    the child ends before it is killed, or stores too slowly (``timeout``
+    seconds: a bound on a hung child, not a measurement)."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(ROOT), str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")]))
+    child = subprocess.Popen([sys.executable, "-c", code, str(db), *map(str, args)],
+                             cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "ready"
+        with Store.open(db) as watcher:
+            deadline = time.monotonic() + timeout
+            while len(watcher) < at_least:
+                assert time.monotonic() < deadline, "child recorded too slowly"
+                assert child.poll() is None, "child exited early"
+                time.sleep(0.002)
+        os.kill(child.pid, signal.SIGKILL)
+        assert child.wait(timeout=10) == -signal.SIGKILL
+        return [line.strip() for line in child.stdout.read().splitlines()]
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        child.stdout.close()
 
 
 def assert_one_line_naming(exc_info, path: Path) -> str:

@@ -24,10 +24,10 @@ from counting.cli.common import (Terminated, check_outputs, check_size, enumerat
 from counting.options import CountOptions
 from counting.reduction import registry
 from counting.reduction.prefix import PREFIX_HELP, PrefixReduction
-from counting.run import dask_pool, dask_stats
+from counting.run import dask_setup, dask_stats   # not dask_pool: --help needs no Dask
 from counting.run.notice import say_if_slow
 from counting.run.pool import default_workers
-from counting.store.database import StoreError
+from counting.store.database import StoreError, StoreRefused
 from counting.units import UnitResult
 from counting.labels import labels_of
 from grids.kind import as_kind
@@ -106,7 +106,7 @@ def _row_text(row) -> str:
                    "or local[:N] to start N worker processes here (needs gridcount[dask]).")
 @click.option("--wait-workers", type=float, default=None, metavar="SECONDS",
               help="With --scheduler: how long to wait while the cluster has no worker, "
-                   f"then stop (finished units are kept) [default: {dask_pool.WAIT_WORKERS:g}].")
+                   f"then stop (finished units are kept) [default: {dask_setup.WAIT_WORKERS:g}].")
 @click.option("--kernel", type=click.Choice(["auto", "factorization", "search"]),
               default="auto", show_default=True,
               help="Units that can be counted in closed form (two-band patterns) are counted "
@@ -125,6 +125,8 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
     resumes.  A worker that dies is replaced and its unit counted again; a
     unit that kills three workers, or a cluster left without workers for
     --wait-workers seconds, stops the run (exit 1), the finished units kept.
+    A store of another job, or one another process is counting, is refused
+    (exit 2).
 
     \b
     Example:
@@ -159,11 +161,11 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
             raise click.UsageError("--workers sets the local pool; with --scheduler the cluster's "
                                    "workers count (local:N starts N)")
         try:
-            target = dask_pool.parse_scheduler(scheduler)
+            target = dask_setup.parse_scheduler(scheduler)
         except ValueError as e:
             raise click.BadParameter(str(e), param_hint="--scheduler")
         try:
-            dask_pool.check_wait_workers(wait_workers if wait_workers is not None else 0)
+            dask_setup.check_wait_workers(wait_workers if wait_workers is not None else 0)
         except ValueError as e:
             _bad_value("--wait-workers", str(e))
     elif wait_workers is not None:
@@ -220,6 +222,9 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
         click.echo(f"\n{how}: {e}; run {again} to resume.", err=True)
         # the shell's convention: 128 + the signal's number
         sys.exit(128 + (signal.SIGTERM if terminated else signal.SIGINT))
+    except StoreRefused as e:       # another job's store, or one being counted
+        _json_error(as_json, str(e), 2)
+        refuse(str(e))
     except (ValueError, StoreError, plan.RunFailed) as e:
         _json_error(as_json, str(e), 1)
         fail(str(e))

@@ -21,7 +21,7 @@ from counting.group.group_note import note_for
 from counting.outputs import why_not_written, write_atomic
 from counting.options import CountOptions
 from counting.store import exchange
-from counting.store.database import FORMAT_VERSION, Store, StoreError, StoreLockedError
+from counting.store.database import FORMAT_VERSION, Store, StoreError, StoreRefused
 from counting.unit_ids import format_unit_list
 from counting.store.lock import holder
 
@@ -214,7 +214,7 @@ def merge(target, sources):
     """
     try:
         rows = exchange.merge_paths(Path(target), [Path(s) for s in sources])
-    except (StoreLockedError, exchange.SameFileError) as e:
+    except (StoreRefused, exchange.SameFileError) as e:   # locked, or of another job
         refuse(str(e))
     except StoreError as e:
         fail(str(e))

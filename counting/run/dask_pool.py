@@ -73,7 +73,8 @@ from typing import Callable, Iterable, Iterator
 
 from counting.run.dask_setup import (DaskPoolError, DaskUnavailable, EngineMismatch, NoWorkers,
                                      Scheduler, SchedulerUnreachable, UnitFailed,
-                                     WorkerSetupError, check_wait_workers, parse_scheduler)
+                                     WAIT_WORKERS, WorkerSetupError, check_wait_workers,
+                                     parse_scheduler)
 from counting.run.dask_stats import WorkerStats, add_result, per_worker_rows
 from counting.run.dask_watch import WorkerWatch
 from counting.options import CountOptions
@@ -89,7 +90,6 @@ __all__ = ["run_units_dask", "parse_scheduler", "check_wait_workers", "Scheduler
 # how to get the optional dependency (gridcount installs from its source tree)
 INSTALL_HINT = "pip install 'gridcount[dask]' (in a source tree: pip install -e '.[dask]')"
 CONNECT_TIMEOUT = 5.0     # seconds to reach a scheduler before giving up
-WAIT_WORKERS = 300.0      # seconds a run waits while the scheduler has no worker
 _CLOSE_TIMEOUT = 10.0     # seconds allowed to close the client / a local cluster
 _POLL_SECONDS = 0.05      # sleep between looks for finished units (keeps Ctrl-C prompt)
 _FETCH_SECONDS = 1.0      # how long a fetch is waited for between looks at the workers

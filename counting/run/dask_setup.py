@@ -1,7 +1,9 @@
 """A Dask run's setup, checked before anything starts: the ``--scheduler``
 address (:func:`parse_scheduler`), the ``--wait-workers`` value
-(:func:`check_wait_workers`) and the errors of :mod:`counting.run.dask_pool`,
-one line each, saying what to do."""
+(:func:`check_wait_workers`, default :data:`WAIT_WORKERS`) and the errors of
+:mod:`counting.run.dask_pool`, one line each, saying what to do.  Light to
+import (the standard library only), so that ``gridcount count --help`` and
+the checks of its options need neither Dask nor the pool."""
 from __future__ import annotations
 
 import math
@@ -10,7 +12,9 @@ from urllib.parse import urlsplit
 
 __all__ = ["parse_scheduler", "check_wait_workers", "Scheduler", "DaskPoolError",
            "DaskUnavailable", "SchedulerUnreachable", "NoWorkers", "EngineMismatch",
-           "WorkerSetupError", "UnitFailed"]
+           "WorkerSetupError", "UnitFailed", "WAIT_WORKERS"]
+
+WAIT_WORKERS = 300.0      # seconds a run waits while the scheduler has no worker
 
 
 # ---------------------------------------------------------------------------

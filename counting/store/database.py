@@ -45,7 +45,9 @@ from counting.store.format import (
     CorruptStoreError,
     ForeignStoreError,
     JobInfo,
+    OtherJobError,
     StoreError,
+    StoreRefused,
 )
 from counting.store.lock import StoreLock, StoreLockedError
 from counting.units import UnitResult
@@ -61,10 +63,12 @@ __all__ = [
     "ForeignStoreError",
     "JobInfo",
     "MergeReport",
+    "OtherJobError",
     "Store",
     "StoreError",
     "StoreLock",
     "StoreLockedError",
+    "StoreRefused",
 ]
 
 
@@ -179,14 +183,15 @@ class Store:
         Raises
         ------
         ForeignStoreError
-            The file is not a gridcount store, or is the store of another job.
+            The file is not a gridcount store; :class:`OtherJobError` (a
+            subclass), it is the store of another job.
         CorruptStoreError
             The file is a damaged database.
         StoreError
             The directory does not exist or the file cannot be created.
 
         A store of an older format is migrated to :data:`FORMAT_VERSION`
-        first (:func:`counting.store.format.migrate`).
+        first (:func:`counting.store.versions.bring_up_to_date`).
         """
         if not isinstance(job, JobInfo):
             raise TypeError(f"job must be a JobInfo, got {type(job).__name__}")
@@ -207,7 +212,7 @@ class Store:
             stored, claimed = fmt.read_job(conn, path)
             kinds.learn_kept(conn, path, stored)
             fmt.check_job(path, stored, job, allow_mismatch=allow_mismatch)
-            cls._bring_up_to_date(conn, path, stored, claimed)
+            versions.bring_up_to_date(conn, path, stored, claimed)
             return cls(conn, path, stored)
         except BaseException:
             conn.close()
@@ -244,26 +249,13 @@ class Store:
             job, claimed = fmt.read_job(conn, path, writable=writable)
             kinds.learn_kept(conn, path, job)
             if writable:
-                version = cls._bring_up_to_date(conn, path, job, claimed)
+                version = versions.bring_up_to_date(conn, path, job, claimed)
             else:
                 version, _ = versions.check(conn, path, job, claimed)
             return cls(conn, path, job, format_version=version, read_only=not writable)
         except BaseException:
             conn.close()
             raise
-
-    @staticmethod
-    def _bring_up_to_date(conn: sqlite3.Connection, path: Path, job: JobInfo,
-                          claimed: int) -> int:
-        """Before a store is written: migrate a format-1 store, or put the
-        markers of a format-2 one right after re-verifying its rows
-        (:mod:`counting.store.versions`); the format it then has."""
-        version, stale = versions.check(conn, path, job, claimed)
-        if version < FORMAT_VERSION:
-            fmt.migrate(conn, path, job)
-        elif stale:
-            versions.reseal(conn, path, job)
-        return FORMAT_VERSION
 
     @staticmethod
     def delete(path: str | os.PathLike) -> list[Path]:
@@ -437,7 +429,7 @@ class Store:
 
         Raises
         ------
-        ForeignStoreError
+        OtherJobError
             A source belongs to another job.
         CorruptStoreError
             A source (or this store) holds a damaged row.
@@ -456,7 +448,7 @@ class Store:
                 if getattr(other.job, name) != getattr(self.job, name)
             ]
             if differing:
-                raise ForeignStoreError(
+                raise OtherJobError(
                     f"cannot merge {other.path} into {self.path}: they belong to different jobs ("
                     + "; ".join(differing) + "); nothing was merged"
                 )

@@ -48,7 +48,7 @@ from counting.reduction import get_reduction
 from counting.store import format as fmt
 from counting.store.database import Store
 from counting.store.format import (
-    CorruptStoreError, ForeignStoreError, JobInfo, StoreError,
+    CorruptStoreError, ForeignStoreError, JobInfo, OtherJobError, StoreError,
 )
 from counting.store.kinds import KEY as KIND_RULES
 from grids.variants.kindcontent import learn_texts, texts_named
@@ -325,7 +325,7 @@ def _check_kernels(stores) -> None:
             continue               # not a job this gridcount counts: merge_all says so
         why = red.foreign_engine(s.job.engine_version)
         if why is not None:
-            raise ForeignStoreError(f"cannot merge {s.path}: {why}; nothing was merged")
+            raise OtherJobError(f"cannot merge {s.path}: {why}; nothing was merged")
 
 
 def merge_paths(target: str | os.PathLike,

@@ -5,8 +5,7 @@ this module is its lower half: the schema and header markers, the typed
 exceptions, the job a store belongs to (:class:`JobInfo`), and the steps
 that look at a file before anything trusts it, let alone writes to it
 (``check_file_header``, ``is_blank``, ``read_job``, ``check_job``,
-``check_deletable``), that create a store (``initialise``) or bring an
-older one up to date (``migrate``), the checksum every unit row carries
+``check_deletable``), that create a store (``initialise``), the checksum every unit row carries
 (``row_checksum``), and the one transaction helper every write goes
 through (``transaction``, with ``store_error`` for what SQLite errors
 become).
@@ -62,14 +61,15 @@ store of another job does not.
 Format history
 --------------
 1. The columns above up to ``finished_at``.
-2. Adds ``worker`` and ``checksum``.  :func:`migrate` upgrades a version-1
-   store when it is opened for writing, in one transaction, by computing the
-   checksums of its rows as they are: the migration vouches for the rows it
-   finds (the CHECK constraints were their only guard until then), it cannot
-   tell whether one was edited earlier.  Read-only opening leaves a
-   version-1 store as it is and reads its rows unchecked.  Only a store that
-   is format 1 in every marker is (:mod:`counting.store.versions`): editing
-   ``format_version`` switches no checksum off.
+2. Adds ``worker`` and ``checksum``.  :func:`counting.store.versions.migrate`
+   upgrades a version-1 store when it is opened for writing, in one
+   transaction, by computing the checksums of its rows as they are: the
+   migration vouches for the rows it finds (the CHECK constraints were their
+   only guard until then), it cannot tell whether one was edited earlier.
+   Read-only opening leaves a version-1 store as it is and reads its rows
+   unchecked.  Only a store that is format 1 in every marker is
+   (:mod:`counting.store.versions`): editing ``format_version`` switches no
+   checksum off.
 """
 from __future__ import annotations
 
@@ -87,10 +87,11 @@ __all__ = [
     "APPLICATION_ID", "FORMAT", "FORMAT_VERSION", "SQLITE_MAGIC", "BUSY_TIMEOUT",
     "COLUMNS", "EXACT", "META_KEYS", "CHECKSUM_DIGITS",
     "StoreError", "ForeignStoreError", "CorruptStoreError", "ConflictError", "JobInfo",
+    "StoreRefused", "OtherJobError",
     "reason", "is_corruption", "store_error", "as_store_errors", "transaction",
     "open_error", "check_file_header", "check_deletable", "connect",
     "connect_read_only", "set_pragmas", "is_blank", "initialise", "read_job", "check_job",
-    "row_checksum", "columns_of", "migrate", "SEAL_KEY", "format_seal", "quick_check_line",
+    "row_checksum", "columns_of", "SEAL_KEY", "format_seal", "quick_check_line",
 ]
 
 APPLICATION_ID = 0x67726964  # "grid" in ASCII: PRAGMA application_id of every gridcount store
@@ -143,6 +144,18 @@ class StoreError(Exception):
 
 class ForeignStoreError(StoreError):
     """The file is not a gridcount store, or belongs to another job."""
+
+
+class StoreRefused(StoreError):
+    """A sound store that is not for this command: another job's
+    (:class:`OtherJobError`), or one another process is counting or merging
+    into (:class:`~counting.store.lock.StoreLockedError`).  The CLI's
+    refusals, exit code 2, like its other refusals."""
+
+
+class OtherJobError(ForeignStoreError, StoreRefused):
+    """The store or units export belongs to another job (shape, reduction,
+    number of units, engine or kernel) than the one asked for."""
 
 
 class CorruptStoreError(StoreError):
@@ -254,7 +267,7 @@ def transaction(conn: sqlite3.Connection, path: Path, doing: str) -> Iterator[sq
     (``BaseException``), rolls the block back and is re-raised; SQLite
     errors as :func:`store_error` (``path``, ``doing``).  The one home of
     every transaction on a store (:meth:`counting.store.database.Store.atomic`,
-    :func:`initialise`, :func:`migrate`).
+    :func:`initialise`, :func:`counting.store.versions.migrate`).
 
     [IMMEDIATE takes the write lock up front: a deferred transaction that
     reads and then writes can fail with SQLITE_BUSY in WAL mode instead of
@@ -527,10 +540,10 @@ def check_job(path: Path, stored: JobInfo, wanted: JobInfo, *, allow_mismatch: b
         advice = (
             "use another --db, or pass --allow-mismatch to add units counted by this engine version"
         )
-    raise ForeignStoreError(f"{path} belongs to another job ({detail}); {advice}")
+    raise OtherJobError(f"{path} belongs to another job ({detail}); {advice}")
 
 
-# Row checksums and the migration from format 1.
+# Row checksums and the format seal.
 
 
 def row_checksum(job: JobInfo, row) -> str:
@@ -577,35 +590,3 @@ def columns_of(version: int) -> tuple[str, ...]:
     if version >= 2:
         return (*COLUMNS, "checksum")
     return tuple("'' AS worker" if c == "worker" else c for c in COLUMNS) + ("NULL AS checksum",)
-
-
-def migrate(conn: sqlite3.Connection, path: Path, job: JobInfo) -> int:
-    """Bring the store on ``conn`` up to :data:`FORMAT_VERSION`, in one
-    transaction; return the version it had.
-
-    Format 1 to 2: the units table is rebuilt with the ``worker`` column
-    (``''``: version 1 did not record it) and the ``checksum`` of every row
-    computed from the row as it is, so the migration vouches for rows it
-    cannot check (see the module docstring).  Another process may have
-    migrated the store meanwhile: the version is read again inside the
-    transaction.
-    """
-    with transaction(conn, path, f"upgrade {path} from store format 1 to {FORMAT_VERSION}"):
-        version = int(conn.execute(
-            "SELECT value FROM meta WHERE key = 'format_version'").fetchone()[0])
-        if version == 1:
-            rows = conn.execute(
-                f"SELECT {', '.join(columns_of(1)[:-1])} FROM units ORDER BY unit_id").fetchall()
-            conn.execute("ALTER TABLE units RENAME TO units_format_1")
-            conn.execute(UNITS_TABLE)
-            conn.executemany(
-                f"INSERT INTO units ({', '.join(COLUMNS)}, checksum) "
-                f"VALUES ({', '.join('?' * (len(COLUMNS) + 1))})",
-                [(*row, row_checksum(job, row)) for row in rows])
-            conn.execute("DROP TABLE units_format_1")
-            conn.execute("UPDATE meta SET value = ? WHERE key = 'format_version'",
-                         (str(FORMAT_VERSION),))
-            conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-                         (SEAL_KEY, format_seal(job, FORMAT_VERSION)))
-            conn.execute(f"PRAGMA user_version = {FORMAT_VERSION}")
-    return version

@@ -46,7 +46,7 @@ from pathlib import Path
 from counting.group.burnside import identity_fixed
 from counting.reduction import get_reduction
 from counting.store.database import Store
-from counting.store.format import CHECKSUM_DIGITS, JobInfo, StoreError
+from counting.store.format import CHECKSUM_DIGITS, JobInfo, OtherJobError, StoreError
 from counting.units import UnitResult
 
 __all__ = ["GridRows", "read_grid_store", "rows_digest", "link", "parse_link",
@@ -84,7 +84,8 @@ def read_grid_store(path: str | os.PathLike, shape: str) -> GridRows | None:
     Raises
     ------
     StoreError
-        The store is damaged, counts another shape, or is a symmetry store.
+        The store is damaged; :class:`~counting.store.format.OtherJobError`,
+        it counts another shape, or is a symmetry store.
     """
     path = Path(path)
     if not path.exists():
@@ -92,10 +93,10 @@ def read_grid_store(path: str | os.PathLike, shape: str) -> GridRows | None:
     with Store.open(path) as store:
         job = store.job
         if job.shape != shape:
-            raise StoreError(f"{path} counts {job.shape} grids, not {shape}")
+            raise OtherJobError(f"{path} counts {job.shape} grids, not {shape}")
         red = get_reduction(job.shape, job.reduction)
         if red.counts_orbits:
-            raise StoreError(f"{path} is a store of essentially different grids, "
+            raise OtherJobError(f"{path} is a store of essentially different grids, "
                              f"not of the grid count")
         counts = {r.unit_id: r.count for r in store.results()}
     try:

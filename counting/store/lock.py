@@ -12,7 +12,7 @@ import stat
 from datetime import datetime, timezone
 from pathlib import Path
 
-from counting.store.format import StoreError
+from counting.store.format import StoreError, StoreRefused
 
 try:
     import fcntl
@@ -24,7 +24,7 @@ __all__ = ["StoreLock", "StoreLockedError", "holder"]
 INFO_BYTES = 4096  # a lock file's description is read up to this many bytes
 
 
-class StoreLockedError(StoreError):
+class StoreLockedError(StoreRefused):
     """Another process is counting into the store (:class:`StoreLock`)."""
 
 

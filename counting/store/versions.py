@@ -26,6 +26,10 @@ such a store is opened for writing its markers are put right again
 its checksum, in the same transaction: an edited row stops it, naming the
 unit, and nothing is changed.
 
+Bringing a store up to date before it is written is also this module's
+(:func:`bring_up_to_date`): a store of format 1 is migrated (:func:`migrate`),
+a format-2 store whose markers are wrong is resealed (:func:`reseal`).
+
 [Like the checksums, this guards against accidents and casual edits, not
 against someone who rebuilds the table in the old format and removes the
 seal: such a store is indistinguishable from a genuine old one.]
@@ -38,7 +42,7 @@ from pathlib import Path
 from counting.store import format as fmt
 from counting.store.format import CorruptStoreError, JobInfo, StoreError
 
-__all__ = ["check", "reseal"]
+__all__ = ["check", "reseal", "migrate", "bring_up_to_date"]
 
 
 def _markers(conn: sqlite3.Connection, path: Path) -> tuple[int, int, str | None]:
@@ -116,3 +120,49 @@ def reseal(conn: sqlite3.Connection, path: Path, job: JobInfo) -> None:
         conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
                      (fmt.SEAL_KEY, fmt.format_seal(job, version)))
         conn.execute(f"PRAGMA user_version = {version}")
+
+
+def migrate(conn: sqlite3.Connection, path: Path, job: JobInfo) -> int:
+    """Bring the store on ``conn`` up to
+    :data:`~counting.store.format.FORMAT_VERSION`, in one transaction;
+    return the version it had.
+
+    Format 1 to 2: the units table is rebuilt with the ``worker`` column
+    (``''``: version 1 did not record it) and the ``checksum`` of every row
+    computed from the row as it is, so the migration vouches for rows it
+    cannot check (:mod:`counting.store.format`, "Format history").  Another
+    process may have migrated the store meanwhile: the version is read again
+    inside the transaction.
+    """
+    doing = f"upgrade {path} from store format 1 to {fmt.FORMAT_VERSION}"
+    with fmt.transaction(conn, path, doing):
+        version = int(conn.execute(
+            "SELECT value FROM meta WHERE key = 'format_version'").fetchone()[0])
+        if version == 1:
+            rows = conn.execute(
+                f"SELECT {', '.join(fmt.columns_of(1)[:-1])} FROM units ORDER BY unit_id").fetchall()
+            conn.execute("ALTER TABLE units RENAME TO units_format_1")
+            conn.execute(fmt.UNITS_TABLE)
+            conn.executemany(
+                f"INSERT INTO units ({', '.join(fmt.COLUMNS)}, checksum) "
+                f"VALUES ({', '.join('?' * (len(fmt.COLUMNS) + 1))})",
+                [(*row, fmt.row_checksum(job, row)) for row in rows])
+            conn.execute("DROP TABLE units_format_1")
+            conn.execute("UPDATE meta SET value = ? WHERE key = 'format_version'",
+                         (str(fmt.FORMAT_VERSION),))
+            conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                         (fmt.SEAL_KEY, fmt.format_seal(job, fmt.FORMAT_VERSION)))
+            conn.execute(f"PRAGMA user_version = {fmt.FORMAT_VERSION}")
+    return version
+
+
+def bring_up_to_date(conn: sqlite3.Connection, path: Path, job: JobInfo, claimed: int) -> int:
+    """Before a store is written: migrate a format-1 store (:func:`migrate`),
+    or put the markers of a format-2 one right after re-verifying its rows
+    (:func:`reseal`); the format it then has (``claimed`` as for :func:`check`)."""
+    version, stale = check(conn, path, job, claimed)
+    if version < fmt.FORMAT_VERSION:
+        migrate(conn, path, job)
+    elif stale:
+        reseal(conn, path, job)
+    return fmt.FORMAT_VERSION

@@ -53,8 +53,8 @@ def invoke(*args):
     return CliRunner().invoke(cli, [str(a) for a in args])
 
 
-def _one_line_error(res, match):
-    assert res.exit_code == 1, res.output
+def _one_line_error(res, match, exit_code=1):
+    assert res.exit_code == exit_code, res.output
     assert res.output.startswith("Error: ") and match in res.output
     assert len(res.output.strip().splitlines()) == 1
 
@@ -201,7 +201,7 @@ def test_fresh_never_deletes_a_store_of_another_job(tmp_path):
     db = tmp_path / "j.sqlite"
     invoke("count", "2x4", "--units", "0-2", "--db", db, "--workers", "1", "--quiet")
     res = invoke("count", "2x3", "--db", db, "--workers", "1", "--quiet", "--fresh")
-    assert res.exit_code == 1 and "Traceback" not in res.output
+    assert res.exit_code == 2 and "Traceback" not in res.output
     assert res.output.count("\n") == 1
     assert "store of 2x4" in res.output and "not of 2x3" in res.output
     with Store.open(db) as st:
@@ -246,7 +246,7 @@ def test_a_store_of_another_engine_is_continued_only_with_allow_mismatch(tmp_pat
     db = tmp_path / "old.sqlite"
     _store_of_another_engine(db)
     res = invoke("count", "2x3", "--db", db, "--units", "0", "--workers", "1", "--quiet")
-    _one_line_error(res, "engine_version is 'older-engine' in the database")
+    _one_line_error(res, "engine_version is 'older-engine' in the database", 2)
     assert "--allow-mismatch" in res.output and units_in(db) == []
     res = invoke("count", "2x3", "--db", db, "--units", "0", "--workers", "1", "--quiet",
                  "--allow-mismatch")
@@ -280,7 +280,7 @@ def test_a_factor_store_of_another_kernel_is_refused_even_with_allow_mismatch(tm
     for extra in ((), ("--allow-mismatch",)):
         res = invoke("count", "1x5", "--reduction", "factor", "--db", db, "-q", "-w", "1",
                      "--private-memo", *extra)
-        _one_line_error(res, "belongs to another kernel: its units were counted by engine")
+        _one_line_error(res, "belongs to another kernel: its units were counted by engine", 2)
         assert units_in(db) == []
 
 
@@ -295,7 +295,7 @@ def test_a_factor_store_begun_before_the_kernel_version_was_recorded_is_canonica
                  "--private-memo")
     assert CANON_VERSION > 1
     _one_line_error(res, "belongs to another kernel: its units were counted by engine "
-                         "'dlx1-memo-3'")
+                         "'dlx1-memo-3'", 2)
     assert units_in(db) == []
 
 
@@ -303,11 +303,11 @@ def test_a_factor_store_of_another_kernel_is_not_merged(tmp_path):
     other, target = tmp_path / "other.sqlite", tmp_path / "all.sqlite"
     _factor_store(other, f"{ENGINE_NAME} canon-{CANON_VERSION + 1}")
     res = invoke("merge", target, other)
-    assert res.exit_code != 0 and "its units were counted by engine" in res.output, res.output
+    assert res.exit_code == 2 and "its units were counted by engine" in res.output, res.output
     assert len(res.output.strip().splitlines()) == 1 and not target.exists()
     _factor_store(target, KERNEL_VERSION)                     # a target of this kernel
     res = invoke("merge", target, other)
-    assert res.exit_code != 0 and f"cannot merge {other}" in res.output, res.output
+    assert res.exit_code == 2 and f"cannot merge {other}" in res.output, res.output
 
 
 def test_a_kernel_run_prints_no_search_figures_and_status_names_unit_time_as_wall(
@@ -368,10 +368,10 @@ def test_allow_mismatch_never_allows_another_shape_or_reduction(tmp_path):
     db = tmp_path / "j.sqlite"
     assert invoke("count", "2x3", "--db", db, "-q", "-w", "1").exit_code == 0
     res = invoke("count", "3x2", "--db", db, "-q", "-w", "1", "--allow-mismatch")
-    _one_line_error(res, "shape is '2x3' in the database but '3x2' was asked for")
+    _one_line_error(res, "shape is '2x3' in the database but '3x2' was asked for", 2)
     res = invoke("count", "2x3", "--reduction", "patterns", "--db", db, "-q", "-w", "1",
                  "--allow-mismatch")
-    _one_line_error(res, "reduction is 'moves' in the database but 'patterns' was asked for")
+    _one_line_error(res, "reduction is 'moves' in the database but 'patterns' was asked for", 2)
 
 
 @pytest.mark.parametrize("content", [b"hello, not a database\n", os.urandom(4096)])
@@ -388,7 +388,7 @@ def test_a_store_of_another_reduction_is_refused(tmp_path):
                  "--workers", "1")
     assert res.exit_code == 0
     res = invoke("count", "3x3", "--db", p, "--units", "0")
-    _one_line_error(res, "reduction is '44' in the database but '71' was asked for")
+    _one_line_error(res, "reduction is '44' in the database but '71' was asked for", 2)
 
 
 @pytest.mark.parametrize("args, match", [

@@ -30,9 +30,10 @@ print("loaded:", ",".join(heavy), file=sys.stderr)
 """
 
 
-def _loaded(*args: str) -> list[str]:
+def _loaded(*args: str, among=HEAVY) -> list[str]:
+    """The modules of ``among`` that ``gridcount ARGS`` has imported when it ends."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    out = subprocess.run([sys.executable, "-c", _PROBE.format(heavy=HEAVY), *args],
+    out = subprocess.run([sys.executable, "-c", _PROBE.format(heavy=among), *args],
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     line = [x for x in out.stderr.splitlines() if x.startswith("loaded:")]
     assert line, out.stderr
@@ -46,6 +47,14 @@ def test_version_and_help_import_none_of_the_library(args):
 
 def test_a_command_loads_what_it_needs():
     assert "counting.job" in _loaded("count", "--help")
+
+
+def test_count_help_imports_neither_dask_nor_the_dask_pool():
+    # noticed: cli/count.py imported counting.run.dask_pool for one help text
+    # (--wait-workers' default), and plan.py for three exception classes
+    dask = ("dask", "distributed", "counting.run.dask_pool")
+    assert _loaded("count", "--help", among=dask + ("counting.cli.count",)) == \
+        ["counting.cli.count"]          # the command was imported, its help built
 
 
 def test_the_group_lists_every_command_with_the_help_its_function_gives():

@@ -348,7 +348,7 @@ def test_a_failed_merge_writes_nothing_and_names_the_source(tmp_path, target_exi
         with Store.open(both) as st:
             before = {r.unit_id for r in st.results()}
     res = invoke("merge", both, a, b)
-    assert res.exit_code == 1 and len(res.output.strip().splitlines()) == 1
+    assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1
     assert res.output.startswith(f"Error: cannot merge {b} into {both}: they belong to different "
                                  f"jobs (shape is '2x3' there but '2x2' here")
     assert "nothing was merged" in res.output
@@ -593,11 +593,11 @@ def test_a_second_count_on_a_store_is_refused_until_the_first_ends(tmp_path):
         wait_for_units(db, 1, first)
         wait_for_waiting(tmp_path / "gate", 1, first)     # it is inside its second unit
         res = invoke("count", "3x3", "--db", db, "--units", "0-199", "-q", "-w", "1")
-        assert res.exit_code == 1 and len(res.output.strip().splitlines()) == 1
+        assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1
         assert res.output.startswith(f"Error: {db} is being counted by another process "
                                      f"(pid {first.pid} on host ")
         fresh = invoke("count", "3x3", "--db", db, "--units", "0", "-q", "--fresh")
-        assert fresh.exit_code == 1 and "being counted" in fresh.output and db.exists()
+        assert fresh.exit_code == 2 and "being counted" in fresh.output and db.exists()
         res = invoke("status", db)                    # reading is never blocked
         assert res.exit_code == 0 and "of 710" in res.output
         first.send_signal(signal.SIGKILL)             # a crash leaves no lock behind
@@ -627,13 +627,47 @@ def test_a_second_count_through_a_hard_link_in_another_directory_is_refused(tmp_
         wait_for_waiting(tmp_path / "gate", 1, first)
         os.link(db, other)
         res = invoke("count", "3x3", "--db", other, "--units", "0-199", "-q", "-w", "1")
-        assert res.exit_code == 1 and len(res.output.strip().splitlines()) == 1, res.output
+        assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1, res.output
         assert res.output.startswith(f"Error: {other} is being counted by another process "
                                      f"(pid {first.pid} on host ")
         assert f"as {db}" in res.output
     finally:
         first.kill()
         first.communicate()
+
+
+@pytest.mark.parametrize("flag", ["-q", "--json"])
+def test_a_count_on_another_jobs_store_or_a_store_in_use_is_a_refusal_exit_code_2(
+        tmp_path, flag):
+    # noticed: these two refusals exited 1, where every other refusal of the CLI exits 2
+    from counting.store.database import StoreLock
+    of_2x2, held = tmp_path / "2x2.sqlite", tmp_path / "held.sqlite"
+    assert invoke("count", "2x2", "--db", of_2x2, "-q", "-w", "1").exit_code == 0
+    _fake_store(held, {0: 5})
+    other_job = invoke("count", "2x3", "--db", of_2x2, "-w", "1", flag)
+    with StoreLock.acquire(held):
+        in_use = invoke("count", "3x3", "--db", held, "--units", "1", "-w", "1", flag)
+    for res, says in ((other_job, f"Error: {of_2x2} belongs to another job (shape is '2x2'"),
+                      (in_use, f"Error: {held} is being counted by another process")):
+        assert res.exit_code == 2, res.output
+        assert res.stderr.startswith(says) and len(res.stderr.splitlines()) == 1, res.stderr
+        if flag == "--json":
+            assert json.loads(res.stdout)["exit_code"] == 2
+    with Store.open(held) as st:
+        assert st.done_ids() == {0}
+
+
+def test_a_merge_of_another_jobs_store_or_export_is_a_refusal_exit_code_2(tmp_path):
+    # noticed: merge refused a locked target with exit code 2 but another job's source with 1
+    a, b, export = tmp_path / "2x2.sqlite", tmp_path / "2x3.sqlite", tmp_path / "2x3.json"
+    for shape, db in (("2x2", a), ("2x3", b)):
+        assert invoke("count", shape, "--db", db, "-q", "-w", "1").exit_code == 0
+    assert invoke("export", b, "--units", export).exit_code == 0
+    for source in (b, export):
+        res = invoke("merge", a, source)
+        assert res.exit_code == 2, res.output
+        assert res.output.startswith(f"Error: cannot merge {source} into {a}: they belong to "
+                                     f"different jobs")
 
 
 _HOLD_LOCK = ("import sys, time\n"

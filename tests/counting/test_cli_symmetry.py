@@ -113,7 +113,7 @@ def test_a_store_of_another_shape_where_the_grid_store_belongs_is_refused(here):
     (here / "results").mkdir()
     (here / "x.sqlite").rename(here / "results" / "2x3-rmoves.sqlite")
     res = invoke("count", "2x3", "--up-to-symmetry", "--workers", "1")
-    assert res.exit_code == 1 and other.shape == "2x2"
+    assert res.exit_code == 2 and other.shape == "2x2"
     assert "counts 2x2 grids, not 2x3" in res.output
 
 

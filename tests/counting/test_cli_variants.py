@@ -105,7 +105,7 @@ def test_a_store_of_one_prefix_is_refused_for_another_naming_both(tmp_path):
     db = tmp_path / "v.sqlite"
     assert invoke("count", "2x2+x", "--prefix", "rows=1", "--db", db, "-w", "1", "-q").exit_code == 0
     res = invoke("count", "2x2+x", "--prefix", "diagonals", "--db", db, "-w", "1")
-    assert res.exit_code == 1
+    assert res.exit_code == 2
     assert "'prefix-rows=1' in the database but 'prefix-diagonals' was asked for" in res.output
 
 

@@ -2,24 +2,17 @@
 commits, that leaving it commits what it holds however the block ends, that
 a refused unit costs the others nothing, and that ``kill -9`` loses at most
 the batch and never stores a unit twice."""
-import os
-import signal
 import sqlite3
-import subprocess
-import sys
 import textwrap
-import time
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
 from counting.store.batch import UNITS, WORK_SECONDS, Batch
 from counting.store.database import ConflictError, Store
 
-from store_samples import make_job, make_result
+from store_samples import kill_9_once_stored, make_job, make_result
 
-ROOT = Path(__file__).resolve().parents[3]
 NEVER = float("inf")
 
 
@@ -152,27 +145,8 @@ _CHILD = textwrap.dedent(
 
 
 def test_kill_9_loses_at_most_the_batch_and_never_stores_a_unit_twice(db):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [str(ROOT), str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")]))
-    child = subprocess.Popen(
-        [sys.executable, "-c", _CHILD, str(db), str(KILL_N_UNITS), str(KILL_BATCH)],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
-    try:
-        assert child.stdout.readline().strip() == "ready"
-        with Store.open(db) as watcher:
-            deadline = time.monotonic() + 60
-            while len(watcher) < KILL_N_UNITS // 10:
-                assert time.monotonic() < deadline, "child recorded too slowly"
-                assert child.poll() is None, "child exited early"
-                time.sleep(0.002)
-        os.kill(child.pid, signal.SIGKILL)
-        assert child.wait(timeout=10) == -signal.SIGKILL
-        handed = [line.strip() for line in child.stdout.read().splitlines()]
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-        child.stdout.close()
+    handed = kill_9_once_stored(_CHILD, db, KILL_N_UNITS, KILL_BATCH,
+                                at_least=KILL_N_UNITS // 10)
     assert "finished" not in handed, "the kill did not land mid-run"
     last_handed = int(handed[-1]) if handed else KILL_N_UNITS // 10
 

@@ -1,15 +1,9 @@
 """Tests for counting/store/database.py: the resumable SQLite store of finished units."""
 from __future__ import annotations
 
-import os
-import signal
 import sqlite3
-import subprocess
-import sys
 import textwrap
-import time
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -23,10 +17,8 @@ from counting.store.database import (
     StoreError,
 )
 
-from store_samples import (BIG, N_UNITS, assert_one_line_naming, edit_row, make_result,
-                           write_store)
-
-ROOT = Path(__file__).resolve().parents[3]  # the project checkout (holds counting/)
+from store_samples import (BIG, N_UNITS, assert_one_line_naming, edit_row,
+                           kill_9_once_stored, make_result, write_store)
 
 # The fixtures job, db and store are in conftest.py.
 
@@ -432,28 +424,7 @@ _CHILD = textwrap.dedent(
 
 
 def test_store_survives_kill_9(db, job):
-    # the child imports counting from ROOT and store_samples from ROOT/tests
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [str(ROOT), str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")]))
-    child = subprocess.Popen(
-        [sys.executable, "-c", _CHILD, str(db), str(KILL_N_UNITS)],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True,
-    )
-    try:
-        assert child.stdout.readline().strip() == "ready"
-        with Store.open(db) as watcher:
-            deadline = time.monotonic() + 30
-            while len(watcher) < KILL_N_UNITS // 10:
-                assert time.monotonic() < deadline, "child recorded too slowly"
-                assert child.poll() is None, "child exited early"
-                time.sleep(0.002)
-        os.kill(child.pid, signal.SIGKILL)
-        assert child.wait(timeout=10) == -signal.SIGKILL
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-        child.stdout.close()
+    kill_9_once_stored(_CHILD, db, KILL_N_UNITS, at_least=KILL_N_UNITS // 10)
 
     # Every committed unit is there, complete, once; the in-flight one is not.
     conn = sqlite3.connect(db)
