@@ -8,7 +8,10 @@ essentially different grids, and one row per term.  ``--csv`` writes the
 terms.  The identity's term is the grid count / N!: beyond 6×6 it is read
 from ``--identity-from``, a store or a units export (checked on reading) of
 today's ``--up-to-symmetry`` job of the same kind, whose unit 0 is that
-term recorded from the grid store (e.g. ``results/3x3+disjoint-rsymmetry-done.json``).
+term recorded from the grid store (e.g. ``results/3x3+disjoint-rsymmetry-done.json``);
+its other units are checked against the terms (each unit of today's group is
+a term of the class of the full group holding it, counted again here by
+other elements), and any disagreement makes the exit code 1.
 
     python scripts/count_split_symmetry.py 3x3+windoku \\
         --identity-from results/3x3+windoku-rsymmetry-done.json --csv results/3x3+windoku-full-symmetry.csv
@@ -23,9 +26,9 @@ import sys
 import time
 from pathlib import Path
 
-from counting.group.burnside import type_label
-from counting.group.split_burnside import (SplitBurnside, count_split_unit, split_group,
-                                           split_units)
+from counting.group.burnside import symmetry_units, type_label
+from counting.group.split_burnside import (SplitBurnside, count_split_unit,
+                                           disagreements_with_today, split_group, split_units)
 from counting.job import describe_machine
 from counting.store.format import StoreError
 from counting.store.exchange import open_source
@@ -45,17 +48,21 @@ def _work(task):
     return term, time.process_time() - t0
 
 
-def identity_from(path: Path, kind: str) -> int:
-    """The grid count of ``kind``: unit 0 of today's symmetry job at ``path`` × N!."""
+def today_counts(path: Path, kind: str) -> dict[int, int]:
+    """Unit id -> count of today's symmetry job of ``kind`` at ``path`` (a
+    store or a units export, checked on reading)."""
     source = open_source(path)
     if source.job.shape != kind or source.job.reduction != "symmetry":
         raise StoreError(f"{path} holds the {source.job.reduction} job of {source.job.shape}, "
                          f"not the symmetry job of {kind}")
-    unit = source.get(0) if hasattr(source, "get") else \
-        next((r for r in source.results() if r.unit_id == 0), None)
-    if unit is None:
+    return {r.unit_id: r.count for r in source.results()}
+
+
+def identity_from(today: dict[int, int], path: Path, kind: str) -> int:
+    """The grid count of ``kind``: today's unit 0 × N!."""
+    if 0 not in today:
         raise StoreError(f"{path} has no identity unit (unit 0)")
-    return unit.count * math.factorial(as_kind(kind).shape.n)
+    return today[0] * math.factorial(as_kind(kind).shape.n)
 
 
 def main() -> int:
@@ -69,7 +76,8 @@ def main() -> int:
     try:
         group = split_group(args.kind)
         kind = group.kind.name
-        grid_total = None if args.identity_from is None else identity_from(args.identity_from, kind)
+        today = None if args.identity_from is None else today_counts(args.identity_from, kind)
+        grid_total = None if today is None else identity_from(today, args.identity_from, kind)
     except (ValueError, ArithmeticError, StoreError, ImportError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -94,6 +102,7 @@ def main() -> int:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     cpu = usage.ru_utime + usage.ru_stime + sum(cpu_of.values())
     orbits = result.orbits
+    disagree = [] if today is None else disagreements_with_today(kind, ordered, today)
     if args.csv:
         with open(args.csv, "w", newline="") as f:
             out = csv.writer(f, lineterminator="\n")
@@ -111,6 +120,13 @@ def main() -> int:
     print("| workers | wall | CPU (this process + terms) | Σ size·A | essentially different |")
     print("|---:|---:|---:|---:|---:|")
     print(f"| {args.workers} | {wall:,.1f} s | {cpu:,.1f} s | {result.total:,} | {orbits:,} |\n")
+    if today is not None:
+        met = {split_group(kind).class_of(u.symmetry.cell_permutation())
+               for u in symmetry_units(kind)}
+        print(f"Against today's group ({args.identity_from}, {len(today)} units): "
+              + ("; ".join(disagree) if disagree else
+                 f"every unit agrees with the term of the full group's class holding it "
+                 f"({len(met)} of the {len(group.classes)} classes meet today's group)") + "\n")
     print("| class | size | representative | π type | A | searches | nodes | CPU |")
     print("|---:|---:|---|---|---:|---:|---:|---:|")
     for (cls, t), term in zip(units, ordered):
@@ -118,7 +134,7 @@ def main() -> int:
             print(f"| {cls.class_id} | {cls.size:,} | {cls.label} | {type_label(t)} | "
                   f"{term.fixed:,} | {term.searches:,} | {term.nodes:,} | "
                   f"{cpu_of[(cls.class_id, t)]:,.1f} s |")
-    return 0
+    return 1 if disagree else 0
 
 
 if __name__ == "__main__":

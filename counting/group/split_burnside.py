@@ -49,13 +49,14 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable
+from typing import Callable, Mapping
 
 import numpy as np
 
-from counting.group.burnside import MAX_SEARCHED_IDENTITY, identity_fixed, type_label
+from counting.group.burnside import (MAX_SEARCHED_IDENTITY, identity_fixed, symmetry_units,
+                                     type_label)
 from counting.group.cover import SAMPLE, Commuting
 from counting.group.cover_automorphisms import cover_group
 from counting.group.fixed import count_fixed, relabelling_types
@@ -65,7 +66,8 @@ from counting.options import CountOptions
 from grids.kind import GridKind, as_kind
 
 __all__ = ["CellSymmetry", "SplitClass", "SplitGroup", "SplitTerm", "SplitBurnside",
-           "split_group", "split_units", "count_split_unit", "split_orbit_count"]
+           "split_group", "split_units", "count_split_unit", "split_orbit_count",
+           "disagreements_with_today"]
 
 
 @dataclass(frozen=True)
@@ -107,16 +109,27 @@ class SplitGroup:
         ``(|C|, N²)``: every cell permutation, the identity first.
     classes : tuple of SplitClass
         The conjugacy classes, the identity's first.
+    class_index : dict
+        Each element (``int64`` bytes) to its ``class_id``.
     """
 
     kind: GridKind
     elements: np.ndarray
     classes: tuple
+    class_index: dict = field(repr=False, compare=False)   # element bytes -> class_id
 
     @property
     def order(self) -> int:
         """``|C|`` (the full group has ``|C|·N!`` elements)."""
         return len(self.elements)
+
+    def class_of(self, perm) -> int:
+        """The ``class_id`` of the class holding the cell permutation ``perm``;
+        ``ValueError`` when ``perm`` is not in ``C``."""
+        key = np.asarray(perm, dtype=np.int64).tobytes()
+        if key not in self.class_index:
+            raise ValueError(f"the cell permutation is not in the full group of {self.kind.name}")
+        return self.class_index[key]
 
     def commuting(self, perm: np.ndarray, unit: list[int],
                   limit: int = SAMPLE) -> list[Commuting]:
@@ -175,13 +188,14 @@ def _split_group(name: str) -> SplitGroup:
         cell_generators = [tuple(range(n * n))]
     elements = group_elements(cell_generators, order)
     keeps = _keeps_a_unit(kind, elements)
-    classes = []
+    classes, index = [], {}
     for members in element_classes(elements, cell_generators):
         best = next((i for i in members if keeps[i]), members[0])
         rep = CellSymmetry(tuple(int(v) for v in elements[best]))
+        index.update((elements[i].tobytes(), len(classes)) for i in members)
         classes.append(SplitClass(len(classes), len(members), rep))
     elements.flags.writeable = False
-    return SplitGroup(kind, elements, tuple(classes))
+    return SplitGroup(kind, elements, tuple(classes), index)
 
 
 @dataclass(frozen=True)
@@ -280,3 +294,31 @@ def split_orbit_count(kind, options: CountOptions | None = None, *,
             progress(term)
         terms.append(term)
     return SplitBurnside(group.kind, group.order, tuple(terms))
+
+
+def disagreements_with_today(kind, terms, today: Mapping[int, int]) -> list[str]:
+    """Where ``terms`` (:class:`SplitTerm`) and today's group's unit counts
+    disagree, one line each (empty: they agree).
+
+    ``today`` maps the unit ids of :func:`~.burnside.symmetry_units` (the
+    classes of today's group ``H``, a subgroup of ``C``) to their counts,
+    e.g. from a store of ``count KIND --up-to-symmetry``.  ``A_t`` is constant
+    on a class of ``C``, so each unit of ``H`` must count what the term of
+    the ``C``-class holding its representative counts for the same
+    relabelling type (0 when there is no such term: its type was ruled out).
+    Each class of ``C`` that meets ``H`` is so counted twice, by other
+    elements, other standard units and other exact covers.
+    """
+    group = split_group(kind)
+    mine = {(t.class_id, t.pi_type): t.fixed for t in terms}
+    out = []
+    for u in symmetry_units(group.kind):
+        if u.unit_id not in today:
+            continue
+        class_id = group.class_of(u.symmetry.cell_permutation())
+        expected = mine.get((class_id, u.pi_type), 0)
+        if today[u.unit_id] != expected:
+            out.append(f"unit {u.unit_id} ({u.symmetry.describe()}, π {type_label(u.pi_type)}) "
+                       f"counts {today[u.unit_id]:,}, class {class_id} of the full group "
+                       f"{expected:,}")
+    return out

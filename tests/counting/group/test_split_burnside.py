@@ -24,7 +24,8 @@ pytest.importorskip("pynauty")
 from counting.group.cover_automorphisms import cover_group  # noqa: E402
 from counting.group.fixed import count_fixed  # noqa: E402
 from counting.group.full_burnside import full_orbit_count  # noqa: E402
-from counting.group.split_burnside import (count_split_unit, split_group,  # noqa: E402
+from counting.group.split_burnside import (count_split_unit,  # noqa: E402
+                                           disagreements_with_today, split_group,
                                            split_orbit_count, split_units)
 from grids.shape import Shape  # noqa: E402
 from union_find import UnionFind  # noqa: E402
@@ -140,3 +141,28 @@ def test_the_identity_beyond_6x6_needs_the_grid_count():
     with pytest.raises(ValueError, match="pass grid_total"):
         count_split_unit("3x3+windoku", cls, t)
     assert count_split_unit("3x3+windoku", cls, t, grid_total=362880 * 5).fixed == 5
+
+
+def test_today_groups_units_agree_with_the_terms_of_the_classes_holding_them():
+    """Today's group H (kind_group) is a subgroup of C: each of its units is
+    counted again, by other elements, as a term of the full group."""
+    from counting.group.burnside import count_unit, symmetry_units
+    kind = "2x3+disjoint"
+    terms = split_orbit_count(kind).terms
+    today = {u.unit_id: count_unit(u).fixed for u in symmetry_units(kind)}
+    assert disagreements_with_today(kind, terms, today) == []
+    wrong = dict(today)
+    unit = next(u for u, v in today.items() if u and v)
+    wrong[unit] += 1
+    found = disagreements_with_today(kind, terms, wrong)
+    assert len(found) == 1 and found[0].startswith(f"unit {unit} ")
+
+
+def test_class_of_names_the_class_of_an_element_and_refuses_a_stranger():
+    group = split_group("2x2+disjoint")
+    for cls in group.classes:
+        assert group.class_of(cls.representative.cell_permutation()) == cls.class_id
+    swap = list(range(16))
+    swap[0], swap[1] = 1, 0          # two cells of one row: keeps no rule
+    with pytest.raises(ValueError, match="not in the full group of 2x2\\+disjoint"):
+        group.class_of(swap)
