@@ -90,12 +90,13 @@ QUICK_SYMMETRY = ("1x4", "1x5", "1x6", "1x7", "2x2", "2x3")
 LONG_SYMMETRY = ("2x4", "1x8", "3x3", "1x9")
 # Essentially different grids under a kind's FULL group, cells × relabelling
 # (counting/group/split_burnside.py), after the grid counts: Windoku with its
-# grid count (about 5 minutes) and its 15 terms (about 5 CPU-minutes) is --all's;
-# SudokuP is listed (results/symmetry-full.md).
+# grid count (about 5 minutes) and its 15 terms (about a CPU-minute, in this
+# process) is --all's; SudokuP is listed (results/symmetry-full.md).
 LONG_FULL_GROUP = ("3x3+windoku",)
 NOT_COUNTED_FULL_GROUP = {
     "3x3+disjoint": "a job of over an hour (its grid count, about an hour on 2 cores, then "
-                    "211 terms of its full group): see results/symmetry-full.md",
+                    "211 terms of its full group, about 2 CPU-minutes): see "
+                    "results/symmetry-full.md",
 }
 NOT_COUNTED_SYMMETRY = {
     "2x5": "out of reach (`gridcount count 2x5 --up-to-symmetry` refuses it with its cost "
