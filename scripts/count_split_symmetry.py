@@ -14,7 +14,8 @@ a term of the class of the full group holding it, counted again here by
 other elements), and any disagreement makes the exit code 1.
 
     python scripts/count_split_symmetry.py 3x3+windoku \\
-        --identity-from results/3x3+windoku-rsymmetry-done.json --csv results/3x3+windoku-full-symmetry.csv
+        --identity-from results/3x3+windoku-rsymmetry-done.json \\
+        --csv results/3x3+windoku-full-symmetry.csv
 """
 from __future__ import annotations
 
@@ -72,6 +73,8 @@ def main() -> int:
     ap.add_argument("--identity-from", type=Path, default=None)
     ap.add_argument("--csv", type=Path, default=None)
     args = ap.parse_args()
+    if args.workers < 1:
+        ap.error(f"--workers must be at least 1, got {args.workers}")
     t0 = time.perf_counter()
     try:
         group = split_group(args.kind)

@@ -461,7 +461,8 @@ def count_fixed(shape, g: Symmetry, pi_type: tuple[int, ...],
     unit = standard_unit(kind, g) if unit is None else unit_cells(kind, unit)
     orbits = cell_orbits(g.cell_permutation())
     candidates = list(relabellings(kind, g, pi_type, unit))
-    find = (lambda cells: commuting_symmetries(kind, g, cells)) if symmetries is None else symmetries
+    find = symmetries if symmetries is not None else \
+        (lambda cells: commuting_symmetries(kind, g, cells))
     symmetries = []
     if reduce and candidates and not all(len(o) == 1 for o in orbits):
         symmetries = find(unit[1])
