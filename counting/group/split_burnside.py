@@ -246,7 +246,7 @@ def count_split_unit(kind, cls: SplitClass, pi_type: tuple[int, ...],
     g = cls.representative
     perm = g.cell_permutation()
     fc = count_fixed(group.kind, g, pi_type, options,
-                     symmetries=lambda unit: group.commuting(perm, unit))
+                     commuting=lambda unit: group.commuting(perm, unit))
     return SplitTerm(cls.class_id, cls.size, pi_type, fc.count, fc.searches, fc.nodes,
                      time.perf_counter() - t0)
 
