@@ -46,6 +46,11 @@ Sources
     (https://oeis.org/A040082); for ``1xN`` the group above is exactly the
     row and column permutations.
 
+Essentially different SudokuP and Windoku grids under their full groups (``FULL_GROUP``)
+    53,666,689 SudokuP grids under 10,368 × 9! symmetries (enjoysudoku
+    forum, "SudokuP – Analysis", 2018) and 68,239,994 Windoku grids under
+    256 × 9! (Bastian Michel, "Mathematics of NRC-Sudoku", Utrecht 2007):
+    what :mod:`counting.group.split_burnside` counts, not ``--up-to-symmetry``.
 Latin rectangles (``k × n``, what ``gridcount count 1xN --rows K`` counts)
     Each sequence is published normalised; the factor that makes it the
     number of all ``k × n`` Latin rectangles is the sequence's own
@@ -68,8 +73,8 @@ from dataclasses import dataclass
 
 from grids.shape import Shape
 
-__all__ = ["Published", "PUBLISHED", "ESSENTIALLY_DIFFERENT", "VARIANTS", "lookup", "Rectangles",
-           "RECTANGLES"]
+__all__ = ["Published", "PUBLISHED", "ESSENTIALLY_DIFFERENT", "VARIANTS", "FULL_GROUP", "lookup",
+           "Rectangles", "RECTANGLES"]
 
 
 @dataclass(frozen=True)
@@ -189,6 +194,17 @@ VARIANTS: dict[str, Published] = {p.shape: p for p in (
               'enjoysudoku "SudokuP – Analysis" 2018'),
     Published("3x3+anti-knight", 3_080_888_939_520,
               "dclamage/SudokuAKUnique on GitHub, README 2022: 8,490,104 × 9!"),
+)}
+
+
+# Essentially different grids under a kind's FULL symmetry group, the
+# automorphisms of its exact cover (counting/group/cover_automorphisms.py):
+# cells × relabelling for these two (counting/group/split_burnside.py).
+FULL_GROUP: dict[str, Published] = {p.shape: p for p in (
+    Published("3x3+disjoint", 53_666_689,
+              'enjoysudoku "SudokuP – Analysis" 2018, group of 10,368 × 9!'),
+    Published("3x3+windoku", 68_239_994,
+              'B. Michel, "Mathematics of NRC-Sudoku", Utrecht 2007, group of 256 × 9!'),
 )}
 
 

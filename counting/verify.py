@@ -31,11 +31,14 @@ from counting.outputs import check_outputs, write_atomic
 from counting.plan import OutOfReach, check_reach, in_process_reason, record_identity
 from counting.reduction.registry import MAX_N, SYMMETRY
 from counting.store.database import Store
+from counting.group.burnside import MAX_SEARCHED_IDENTITY
+from counting.group.split_burnside import split_orbit_count
 from factorization import latin_rectangles
 from grids.kind import as_kind
 
 __all__ = ["QUICK_SHAPES", "LONG_SHAPES", "QUICK_SYMMETRY", "LONG_SYMMETRY", "VerifyRow",
-           "verify", "verify_shape", "verify_rectangles", "default_rectangles",
+           "LONG_FULL_GROUP", "NOT_COUNTED_FULL_GROUP", "default_full_group_shapes",
+           "verify_full_group", "verify", "verify_shape", "verify_rectangles", "default_rectangles",
            "QUICK_RECTANGLES", "LONG_RECTANGLES", "default_shapes", "default_symmetry_shapes",
            "format_table", "format_markdown", "write_markdown"]
 
@@ -85,6 +88,16 @@ LONG_VARIANTS = ("1x8+x", "3x3+windoku")
 # those are --all's.
 QUICK_SYMMETRY = ("1x4", "1x5", "1x6", "1x7", "2x2", "2x3")
 LONG_SYMMETRY = ("2x4", "1x8", "3x3", "1x9")
+# Essentially different grids under a kind's FULL group, cells × relabelling
+# (counting/group/split_burnside.py), after the grid counts: Windoku with its
+# grid count (about 5 minutes) and its 15 terms (about a CPU-minute, in this
+# process) is --all's; SudokuP is listed (results/symmetry-full.md).
+LONG_FULL_GROUP = ("3x3+windoku",)
+NOT_COUNTED_FULL_GROUP = {
+    "3x3+disjoint": "a job of over an hour (its grid count, about an hour on 2 cores, then "
+                    "211 terms of its full group, about 2 CPU-minutes): see "
+                    "results/symmetry-full.md",
+}
 NOT_COUNTED_SYMMETRY = {
     "2x5": "out of reach (`gridcount count 2x5 --up-to-symmetry` refuses it with its cost "
            "estimate): see results/bench_symmetry.md",
@@ -110,6 +123,12 @@ def default_shapes(all_shapes: bool = False) -> list[str]:
     then the ones listed but not counted."""
     return list(QUICK_SHAPES + QUICK_VARIANTS
                 + (LONG_SHAPES + LONG_VARIANTS if all_shapes else ()) + tuple(NOT_COUNTED))
+
+
+def default_full_group_shapes(all_shapes: bool = False) -> list[str]:
+    """The kinds whose essentially different grids under the full group
+    ``gridcount verify --all`` checks, then the ones listed but not counted."""
+    return list((LONG_FULL_GROUP if all_shapes else ()) + tuple(NOT_COUNTED_FULL_GROUP))
 
 
 def default_symmetry_shapes(all_shapes: bool = False) -> list[str]:
@@ -139,6 +158,7 @@ class VerifyRow:
     not_counted: str | None = None   # why a listed shape was not counted
     up_to_symmetry: bool = False     # essentially different grids, not all grids
     rect_rows: int | None = None     # Latin rectangles of this many rows, not grids
+    full_group: bool = False         # essentially different under the kind's full group
 
 
     @property
@@ -146,6 +166,8 @@ class VerifyRow:
         """The shape, and what is counted when it is not all grids."""
         if self.rect_rows is not None:
             return f"{self.rect_rows} x {self.n} Latin rectangles"
+        if self.full_group:
+            return f"{self.shape} (essentially different, full group)"
         return f"{self.shape} (essentially different)" if self.up_to_symmetry else self.shape
 
     @property
@@ -159,6 +181,8 @@ class VerifyRow:
         ``"K x N rectangles"``."""
         if self.rect_rows is not None:
             return f"{self.rect_rows}x{self.n} rectangles"
+        if self.full_group:
+            return "essentially different (full group)"
         return "essentially different" if self.up_to_symmetry else "grids"
 
     @property
@@ -258,6 +282,34 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
     )
 
 
+def verify_full_group(shape: str, *, workers: int = 1, options: CountOptions = CountOptions(),
+                      grid_total: int | None = None) -> VerifyRow:
+    """The essentially different grids of ``shape`` under its full group
+    (:func:`counting.group.split_burnside.split_orbit_count`) beside the
+    published value; the identity's term from ``grid_total`` (a grid count
+    of the same run) or a grid count made here first (beyond 6×6)."""
+    name = as_kind(shape).name
+    n = as_kind(name).shape.n
+    ref = published.FULL_GROUP.get(name)
+    row = dict(shape=name, n=n, published=None if ref is None else ref.total,
+               source=None if ref is None else ref.source, up_to_symmetry=True, full_group=True)
+    if name in NOT_COUNTED_FULL_GROUP:
+        return VerifyRow(computed=None, seconds=0.0, units=None, reduction=None,
+                         not_counted=NOT_COUNTED_FULL_GROUP[name], **row)
+    t0 = time.perf_counter()
+    computed = units = error = None
+    try:
+        if grid_total is None and n > MAX_SEARCHED_IDENTITY:
+            with tempfile.TemporaryDirectory(prefix="gridcount-verify-") as tmp:
+                grid_total = _count(Job.load(name), Path(tmp) / "grids.sqlite", workers, options)
+        result = split_orbit_count(name, options, grid_total=grid_total)
+        computed, units = result.orbits, len(result.terms)
+    except Exception as e:  # reported in the table, never a crash (Ctrl-C still stops)
+        error = str(e) or type(e).__name__
+    return VerifyRow(computed=computed, seconds=time.perf_counter() - t0, units=units,
+                     reduction="full group", error=error, **row)
+
+
 def verify_rectangles(rows: int, n: int) -> VerifyRow:
     """Count the ``rows × n`` Latin rectangles as ``gridcount count 1xN
     --rows K`` does (:func:`factorization.latin_rectangles`) and compare."""
@@ -293,10 +345,12 @@ def verify(shapes: Iterable[str], *, workers: int = 1, options: CountOptions = C
            on_row: Callable[[VerifyRow], None] | None = None,
            symmetry_shapes: Iterable[str] = (),
            rectangles: Iterable[tuple[int, int]] = (),
-           in_process_if_small: bool = False) -> list[VerifyRow]:
+           in_process_if_small: bool = False,
+           full_group_shapes: Iterable[str] = ()) -> list[VerifyRow]:
     """Verify every shape in turn, then the essentially different grids of
     ``symmetry_shapes`` (their identity taken from a grid count of this run
-    when there is one), then the ``(rows, n)`` Latin ``rectangles``;
+    when there is one), then those of ``full_group_shapes`` under their full
+    groups (the same identity), then the ``(rows, n)`` Latin ``rectangles``;
     ``on_start`` is told each count as it starts (not the shapes listed
     but not counted, :data:`NOT_COUNTED`) and ``on_row`` each row as it is done.
 
@@ -306,6 +360,7 @@ def verify(shapes: Iterable[str], *, workers: int = 1, options: CountOptions = C
     """
     names = [_checked_kind(s) for s in shapes]
     sym_names = [_checked_kind(s) for s in symmetry_shapes]
+    full_names = [_checked_kind(s) for s in full_group_shapes]
     rows = []
     grids: dict[str, int] = {}
     second = [(n, False, r) for n in names for r in SECOND_METHOD.get(n, ())]
@@ -323,6 +378,13 @@ def verify(shapes: Iterable[str], *, workers: int = 1, options: CountOptions = C
         rows.append(row)
         if on_row:
             on_row(row)
+    for name in full_names:
+        if on_start and name not in NOT_COUNTED_FULL_GROUP:
+            on_start(f"{name} (essentially different, full group)")
+        rows.append(verify_full_group(name, workers=workers, options=options,
+                                      grid_total=grids.get(name)))
+        if on_row:
+            on_row(rows[-1])
     for k, n in rectangles:
         if on_start:
             on_start(f"{k} x {n} Latin rectangles")
@@ -388,7 +450,8 @@ def format_table(rows: list[VerifyRow]) -> str:
         if len(computed) > _LONGEST_IN_TABLE:   # said in full under the table
             long_totals.append(f"{r.label}: computed {computed}")
             computed = "(below)"
-        body.append((r.shape, r.method, "ess. diff." if r.up_to_symmetry else
+        body.append((r.shape, r.method, "ess. diff. (full)" if r.full_group else
+                     "ess. diff." if r.up_to_symmetry else
                      f"{r.rect_rows}x{r.n} rect." if r.rect_rows is not None else "grids",
                      computed, r.status, ref, f"{r.seconds:,.1f} s"))
     widths = [max(len(line[i]) for line in body) for i in range(len(_TERM_HEADER))]

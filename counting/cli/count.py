@@ -488,8 +488,9 @@ def verify(all_shapes, shapes, workers, as_json, report):
     Each shape is counted from scratch by the normal counting path (default
     reduction, temporary store, process pool), then (without --shapes) the
     essentially different grids of Latin squares of orders 4-7, 2x2 and 2x3
-    (and 2x4, 1x8, 3x3 and 1x9 with --all) by Burnside's lemma.  Exit code 1 if any total disagrees with its
-    published value or a count fails.
+    (and 2x4, 1x8, 3x3 and 1x9 with --all) by Burnside's lemma, and with
+    --all Windoku's under its full group (SudokuP's is listed).  Exit code 1
+    if any total disagrees with its published value or a count fails.
 
     \b
     Example:
@@ -507,6 +508,7 @@ def verify(all_shapes, shapes, workers, as_json, report):
         raise click.BadParameter("no shape given", param_hint="--shapes")
     # essentially different grids: with the default shapes, not with --shapes
     sym = [] if shapes is not None else verifying.default_symmetry_shapes(all_shapes)
+    full = [] if shapes is not None else verifying.default_full_group_shapes(all_shapes)
     rects = [] if shapes is not None else verifying.default_rectangles(all_shapes)
     check_outputs([], [report])
     small_here = workers is None   # without --workers a small shape is counted in this process
@@ -528,14 +530,14 @@ def verify(all_shapes, shapes, workers, as_json, report):
         with sigterm_stops_like_ctrl_c():
             rows = verifying.verify(chosen, workers=workers, symmetry_shapes=sym, rectangles=rects,
                                     on_start=lambda sh: say(f"counting {sh} ..."), on_row=on_row,
-                                    in_process_if_small=small_here)
+                                    in_process_if_small=small_here, full_group_shapes=full)
     except KeyboardInterrupt as e:
         how = "terminated" if isinstance(e, Terminated) else "interrupted"
         bad = [r.label for r in done if r.failed]
         outcome = "" if not done else \
             f" ({len(bad)} failed or disagree: {', '.join(bad)})" if bad else \
             " (all agree with the published totals)"
-        asked = len(chosen) + len(sym) + len(rects)
+        asked = len(chosen) + len(sym) + len(full) + len(rects)
         click.echo(f"\n{how}: {len(done)} of {asked} shapes verified{outcome}; "
                    f"verify keeps nothing, run it again to check them all.", err=True)
         sys.exit(128 + (signal.SIGTERM if isinstance(e, Terminated) else signal.SIGINT))

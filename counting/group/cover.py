@@ -90,6 +90,16 @@ class Commuting:
     cells: np.ndarray
     sigma: np.ndarray
 
+    @classmethod
+    def of(cls, perm: np.ndarray, unit: list[int]) -> "Commuting":
+        """``h`` given as a cell permutation that maps ``unit`` (its cells in
+        reading order, holding ``1..N``) onto itself, with its ``σ_h``."""
+        position = {c: i for i, c in enumerate(unit)}
+        sigma = np.zeros(len(unit) + 1, dtype=np.int64)
+        for i, c in enumerate(unit):
+            sigma[position[int(perm[c])] + 1] = i + 1      # σ(D(h(c))) = D(c)
+        return cls(perm, sigma)
+
 
 @lru_cache(maxsize=16)
 def _kind_elements(kind: str) -> frozenset[bytes]:
@@ -106,16 +116,12 @@ def commuting_symmetries(shape, g: Symmetry, unit: list[int],
     others do not map its grids to grids."""
     kind = as_kind(shape)
     keeps = None if kind.plain else _kind_elements(kind.name)
-    position = {c: i for i, c in enumerate(unit)}
     out = []
     for h in centraliser(kind.shape, g, unit, limit=limit):
         perm = h.cell_permutation()
         if keeps is not None and perm.astype(np.int64).tobytes() not in keeps:
             continue
-        sigma = np.zeros(len(unit) + 1, dtype=np.int64)
-        for i, c in enumerate(unit):
-            sigma[position[int(perm[c])] + 1] = i + 1      # σ(D(h(c))) = D(c)
-        out.append(Commuting(perm, sigma))
+        out.append(Commuting.of(perm, unit))
     return out
 
 

@@ -422,7 +422,7 @@ def estimate_fixed_seconds(shape, g: Symmetry, pi_type: tuple[int, ...],
 
 def count_fixed(shape, g: Symmetry, pi_type: tuple[int, ...],
                 options: CountOptions | None = None, *, unit: str | None = None,
-                reduce: bool = True) -> FixedCount:
+                reduce: bool = True, commuting=None) -> FixedCount:
     """``A_t(g)`` for ``t = pi_type``: see the module docstring.
 
     Parameters
@@ -443,6 +443,13 @@ def count_fixed(shape, g: Symmetry, pi_type: tuple[int, ...],
         Count one relabelling and one prefix filling per class of the
         symmetries that commute with ``g`` (:mod:`.cover`); ``False`` counts
         every candidate in full (for checking).  The count does not depend on it.
+    commuting : callable, optional
+        ``commuting(unit_cells)``: the symmetries to reduce by, each a
+        :class:`~counting.group.cover.Commuting` that commutes with ``g``
+        and keeps the unit (default: :func:`~counting.group.cover.commuting_symmetries`,
+        elements of G).  With it ``g`` need not be an element of G: any
+        object whose ``cell_permutation()`` maps the kind's grids onto
+        grids (:mod:`.split_burnside`: a kind's full group on cells).
     """
     kind = as_kind(shape)
     s = kind.shape
@@ -454,9 +461,11 @@ def count_fixed(shape, g: Symmetry, pi_type: tuple[int, ...],
     unit = standard_unit(kind, g) if unit is None else unit_cells(kind, unit)
     orbits = cell_orbits(g.cell_permutation())
     candidates = list(relabellings(kind, g, pi_type, unit))
+    if commuting is None:
+        commuting = lambda cells: commuting_symmetries(kind, g, cells)  # noqa: E731
     symmetries = []
     if reduce and candidates and not all(len(o) == 1 for o in orbits):
-        symmetries = commuting_symmetries(kind, g, unit[1])
+        symmetries = commuting(unit[1])
     total = searches = nodes = 0
     classes = relabelling_classes([pi for pi, _ in candidates], symmetries)
     for i, weight in classes:

@@ -36,7 +36,8 @@ from counting.group.cover_automorphisms import CoverGraph, cover_graph, cover_gr
 from dlx.api import ExactCover
 from grids.kind import GridKind, as_kind
 
-__all__ = ["FullBurnside", "full_orbit_count", "group_elements", "fixed_grids", "MAX_ELEMENTS"]
+__all__ = ["FullBurnside", "full_orbit_count", "group_elements", "element_classes", "fixed_grids",
+           "MAX_ELEMENTS"]
 
 #: Most elements of the full group listed.
 MAX_ELEMENTS = 200_000
@@ -71,7 +72,7 @@ def group_elements(generators, order: int) -> np.ndarray:
     return np.array(out)
 
 
-def _conjugacy_classes(elements: np.ndarray, generators) -> list[list[int]]:
+def element_classes(elements: np.ndarray, generators) -> list[list[int]]:
     """Element indices by conjugacy class: orbits of ``g -> h g h⁻¹`` over
     the generators ``h`` (they generate the group, so these are the classes)."""
     index = {p.tobytes(): i for i, p in enumerate(elements)}
@@ -152,6 +153,6 @@ def full_orbit_count(kind) -> FullBurnside:
     group = cover_group(kind)
     graph = cover_graph(kind)
     elements = group_elements(group.generators, group.order)
-    classes = _conjugacy_classes(elements, group.generators)
+    classes = element_classes(elements, group.generators)
     return FullBurnside(kind, group.order,
                         tuple((len(c), fixed_grids(graph, elements[c[0]])) for c in classes))

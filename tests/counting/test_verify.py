@@ -258,3 +258,33 @@ def test_verify_lists_latin_rectangles_by_default_and_more_with_all():
     assert (2, 8) in quick and (4, 7) in quick and (3, 9) not in quick
     assert set(quick) < set(long) and (3, 9) in long
     assert all(key in published.RECTANGLES for key in long)
+
+
+# -- essentially different under a kind's full group (issue 34) ---------------
+def test_verify_lists_sudokup_under_its_full_group_beside_its_published_total():
+    assert verify.default_full_group_shapes() == ["3x3+disjoint"]
+    assert verify.default_full_group_shapes(all_shapes=True) == ["3x3+windoku", "3x3+disjoint"]
+    row, = verify.verify([], full_group_shapes=["3x3+disjoint"])
+    assert row.status == "not counted" and row.computed is None and row.seconds == 0
+    assert row.published == 53_666_689 and "SudokuP" in row.source    # enjoysudoku, 2018
+    assert row.label == "3x3+disjoint (essentially different, full group)"
+
+
+def test_verify_counts_a_kind_under_its_full_group_after_its_grid_count():
+    # 65: union-find over every 6x6 SudokuP grid (tests/counting/group/test_split_burnside.py)
+    rows = verify.verify(["2x3+disjoint"], full_group_shapes=["2x3+disjoint"], workers=1)
+    assert [r.counts for r in rows] == ["grids", "essentially different (full group)"]
+    assert rows[1].computed == 65 and rows[1].status == "no reference"
+    assert rows[1].reduction == "full group" and "ess. diff. (full)" in verify.format_table(rows)
+
+
+def test_a_wrong_grid_total_makes_the_full_group_row_fail():
+    row = verify.verify_full_group("2x3+disjoint", grid_total=1)
+    assert row.status == "FAILED" and "not a multiple of 6!" in row.error
+
+
+@pytest.mark.slow
+def test_verify_all_counts_windoku_under_its_full_group_to_its_published_total():
+    row, = verify.verify(["3x3+windoku"], full_group_shapes=["3x3+windoku"], workers=2)[1:]
+    assert row.status == "ok" and "Michel" in row.source
+    assert row.computed == 68_239_994     # Michel, "Mathematics of NRC-Sudoku", 2007
