@@ -44,6 +44,9 @@ cdef extern from *:
 cdef enum:
     MAX_R = 8  # largest number of stacks the odometer holds
 
+#: x0 values contract4 sorts and sums together by default (see contract4).
+BATCH4 = 16
+
 
 cdef int _contract(const uint16_t* act, const uint64_t* T, const uint16_t* b,
                    const uint16_t* c, int R, int K, int64_t U, int x0_start, int x0_stop,
@@ -104,15 +107,17 @@ def contract(const uint16_t[:, ::1] act, const uint64_t[::1] T, const uint16_t[:
 # R = 4: l read through the stabiliser chain (bandtables/tables4.py)
 # ---------------------------------------------------------------------------
 # The row LT[p] (box 3's code -> l of (0, w1, w2, ·)) and the relabelling
-# rows act0[g1], act0[g2] replace the dense table T.  Per x0:
-#   x1       : g1 and i1, and boxes 2 and 3 of every choice relabelled by
+# rows act0[g1], act0[g2] replace the dense table T.  Per batch of x0 (by
+# default BATCH4 of them: the x0 of a unit share band 1 and read the same
+# tables):
+#   x0, x1   : g1 and i1, and boxes 2 and 3 of every choice relabelled by
 #              act0[g1] (2K gathers per band, amortised over K² terms); box 3's
-#              codes are kept for every x1 (K² uint16 per band, in L2);
-#   x1, x2   : g2 and the pair p of each band, for all K² prefixes;
-#   order    : the K² prefixes sorted by band 2's (g2, p), so that prefixes
-#              reading the same act0 and LT rows follow one another and
-#              find them in L1/L2 instead of fetching them again (the
-#              terms are a sum: any order gives it);
+#              codes are kept for every (x0, x1) (B·K² uint16 per band);
+#   x0,x1,x2 : g2 and the pair p of each band, for all B·K² prefixes;
+#   order    : the prefixes sorted by (band 2's g2, p, band 3's g2, p), so
+#              that prefixes reading the same act0 and LT rows follow one
+#              another in both bands and find them in L1/L2 instead of
+#              fetching them again (the terms are a sum: any order gives it);
 #   x3       : l2 = LT[p_b, act0[g2_b, v3b]] and l3 likewise, one multiply.
 # Each prefix's inner sum has K terms below bound² (checked by the caller:
 # bound² · K < 2^64), so it is summed in 64 bits and added to the 128-bit total.
@@ -132,46 +137,53 @@ cdef struct _Chain:
     int64_t n_rows             # rows of act0
 
 
-cdef void _sort_by_rows(uint64_t* key, uint64_t* tmp, uint32_t* count, int64_t n,
-                        int64_t n_pairs, int64_t n_rows) noexcept nogil:
-    """Sort the ``n`` keys by (act0 row, pair), stably: two counting passes
-    (least significant digit first: the pair, then the act0 row), ``O(n)``
-    where a comparison sort took ``n log n`` calls.  ``count`` holds
-    ``max(n_pairs, n_rows) + 1`` entries, ``tmp`` ``n``."""
-    cdef int64_t i, total, c
+cdef void _count_pass(const uint64_t* key, const uint32_t* idx, uint64_t* key_out,
+                      uint32_t* idx_out, uint32_t* count, int64_t n, int shift,
+                      uint64_t mask) noexcept nogil:
+    """One stable counting pass: ``(key, idx)`` ordered by the digit
+    ``(key >> shift) & mask`` into ``(key_out, idx_out)``; ``count`` holds
+    ``mask + 2`` entries."""
+    cdef int64_t i
     cdef uint64_t d
-    for i in range(n_pairs + 1):
+    for i in range(<int64_t>mask + 2):
         count[i] = 0
     for i in range(n):
-        count[((key[i] >> 24) & 0xFFFF) + 1] += 1
-    for i in range(n_pairs):
+        count[((key[i] >> shift) & mask) + 1] += 1
+    for i in range(<int64_t>mask + 1):
         count[i + 1] += count[i]
     for i in range(n):
-        d = (key[i] >> 24) & 0xFFFF
-        tmp[count[d]] = key[i]
+        d = (key[i] >> shift) & mask
+        key_out[count[d]] = key[i]
+        idx_out[count[d]] = idx[i]
         count[d] += 1
-    for i in range(n_rows + 1):
-        count[i] = 0
-    for i in range(n):
-        count[(tmp[i] >> 40) + 1] += 1
-    for i in range(n_rows):
-        count[i + 1] += count[i]
-    for i in range(n):
-        d = tmp[i] >> 40
-        key[count[d]] = tmp[i]
-        count[d] += 1
+
+
+cdef void _sort_by_rows(uint64_t* key, uint32_t* idx, uint64_t* tmp, uint32_t* itmp,
+                        uint32_t* count, int64_t n, int rbits, int pbits) noexcept nogil:
+    """Sort the ``n`` prefixes (``key``, their numbers ``idx``) by the four
+    rows they read: band 2's act0 row and pair, then band 3's (the key's
+    fields from the top, see :func:`_contract4`), stably, by four counting
+    passes, least significant field first: ``O(n)``.  ``count`` holds
+    ``2^max(rbits, pbits) + 1`` entries, ``tmp`` and ``itmp`` ``n``."""
+    cdef uint64_t rmask = (<uint64_t>1 << rbits) - 1, pmask = (<uint64_t>1 << pbits) - 1
+    _count_pass(key, idx, tmp, itmp, count, n, 0, pmask)
+    _count_pass(tmp, itmp, key, idx, count, n, pbits, rmask)
+    _count_pass(key, idx, tmp, itmp, count, n, pbits + rbits, pmask)
+    _count_pass(tmp, itmp, key, idx, count, n, 2 * pbits + rbits, rmask)
 
 
 cdef struct _Scratch:
     uint32_t* v2b         # (K,) box 2 of each choice, relabelled (one x1 at a time)
     uint32_t* v2c
-    uint16_t* v3b         # (K, K) box 3 relabelled, by x1 and x3
+    uint16_t* v3b         # (B, K, K) box 3 relabelled, by x0 of the batch, x1 and x3
     uint16_t* v3c
-    uint64_t* key         # (K²,) band 2's (g2, p) and the prefix x1·K + x2, sortable
-    uint64_t* tmp         # (K²,) the sort's second buffer
-    uint32_t* count       # (max(pairs, act0 rows) + 1,) the sort's counts
-    uint32_t* g2c         # (K²,) band 3's act0 row and pair, by prefix
-    uint32_t* pc
+    uint64_t* key         # (B·K²,) the four rows a prefix reads, packed (see _contract4)
+    uint64_t* tmp         # (B·K²,) the sort's second buffer
+    uint32_t* idx         # (B·K²,) the prefix's number (x0 - batch start, x1, x2) in the batch
+    uint32_t* itmp        # (B·K²,) the sort's second buffer
+    uint32_t* count       # (2^max(rbits, pbits) + 1,) the sort's counts
+    int rbits             # bits of an act0 row number, of a pair number
+    int pbits
 
 
 cdef extern from *:
@@ -185,25 +197,26 @@ cdef inline void _rows_of(const _Chain* t, const _Scratch* s, int K, int64_t k,
                           const uint16_t** g2c, const uint32_t** lc,
                           const uint16_t** wc) noexcept nogil:
     """Band 3's act0 row, LT row and box-3 codes of the ``k``-th sorted prefix."""
-    cdef int64_t prefix = <int64_t>(s.key[k] & 0xFFFFFF)
-    g2c[0] = t.act0 + <int64_t>s.g2c[prefix] * t.U
-    lc[0] = t.LT + <int64_t>s.pc[prefix] * t.U
-    wc[0] = s.v3c + (prefix // K) * K
+    cdef uint64_t key = s.key[k]
+    g2c[0] = t.act0 + <int64_t>((key >> s.pbits) & ((<uint64_t>1 << s.rbits) - 1)) * t.U
+    lc[0] = t.LT + <int64_t>(key & ((<uint64_t>1 << s.pbits) - 1)) * t.U
+    wc[0] = s.v3c + <int64_t>(s.idx[k] // K) * K
 
 
 cdef acc_t _sorted_prefixes(const _Chain* t, const _Scratch* s, int K,
                             int64_t n) noexcept nogil:
     """Σ over the ``n`` sorted prefixes of their inner sums over box 3.
 
-    Band 2 reads its rows in sorted order (mostly from L1/L2); band 3's rows
-    are scattered, so they are fetched ahead in a software pipeline: while
-    prefix ``k`` is summed, the act0 row of prefix ``k + 2`` is prefetched
-    whole (one line-spaced address a term) and the LT entries of prefix
-    ``k + 1`` (whose act0 row is then in cache) term by term.  Prefetches
-    change no value.  [Tried: prefetching band 2's next rows too, by
-    gathers or whole: slower, its rows are mostly in cache already.]"""
-    cdef int64_t U = t.U, k, prefix, last = n - 1
+    Band 2's rows change rarely in sorted order, band 3's more often (they
+    are the key's minor fields), so band 3's rows are fetched ahead in a
+    software pipeline: while prefix ``k`` is summed, the act0 row of prefix
+    ``k + 2`` is prefetched whole (one line-spaced address a term) and the
+    LT entries of prefix ``k + 1`` (whose act0 row is then in cache) term by
+    term.  Prefetches change no value."""
+    cdef int64_t U = t.U, k, last = n - 1
     cdef int64_t stride = (U + K - 1) // K   # K prefetches cover an act0 row
+    cdef int shift_b = s.pbits + s.rbits
+    cdef uint64_t pmask = (<uint64_t>1 << s.pbits) - 1
     cdef const uint16_t* g2b
     cdef const uint32_t* lb
     cdef const uint16_t* wb
@@ -216,22 +229,26 @@ cdef acc_t _sorted_prefixes(const _Chain* t, const _Scratch* s, int K,
     cdef const uint16_t* g2c2
     cdef const uint32_t* lc2
     cdef const uint16_t* wc2
-    cdef uint64_t inner
+    cdef uint64_t inner, key
     cdef acc_t acc = 0
     cdef int x3
     _rows_of(t, s, K, 0, &g2c, &lc, &wc)
     _rows_of(t, s, K, 1 if last >= 1 else last, &g2c1, &lc1, &wc1)
     for k in range(n):
-        prefix = <int64_t>(s.key[k] & 0xFFFFFF)
-        g2b = t.act0 + <int64_t>(s.key[k] >> 40) * U
-        lb = t.LT + <int64_t>((s.key[k] >> 24) & 0xFFFF) * U
-        wb = s.v3b + (prefix // K) * K
+        key = s.key[k] >> shift_b
+        g2b = t.act0 + <int64_t>(key >> s.pbits) * U
+        lb = t.LT + <int64_t>(key & pmask) * U
+        wb = s.v3b + <int64_t>(s.idx[k] // K) * K
         _rows_of(t, s, K, k + 2 if k + 2 <= last else last, &g2c2, &lc2, &wc2)
         inner = 0
-        for x3 in range(K):
-            inner += <uint64_t>lb[g2b[wb[x3]]] * lc[g2c[wc[x3]]]
-            prefetch(g2c2 + x3 * stride)
-            prefetch(&lc1[g2c1[wc1[x3]]])
+        if lc1 == lc and lc2 == lc and g2c1 == g2c and g2c2 == g2c:
+            for x3 in range(K):         # band 3's next rows are this one's: in cache
+                inner += <uint64_t>lb[g2b[wb[x3]]] * lc[g2c[wc[x3]]]
+        else:
+            for x3 in range(K):
+                inner += <uint64_t>lb[g2b[wb[x3]]] * lc[g2c[wc[x3]]]
+                prefetch(g2c2 + x3 * stride)
+                prefetch(&lc1[g2c1[wc1[x3]]])
         acc += inner
         g2c, lc, wc = g2c1, lc1, wc1
         g2c1, lc1, wc1 = g2c2, lc2, wc2
@@ -239,87 +256,114 @@ cdef acc_t _sorted_prefixes(const _Chain* t, const _Scratch* s, int K,
 
 
 cdef int _contract4(const _Chain* t, const uint16_t* b, const uint16_t* c, int K,
-                    int x0_start, int x0_stop, _Scratch* s, acc_t* out) noexcept nogil:
-    """Add the R = 4 terms with ``x0_start <= x_0 < x0_stop`` to ``*out``.  Returns 0."""
+                    int x0_start, int x0_stop, int batch, _Scratch* s,
+                    acc_t* out) noexcept nogil:
+    """Add the R = 4 terms with ``x0_start <= x_0 < x0_stop`` to ``*out``,
+    ``batch`` values of x0 at a time.  Returns 0.
+
+    A prefix's key packs, from the top, band 2's act0 row and pair, band 3's
+    act0 row and pair (``rbits`` and ``pbits`` each); sorting the prefixes of
+    a batch by it puts prefixes that read the same rows next to one another
+    in both bands, and the more x0 a batch holds, the more prefixes share
+    each row (the x0 of a unit share band 1, so they read the same tables)."""
     cdef int64_t U = t.U
     cdef const uint16_t* rb
     cdef const uint16_t* rc
     cdef const uint16_t* g1b
     cdef const uint16_t* g1c
-    cdef const uint16_t* g2b
-    cdef const uint16_t* g2c
-    cdef const uint32_t* lb
-    cdef const uint32_t* lc
-    cdef const uint16_t* wb
-    cdef const uint16_t* wc
-    cdef int64_t i1b, i1c, vb, vc, n = <int64_t>K * K, k, prefix
-    cdef uint64_t inner, g2, p
+    cdef int64_t i1b, i1c, vb, vc, n, KK = <int64_t>K * K, row
+    cdef uint64_t key
     cdef acc_t acc = 0
-    cdef int x0, x1, x2, x3, x
-    for x0 in range(x0_start, x0_stop):
-        rb = t.act + <int64_t>b[x0] * U
-        rc = t.act + <int64_t>c[x0] * U
-        for x1 in range(K):
-            vb = rb[b[K + x1]]
-            vc = rc[c[K + x1]]
-            g1b = t.act0 + <int64_t>t.trans1[vb] * U
-            g1c = t.act0 + <int64_t>t.trans1[vc] * U
-            i1b = t.index1[t.rep1[vb]] * U
-            i1c = t.index1[t.rep1[vc]] * U
-            for x in range(K):
-                s.v2b[x] = g1b[rb[b[2 * K + x]]]
-                s.v2c[x] = g1c[rc[c[2 * K + x]]]
-                s.v3b[x1 * K + x] = g1b[rb[b[3 * K + x]]]
-                s.v3c[x1 * K + x] = g1c[rc[c[3 * K + x]]]
-            for x2 in range(K):
-                prefix = <int64_t>x1 * K + x2
-                g2 = <uint64_t>t.trans2[i1b + s.v2b[x2]]
-                p = <uint64_t>t.pair_index[i1b + t.rep2[i1b + s.v2b[x2]]]
-                s.key[prefix] = (g2 << 40) | (p << 24) | <uint64_t>prefix
-                s.g2c[prefix] = <uint32_t>t.trans2[i1c + s.v2c[x2]]
-                s.pc[prefix] = <uint32_t>t.pair_index[i1c + t.rep2[i1c + s.v2c[x2]]]
-        _sort_by_rows(s.key, s.tmp, s.count, n, t.n_pairs, t.n_rows)
+    cdef int x0, x1, x2, x, j, nb, first
+    cdef int pbits = s.pbits, rbits = s.rbits
+    first = x0_start
+    while first < x0_stop:
+        nb = min(batch, x0_stop - first)
+        for j in range(nb):
+            x0 = first + j
+            rb = t.act + <int64_t>b[x0] * U
+            rc = t.act + <int64_t>c[x0] * U
+            for x1 in range(K):
+                row = <int64_t>j * K + x1           # (x0, x1) in the batch
+                vb = rb[b[K + x1]]
+                vc = rc[c[K + x1]]
+                g1b = t.act0 + <int64_t>t.trans1[vb] * U
+                g1c = t.act0 + <int64_t>t.trans1[vc] * U
+                i1b = t.index1[t.rep1[vb]] * U
+                i1c = t.index1[t.rep1[vc]] * U
+                for x in range(K):
+                    s.v2b[x] = g1b[rb[b[2 * K + x]]]
+                    s.v2c[x] = g1c[rc[c[2 * K + x]]]
+                    s.v3b[row * K + x] = g1b[rb[b[3 * K + x]]]
+                    s.v3c[row * K + x] = g1c[rc[c[3 * K + x]]]
+                for x2 in range(K):
+                    key = <uint64_t>t.trans2[i1b + s.v2b[x2]]
+                    key = (key << pbits) | <uint64_t>t.pair_index[i1b + t.rep2[i1b + s.v2b[x2]]]
+                    key = (key << rbits) | <uint64_t>t.trans2[i1c + s.v2c[x2]]
+                    key = (key << pbits) | <uint64_t>t.pair_index[i1c + t.rep2[i1c + s.v2c[x2]]]
+                    s.key[row * K + x2] = key
+                    s.idx[row * K + x2] = <uint32_t>(row * K + x2)
+        n = nb * KK
+        _sort_by_rows(s.key, s.idx, s.tmp, s.itmp, s.count, n, rbits, pbits)
         acc += _sorted_prefixes(t, s, K, n)
+        first += nb
     out[0] += acc
     return 0
+
+
+def _bits(int64_t n):
+    """Bits of the numbers ``0 .. n - 1`` (at least 1)."""
+    cdef int k = 1
+    while (<int64_t>1 << k) < n:
+        k += 1
+    return k
 
 
 def contract4(const uint16_t[:, ::1] act, const uint16_t[:, ::1] act0,
               const uint16_t[::1] rep1, const int32_t[::1] trans1, const int32_t[::1] index1,
               const uint16_t[:, ::1] rep2, const int32_t[:, ::1] trans2,
               const int32_t[:, ::1] pair_index, const uint32_t[:, ::1] LT,
-              const uint16_t[:, ::1] b, const uint16_t[:, ::1] c, int x0_start, int x0_stop):
+              const uint16_t[:, ::1] b, const uint16_t[:, ::1] c, int x0_start, int x0_stop,
+              int batch=BATCH4):
     """Σ of the R = 4 terms with ``x0_start <= x_0 < x0_stop``, as ``(high, low)`` halves.
 
-    The sort key packs a prefix (``K² < 2^24``), a pair (``< 2^16``) and an
-    act0 row (``< 2^24``) into 64 bits; larger inputs are refused."""
+    ``batch`` values of x0 are sorted and summed together (the same sum for
+    every ``batch >= 1``; more reuse of the tables' rows, ``batch·K²·24``
+    bytes of scratch).  The sort key packs two act0 row numbers and two pair
+    numbers into 64 bits, the prefixes of a batch are numbered in 32 bits;
+    larger inputs are refused."""
     cdef _Chain t
     cdef _Scratch s
     cdef int K = b.shape[1]
-    cdef int64_t n = <int64_t>K * K
+    cdef int64_t n
     cdef acc_t acc = 0
-    if n >= (1 << 24) or LT.shape[0] >= (1 << 16) or act0.shape[0] >= (1 << 24):
-        raise ValueError("contract4: K, the pairs or the act0 rows are too many for its sort key")
+    if batch < 1:
+        raise ValueError(f"contract4: batch must be at least 1, got {batch}")
+    batch = max(1, min(batch, x0_stop - x0_start))
+    n = <int64_t>batch * K * K
+    s.rbits, s.pbits = _bits(act0.shape[0]), _bits(LT.shape[0])
+    if 2 * (s.rbits + s.pbits) > 64 or n >= (<int64_t>1 << 32):
+        raise ValueError("contract4: the pairs, the act0 rows or batch·K² are too many for its sort key")
     s.v2b = <uint32_t*>malloc(2 * K * sizeof(uint32_t))
     s.v3b = <uint16_t*>malloc(2 * n * sizeof(uint16_t))
     s.key = <uint64_t*>malloc(2 * n * sizeof(uint64_t))
-    s.g2c = <uint32_t*>malloc(2 * n * sizeof(uint32_t))
-    s.count = <uint32_t*>malloc((max(LT.shape[0], act0.shape[0]) + 1) * sizeof(uint32_t))
+    s.idx = <uint32_t*>malloc(2 * n * sizeof(uint32_t))
+    s.count = <uint32_t*>malloc(((<int64_t>1 << max(s.rbits, s.pbits)) + 2) * sizeof(uint32_t))
     try:
-        if s.v2b == NULL or s.v3b == NULL or s.key == NULL or s.g2c == NULL or s.count == NULL:
+        if s.v2b == NULL or s.v3b == NULL or s.key == NULL or s.idx == NULL or s.count == NULL:
             raise MemoryError()
-        s.tmp = s.key + n
-        s.v2c, s.v3c, s.pc = s.v2b + K, s.v3b + n, s.g2c + n
+        s.tmp, s.itmp = s.key + n, s.idx + n
+        s.v2c, s.v3c = s.v2b + K, s.v3b + n
         t.act, t.act0, t.rep1, t.trans1 = &act[0, 0], &act0[0, 0], &rep1[0], &trans1[0]
         t.index1, t.rep2, t.trans2 = &index1[0], &rep2[0, 0], &trans2[0, 0]
         t.pair_index, t.LT, t.U = &pair_index[0, 0], &LT[0, 0], act.shape[0]
         t.n_pairs, t.n_rows = LT.shape[0], act0.shape[0]
         with nogil:
-            _contract4(&t, &b[0, 0], &c[0, 0], K, x0_start, x0_stop, &s, &acc)
+            _contract4(&t, &b[0, 0], &c[0, 0], K, x0_start, x0_stop, batch, &s, &acc)
     finally:
         free(s.v2b)
         free(s.v3b)
         free(s.key)
-        free(s.g2c)
+        free(s.idx)
         free(s.count)
     return <uint64_t>(acc >> 64), <uint64_t>acc

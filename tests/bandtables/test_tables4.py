@@ -172,6 +172,40 @@ def test_contract4_equals_the_chain_lookup_term_by_term(seed):
     assert (int(hi) << 64 | int(lo)) == expected
 
 
+def written_out_sum(chain, b, c, x0_start, x0_stop) -> int:
+    """Σ over x0 in the range and every x1, x2, x3 of l(band 2)·l(band 3), term by term."""
+    K = b.shape[1]
+    return sum(chain.lookup(b[range(4), x]) * chain.lookup(c[range(4), x])
+               for x in itertools.product(range(x0_start, x0_stop), *[range(K)] * 3))
+
+
+@pytest.mark.parametrize("seed, U, G, P", [(10, 7, 40, 4), (11, 40, 300, 60), (12, 60, 500, 200)])
+@pytest.mark.parametrize("batch", [1, 2, 3, 16])
+def test_contract4_gives_the_same_sum_for_every_batch_of_x0(seed, U, G, P, batch):
+    """The x0 of a batch are sorted by the rows they read and summed together
+    (batches of 1, 2, 3 and 16 over 5 values of x0: the last batch short);
+    small tables (many prefixes read one row) and larger ones (rows change
+    from prefix to prefix) give the written-out sum alike."""
+    rng = np.random.default_rng(seed)
+    chain = SyntheticChain(rng, U=U, G=G, P=P, high=1 << 29)   # K·high² < 2^64
+    t = chain.tables()
+    K = 6
+    b = rng.integers(0, U, (4, K), dtype=np.uint16)
+    c = rng.integers(0, U, (4, K), dtype=np.uint16)
+    hi, lo = kernels.contract4(t.act, t.act0, t.rep1, t.trans1, t.index1, t.rep2, t.trans2,
+                               t.pair_index, t.LT, b, c, 1, 6, batch=batch)
+    assert (int(hi) << 64 | int(lo)) == written_out_sum(chain, b, c, 1, 6)
+
+
+def test_contract4_refuses_a_batch_below_one():
+    chain = SyntheticChain(np.random.default_rng(0))
+    t = chain.tables()
+    b = np.zeros((4, 3), np.uint16)
+    with pytest.raises(ValueError, match="batch"):
+        kernels.contract4(t.act, t.act0, t.rep1, t.trans1, t.index1, t.rep2, t.trans2,
+                          t.pair_index, t.LT, b, b, 0, 1, batch=0)
+
+
 # ---------------------------------------------------------------------------
 # The real 4x3 tables (built beforehand; see the module doc)
 # ---------------------------------------------------------------------------

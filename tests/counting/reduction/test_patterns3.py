@@ -271,6 +271,25 @@ def test_patterns3_is_the_default_from_4x3_on_and_estimates_without_tables(monke
     assert not list(tmp_path.iterdir())                 # nothing was built
 
 
+def test_the_4x3_estimate_times_the_slices_the_kernel_sorts_together(monkeypatch):
+    """A 4x3 unit is counted whole, BATCH4 slices to a kernel call, and one
+    slice alone runs about 1.7x slower a slice (results/bench_patterns3.md):
+    so the estimate times BATCH4 consecutive slices in one call, inside
+    0..K/2, and scales them to K/2; below 4x3 it times one slice."""
+    from bandtables.kernels import BATCH4
+    red = ThreeBandPatternReduction("4x3")
+    asked = []
+    monkeypatch.setattr(red, "_l", lambda sets: 1)
+    monkeypatch.setattr(red, "count_slice", lambda spec, x0: asked.append(x0))
+    spec = BandPatternUnitSpec("4x3", "patterns3", 0, 0, 0, 1, ())   # column sets unread
+    for seed in range(30):
+        assert red.estimate_unit_seconds(spec, None, probes=0, seed=seed, max_seconds=1) >= 0
+    assert len(asked) == 30
+    assert all(stop - start == BATCH4 and 0 <= start and stop <= 173 for start, stop in asked)
+    assert red.estimate_method(2).startswith(f"{BATCH4} consecutive of 173 band-2 slices")
+    assert ThreeBandPatternReduction("3x3").estimate_method(1).startswith("one of 28")
+
+
 def test_slices_add_up_to_the_unit():
     red = ThreeBandPatternReduction("3x3")
     spec = red.units()[7]
