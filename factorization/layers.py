@@ -109,6 +109,10 @@ class LayerCounts:
         Wall time of each transition ``L -> L+1``.
     rows : tuple of int
         Rows ``f`` enumerated at each transition (after the symmetry saving).
+    last : dict
+        The last layer computed: ``form -> (T, stabiliser order)``, with
+        ``F_L = T / (|G| / stabiliser)`` the number of ``L``-row rectangles
+        with one labelling's column contents.
     """
 
     C: int
@@ -116,6 +120,7 @@ class LayerCounts:
     classes: dict
     seconds: tuple[float, ...]
     rows: tuple[int, ...]
+    last: dict
 
     @property
     def total(self) -> int:
@@ -276,7 +281,7 @@ def layer_counts(C: int, upto: int | None = None) -> LayerCounts:
         for form, (t, stab) in layer.items():
             m = order // stab
             classes[form] = LayerClass(form, m, n_labels // _multiplicity_factorial(form), t // m)
-    return LayerCounts(C, tuple(sizes), classes, tuple(seconds), tuple(rows))
+    return LayerCounts(C, tuple(sizes), classes, tuple(seconds), tuple(rows), layer)
 
 
 def pattern_form(column_sets) -> tuple[int, ...]:
