@@ -135,7 +135,7 @@ _M2 = np.uint64(0x94D049BB133111EB)
 
 def _mix(x: np.ndarray) -> np.ndarray:
     """A bijective 64-bit mixer (splitmix64's finaliser), elementwise."""
-    x = x.astype(np.uint64)
+    x = x.astype(np.uint64, copy=False)
     x = (x ^ (x >> np.uint64(30))) * _M1
     x = (x ^ (x >> np.uint64(27))) * _M2
     return x ^ (x >> np.uint64(31))
@@ -173,12 +173,41 @@ def _admissible(states: np.ndarray, C: int, prune: bool) -> tuple[np.ndarray, ..
     col = _colours(states, C).reshape(B, C, 2)
     lo, hi = col.min(axis=2), col.max(axis=2)
     sig = _mix(lo) ^ hi                                                # (B, C) stack signatures
-    # the stack landing at position t is inverse[t]; its signature must not fall
-    ranked = sig[:, grp.inverse]                                        # (B, C!, C)
+    # without ties one element is admissible: stack s goes to the rank of its
+    # signature, and its columns are swapped when they come in falling order
+    ordered = np.sort(sig, axis=1)
+    plain = np.all(ordered[:, 1:] != ordered[:, :-1], axis=1) & np.all(lo != hi, axis=1)
+    rank = np.argsort(np.argsort(sig[plain], axis=1), axis=1)
+    perm = _perm_index(C)[(rank * C ** np.arange(C)).sum(axis=1)]
+    flip = ((col[plain, :, 0] > col[plain, :, 1]) << np.arange(C)).sum(axis=1)
+    # with ties, every element whose images keep the signatures and colours in order
+    tied = np.nonzero(~plain)[0]
+    ranked = sig[tied][:, grp.inverse]         # (tied, C!, C): position t holds stack inverse[t]
     ok_perm = np.all(ranked[:, :, 1:] >= ranked[:, :, :-1], axis=2)
-    ok_side = np.stack([col[:, :, 0] <= col[:, :, 1], col[:, :, 1] <= col[:, :, 0]], axis=2)
-    ok_flip = np.all(ok_side[:, np.arange(C)[None, :], grp.flips], axis=2)  # (B, 2^C)
-    return np.nonzero(ok_perm[:, :, None] & ok_flip[:, None, :])
+    side = col[tied]
+    ok_side = np.stack([side[:, :, 0] <= side[:, :, 1], side[:, :, 1] <= side[:, :, 0]], axis=2)
+    ok_flip = np.all(ok_side[:, np.arange(C)[None, :], grp.flips], axis=2)  # (tied, 2^C)
+    pb, tp = np.nonzero(ok_perm)               # the product of the two lists, state by state
+    fb, tf = np.nonzero(ok_flip)
+    n_flips = np.bincount(fb, minlength=len(tied))
+    first_flip = np.cumsum(n_flips) - n_flips
+    reps = n_flips[pb]
+    t = np.repeat(pb, reps)
+    tp = np.repeat(tp, reps)
+    within = np.arange(len(t)) - np.repeat(np.cumsum(reps) - reps, reps)
+    tf = tf[first_flip[t] + within]
+    return (np.concatenate([np.nonzero(plain)[0], tied[t]]), np.concatenate([perm, tp]),
+            np.concatenate([flip, tf]))
+
+
+@lru_cache(maxsize=None)
+def _perm_index(C: int) -> np.ndarray:
+    """Position in :func:`coordinate_group`'s ``perms`` of the permutation
+    ``p``, indexed by ``Σ p[s]·C^s``."""
+    perms = coordinate_group(C).perms
+    index = np.full(C ** C, -1, dtype=np.int64)
+    index[(perms * C ** np.arange(C)).sum(axis=1)] = np.arange(len(perms))
+    return index
 
 
 def _pack(forms: np.ndarray, C: int) -> list[np.ndarray]:
