@@ -162,8 +162,10 @@ def _colours(states: np.ndarray, C: int, rounds: int = 2) -> np.ndarray:
     return col
 
 
-def _admissible(states: np.ndarray, C: int, prune: bool) -> tuple[np.ndarray, ...]:
-    """``(state, perm, flip)`` index triples of the admissible elements."""
+def _admissible(states: np.ndarray, C: int, prune: bool, limit: int | None = None
+                ) -> tuple[np.ndarray, ...] | None:
+    """``(state, perm, flip)`` index triples of the admissible elements; None
+    when there are more than ``limit`` of them and more than one state."""
     grp = coordinate_group(C)
     B = len(states)
     if not prune:
@@ -192,6 +194,8 @@ def _admissible(states: np.ndarray, C: int, prune: bool) -> tuple[np.ndarray, ..
     n_flips = np.bincount(fb, minlength=len(tied))
     first_flip = np.cumsum(n_flips) - n_flips
     reps = n_flips[pb]
+    if limit is not None and B > 1 and len(perm) + int(reps.sum()) > limit:
+        return None
     t = np.repeat(pb, reps)
     tp = np.repeat(tp, reps)
     within = np.arange(len(t)) - np.repeat(np.cumsum(reps) - reps, reps)
@@ -251,9 +255,16 @@ def canonical_states(states, C: int, prune: bool = True,
     stab = np.empty(B, dtype=np.int64)
     order = coordinate_group(C).order
     step = max(1, _BATCH_PAIRS // (order if not prune else 64))
-    for a in range(0, B, step):
-        part = states[a:a + step]
-        b, p, f = _admissible(part, C, prune)
+    todo = [(a, min(a + step, B)) for a in range(0, B, step)][::-1]
+    while todo:
+        lo, hi = todo.pop()
+        part = states[lo:hi]
+        pairs = _admissible(part, C, prune, limit=_BATCH_PAIRS)
+        if pairs is None:                                 # too many: halve the part
+            mid = (lo + hi) // 2
+            todo += [(mid, hi), (lo, mid)]
+            continue
+        b, p, f = pairs
         images = act(part[b], C, p, f)
         words = _pack(images, C)
         by = np.lexsort(tuple(reversed(words)) + (b,))
@@ -263,8 +274,8 @@ def canonical_states(states, C: int, prune: bool = True,
         same = np.ones(len(b), dtype=bool)
         for w in words:
             same &= w == w[best][b]
-        forms[a:a + step] = images[best]
-        stab[a:a + step] = np.bincount(b[same], minlength=len(part))
+        forms[lo:hi] = images[best]
+        stab[lo:hi] = np.bincount(b[same], minlength=len(part))
     return forms, stab
 
 
