@@ -146,16 +146,22 @@ def _colours(states: np.ndarray, C: int, rounds: int = 2) -> np.ndarray:
 
     The band's graph is regular, so plain refinement on it splits nothing;
     it runs instead on the columns with the pair counts ``co[j, j']`` (the
-    digits standing in both; a stack's partner column marked apart) and the
-    multiplicities of the digits' masks."""
+    digits standing in both; a stack's partner column marked apart), started
+    from the digits' colours (their masks' multiplicities and the columns
+    they share with each other digit)."""
     n = 2 * C
     inc = ((states[:, :, None] >> np.arange(n)) & 1).astype(np.int64)      # (B, digit, column)
     same = (states[:, :, None] == states[:, None, :]).sum(axis=2)
     co = np.einsum("bdj,bdk->bjk", inc, inc)                              # (B, column, column)
     co[:, np.arange(n), np.arange(n) ^ 1] = n + 1                         # the stack partner
     co[:, np.arange(n), np.arange(n)] = n + 2
-    col = np.einsum("bdj,bd->bj", inc.astype(np.uint64), _mix(same.astype(np.uint64)),
-                    dtype=np.uint64)
+    # a digit's colour: its multiplicity and how many columns it shares with
+    # each other digit (a column and its partner have complementary digits, so
+    # their pair counts alone tie them in a complete band)
+    shared = np.einsum("bdj,bej->bde", inc, inc)                            # (B, digit, digit)
+    digit = _mix(same.astype(np.uint64) + np.uint64(1)) ^ \
+        _mix(shared.astype(np.uint64) + np.uint64(3)).sum(axis=2, dtype=np.uint64)
+    col = np.einsum("bdj,bd->bj", inc.astype(np.uint64), _mix(digit), dtype=np.uint64)
     pair = _mix(co.astype(np.uint64) + np.uint64(7))
     for _ in range(rounds):
         col = _mix(col ^ _mix(pair + col[:, None, :]).sum(axis=2, dtype=np.uint64))
