@@ -1,0 +1,72 @@
+"""Time the layer method (factorization.layers) for C stacks against the kernel.
+
+For each ``C`` it counts the bands of every pattern class at once by
+layers, prints the layer sizes, the rows enumerated and the seconds of each
+transition, checks the grid total against the published one, and times the
+kernel's per-class counts of the ``patterns2`` classes (one private counter,
+as one worker counts them) for comparison.  It prints a Markdown report;
+record it in ``results/layers.md``.
+
+    python scripts/bench_layers.py 3 4 5
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import time
+
+from counting.job import describe_machine
+from counting.published import lookup
+from counting.reduction.patterns2 import pattern_classes
+from factorization import FactorizationCounter, count_factorizations
+from factorization.layers import layer_counts, pattern_form
+
+
+def kernel_seconds(C: int, classes: dict) -> tuple[float, int]:
+    """CPU seconds of the kernel over the patterns2 classes, and how many
+    classes' counts differ from the layers' (0 expected)."""
+    classes_ = pattern_classes(C)
+    counter = FactorizationCounter(2 * C, memo_mb=256)
+    t0 = time.process_time()
+    counts = [(pc, count_factorizations(pc.representative, counter=counter)) for pc in classes_]
+    seconds = time.process_time() - t0
+    differ = sum(classes[pattern_form(pc.representative)].F != F for pc, F in counts)
+    return seconds, differ
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("stacks", nargs="+", type=int)
+    ap.add_argument("--no-kernel", action="store_true", help="skip the kernel's timing")
+    args = ap.parse_args()
+    m = describe_machine()
+    print(f"machine: {m['cpu']}, {m['cores']} cores, {m['memory_gib']} GiB, {m['os']}, "
+          f"Python {m['python']}; load average before {os.getloadavg()[0]:.1f}; "
+          f"one process, one thread (the machine is shared: CPU time is the figure to compare)\n")
+    print("| C | grid | layer sizes (1..C) | rows enumerated per transition "
+          "| seconds per transition (wall) | layers wall | layers CPU | kernel CPU "
+          "| classes differing "
+          "| total = published |")
+    print("|---:|---|---|---|---|---:|---:|---:|---:|---|")
+    for C in args.stacks:
+        t0, c0 = time.perf_counter(), time.process_time()
+        r = layer_counts(C)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        if args.no_kernel:
+            ks, differ = "not run", "-"
+        else:
+            s, d = kernel_seconds(C, r.classes)
+            ks, differ = f"{s:,.1f} s", f"{d:,}"
+        published = lookup(f"2x{C}")
+        same = "yes" if published is not None and published.total == r.total else "NO"
+        print(f"| {C} | 2x{C} ({2 * C}×{2 * C}) | {', '.join(f'{n:,}' for n in r.sizes)} "
+              f"| {', '.join(f'{n:,}' for n in r.rows)} "
+              f"| {', '.join(f'{s:,.2f}' for s in r.seconds)} | {wall:,.1f} s | {cpu:,.1f} s | {ks} "
+              f"| {differ} | {same} ({r.total:,}) |", flush=True)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"\npeak RSS {peak:,.0f} MiB; load average after {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()
