@@ -392,11 +392,9 @@ def test_a_scheduler_without_workers_is_said_at_once_and_given_up(distributed, s
                                                                   fails_instead_of_hanging):
     with _local_cluster(distributed, n_workers=0) as cluster:
         said = []
-        t0 = time.monotonic()
-        with pytest.raises(NoWorkers) as e:
+        with pytest.raises(NoWorkers) as e:     # not for ever: fails_instead_of_hanging
             run_units_dask(specs, scheduler=cluster.scheduler_address, wait_workers=wait,
                            log=said.append)
-        assert time.monotonic() - t0 < 30
     address = cluster.scheduler_address
     assert said == [f"the Dask scheduler at {address} has no worker; waiting up to {wait} s "
                     f"(--wait-workers) for one to join"]
@@ -478,12 +476,15 @@ def test_a_result_lost_with_the_last_worker_before_it_was_fetched_still_stops_af
     assert len(got) == len({r.unit_id for r in got}) < len(specs)
 
 
-def test_an_unreachable_scheduler_fails_fast_with_one_line(distributed, specs, capfd):
+def test_an_unreachable_scheduler_fails_fast_with_one_line(distributed, specs, capfd,
+                                                          fails_instead_of_hanging):
+    # Dask's own connect timeout made an hour: only connect_timeout can end
+    # the wait before fails_instead_of_hanging does (not "within 10 s")
+    import dask
     address = f"tcp://127.0.0.1:{_free_port()}"
-    t0 = time.monotonic()
-    with pytest.raises(SchedulerUnreachable) as e:
+    with dask.config.set({"distributed.comm.timeouts.connect": "3600s"}), \
+            pytest.raises(SchedulerUnreachable) as e:
         run_units_dask(specs[:1], scheduler=address, connect_timeout=2)
-    assert time.monotonic() - t0 < 10
     msg = str(e.value)
     assert "\n" not in msg and address in msg and "dask scheduler" in msg
     assert capfd.readouterr().err == ""
