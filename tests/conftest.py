@@ -105,16 +105,23 @@ def shared_dir() -> Path:
     return path
 
 
+class Hung(BaseException):
+    """Raised by :func:`fails_instead_of_hanging`: a BaseException, so the code
+    under test cannot take it for one of its own errors (a TimeoutError is an
+    OSError, which a connection's error handling turned into the very error
+    the test expected, and the test passed)."""
+
+
 @pytest.fixture
 def fails_instead_of_hanging():
     """Fail the requesting test after 180 s instead of letting it hang the run.
 
     For in-process tests of waits that once lasted for ever (a pool waiting
     for a dead worker's result): a regression then fails, it does not stall
-    CI.  SIGALRM raises in the main thread, which ends any wait there.
+    CI.  SIGALRM raises :class:`Hung` in the main thread, which ends any wait there.
     """
     def expired(signum, frame):
-        raise TimeoutError("the test ran over 180 s: the wait it checks is not bounded")
+        raise Hung("the test ran over 180 s: the wait it checks is not bounded")
 
     previous = signal.signal(signal.SIGALRM, expired)
     signal.alarm(180)

@@ -39,31 +39,44 @@ def start_count(db: Path, units: str, *options) -> subprocess.Popen:
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+#: ``tests/gated_count.py``: run as a script, or given to ``dask worker --preload``.
+GATED_COUNT = Path(__file__).with_name("gated_count.py")
+
+
+def gate_variables(gate: Path, hold: int) -> dict[str, str]:
+    """The environment variables that tell ``tests/gated_count.py`` its gate
+    (made here if need be) and how many units pass it before it is opened."""
+    gate.mkdir(exist_ok=True)
+    return {"GRIDCOUNT_TEST_GATE": str(gate), "GRIDCOUNT_TEST_HOLD": str(hold)}
+
+
 def start_gated_count(db: Path, units: str, gate: Path, hold: int, *options) -> subprocess.Popen:
     """:func:`start_count` through ``tests/gated_count.py``: each finished
     unit is committed at once, and a pool worker given a unit id of ``hold``
     or more writes ``gate/waiting-ID`` and waits for ``gate/open`` (see
     :func:`open_gate`)."""
-    gate.mkdir(exist_ok=True)
-    env = {**os.environ, "GRIDCOUNT_TEST_GATE": str(gate), "GRIDCOUNT_TEST_HOLD": str(hold)}
+    env = {**os.environ, **gate_variables(gate, hold)}
     return subprocess.Popen(
-        [sys.executable, str(Path(__file__).with_name("gated_count.py")), "count", "3x3",
+        [sys.executable, str(GATED_COUNT), "count", "3x3",
          "--db", str(db), "--units", units, *map(str, options), "--no-progress"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 
 
-def wait_for_waiting(gate: Path, k: int, proc: subprocess.Popen, timeout: float = 60) -> None:
+def wait_for_waiting(gate: Path, k: int, proc: subprocess.Popen | None, timeout: float = 60
+                     ) -> None:
     """Return once ``k`` units wait at ``gate``; fail the test as
-    :func:`wait_for_units` does."""
+    :func:`wait_for_units` does (``proc`` None: a count in this process,
+    such as Dask workers preloaded with ``tests/gated_count.py``)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if len(list(gate.glob("waiting-*"))) >= k:
             return
-        if proc.poll() is not None:
+        if proc is not None and proc.poll() is not None:
             pytest.fail(f"count ended early: {proc.communicate()}")
         time.sleep(0.05)
-    proc.kill()
-    proc.communicate()
+    if proc is not None:
+        proc.kill()
+        proc.communicate()
     pytest.fail(f"no {k} units waited at the gate in time")
 
 

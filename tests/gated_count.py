@@ -28,7 +28,12 @@ import time
 if __name__ == "__main__":   # this folder holds test packages named like the program's
     sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-GATE, HOLD = os.environ["GRIDCOUNT_TEST_GATE"], int(os.environ["GRIDCOUNT_TEST_HOLD"])
+
+
+def _gate() -> str:
+    """The gate's folder (read when a unit begins: pytest imports this file
+    too, to collect its doctests, without the variables)."""
+    return os.environ["GRIDCOUNT_TEST_GATE"]
 
 
 def _ticket() -> int:
@@ -37,7 +42,7 @@ def _ticket() -> int:
     k = 0
     while True:
         try:
-            os.close(os.open(os.path.join(GATE, f"ticket-{k}"), os.O_CREAT | os.O_EXCL))
+            os.close(os.open(os.path.join(_gate(), f"ticket-{k}"), os.O_CREAT | os.O_EXCL))
             return k
         except FileExistsError:
             k += 1
@@ -46,11 +51,11 @@ def _ticket() -> int:
 def _gated(count_unit):
     @functools.wraps(count_unit)
     def gated_count_unit(spec, *args, **kwargs):
-        if _ticket() >= HOLD:
-            with open(os.path.join(GATE, f"waiting-{spec.unit_id}"), "w"):
+        if _ticket() >= int(os.environ["GRIDCOUNT_TEST_HOLD"]):
+            with open(os.path.join(_gate(), f"waiting-{spec.unit_id}"), "w"):
                 pass
             deadline = time.monotonic() + 600
-            while not os.path.exists(os.path.join(GATE, "open")):
+            while not os.path.exists(os.path.join(_gate(), "open")):
                 if time.monotonic() > deadline:
                     raise RuntimeError("the test never opened the gate")
                 time.sleep(0.01)

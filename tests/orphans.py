@@ -14,8 +14,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 #: How long the workers may take to go once the parent is killed: generous
-#: (the watch ends them at once), far below the minutes they ran on before.
+#: (the watch ends them at once); their tasks never end by themselves.
 GONE_WITHIN = 20.0
+#: The environment variable naming the directory where a worker says it is
+#: inside its task (``busy-PID``; see :func:`kill_parent_while_workers_work`).
+BUSY_VARIABLE = "GRIDCOUNT_TEST_BUSY"
 
 
 def _stat(pid: int) -> list[str] | None:
@@ -33,52 +36,38 @@ def alive(pid: int) -> bool:
     return stat is not None and stat[0] != "Z"
 
 
-def cpu_seconds(pid: int) -> float:
-    stat = _stat(pid)
-    return 0.0 if stat is None else (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def spawned_workers(parent: int) -> list[int]:
-    """The multiprocessing spawn workers whose parent is ``parent``."""
-    out = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        stat = _stat(int(entry.name))
-        try:
-            cmdline = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        if stat is not None and int(stat[1]) == parent and b"spawn_main" in cmdline:
-            out.append(int(entry.name))
-    return out
-
-
 def kill_parent_while_workers_work(script: str, tmp_path: Path, workers: int = 2,
-                                   busy_cpu: float = 1.0, timeout: float = 120.0
-                                   ) -> tuple[list[int], list[int]]:
+                                   timeout: float = 120.0) -> tuple[list[int], list[int]]:
     """Run ``script`` (a parent whose pool starts ``workers`` workers) with
-    this Python and this checkout; once each worker has used ``busy_cpu``
-    CPU seconds (it is inside its task), SIGKILL the parent.  Returns
-    ``(workers, those still running GONE_WITHIN seconds later)``, polling;
-    any left are then killed (by their ids)."""
+    this Python and this checkout; once each worker is inside its task, SIGKILL
+    the parent.  Returns ``(workers, those still running GONE_WITHIN seconds
+    later)``, polling; any left are then killed (by their ids).
+
+    A worker says that it is inside its task by creating ``busy-PID`` (its
+    process id) in the directory named by :data:`BUSY_VARIABLE`, and its task
+    must never end by itself (a task that ended could let a worker go for
+    that reason alone, on a fast machine): so the kill lands in the middle
+    of a task on a machine of any speed or load."""
     path = tmp_path / "parent.py"
     path.write_text(script)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+               **{BUSY_VARIABLE: str(busy)})
     errors = tmp_path / "parent-stderr.txt"
     with open(errors, "wb") as err:
         parent = subprocess.Popen([sys.executable, str(path)], env=env, cwd=tmp_path,
                                   stdout=subprocess.DEVNULL, stderr=err)
     pids: list[int] = []
     try:
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + timeout      # only against a hang
         while time.monotonic() < deadline and parent.poll() is None:
-            pids = spawned_workers(parent.pid)
-            if len(pids) >= workers and all(cpu_seconds(p) >= busy_cpu for p in pids):
+            pids = [int(p.name.split("-")[1]) for p in busy.glob("busy-*")]
+            if len(pids) >= workers:
                 break
             time.sleep(0.1)
         else:
-            raise AssertionError(f"the workers were not busy in time: {errors.read_text()}")
+            raise AssertionError(f"the workers did not begin their tasks: {errors.read_text()}")
         parent.kill()
         parent.wait()
         end = time.monotonic() + GONE_WITHIN

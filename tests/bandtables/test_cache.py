@@ -26,6 +26,7 @@ import bandtables.tables4
 from bandtables.cache import (MANIFEST, DamagedTables, cache_root, cached_tables4, tables4_dir,
                               tables4_path, verify)
 from bandtables.tables4 import ARRAYS, FORMAT
+from lock_waits import needs_proc_locks
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -119,32 +120,52 @@ def test_a_failed_build_leaves_neither_a_cache_nor_a_temporary(tmp_path, monkeyp
     assert [p.name for p in tmp_path.iterdir()] == [f"bandtables4-v{FORMAT}.lock"]
 
 
+# One of N processes asking for the tables (argv: root, log, N).  Its build
+# goes on only once each of the others is seen building too (a missing lock)
+# or blocked on the lock (tests/lock_waits.py), so the others have come to
+# the cache while it was being built, on a machine of any speed: not a
+# 1 s build that a process starting more than 1 s later never overlaps.
 BUILDER = textwrap.dedent("""
-    import sys, time
+    import os, sys, time
     from pathlib import Path
     import numpy as np
     import bandtables.tables4
     from bandtables.cache import tables4_dir
     from bandtables.tables4 import ARRAYS, FORMAT
-    root, log = Path(sys.argv[1]), Path(sys.argv[2])
+    from lock_waits import waits_for_a_lock
+    root, log, n = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
+    seen = log.parent / "processes"
+
+    def others_have_come():
+        others = [int(p.name.split("-")[1]) for p in seen.glob("asking-*")]
+        others.remove(os.getpid())
+        return len(others) == n - 1 and all(
+            (seen / f"building-{pid}").exists() or waits_for_a_lock(pid) for pid in others)
+
     def build(directory, threads=1, log_=print, progress=None, **kw):
         with open(log, "a") as fh:
             fh.write("built\\n")
-        time.sleep(1.0)
+        (seen / f"building-{os.getpid()}").touch()
+        deadline = time.monotonic() + 120         # only against a hang
+        while not others_have_come() and time.monotonic() < deadline:
+            time.sleep(0.01)
         Path(directory).mkdir(parents=True, exist_ok=True)
         for name in ARRAYS:
             np.save(Path(directory) / f"R4-{name}.npy", np.arange(5, dtype=np.uint32))
     bandtables.tables4.build = build
+    (seen / f"asking-{os.getpid()}").touch()
     print(tables4_dir(root, say=lambda m: None, progress=False))
 """)
 
 
+@needs_proc_locks
 def test_processes_of_one_machine_build_the_tables_once(tmp_path):
     log = tmp_path / "builds.log"
-    env = dict(os.environ, PYTHONPATH=str(REPO))
-    procs = [subprocess.Popen([sys.executable, "-c", BUILDER, str(tmp_path), str(log)],
+    (tmp_path / "processes").mkdir()
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), str(REPO / "tests")]))
+    procs = [subprocess.Popen([sys.executable, "-c", BUILDER, str(tmp_path), str(log), "3"],
                               stdout=subprocess.PIPE, text=True, env=env) for _ in range(3)]
-    outs = [p.communicate(timeout=60)[0].strip() for p in procs]
+    outs = [p.communicate(timeout=300)[0].strip() for p in procs]
     assert all(p.returncode == 0 for p in procs)
     assert len(set(outs)) == 1 and outs[0] == str(tables4_path(tmp_path))
     assert log.read_text() == "built\n"          # the others waited and mapped the result

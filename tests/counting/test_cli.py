@@ -861,7 +861,10 @@ def test_an_estimated_only_job_is_refused_in_one_line_even_with_force(tmp_path, 
 
 @pytest.mark.slow
 def test_4x3_with_its_tables_built_is_refused_with_the_measured_estimate_and_forced(
-        tmp_path, tables4_cache):
+        tmp_path, tables4_cache, monkeypatch):
+    # the estimate is measured here (hundreds of core-hours, about a week on 2
+    # workers): a faster machine would find it within the 7 days of reach
+    monkeypatch.setattr(reach, "REACH_DAYS", 0.01)
     db = tmp_path / "x.sqlite"
     res = invoke("count", "4x3", "--db", db, "--workers", "2")
     assert res.exit_code == 2 and res.output.count("\n") == 1, res.output

@@ -670,11 +670,12 @@ def test_a_merge_of_another_jobs_store_or_export_is_a_refusal_exit_code_2(tmp_pa
                                      f"different jobs")
 
 
-_HOLD_LOCK = ("import sys, time\n"
+# holds the lock until killed (or its standard input closes), not for a fixed time
+_HOLD_LOCK = ("import sys\n"
               "from counting.store.database import StoreLock\n"
               "lock = StoreLock.acquire(sys.argv[1])\n"
               "print('locked', flush=True)\n"
-              "time.sleep(120)\n")
+              "sys.stdin.read()\n")
 
 
 def test_a_count_from_another_environment_through_a_hard_link_is_refused(tmp_path, monkeypatch):
@@ -687,8 +688,9 @@ def test_a_count_from_another_environment_through_a_hard_link_is_refused(tmp_pat
     os.link(db, other)
     for name in ("shell", "cron"):
         (tmp_path / name).mkdir(mode=0o700)
-    first = subprocess.Popen([sys.executable, "-c", _HOLD_LOCK, str(db)], stdout=subprocess.PIPE,
-                             text=True, env={**os.environ, "XDG_RUNTIME_DIR": str(tmp_path / "shell")})
+    first = subprocess.Popen([sys.executable, "-c", _HOLD_LOCK, str(db)], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True,
+                             env={**os.environ, "XDG_RUNTIME_DIR": str(tmp_path / "shell")})
     try:
         assert first.stdout.readline().strip() == "locked"
         monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "cron"))

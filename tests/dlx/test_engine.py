@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -118,17 +119,44 @@ def test_links_are_restored_after_every_kind_of_search():
     ec._check_invariants()
 
 
+# The CPU time the main thread spends in a search before it is interrupted:
+# the search has begun then (on a machine of any speed or load, where a timer
+# of wall-clock time can fire before it begins), and is far from its end.
+SEARCHING_CPU_SECONDS = 0.2
+
+
+def _interrupt_the_search(begun: threading.Event, done: threading.Event) -> threading.Thread:
+    """A thread that sends this process SIGINT once the main thread has used
+    :data:`SEARCHING_CPU_SECONDS` of CPU time after ``begun`` is set (just
+    before a search of minutes), unless ``done`` is set first."""
+    clock = time.pthread_getcpuclockid(threading.main_thread().ident)
+
+    def watch():
+        begun.wait()
+        start = time.clock_gettime(clock)
+        while time.clock_gettime(clock) - start < SEARCHING_CPU_SECONDS:
+            if done.wait(0.01):
+                return
+        os.kill(os.getpid(), signal.SIGINT)
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    return thread
+
+
 def test_ctrl_c_interrupts_a_long_count_and_leaves_the_object_usable():
     s = Sudoku(3, 3)
     ec = s.exact_cover()
     before = ec._links_snapshot()
-    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
-    timer.start()
+    given = s.givens(BENCH_UNIT[:27] + "." * 54)       # ~1.5e9 solutions: minutes
+    begun, done = threading.Event(), threading.Event()
+    watch = _interrupt_the_search(begun, done)
     try:
         with pytest.raises(KeyboardInterrupt):
-            ec.count(given=s.givens(BENCH_UNIT[:27] + "." * 54))  # ~1.5e9 solutions: minutes
+            begun.set()
+            ec.count(given=given)
     finally:
-        timer.cancel()
+        done.set()
+        watch.join()
     assert _same(before, ec._links_snapshot())
     ec._check_invariants()
     assert s.exact_cover().count(given=s.givens("1234" + "." * 77), limit=3) == 3
@@ -169,23 +197,36 @@ def test_a_memo_count_after_an_interrupted_memo_count_is_exact():
 
 
 def test_sigint_ends_a_count_promptly_in_a_subprocess():
+    # the child says "searching" once its main thread has spent some CPU time
+    # in the search: the signal then lands in it, on a machine of any speed
     code = textwrap.dedent(f"""
-        import sys, time
+        import sys, threading, time
         from grids.sudoku import Sudoku
         s = Sudoku(3, 3)
-        print("ready", flush=True)
+        ec, given = s.exact_cover(), s.givens({BENCH_UNIT[:27] + "." * 54!r})
+        clock = time.pthread_getcpuclockid(threading.main_thread().ident)
+
+        def say_when_searching(start):
+            while time.clock_gettime(clock) - start < {SEARCHING_CPU_SECONDS}:
+                time.sleep(0.01)
+            print("searching", flush=True)
+        threading.Thread(target=say_when_searching, args=(time.clock_gettime(clock),),
+                         daemon=True).start()
         try:
-            s.exact_cover().count(given=s.givens({BENCH_UNIT[:27] + "." * 54!r}))
+            ec.count(given=given)
         except KeyboardInterrupt:
             print("interrupted", flush=True)
             sys.exit(3)
     """)
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
-    assert proc.stdout.readline().strip() == "ready"
-    import time
-    time.sleep(0.5)
-    proc.send_signal(signal.SIGINT)
-    out, _ = proc.communicate(timeout=20)
+    try:
+        assert proc.stdout.readline().strip() == "searching"
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
     assert proc.returncode == 3 and "interrupted" in out
 
 

@@ -14,6 +14,7 @@ from factorization import FactorizationCounter, latin_squares
 from factorization import api as factor_api
 from factorization.memo_file import (COUNT_OFFSET, HEADER_BYTES, MemoFileError, NoRoomForMemo,
                                      memo_path, open_memo, remove_stale_temporaries)
+from lock_waits import needs_proc_locks, wait_until, waits_for_a_lock
 
 SLOT = np.dtype([("state", "<u4"), ("degree", "<u4"), ("key", "<u8", (4,)), ("lo", "<u8"),
                  ("hi", "<u8"), ("check", "<u8")])
@@ -306,13 +307,13 @@ def _open_memo_into(directory, out):
     out.put(("second", open_memo(8, 4.0, directory=directory).recounted))
 
 
+@needs_proc_locks
 def test_workers_that_open_a_memo_file_at_once_count_it_again_once(tmp_path):
     """``count`` starts its workers at once and each finds the damaged count:
     two counting again at the same time would each take the damage off it
     (2 x claimed - 2^64 + 1).  The second waits for the first and finds the
-    count right.  (Had it not waited, its result arrives while the first is
-    paused; where it is slower than that, the test cannot see a missing wait.)"""
-    import queue
+    count right.  The first is let go on only once the second is seen waiting
+    for its lock, or has answered (it did not wait), on a machine of any speed."""
     FactorizationCounter(8, memo_file=open_memo(8, 4.0, directory=tmp_path)).count(K8, 8)
     path = memo_path(8, 4.0, tmp_path)
     claimed = _count_in_file(path)
@@ -327,13 +328,11 @@ def test_workers_that_open_a_memo_file_at_once_count_it_again_once(tmp_path):
         assert started.wait(60)
         second = ctx.Process(target=_open_memo_into, args=(tmp_path, out))
         second.start()
-        try:
-            results = [out.get(timeout=5)]   # only if the second did not wait
-        except queue.Empty:
-            results = []
+        wait_until(lambda: waits_for_a_lock(second.pid) or not out.empty(),
+                   "the second opener neither waited for the first nor answered")
     finally:
         go.set()
-    results += [out.get(timeout=60) for _ in range(2 - len(results))]
+    results = [out.get(timeout=60) for _ in range(2)]
     for p in (first, second):
         p.join(timeout=60)
     assert dict(results) == {"first": (2**64 - 1, claimed), "second": None}

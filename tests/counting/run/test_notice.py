@@ -1,6 +1,5 @@
 """Saying a slow step (counting/run/notice.py) and only a slow one."""
 import threading
-import time
 
 from click.testing import CliRunner
 
@@ -9,11 +8,18 @@ from counting.run import notice
 from counting.run.notice import say_if_slow
 
 
+def _wait_for_the_timers() -> None:
+    """Return once every timer thread has fired or been cancelled."""
+    for t in threading.enumerate():
+        if isinstance(t, threading.Timer):
+            t.join(120)                       # only against a hang
+
+
 def test_a_quick_step_says_nothing():
     lines = []
-    with say_if_slow(lines.append, "working ...", after=5):
+    with say_if_slow(lines.append, "working ...", after=2):
         pass
-    time.sleep(0.05)
+    _wait_for_the_timers()          # a timer left running would say it now
     assert lines == []
 
 
@@ -34,7 +40,9 @@ def test_classes_says_it_is_enumerating_when_that_is_slow(monkeypatch):
     monkeypatch.setattr(common, "NOTES", True)   # as on a terminal
 
     def slow_classes(self):
-        time.sleep(0.2)
+        # slow until the notice's timer (after 0 s) has said it: not a
+        # sleep that a loaded machine's timer thread could outlast
+        _wait_for_the_timers()
         return real(self)
     from counting.job import Job
     real = Job.classes.func

@@ -180,11 +180,29 @@ def test_a_pool_whose_memo_tables_cannot_fit_never_starts(monkeypatch):
 
 
 SYMMETRY_PARENT = '''
-from counting.options import CountOptions
-from counting.reduction import get_reduction
-from counting.run.pool import run_units
+import functools, os
+import counting.run.counter
+
+
+def _for_ever(count_unit):
+    """count_unit saying that its worker is inside a unit, then counting
+    the unit again and again: it never ends by itself, on a machine of any speed."""
+    @functools.wraps(count_unit)
+    def counts_for_ever(spec, *args, **kwargs):
+        busy = os.path.join(os.environ["GRIDCOUNT_TEST_BUSY"], f"busy-{os.getpid()}")
+        open(busy, "w").close()
+        while True:
+            count_unit(spec, *args, **kwargs)
+    return counts_for_ever
+
+
+if __name__ in ("__main__", "__mp_main__"):      # the parent, and each spawned worker
+    counting.run.counter.count_unit = _for_ever(counting.run.counter.count_unit)
 
 if __name__ == "__main__":
+    from counting.options import CountOptions
+    from counting.reduction import get_reduction
+    from counting.run.pool import run_units
     units = get_reduction("1x9", "symmetry").units()
     specs = [units[7], units[2]]     # unit 7: about a CPU-minute, whatever its prefix
     for _ in run_units(specs, workers=2, options=CountOptions()):
@@ -196,6 +214,7 @@ def test_workers_on_symmetry_units_end_when_their_parent_is_killed(tmp_path):
     """Issue 38 item 9: killed with SIGKILL, ``count 2x4 --up-to-symmetry``
     left its workers counting for 30-60 s at full CPU (the workers of short
     units went within 5 s, when their unit ended): the one watch of
-    :mod:`dlx.pools` ends a worker in the middle of any unit."""
-    workers, left = kill_parent_while_workers_work(SYMMETRY_PARENT, tmp_path, busy_cpu=2.0)
+    :mod:`dlx.pools` ends a worker in the middle of any unit.  Each worker
+    here counts its unit over and over, so only the watch can end it."""
+    workers, left = kill_parent_while_workers_work(SYMMETRY_PARENT, tmp_path)
     assert len(workers) == 2 and left == []

@@ -67,18 +67,20 @@ def test_a_lock_file_removed_while_it_is_being_locked_is_not_trusted(db, monkeyp
     second.release()
 
 
+# Holds the lock until it is killed (or its standard input is closed): not
+# for a fixed time, which a loaded machine's test could outlast.
 _HOLDER = textwrap.dedent("""
-    import sys, time
+    import sys
     from counting.store.database import StoreLock
     lock = StoreLock.acquire(sys.argv[1])
     print("locked", flush=True)
-    time.sleep(120)
+    sys.stdin.read()
 """)
 
 
 def test_a_lock_whose_holder_was_killed_is_free(db):
-    holder = subprocess.Popen([sys.executable, "-c", _HOLDER, str(db)], stdout=subprocess.PIPE,
-                              text=True)
+    holder = subprocess.Popen([sys.executable, "-c", _HOLDER, str(db)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "locked"
         with pytest.raises(StoreLockedError, match=f"pid {holder.pid} "):
@@ -89,6 +91,7 @@ def test_a_lock_whose_holder_was_killed_is_free(db):
         if holder.poll() is None:
             holder.kill()
             holder.wait()
+        holder.stdin.close()
         holder.stdout.close()
     assert db.with_name("s.sqlite.lock").exists()   # left behind, but nobody holds it
     with StoreLock.acquire(db) as lock:
@@ -131,8 +134,8 @@ def test_a_store_not_created_yet_is_locked_through_a_symlink_too(tmp_path, db):
 def _hold(path, env=None):
     """A process of its own holding the lock of ``path`` until killed
     (with the environment ``env`` if given)."""
-    holder = subprocess.Popen([sys.executable, "-c", _HOLDER, str(path)], stdout=subprocess.PIPE,
-                              text=True, env=env)
+    holder = subprocess.Popen([sys.executable, "-c", _HOLDER, str(path)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True, env=env)
     assert holder.stdout.readline().strip() == "locked"
     return holder
 
@@ -141,6 +144,7 @@ def _end(holder):
     if holder.poll() is None:
         holder.kill()
     holder.wait()
+    holder.stdin.close()
     holder.stdout.close()
 
 
