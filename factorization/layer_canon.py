@@ -32,7 +32,7 @@ Example
 -------
 >>> import numpy as np
 >>> forms, stab = canonical_states(np.array([[1, 2, 4, 8], [2, 1, 8, 4]]), 2)
->>> forms.tolist(), stab.tolist()
+>>> forms.tolist()
 [[1, 2, 4, 8], [1, 2, 4, 8]]
 >>> stab.tolist()   # the start state is fixed by the whole group (order 8)
 [8, 8]
