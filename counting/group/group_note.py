@@ -29,7 +29,7 @@ Example
 >>> for label, text in GroupNote(as_kind("3x3+disjoint"), 2_592 * 362_880, c).rows():
 ...     print(f"{label}: {text}")
 counted under: the kind's group H (the elements of the shape's geometric group that keep its rules) × relabelling, 940,584,960 (2,592 × 9!)
-full symmetry group: 3,762,339,840 (10,368 × 9!): automorphisms of the kind's exact cover (nauty), 4× larger: it also maps rows onto boxes; essentially different grids under the full group are not computed yet
+full symmetry group: 3,762,339,840 (10,368 × 9!): automorphisms of the kind's exact cover (nauty), 4× larger: it also maps rows onto boxes; essentially different grids under the full group are not counted by count yet (where it is cells × relabelling, by scripts/count_split_symmetry.py: docs/symmetry.md)
 """
 from __future__ import annotations
 
@@ -105,7 +105,9 @@ class GroupNote:
         if index == 1:
             return f"{head}, the same group: the count is under the kind's full group"
         return (f"{head}, {index:,}× larger: " + "; ".join(c.describe())
-                + "; essentially different grids under the full group are not computed yet")
+                + "; essentially different grids under the full group are not counted by count yet "
+                "(where it is cells × relabelling, by scripts/count_split_symmetry.py: "
+                "docs/symmetry.md)")
 
     def rows(self) -> list[tuple[str, str]]:
         """``(label, text)`` rows for a table."""

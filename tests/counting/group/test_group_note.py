@@ -56,7 +56,8 @@ def test_sudokup_says_both_orders_the_index_and_what_it_adds(tmp_path):
     assert rows["full symmetry group"] == (
         "3,762,339,840 (10,368 × 9!): automorphisms of the kind's exact cover (nauty), "
         "4× larger: it also maps rows onto boxes; it also maps columns onto boxes; "
-        "essentially different grids under the full group are not computed yet")
+        "essentially different grids under the full group are not counted by count yet "
+        "(where it is cells × relabelling, by scripts/count_split_symmetry.py: docs/symmetry.md)")
     assert note.as_json() == {
         "counted_under": note.scope, "counted_order": 2_592 * NINE,
         "full_order": 10_368 * NINE, "index": 4,
