@@ -200,3 +200,23 @@ def orbits_by_union_find(grids: list[tuple[int, ...]], moves) -> int:
                 moved[p[k]] = d
             sets.union(i, index[relabelled(moved)])
     return sets.count()
+
+
+def standard_orbits(shape, grids, moves) -> int:
+    """Orbits of the grids with box 1 standard under the cell ``moves`` and
+    relabelling: each image is relabelled back to box 1 standard (``grids``
+    a NumPy array, a grid a row; ``shape`` a :class:`grids.shape.Shape`)."""
+    import numpy as np
+
+    box1 = shape.box_cells[0]
+    index = {g.tobytes(): i for i, g in enumerate(grids)}
+    sets = UnionFind(range(len(grids)))
+    rows = np.arange(len(grids))[:, None]
+    for p in moves:
+        moved = grids[:, np.asarray(p)]
+        relabel = np.zeros((len(grids), shape.n + 1), dtype=grids.dtype)
+        relabel[rows, moved[:, box1]] = np.arange(1, shape.n + 1)
+        standard = np.take_along_axis(relabel, moved, axis=1)
+        for i, image in enumerate(standard):
+            sets.union(i, index[image.tobytes()])
+    return sets.count()

@@ -29,8 +29,8 @@ from counting.group.permutations import partitions
 from counting.group.symmetries import conjugacy_classes, group_order
 from grids.shape import Shape
 from grids.variants import variant_exact_cover
-from union_find import UnionFind
-from variant_samples import brute_fillings, kind_parts, orbits_by_union_find, rule_keeping_moves
+from variant_samples import (brute_fillings, kind_parts, orbits_by_union_find,
+                             rule_keeping_moves, standard_orbits)
 
 
 def _generators(shape: Shape) -> list[np.ndarray]:
@@ -62,18 +62,7 @@ def _generators(shape: Shape) -> list[np.ndarray]:
 def brute_force_orbits(shape: Shape, grids: np.ndarray) -> int:
     """Orbits of all grids under G × relabelling, by union-find on the grids
     with box 1 standard."""
-    box1 = shape.box_cells[0]
-    index = {g.tobytes(): i for i, g in enumerate(grids)}
-    sets = UnionFind(range(len(grids)))
-    rows = np.arange(len(grids))[:, None]
-    for p in _generators(shape):
-        moved = grids[:, p]
-        relabel = np.zeros((len(grids), shape.n + 1), dtype=grids.dtype)
-        relabel[rows, moved[:, box1]] = np.arange(1, shape.n + 1)
-        standard = np.take_along_axis(relabel, moved, axis=1)
-        for i, image in enumerate(standard):
-            sets.union(i, index[image.tobytes()])
-    return sets.count()
+    return standard_orbits(shape, grids, _generators(shape))
 
 
 def burnside(name: str) -> int:

@@ -28,31 +28,14 @@ from counting.group.split_burnside import (count_split_unit,  # noqa: E402
                                            disagreements_with_today, split_group,
                                            split_orbit_count, split_units)
 from grids.shape import Shape  # noqa: E402
-from union_find import UnionFind  # noqa: E402
-from variant_samples import brute_fillings, kind_parts, orbits_by_union_find  # noqa: E402
+from variant_samples import (brute_fillings, kind_parts, orbits_by_union_find,  # noqa: E402
+                             standard_orbits)
 
 
 def cell_moves(kind: str) -> list[tuple[int, ...]]:
     """The cell parts of nauty's generators of the full group."""
     g = cover_group(kind)
     return [g.cells_and_digits(i)[0] for i in range(len(g.generators))]
-
-
-def standard_orbits(shape: Shape, grids: np.ndarray, moves) -> int:
-    """Orbits of the grids with box 1 standard under the cell ``moves`` and
-    relabelling: each image is relabelled back to box 1 standard."""
-    box1 = shape.box_cells[0]
-    index = {g.tobytes(): i for i, g in enumerate(grids)}
-    sets = UnionFind(range(len(grids)))
-    rows = np.arange(len(grids))[:, None]
-    for p in moves:
-        moved = grids[:, np.asarray(p)]
-        relabel = np.zeros((len(grids), shape.n + 1), dtype=grids.dtype)
-        relabel[rows, moved[:, box1]] = np.arange(1, shape.n + 1)
-        standard = np.take_along_axis(relabel, moved, axis=1)
-        for i, image in enumerate(standard):
-            sets.union(i, index[image.tobytes()])
-    return sets.count()
 
 
 def kind_grids(kind: str, standard_grids) -> np.ndarray:
