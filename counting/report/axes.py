@@ -155,10 +155,12 @@ def set_log_axis(ax, which: str, lo: float, hi: float) -> None:
     axis.set_minor_formatter(NullFormatter())
 
 
-def set_thousands(ax) -> None:
-    """Plain numbers with thousands separators on the y axis (no 1e6 notation)."""
+def set_thousands(ax, which: str = "y") -> None:
+    """Plain numbers with thousands separators on the y (or x) axis (no 1e6
+    notation): 140,000 units, 8,000 s."""
     from matplotlib.ticker import FuncFormatter
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:,.0f}"))
+    axis = getattr(ax, f"{which}axis")
+    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
 
 
 def set_integer_y(ax, nbins="auto") -> None:

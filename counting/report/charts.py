@@ -100,6 +100,8 @@ def _finished_over_time(ax, title: str, times: dict[str, list[float]],
     ax.set_ylabel("units finished")
     ax.set_title(title)
     set_integer_y(ax)
+    set_thousands(ax)
+    set_thousands(ax, "x")
     if legend:
         ax.legend(fontsize="small")
 

@@ -122,3 +122,20 @@ def test_line_styles_narrow_and_alternate():
         assert len(styles) == n and all(a > b for a, b in zip(widths, widths[1:]))
         assert all(a["linestyle"] != b["linestyle"] for a, b in zip(styles, styles[1:]))
         assert min(widths) >= 1.0
+
+
+def test_the_throughput_chart_writes_its_figures_with_thousands_separators():
+    # 1x10's report: "units finished" read 140000 and 280000, busy time 8000
+    job = _job("moves", 10, 2_000)
+    workers = ["h/P-1:1", "h/P-2:2"]
+    results = [make_result(u, count=5, class_id=u // 2_000, form_id=u % 2_000)
+               for u in range(20_000)]
+    timed = [(datetime.fromtimestamp(1_000 + u // 2, timezone.utc), workers[u % 2], "h")
+             for u in range(20_000)]
+    for figs in _draw(job, results, workers=workers, timed=timed):
+        for ax in figs["throughput"].figure.axes:
+            for which in "xy":
+                texts = [t.get_text() for t in _labels(ax, which)]
+                big = [t for t in texts if len(t.lstrip("−-").replace(",", "")) > 3]
+                assert big, (which, texts)
+                assert all("," in t for t in big), (which, texts)
