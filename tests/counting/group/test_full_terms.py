@@ -117,3 +117,23 @@ def test_a_recount_counts_another_element_of_the_class_and_agrees(monkeypatch):
             assert used[-1] != u.cells and group.class_of(used[-1]) == u.class_id
             seen += 1
     assert seen > len(terms.units) // 2
+
+
+def test_today_s_group_is_taken_for_the_full_one_only_if_it_keeps_the_exact_cover(monkeypatch):
+    """Of equal order, today's group is all of C only as a subgroup: a class
+    representative that breaks a rule (a row swap breaks 6×6 Sudoku X's
+    diagonals) is refused, not counted under."""
+    from dataclasses import replace
+
+    from counting.group import burnside
+    from counting.group.symmetries import Symmetry
+
+    kind = "3x2+x"                  # used by no other test here: nothing cached
+    real = burnside.burnside_group(kind)
+    swap = Symmetry((1, 0, 2, 3, 4, 5), tuple(range(6)), False)
+    forged = replace(real, classes=(real.classes[0], replace(real.classes[1],
+                                                             representative=swap),
+                                    *real.classes[2:]))
+    monkeypatch.setattr(burnside, "burnside_group", lambda k: forged)
+    with pytest.raises(ArithmeticError, match="does not keep the exact cover"):
+        full_terms(kind)
