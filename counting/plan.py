@@ -14,6 +14,10 @@ in this order, checking everything before anything is deleted or opened:
 2. **The job and its store** (:func:`open_store`): the store is locked for
    the run (one run per store); ``fresh`` deletes it first, but only a
    store of the same job, and says how many finished units it deletes.
+   A symmetry job counts under a named group (``group``: ``"grid"``, the
+   default, or ``"full"``, :func:`check_group`), recorded in the store's
+   reduction name; a store of the other group is refused naming both
+   (:func:`other_group`).
 3. **The identity** of a symmetry job (:func:`prepare_identity`): the
    identity fixes every grid, so its unit's count is the number of grids
    over ``N!``.  It is taken from the grid count's store when that store
