@@ -12,7 +12,7 @@ Example
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 __all__ = ["Labels", "labels_of"]
 
@@ -87,6 +87,11 @@ _LABELS = {
                                          "fix some grid",
                        weight_label="size", class_count_label="A (Σ over relabelling types)"),
 }
+# Burnside's sum under the kind's full group (--group full): the same words
+# but the representative, a cell permutation
+_LABELS["symmetry-full"] = replace(
+    _LABELS["symmetry"], representative_label="representative: cell images (1-based)",
+    class_table_title="Burnside table: classes of the kind's full group that fix some grid")
 
 
 def labels_of(reduction) -> Labels:

@@ -14,6 +14,10 @@ in this order, checking everything before anything is deleted or opened:
 2. **The job and its store** (:func:`open_store`): the store is locked for
    the run (one run per store); ``fresh`` deletes it first, but only a
    store of the same job, and says how many finished units it deletes.
+   A symmetry job counts under a named group (``group``: ``"grid"``, the
+   default, or ``"full"``, :func:`check_group`), recorded in the store's
+   reduction name; a store of the other group is refused naming both
+   (:func:`other_group`).
 3. **The identity** of a symmetry job (:func:`prepare_identity`): the
    identity fixes every grid, so its unit's count is the number of grids
    over ``N!``.  It is taken from the grid count's store when that store
@@ -38,8 +42,8 @@ from counting.job import (Job, RunReport, Summary, default_db_path, run_count,
 from counting.options import CountOptions
 from counting.unit_ids import parse_unit_list
 from counting.reduction import get_reduction
-from counting.reduction.orbits import SymmetryReduction
-from counting.reduction.registry import SYMMETRY, check_shape
+from counting.group.full_terms import refusal as full_group_refusal
+from counting.reduction.registry import GROUPS, check_shape, group_of, symmetry_reduction
 from counting.run.dask_setup import DaskPoolError, NoWorkers, UnitFailed
 from counting.run.notice import say_if_slow
 from counting.run.pool import WorkerLost, check_memory
@@ -54,7 +58,7 @@ __all__ = ["CountRequest", "Outcome", "count", "check_reach", "in_process_reason
            "prepare_identity", "grid_total_in", "record_identity", "needs_identity", "store_state",
            "units_left",
            "OutOfReach", "Interrupted", "RunFailed", "BadUnits", "TooMuchMemory", "NoDiskRoom",
-           "NoGrids"]
+           "NoGrids", "GroupRefused", "check_group", "other_group"]
 
 
 class OutOfReach(ValueError):
@@ -77,6 +81,11 @@ class NoGrids(ValueError):
         super().__init__(f"{shape} has no grid: no filling of the cells of {reduction} keeps "
                          f"its rules, so the count is 0")
         self.shape, self.reduction, self.counts = shape, reduction, counts
+
+
+class GroupRefused(ValueError):
+    """A ``--group`` that cannot count this kind (its full group mixes cells
+    with digits, or is too large to list): one line saying why."""
 
 
 class BadUnits(ValueError):
@@ -122,6 +131,7 @@ class CountRequest:
     shape: str
     reduction: str | None = None
     up_to_symmetry: bool = False
+    group: str | None = None          # with up_to_symmetry: "grid" (None) or "full"
     force: bool = False
     db: Path | None = None
     unit_list: str | None = None
@@ -178,16 +188,19 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
     """
     r = request
     quick: list = []
+    symmetry = symmetry_reduction(r.group)
+    if r.up_to_symmetry:
+        check_group(r.shape, r.group)
     if r.force:      # --force runs a job past its estimate, never one that cannot be counted
         refuse_uncountable(r.shape, r.reduction, r.options, r.workers)
     else:            # before the units are enumerated: 2x6's take minutes
         for what, cost in check_reach(r.shape, r.reduction, r.options, r.workers,
-                                      up_to_symmetry=r.up_to_symmetry,
+                                      up_to_symmetry=r.up_to_symmetry, group=r.group,
                                       has_store=True, store=r.db, fresh=r.fresh,
                                       note=note, quick=quick):
             say(f"estimated cost of {what}: {cost.describe(r.workers)}")
     with say_if_slow(note, f"preparing the units of {r.shape} ..."):
-        job = Job.load(r.shape, SYMMETRY if r.up_to_symmetry else r.reduction, force=r.force)
+        job = Job.load(r.shape, symmetry if r.up_to_symmetry else r.reduction, force=r.force)
         grids = Job.load(r.shape, r.reduction, force=r.force) \
             if r.up_to_symmetry and not job.kind.plain else job
     if grids.n_units == 0:   # before any store is made
@@ -268,7 +281,8 @@ def in_process_reason(quick: list, workers: int) -> str | None:
 
 
 def check_reach(shape: str, reduction: str | None, options: CountOptions, workers: int, *,
-                up_to_symmetry: bool = False, grid_total_known: bool | None = None,
+                up_to_symmetry: bool = False, group: str | None = None,
+                grid_total_known: bool | None = None,
                 has_store: bool = False, store: Path | None = None, fresh: bool = False,
                 note: Say = _silent, quick: list | None = None) -> list:
     """The estimates of a job that could run long (``(what, JobCost)``
@@ -286,7 +300,8 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
     (another job's, or one that cannot be read): the refusal comes at once;
     the units already in a store are left out of the cost.
 
-    For ``up_to_symmetry`` the symmetry units are estimated, and the grid
+    For ``up_to_symmetry`` the symmetry units (under ``group``: None is
+    ``"grid"``) are estimated, and the grid
     count behind the identity class unless its store is complete already
     (``grid_total_known`` None: whether the grid store at its default path
     is complete; True or False: the caller knows).
@@ -299,7 +314,7 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
     check_shape(kind)
     s = kind   # its .name is the kind's text
     grid = get_reduction(kind.name, reduction)
-    job = get_reduction(kind.name, SYMMETRY) if up_to_symmetry else grid
+    job = get_reduction(kind.name, symmetry_reduction(group)) if up_to_symmetry else grid
     state, done = ("to do", 0) if not has_store else \
         store_state(store or default_db_path(s.name, job.name), s.name, job.name)
     if state == "refused" or (state == "complete" and not fresh):
@@ -399,6 +414,9 @@ def open_store(path: Path, job: Job, *, fresh: bool = False,
     """
     lock = StoreLock.acquire(path)   # taken before --fresh deletes anything
     try:
+        why = other_group(path, job)
+        if why is not None:
+            raise OtherJobError(why)
         deleted = 0
         if fresh and path.exists():
             deleted = _deletable_units(path, job)
@@ -419,6 +437,40 @@ def open_store(path: Path, job: Job, *, fresh: bool = False,
     except BaseException:
         lock.release()
         raise
+
+
+def check_group(shape: str, group: str | None) -> None:
+    """:class:`GroupRefused`, in one line, when essentially different grids
+    of ``shape`` cannot be counted under ``group`` (``"full"``: its full
+    group is not cells × relabelling, or too large to list, or nauty is
+    missing); ``ValueError`` for an unknown group."""
+    symmetry_reduction(group)
+    if group == "full":
+        why = full_group_refusal(as_kind(shape))
+        if why is not None:
+            raise GroupRefused(f"{as_kind(shape).name}: {why}")
+
+
+def other_group(path: Path, job: Job) -> str | None:
+    """Why the store at ``path`` cannot take ``job``'s units because it
+    counts essentially different grids of the same kind under another
+    group (one line naming both groups); None otherwise (no store there,
+    the same group, or another job, which the store itself refuses)."""
+    mine = group_of(job.reduction)
+    if mine is None or not path.exists():
+        return None
+    try:
+        with Store.open(path) as held:
+            stored = held.job
+    except StoreError:
+        return None    # refused (or deleted by --fresh) with its own reason
+    theirs = group_of(stored.reduction)
+    if stored.shape != job.shape or theirs is None or theirs == mine:
+        return None
+    return (f"{path} counts the essentially different grids of {job.shape} under the "
+            f"{theirs} group (--group {theirs}), not the {mine} group (--group {mine}) asked "
+            f"for: use another --db (the {mine} group's default is "
+            f"{default_db_path(job.shape, GROUPS[mine])})")
 
 
 def _deletable_units(path: Path, job: Job) -> int:
@@ -510,7 +562,7 @@ def record_identity(store: Store, shape: str, grid_total: int, source: Path | st
     Returns the stored count.  Raises ``ValueError`` when ``grid_total`` is
     not a multiple of ``N!`` (then it is not a grid count).
     """
-    red = get_reduction(shape, SymmetryReduction.kind)
+    red = get_reduction(shape, store.job.reduction)
     result = red.identity_result(grid_total, link(source, rows_digest))
     store.record(result)
     return result.count

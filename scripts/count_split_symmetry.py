@@ -11,7 +11,9 @@ today's ``--up-to-symmetry`` job of the same kind, whose unit 0 is that
 term recorded from the grid store (e.g. ``results/3x3+disjoint-rsymmetry-done.json``);
 its other units are checked against the terms (each unit of today's group is
 a term of the class of the full group holding it, counted again here by
-other elements), and any disagreement makes the exit code 1.
+other elements), and any disagreement makes the exit code 1.  (The stored, resumable way to
+count under the full group is ``gridcount count KIND --up-to-symmetry --group
+full``; this script adds the timing report and the check against today's job.)
 
     python scripts/count_split_symmetry.py 3x3+windoku \\
         --identity-from results/3x3+windoku-rsymmetry-done.json \\

@@ -19,7 +19,7 @@ from counting import job as jobs
 from counting import plan, reach, rectangles
 from counting.cli.full_group import show_group
 from counting.cli.common import (Terminated, check_outputs, check_size, enumeration_notice,
-                                 fail, note, not_together, output_errors,
+                                 fail, note, not_together, only_with, output_errors,
                                  print_table, refuse, sigterm_stops_like_ctrl_c)
 from counting.options import CountOptions
 from counting.reduction import registry
@@ -101,6 +101,12 @@ def _row_text(row) -> str:
               help="Count the essentially different grids (Burnside's lemma over the grid "
                    "symmetry group) instead; the identity class is the grid count, taken from "
                    "its store (results/SHAPE-rREDUCTION.sqlite) or counted into it first.")
+@click.option("--group", "group", type=click.Choice(list(registry.GROUPS)), default=None,
+              help="With --up-to-symmetry, the group: 'grid', the shape's geometric group "
+                   "(the part that keeps the kind's rules) × relabelling; 'full', the kind's "
+                   "full group, the automorphisms of its exact cover (nauty), where it is "
+                   "cells × relabelling (SudokuP: 4× 'grid'; Latin squares are refused). "
+                   f"[default: {registry.DEFAULT_GROUP}, for every kind]")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run the units on a Dask cluster: tcp://HOST:PORT of a running scheduler, "
                    "or local[:N] to start N worker processes here (needs gridcount[dask]).")
@@ -116,8 +122,8 @@ def _row_text(row) -> str:
               help="Latin shapes (1xN, Nx1): count the K x N Latin rectangles instead, by the "
                    "1-factorization kernel (seconds; nothing is stored).")
 def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_memo, no_tail, memo_mb_text,
-          private_memo, allow_mismatch, quiet, no_progress, as_json, up_to_symmetry, scheduler, wait_workers,
-          kernel, rows):
+          private_memo, allow_mismatch, quiet, no_progress, as_json, up_to_symmetry, group, scheduler,
+          wait_workers, kernel, rows):
     """Count all grids of box shape SHAPE (RxC), resuming from the store.
 
     Units already in the store are skipped; Ctrl-C (exit 130) or SIGTERM
@@ -137,6 +143,7 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
         gridcount count 1x7            # Latin squares of order 7
         gridcount count 3x3 --scheduler tcp://HOST:8786
         gridcount count 3x3 --up-to-symmetry   # 5,472,730,538 essentially different
+        gridcount count 3x3+disjoint --up-to-symmetry --group full
         gridcount count 2x3+x --prefix boxes=1,4  # a grid kind, units from boxes 1 and 4
     """
     # Everything is checked before anything is deleted (--fresh) or opened.
@@ -150,6 +157,8 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
     if rows is not None:
         _count_rectangles(kind, rows, as_json, quiet)
         return
+    only_with("group", "--up-to-symmetry", up_to_symmetry,
+              "it chooses the group the essentially different grids are counted under")
     check_size(kind, force, before=lambda msg: _json_error(as_json, msg, 2))
     reduction = _checked_reduction(kind, reduction, prefix)
     if db is not None and not db.strip():
@@ -187,7 +196,8 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
         estimate_on = target.n_workers or default_workers()
         here = estimate_on if target.kind == "local" else 0
     request = plan.CountRequest(
-        shape=shape, reduction=reduction, up_to_symmetry=up_to_symmetry, force=force,
+        shape=shape, reduction=reduction, up_to_symmetry=up_to_symmetry, group=group,
+        force=force,
         db=Path(db) if db else None, unit_list=unit_list, fresh=fresh,
         allow_mismatch=allow_mismatch, options=options, workers=estimate_on,
         local_workers=here, scheduler=scheduler, wait_workers=wait_workers,
@@ -210,7 +220,7 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
     except plan.NoGrids as e:
         _say_no_grids(e, as_json, quiet)
         return
-    except (plan.OutOfReach, plan.NoDiskRoom) as e:
+    except (plan.OutOfReach, plan.NoDiskRoom, plan.GroupRefused) as e:
         _json_error(as_json, str(e), 2)
         refuse(str(e))
     except plan.TooMuchMemory as e:
@@ -336,7 +346,7 @@ def _bad_value(option: str, message: str) -> NoReturn:
 
 
 # count's options that have no meaning for --rows (a kernel count, no store, no run)
-_NOT_WITH_ROWS = ("reduction", "prefix", "db", "unit_list", "fresh", "up_to_symmetry", "no_memo",
+_NOT_WITH_ROWS = ("reduction", "prefix", "db", "unit_list", "fresh", "up_to_symmetry", "group", "no_memo",
                   "no_tail", "memo_mb_text", "private_memo", "allow_mismatch", "scheduler", "wait_workers", "kernel",
                   "workers", "force")
 

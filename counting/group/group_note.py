@@ -28,8 +28,8 @@ Example
 ...                (("rows", "boxes"),))
 >>> for label, text in GroupNote(as_kind("3x3+disjoint"), 2_592 * 362_880, c).rows():
 ...     print(f"{label}: {text}")
-counted under: the kind's group H (the elements of the shape's geometric group that keep its rules) × relabelling, 940,584,960 (2,592 × 9!)
-full symmetry group: 3,762,339,840 (10,368 × 9!): automorphisms of the kind's exact cover (nauty), 4× larger: it also maps rows onto boxes; essentially different grids under the full group are not counted by count yet (where it is cells × relabelling, by scripts/count_split_symmetry.py: docs/symmetry.md)
+counted under: the kind's group H (the elements of the shape's geometric group that keep its rules) × relabelling, 940,584,960 (2,592 × 9!) (--group grid)
+full symmetry group: 3,762,339,840 (10,368 × 9!): automorphisms of the kind's exact cover (nauty), 4× larger: it also maps rows onto boxes; essentially different grids under the full group: count --up-to-symmetry --group full, where it is cells × relabelling (docs/symmetry.md)
 """
 from __future__ import annotations
 
@@ -79,9 +79,13 @@ class GroupNote:
     counted_order: int
     comparison: Comparison | None
     why_not: str | None = None
+    group: str = "grid"            # the --group counted under: "grid" or "full"
 
     @property
     def scope(self) -> str:
+        if self.group == "full":
+            return ("the kind's full group (the automorphisms of its exact cover, nauty: "
+                    "cells × relabelling)")
         if self.kind.plain:
             return "the shape's geometric group G × relabelling"
         return ("the kind's group H (the elements of the shape's geometric group that keep "
@@ -90,6 +94,8 @@ class GroupNote:
     def full_text(self) -> str:
         """What the full group is and adds, in one line."""
         c, n = self.comparison, self.kind.shape.n
+        if self.group == "full":
+            return "the group counted under (above)"
         if c is None:
             return f"not known here: {self.why_not}"
         head = f"{with_factorial(c.full_order, n)}: automorphisms of the kind's exact cover (nauty)"
@@ -105,14 +111,14 @@ class GroupNote:
         if index == 1:
             return f"{head}, the same group: the count is under the kind's full group"
         return (f"{head}, {index:,}× larger: " + "; ".join(c.describe())
-                + "; essentially different grids under the full group are not counted by count yet "
-                "(where it is cells × relabelling, by scripts/count_split_symmetry.py: "
-                "docs/symmetry.md)")
+                + "; essentially different grids under the full group: count --up-to-symmetry "
+                "--group full, where it is cells × relabelling (docs/symmetry.md)")
 
     def rows(self) -> list[tuple[str, str]]:
         """``(label, text)`` rows for a table."""
         return [("counted under",
-                 f"{self.scope}, {with_factorial(self.counted_order, self.kind.shape.n)}"),
+                 f"{self.scope}, {with_factorial(self.counted_order, self.kind.shape.n)} "
+                 f"(--group {self.group})"),
                 ("full symmetry group", self.full_text())]
 
     def as_json(self) -> dict:
@@ -124,11 +130,12 @@ class GroupNote:
                 index = c.index
             except ArithmeticError:
                 index = None
-        return {"counted_under": self.scope, "counted_order": self.counted_order,
+        return {"group": self.group, "counted_under": self.scope,
+                "counted_order": self.counted_order,
                 "full_order": None if c is None else c.full_order,
                 "index": index,
                 "adds": None if c is None or c.new_pairs is None else c.describe(),
-                "full_group_counted": False,
+                "full_group_counted": self.group == "full",
                 "not_known_because": self.why_not}
 
 
@@ -170,6 +177,10 @@ def note_for(reduction, root=None) -> GroupNote | None:
     if not getattr(reduction, "counts_orbits", False):
         return None
     kind = reduction.grid_kind
+    if getattr(reduction, "group_name", "grid") == "full":
+        n = kind.shape.n
+        counted = reduction.group_order * math.factorial(n) if n > 1 else 1
+        return GroupNote(kind, counted, None, None, "full")
     # a kind with rules: its classes' representatives generate H, which
     # the job has searched already (a plain kind's comparison needs no H)
     reps = None if kind.plain else [c.representative for c in reduction.group.classes]

@@ -28,10 +28,12 @@ from counting.reduction.patterns2 import TwoBandPatternReduction
 from counting.reduction.prefix import NAME as PREFIX, PrefixReduction
 from counting.reduction.patterns3 import ThreeBandPatternReduction
 from counting.reduction.orbits import SymmetryReduction
+from counting.reduction.full_orbits import FullSymmetryReduction
 from grids.kind import as_kind
 from grids.shape import Shape, as_shape
 
-__all__ = ["MAX_N", "REDUCTIONS", "SYMMETRY", "ALIASES_3X3", "check_shape", "reduction_kind",
+__all__ = ["MAX_N", "REDUCTIONS", "SYMMETRY", "SYMMETRY_FULL", "GROUPS", "DEFAULT_GROUP",
+           "symmetry_reduction", "group_of", "ALIASES_3X3", "check_shape", "reduction_kind",
            "reduction_name", "default_reduction", "reduction_names", "get_reduction"]
 
 MAX_N = 16  # largest grid side accepted without force (check_shape)
@@ -46,6 +48,13 @@ REDUCTIONS = tuple(_TABLE)  # reduction kinds, the default first
 # Not a reduction of the grid count but of its orbits (Burnside's lemma):
 # never a default, not among REDUCTIONS, chosen by `--up-to-symmetry`.
 SYMMETRY = SymmetryReduction.kind
+# The same under the kind's full group (``--group full``): another stored name,
+# so that stores, unit ids and row checksums of the two groups never mix.
+SYMMETRY_FULL = FullSymmetryReduction.kind
+# ``--group`` name -> the reduction counting under it; a store made before
+# groups were named is a "symmetry" store: today's group, "grid".
+GROUPS = {"grid": SYMMETRY, "full": SYMMETRY_FULL}
+DEFAULT_GROUP = "grid"
 # Grid kinds with extra constraints: the prefix reduction, rows 1-2 by default,
 # or the prefix measured cheapest for the kind (Knuth's estimator over candidate
 # prefixes and real units timed: scripts/estimate_prefixes.py, results/variants-prefixes.md).
@@ -61,6 +70,29 @@ PREFIX_CHOSEN = {
 }
 ALIASES_3X3 = {cls.name_3x3: kind for kind, cls in _TABLE.items()
                if cls.name_3x3 is not None}  # 3x3's historical (stored) names
+
+
+def symmetry_reduction(group: str | None) -> str:
+    """The reduction counting essentially different grids under ``group``
+    (``"grid"``, ``"full"``; None: :data:`DEFAULT_GROUP`).
+
+    >>> symmetry_reduction(None), symmetry_reduction("full")
+    ('symmetry', 'symmetry-full')
+    """
+    group = DEFAULT_GROUP if group is None else group
+    if group not in GROUPS:
+        raise ValueError(f"unknown group {group!r}; valid groups are "
+                         f"{', '.join(map(repr, GROUPS))}")
+    return GROUPS[group]
+
+
+def group_of(reduction: str) -> str | None:
+    """The ``--group`` a stored reduction name counts under (None: it counts grids).
+
+    >>> group_of("symmetry"), group_of("symmetry-full"), group_of("71")
+    ('grid', 'full', None)
+    """
+    return next((g for g, name in GROUPS.items() if name == reduction), None)
 
 
 def check_shape(shape: Shape | str, force: bool = False) -> Shape:
@@ -112,8 +144,8 @@ def reduction_kind(reduction: str | None, shape: Shape | str) -> str:
             if cls.default_for(s):
                 return kind
         raise ValueError(f"no reduction applies to box shape {s.name}")
-    if reduction == SYMMETRY:
-        return SYMMETRY
+    if reduction in (SYMMETRY, SYMMETRY_FULL):
+        return reduction
     if reduction in ALIASES_3X3:
         if s != Shape(3, 3):
             raise ValueError(
@@ -209,9 +241,12 @@ def get_reduction(shape: Shape | str, name: str | None = None) -> Reduction:
     and diagonal Latin squares of orders 7 and 8 by their diagonals, Windoku
     by row 1 + column 1, SudokuP by band 1; or a stored ``"prefix-PREFIX"``
     name), which is its default; its essentially
-    different grids by ``"symmetry"`` (Burnside over the kind's group).
+    different grids by ``"symmetry"`` (Burnside over the kind's group) or
+    ``"symmetry-full"`` (over its full group, :data:`GROUPS`).
     """
     kind = as_kind(shape)
+    if name == SYMMETRY_FULL:
+        return _make_full(kind.name)
     if not kind.plain and name == SYMMETRY:
         return _make_kind_symmetry(kind.name)
     if not kind.plain:
@@ -228,6 +263,11 @@ def get_reduction(shape: Shape | str, name: str | None = None) -> Reduction:
 @lru_cache(maxsize=None)
 def _make_kind_symmetry(kind: str) -> Reduction:
     return SymmetryReduction(kind)
+
+
+@lru_cache(maxsize=None)
+def _make_full(kind: str) -> Reduction:
+    return FullSymmetryReduction(kind)
 
 
 @lru_cache(maxsize=None)

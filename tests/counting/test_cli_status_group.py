@@ -60,14 +60,15 @@ def test_status_of_a_latin_symmetry_store_says_the_full_group_is_six_times_large
     res = invoke("status", _symmetry_store())
     assert res.exit_code == 0, res.output
     rows = _rows(res.output)
-    assert rows["counted under"] == "the shape's geometric group G × relabelling, 216 (36 × 3!)"
+    assert rows["counted under"] == ("the shape's geometric group G × relabelling, 216 (36 × 3!) "
+                                     "(--group grid)")
     assert rows["full symmetry group"] == (
         "1,296 (216 × 3!): automorphisms of the kind's exact cover (nauty), 6× larger: "
         "it also maps cells onto rows (columns and digits exchange roles); "
         "it also maps cells onto columns (rows and digits exchange roles); "
         "it also maps rows onto columns (rows and columns exchange roles); "
-        "essentially different grids under the full group are not counted by count yet "
-        "(where it is cells × relabelling, by scripts/count_split_symmetry.py: docs/symmetry.md)")
+        "essentially different grids under the full group: count --up-to-symmetry "
+        "--group full, where it is cells × relabelling (docs/symmetry.md)")
     assert res.output.splitlines()[-1].startswith("total (essentially different grids)")
 
 
@@ -110,7 +111,8 @@ def test_the_report_says_the_groups_in_its_job_table(here, calls):
     res = invoke("report", _symmetry_store(), "--format", "md", "-o", "r.md")
     assert res.exit_code == 0, res.output
     text = (here / "r.md").read_text()
-    assert "| counted under | the shape's geometric group G × relabelling, 216 (36 × 3!) |" in text
+    assert ("| counted under | the shape's geometric group G × relabelling, 216 (36 × 3!) "
+            "(--group grid) |") in text
     assert "| full symmetry group | 1,296 (216 × 3!): automorphisms" in text
 
 

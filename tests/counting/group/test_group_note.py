@@ -52,14 +52,14 @@ def test_sudokup_says_both_orders_the_index_and_what_it_adds(tmp_path):
     rows = dict(note.rows())
     assert rows["counted under"] == (
         "the kind's group H (the elements of the shape's geometric group that keep its rules) "
-        "× relabelling, 940,584,960 (2,592 × 9!)")
+        "× relabelling, 940,584,960 (2,592 × 9!) (--group grid)")
     assert rows["full symmetry group"] == (
         "3,762,339,840 (10,368 × 9!): automorphisms of the kind's exact cover (nauty), "
         "4× larger: it also maps rows onto boxes; it also maps columns onto boxes; "
-        "essentially different grids under the full group are not counted by count yet "
-        "(where it is cells × relabelling, by scripts/count_split_symmetry.py: docs/symmetry.md)")
+        "essentially different grids under the full group: count --up-to-symmetry "
+        "--group full, where it is cells × relabelling (docs/symmetry.md)")
     assert note.as_json() == {
-        "counted_under": note.scope, "counted_order": 2_592 * NINE,
+        "group": "grid", "counted_under": note.scope, "counted_order": 2_592 * NINE,
         "full_order": 10_368 * NINE, "index": 4,
         "adds": ["it also maps rows onto boxes", "it also maps columns onto boxes"],
         "full_group_counted": False, "not_known_because": None}

@@ -21,35 +21,15 @@ import pytest
 
 pytest.importorskip("pynauty")
 
-from counting.group.cover_automorphisms import cover_group  # noqa: E402
 from counting.group.fixed import count_fixed  # noqa: E402
 from counting.group.full_burnside import full_orbit_count  # noqa: E402
 from counting.group.split_burnside import (count_split_unit,  # noqa: E402
                                            disagreements_with_today, split_group,
                                            split_orbit_count, split_units)
+from full_group_samples import cell_moves, kind_grids  # noqa: E402
 from grids.shape import Shape  # noqa: E402
 from variant_samples import (brute_fillings, kind_parts, orbits_by_union_find,  # noqa: E402
                              standard_orbits)
-
-
-def cell_moves(kind: str) -> list[tuple[int, ...]]:
-    """The cell parts of nauty's generators of the full group."""
-    g = cover_group(kind)
-    return [g.cells_and_digits(i)[0] for i in range(len(g.generators))]
-
-
-def kind_grids(kind: str, standard_grids) -> np.ndarray:
-    """The grids of a 6×6 kind with box 1 standard: the plain grids that
-    keep its extra houses (tests/variant_samples.py's definitions)."""
-    head = kind.split("+")[0]
-    R, C, houses, _ = kind_parts(kind)
-    n = R * C
-    grids = standard_grids(head)
-    extra = [[r * n + c for r, c in h] for h in houses[3 * n:]]
-    ok = np.ones(len(grids), dtype=bool)
-    for cells in extra:
-        ok &= (np.sort(grids[:, cells], axis=1) == np.arange(1, n + 1)).all(axis=1)
-    return grids[ok]
 
 
 @pytest.mark.parametrize("kind", ["2x2", "2x2+disjoint", "2x2+x", "2x2+disjoint+x"])
