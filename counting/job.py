@@ -34,7 +34,7 @@ from counting.options import CountOptions
 from counting.reduction import (BandClass, Reduction, check_shape, default_reduction,
                                 get_reduction, reduction_name)
 from counting.store.batch import Batch
-from counting.store.database import JobInfo, Store, StoreError
+from counting.store.database import JobInfo, OtherJobError, Store, StoreError
 from counting.store.identity import IdentityCheck, check_identity
 from counting.run.progress import Progress
 from counting.run.counter import count_unit
@@ -107,13 +107,13 @@ class Job:
 
     @classmethod
     def for_store(cls, store: Store) -> "Job":
-        """The job a store was made for; :class:`StoreError` when this
+        """The job a store was made for; :class:`OtherJobError` when this
         gridcount's reduction of that name makes another number of units
         (it has changed since the store was made: its unit ids mean other
-        units now)."""
+        units now, so the store is another job's)."""
         job = cls.load(store.job.shape, store.job.reduction, force=True)
         if job.n_units != store.job.n_units:
-            raise StoreError(
+            raise OtherJobError(
                 f"{store.path} was made for {store.job.n_units:,} units of {job.shape} "
                 f"({job.reduction}), and this gridcount makes {job.n_units:,}: the reduction has "
                 f"changed since, so its unit ids mean other units; count again into another "

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import click
 
-from counting.cli.common import Refused, check_outputs, fail, output_errors
+from counting.cli.common import Refused, check_outputs, fail, output_errors, refuse
 from counting.outputs import why_not_written
 from counting.report import FORMATS, ReportUnavailable, write_report
-from counting.store.database import Store, StoreError
+from counting.store.database import Store, StoreError, StoreRefused
 
 __all__ = ["report"]
 
@@ -39,10 +39,12 @@ def report(db, out, fmt):
     """
     path = Path(db)
     if not path.exists():
-        fail(f"{db}: no such store")
+        refuse(f"{db}: no such store")
     try:   # the input first: "not a store" before anything about the output
         Store.open(path).close()
-    except StoreError as e:
+    except StoreRefused as e:   # not a store (exit code 2, as every refusal)
+        refuse(str(e))
+    except StoreError as e:     # damaged
         fail(str(e))
     if out is None:
         raise click.UsageError("name the report's file: -o FILE.html, or -o FILE.md for "
@@ -57,6 +59,8 @@ def report(db, out, fmt):
     try:
         with output_errors():
             written = write_report(path, target, fmt)
+    except StoreRefused as e:   # another job's (its reduction has changed since)
+        refuse(str(e))
     except (ReportUnavailable, StoreError, ValueError) as e:
         fail(str(e))
     except OSError as e:

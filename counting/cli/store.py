@@ -32,28 +32,29 @@ MIN_LIST_WIDTH = 40
 
 
 def _open_store(path: str) -> Store:
-    try:
+    with _store_errors():
         return Store.open(Path(path))
-    except StoreError as e:
-        fail(str(e))
 
 
 @contextlib.contextmanager
 def _store_errors():
-    """A store error met while reading (a damaged row...) as one line."""
+    """A store error as one line: a refusal (exit code 2) for what is not a
+    store or is another job's, a failure (1) for a damaged row..."""
     try:
         yield
+    except StoreRefused as e:
+        refuse(str(e))
     except StoreError as e:
         fail(str(e))
 
 
 def _job_of(store: Store, db: str) -> jobs.Job:
+    """The store's job; a job this gridcount does not make (a kind or a
+    reduction it does not know, another number of units) is a refusal."""
     try:
         return jobs.Job.for_store(store)
     except ValueError as e:
-        fail(f"{db}: {e}")
-    except StoreError as e:
-        fail(str(e))
+        refuse(f"{db}: {e}")
 
 
 def _int(n: int | None) -> str:

@@ -135,8 +135,8 @@ def read_cached(kind, root: Path | str | None = None) -> Comparison | None:
         c = Comparison(kind, _order(fields["full_order"]),
                        _order(fields["today_order"], optional=True),
                        _pairs(fields["new_pairs"]), unknown)
-    except (OSError, NotARegularFile, ValueError, UnicodeDecodeError):
-        return None
+    except (OSError, NotARegularFile, ValueError, UnicodeDecodeError, RecursionError):
+        return None   # RecursionError: JSON nested too deeply for the reader
     if (c.today_order is None) != (c.new_pairs is None):
         return None
     return c

@@ -231,16 +231,14 @@ class Store:
 
         Raises
         ------
-        StoreError
-            The file does not exist.
         ForeignStoreError
-            The file is not a gridcount store.
+            The file does not exist, or is not a gridcount store.
         CorruptStoreError
             The file is a damaged database.
         """
         path = Path(path)
         if not path.exists():
-            raise StoreError(f"no such database: {path}")
+            raise ForeignStoreError(f"no such database: {path}")
         fmt.check_file_header(path, allow_empty=False)
         conn = fmt.connect(path, "rw") if writable else fmt.connect_read_only(path)
         try:

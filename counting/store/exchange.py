@@ -37,6 +37,7 @@ Export formats
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -62,6 +63,7 @@ EXPORT_FORMAT = "gridcount-units"  # the "format" of a units export
 EXPORT_VERSION = 2  # the "format_version" written (see the module docstring)
 READ_VERSIONS = (1, 2)  # the export formats read
 _KEYS = ("format", "format_version", "job", "units", "units_checksum")
+_JOB_FIELDS = tuple(f.name for f in dataclasses.fields(JobInfo))   # the keys of its job
 
 
 class SameFileError(StoreError):
@@ -219,6 +221,13 @@ class UnitsExport:
             raise CorruptStoreError(f"{damaged} (its keys are {', '.join(sorted(doc))})")
         if KIND_RULES in doc:
             _learn_rules(path, doc[KIND_RULES], damaged)
+        if not isinstance(doc["job"], dict):
+            raise CorruptStoreError(f"{damaged} (its job is not an object)")
+        if sorted(doc["job"]) != sorted(_JOB_FIELDS):
+            names = [reprlib.repr(name)[1:-1] for name in sorted(doc["job"])]
+            shown = ", ".join(names[:8]) + (", …" if len(names) > 8 else "")
+            raise CorruptStoreError(f"{damaged} (its job's fields are {shown} (not "
+                                    f"{', '.join(sorted(_JOB_FIELDS))}))")
         try:
             job = JobInfo(**doc["job"])
         except (TypeError, ValueError) as exc:

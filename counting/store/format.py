@@ -142,18 +142,21 @@ class StoreError(Exception):
     """Base class of every error a store raises (here and in :mod:`counting.store.database`)."""
 
 
-class ForeignStoreError(StoreError):
-    """The file is not a gridcount store, or belongs to another job."""
-
-
 class StoreRefused(StoreError):
-    """A sound store that is not for this command: another job's
-    (:class:`OtherJobError`), or one another process is counting or merging
-    into (:class:`~counting.store.lock.StoreLockedError`).  The CLI's
-    refusals, exit code 2, like its other refusals."""
+    """What was given is not a store this command can take: not a store at
+    all, or missing (:class:`ForeignStoreError`), another job's
+    (:class:`OtherJobError`), or a store another process is counting or
+    merging into (:class:`~counting.store.lock.StoreLockedError`).  The
+    CLI's refusals, exit code 2, like its other refusals; a damaged store
+    (:class:`CorruptStoreError`) is not one of them."""
 
 
-class OtherJobError(ForeignStoreError, StoreRefused):
+class ForeignStoreError(StoreRefused):
+    """The file is not a gridcount store (a directory, a device, a text...),
+    is not there, or belongs to another job."""
+
+
+class OtherJobError(ForeignStoreError):
     """The store or units export belongs to another job (shape, reduction,
     number of units, engine or kernel) than the one asked for."""
 
@@ -312,10 +315,10 @@ def check_file_header(path: Path, *, allow_empty: bool) -> None:
     if not path.exists():
         return
     if path.is_dir():
-        raise StoreError(f"{path} is a directory, not a database file")
+        raise ForeignStoreError(f"{path} is a directory, not a database file")
     if not path.is_file():  # opening a FIFO would wait for a writer for ever
-        raise StoreError(f"{path} is not a regular file (a FIFO, device or socket), "
-                         f"not a database file")
+        raise ForeignStoreError(f"{path} is not a regular file (a FIFO, device or socket), "
+                                f"not a database file")
     try:
         with open(path, "rb") as f:
             head = f.read(len(SQLITE_MAGIC))

@@ -68,7 +68,7 @@ def learn_kept(conn: sqlite3.Connection, path: Path, job: JobInfo) -> None:
     damaged = f"{path} is damaged or was edited"
     try:
         texts = json.loads(row[0]) if row is not None else {}
-    except ValueError:
+    except (ValueError, RecursionError):   # nested too deeply for the reader: not ours either
         raise CorruptStoreError(f"{damaged}: its meta {KEY} is not JSON") from None
     if not isinstance(texts, dict) or not all(isinstance(t, str) for t in texts.values()):
         raise CorruptStoreError(f"{damaged}: its meta {KEY} is not a table of rules")

@@ -231,7 +231,7 @@ def test_fresh_never_deletes_a_file_that_is_not_a_store(tmp_path, make):
     make(db)
     before = db.read_bytes()
     res = invoke("count", "2x3", "--db", db, "--workers", "1", "--quiet", "--fresh")
-    _one_line_error(res, "not a gridcount store")
+    _one_line_error(res, "not a gridcount store", 2)     # a refusal, as every refusal
     assert db.read_bytes() == before
 
 
@@ -379,7 +379,7 @@ def test_a_foreign_or_corrupt_store_is_refused_in_one_line(tmp_path, content):
     p = tmp_path / "x.sqlite"
     p.write_bytes(content)
     res = invoke("count", "3x3", "--db", p, "--units", "0")
-    _one_line_error(res, str(p))
+    _one_line_error(res, str(p), 2)     # not a store: a refusal, as every refusal
 
 
 def test_a_store_of_another_reduction_is_refused(tmp_path):

@@ -91,7 +91,7 @@ def test_a_store_whose_reduction_has_changed_since_is_refused_not_called_damaged
         st.record(make_result(job.n_units + 2, count=7, class_id=0, form_id=0,
                               engine_version=info.engine_version))
     res = invoke(command[0], *command[1:], db)
-    assert res.exit_code == 1 and len(res.output.strip().splitlines()) == 1, res.output
+    assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1, res.output
     assert (f"was made for {job.n_units + 5:,} units of 2x3 ({job.reduction}), and this "
             f"gridcount makes {job.n_units:,}: the reduction has changed since") in res.output
     assert "damaged" not in res.output
@@ -139,13 +139,13 @@ def test_a_foreign_or_corrupt_store_is_refused_in_one_line(tmp_path, content):
     p = tmp_path / "x.sqlite"
     p.write_bytes(content)
     res = invoke("status", p)
-    assert res.exit_code == 1
+    assert res.exit_code == 2      # a refusal: not a store (tests/counting/test_cli_not_a_store.py)
     assert res.output.startswith("Error: ") and len(res.output.strip().splitlines()) == 1
 
 
 def test_status_of_a_missing_store_is_one_line():
     res = invoke("status", "/nonexistent/s.sqlite")
-    assert res.exit_code == 1 and "no such database" in res.output
+    assert res.exit_code == 2 and "no such database" in res.output
     assert "Traceback" not in res.output
 
 

@@ -245,7 +245,7 @@ def test_without_matplotlib_the_report_says_how_to_install_it(finished, tmp_path
 
 def test_a_missing_store_is_one_line(tmp_path):
     res = CliRunner().invoke(cli, ["report", str(tmp_path / "nope.sqlite")])
-    assert res.exit_code == 1
+    assert res.exit_code == 2
     assert res.output.strip() == f"Error: {tmp_path / 'nope.sqlite'}: no such store"
 
 
@@ -255,7 +255,7 @@ def test_an_input_that_is_not_a_store_is_said_before_anything_about_the_output(t
     for given in ("/dev/zero", str(tmp_path / "notes.txt")):
         for args in ([], ["-o", "/dev/null"], ["-o", str(tmp_path / "r.html")]):
             res = CliRunner().invoke(cli, ["report", given, *args])
-            assert res.exit_code == 1, res.output
+            assert res.exit_code == 2, res.output   # a refusal, as every refusal
             assert res.output.startswith(f"Error: {given} is ") and "refusing" not in res.output
             assert len(res.output.strip().splitlines()) == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]

@@ -58,7 +58,7 @@ def _edit(path, **changes):
 
 @pytest.mark.parametrize("damage", [
     "truncated", "not json", "edited order", "edited checksum", "another kind",
-    "old format", "extra field", "empty", "too large", "order not a number"])
+    "old format", "extra field", "empty", "too large", "order not a number", "nested deeply"])
 def test_a_damaged_file_is_not_believed_and_is_computed_again(tmp_path, damage):
     write_cached(SUDOKU_P, tmp_path)
     path = cache_path("3x3+disjoint", tmp_path)
@@ -85,6 +85,8 @@ def test_a_damaged_file_is_not_believed_and_is_computed_again(tmp_path, damage):
         path.write_text("")
     elif damage == "too large":
         path.write_text(text + " " * cover_cache.MAX_BYTES)
+    elif damage == "nested deeply":       # within MAX_BYTES, too deep for the reader
+        path.write_text("[" * 30_000 + "]" * 30_000)
     elif damage == "order not a number":
         doc = json.loads(text)
         doc["full_order"] = "-5"

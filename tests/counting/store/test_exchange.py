@@ -82,6 +82,11 @@ def _edit(path, change):
     (lambda d: d["units"][0].pop("worker"), "unit 0 in {path} is damaged or was edited"),
     (lambda d: d["units"][3].update(nodes="-1"), "unit 3 in {path} has an unreadable nodes"),
     (lambda d: d["job"].update(n_units=-1), "its job is unreadable"),
+    # issue 38 check: said "JobInfo.__init__() got an unexpected keyword argument 'note'"
+    (lambda d: d["job"].update(note="x"),
+     r"its job's fields are engine_version, n_units, note, reduction, shape \(not engine_"),
+    (lambda d: d["job"].pop("shape"), r"its job's fields are engine_version, n_units, reduction "),
+    (lambda d: d.update(job=["2x2"]), "its job is not an object"),
 ])
 def test_a_damaged_export_is_refused_naming_what(exported, tmp_path, damage, says):
     db, path = exported

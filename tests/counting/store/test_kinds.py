@@ -51,6 +51,7 @@ def test_a_kind_file_store_opens_in_a_process_that_never_read_the_file(kind_stor
 @pytest.mark.parametrize("edit, says", [
     (lambda rules: None, "keeps no rules for kind-"),
     (lambda rules: "{not json", "is not JSON"),
+    (lambda rules: "[" * 100_000 + "]" * 100_000, "is not JSON"),   # was a RecursionError traceback
     (lambda rules: json.dumps({d: t.replace("r4c4", "r4c3") for d, t in json.loads(rules).items()}),
      "are not those of that digest"),
 ])
