@@ -24,7 +24,10 @@
    band at once by a bit-sliced count over the nine digits; hidden singles
    (a digit with one place in a row, a column or a box is placed there) and
    empty units (a contradiction), for each digit whose words changed since
-   its last scan.  Then the search branches on an unplaced cell of fewest
+   its last scan; and, in each such band, locked candidates: a digit must
+   take each of the band's three rows and three boxes once, so it keeps
+   only the (row, box) pairs that some such matching uses (a table of the
+   512 patterns; no matching is a contradiction).  Then the search branches on an unplaced cell of fewest
    candidates (a cell of two when there is one); the last candidate of a
    branch is placed on the same board, the others on a copy one level
    down.  The stack is explicit: at most 81 levels, each a board and the
@@ -46,6 +49,10 @@ typedef struct {
 
 typedef struct {
     uint32_t peers[81][3];    /* the 20 peers of a cell, per band (the cell itself excluded) */
+    uint8_t boxes[512];       /* the boxes (bit j: box j of the band) a 9-bit row meets */
+    uint32_t matched[512];    /* a band's (row, box) pairs of one digit (bit 3 r + j) -> the
+                                 cells of the pairs that lie on some way of giving each row
+                                 and each box the digit once (27-bit), 0 when there is none */
 } b9_tables;
 
 typedef struct {
@@ -65,6 +72,21 @@ static void b9_make_tables(b9_tables *T) {
             if (y != x && (rx == ry || cx == cy || (rx / 3 == ry / 3 && cx / 3 == cy / 3)))
                 T->peers[x][y / 27] |= 1u << (y % 27);
         }
+    for (x = 0; x < 512; x++)
+        T->boxes[x] = (uint8_t)(((x & 7) != 0) | (((x & 070) != 0) << 1) | (((x & 0700) != 0) << 2));
+    /* the six matchings of three rows to three boxes */
+    for (x = 0; x < 512; x++) {
+        static const int perm[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+        int k, r;
+        for (k = 0; k < 6; k++) {
+            int pairs = 0;
+            for (r = 0; r < 3; r++)
+                pairs |= 1 << (3 * r + perm[k][r]);
+            if ((x & pairs) == pairs)
+                for (r = 0; r < 3; r++)
+                    T->matched[x] |= 7u << (9 * r + 3 * perm[k][r]);
+        }
+    }
 }
 
 /* Place digit d (0..8) in cell c, which has it as a candidate: clear c from
@@ -82,6 +104,16 @@ B9_INLINE void b9_place(b9_board *B, const b9_tables *T, int d, int c) {
     B->F[d][1] &= ~T->peers[c][1];
     B->F[d][2] &= ~T->peers[c][2];
     B->solved[b] |= bit;
+}
+
+/* Place digit d in cell c whose only candidate it is (a naked single): no
+   other digit has c to lose. */
+B9_INLINE void b9_place_single(b9_board *B, const b9_tables *T, int d, int c) {
+    B->changed |= 7u << (3 * d);
+    B->F[d][0] &= ~T->peers[c][0];
+    B->F[d][1] &= ~T->peers[c][1];
+    B->F[d][2] &= ~T->peers[c][2];
+    B->solved[c / 27] |= 1u << (c % 27);
 }
 
 /* Naked singles of the whole board, one bit-sliced pass per band: 1 when
@@ -107,88 +139,78 @@ B9_INLINE int b9_naked_singles(b9_board *B, const b9_tables *T) {
                 s &= s - 1;
                 if (!(B->F[d][b] & (1u << p)))  /* emptied by a single placed just before */
                     return -1;
-                b9_place(B, T, d, b * 27 + p);
+                b9_place_single(B, T, d, b * 27 + p);
             }
         }
     }
     return placed;
 }
 
-/* The cell of a unit in which digit d has exactly one place, given as the
-   unit's cells of d in band words w0..w2; -2 when d has no place there,
-   -1 when it has two or more. */
-B9_INLINE int b9_only(uint32_t w0, uint32_t w1, uint32_t w2) {
-    uint32_t any = (w0 != 0) + (w1 != 0) + (w2 != 0);
-    if (!any)
-        return -2;
-    if (any > 1)
-        return -1;
-    {
-        int b = w0 ? 0 : (w1 ? 1 : 2);
-        uint32_t w = w0 | w1 | w2;
-        if (w & (w - 1))
-            return -1;
-        return b * 27 + __builtin_ctz(w);
-    }
-}
-
-/* Hidden singles of digit d: each row, box and column holding d in one
-   unplaced cell gets it (rows and boxes only in the bands of `bands`, the
-   others unchanged since their last scan).  1 when some cell was placed, 0
-   when none, -1 when d has no place in some unit. */
+/* Hidden singles of digit d: each row, box and column where d is not
+   placed and has one candidate cell gets it (rows and boxes only in the
+   bands of `bands`, the others unchanged since their last scan).  The
+   units are read on the unplaced candidates, where a unit holding d placed
+   is empty (no peer keeps d); a unit with no d at all, placed or not, is
+   a contradiction.  First, in each band scanned, d keeps only the cells of
+   (row, box) pairs that some placement of d in all three rows and boxes
+   uses (locked candidates within the band; no such placement is a
+   contradiction).  1 when some cell was placed or some candidate removed,
+   0 when neither, -1 on a contradiction. */
 B9_INLINE int b9_hidden_digit(b9_board *B, const b9_tables *T, int d, uint32_t bands) {
+    uint32_t u[3], hit[3] = {0, 0, 0}, any_cols = 0, col_one = 0, col_two = 0, single;
     int b, k, placed = 0;
-    uint32_t col_one = 0, col_two = 0;
     for (b = 0; b < 3; b++) {
-        uint32_t w = B->F[d][b], un = ~B->solved[b];
-        uint32_t r0 = w & B9_ROW, r1 = (w >> 9) & B9_ROW, r2 = w >> 18;
-        uint32_t cols = r0 | r1 | r2;
-        uint32_t hit = 0;
-        /* columns: count to two over the three bands (below) */
-        col_two |= col_one & cols;
-        col_two |= (r0 & r1) | (r0 & r2) | (r1 & r2);
-        col_one |= cols;
+        uint32_t w = B->F[d][b], x, r0, r1, r2, c;
+        if (bands & (1u << b)) {
+            /* the band as a whole: its rows and boxes each take d once */
+            uint32_t cut = w & T->matched[T->boxes[w & B9_ROW] | T->boxes[(w >> 9) & B9_ROW] << 3
+                                          | T->boxes[w >> 18] << 6];
+            if (!cut)
+                return -1;
+            if (cut != w) {
+                B->F[d][b] = w = cut;
+                placed = 1;
+            }
+        }
+        x = w & ~B->solved[b];
+        r0 = x & B9_ROW; r1 = (x >> 9) & B9_ROW; r2 = x >> 18;
+        c = r0 | r1 | r2;
+        u[b] = x;
+        any_cols |= w | (w >> 9) | (w >> 18);
+        col_two |= (col_one & c) | (r0 & r1) | (r0 & r2) | (r1 & r2);
+        col_one |= c;
         if (!(bands & (1u << b)))
             continue;
         /* rows: a 9-bit group with one bit */
-        if (!r0 || !r1 || !r2)
-            return -1;
-        if (!(r0 & (r0 - 1))) hit |= r0;
-        if (!(r1 & (r1 - 1))) hit |= r1 << 9;
-        if (!(r2 & (r2 - 1))) hit |= r2 << 18;
-        /* boxes: three 3-bit groups, one per row, folded onto one */
+        if (r0 && !(r0 & (r0 - 1))) hit[b] |= r0;
+        if (r1 && !(r1 & (r1 - 1))) hit[b] |= r1 << 9;
+        if (r2 && !(r2 & (r2 - 1))) hit[b] |= r2 << 18;
+        /* boxes: three 3-bit groups, one per row (bits 0-2, 9-11, 18-20) */
         for (k = 0; k < 3; k++) {
-            uint32_t x = (w >> (3 * k)) & 0x1C0E07u;   /* box k: bits 0-2, 9-11, 18-20 */
-            if (!x)
-                return -1;
-            if (!(x & (x - 1)))
-                hit |= x << (3 * k);
+            uint32_t y = (x >> (3 * k)) & 0x1C0E07u;
+            if (y && !(y & (y - 1)))
+                hit[b] |= y << (3 * k);
         }
-        hit &= un;
-        while (hit) {
-            int p = __builtin_ctz(hit);
-            hit &= hit - 1;
+    }
+    if ((any_cols & B9_ROW) != B9_ROW)
+        return -1;
+    /* columns: one candidate over the three bands */
+    single = col_one & ~col_two;
+    while (single) {
+        uint32_t m = 0x40201u << __builtin_ctz(single);    /* a column of a band */
+        single &= single - 1;
+        b = (u[0] & m) ? 0 : ((u[1] & m) ? 1 : 2);
+        hit[b] |= u[b] & m;
+    }
+    for (b = 0; b < 3; b++)
+        while (hit[b]) {
+            int p = __builtin_ctz(hit[b]);
+            hit[b] &= hit[b] - 1;
             if (!(B->F[d][b] & (1u << p)))      /* cleared by a placement of this loop */
                 return -1;
             b9_place(B, T, d, b * 27 + p);
             placed = 1;
         }
-    }
-    if (col_one != B9_ROW)
-        return -1;
-    col_one &= ~col_two;
-    while (col_one) {
-        int c = __builtin_ctz(col_one), cell;
-        uint32_t m = 0x40201u << c;             /* column c of a band: bits c, c+9, c+18 */
-        col_one &= col_one - 1;
-        cell = b9_only(B->F[d][0] & m, B->F[d][1] & m, B->F[d][2] & m);
-        if (cell == -2)
-            return -1;
-        if (cell >= 0 && !(B->solved[cell / 27] & (1u << (cell % 27)))) {
-            b9_place(B, T, d, cell);
-            placed = 1;
-        }
-    }
     return placed;
 }
 
@@ -200,18 +222,18 @@ B9_INLINE int b9_propagate(b9_board *B, const b9_tables *T) {
             return -1;
         if (r)
             continue;
-        if (!B->changed)
-            return 0;
         for (d = 0; d < 9; d++)
             if (B->changed & (7u << (3 * d))) {
                 uint32_t bands = (B->changed >> (3 * d)) & 7u;
+                int h;
                 B->changed &= ~(7u << (3 * d));
-                r = b9_hidden_digit(B, T, d, bands);
-                if (r < 0)
+                h = b9_hidden_digit(B, T, d, bands);
+                if (h < 0)
                     return -1;
-                if (r)
-                    break;      /* naked singles first again */
+                r |= h;
             }
+        if (!r)
+            return 0;
     }
 }
 
