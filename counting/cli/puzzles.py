@@ -156,7 +156,15 @@ def solve(source, shape, fmt, all_solutions, limit, first, as_json, workers, no_
     results = []
     counts = batch.counts.tolist()
     lines = P.format_lines(batch.solutions)     # the whole batch's text at once
+    solved = "solved" if first else "unique"
+    lean = not (as_json or all_solutions)
     for e in pf.entries:
+        if lean and e.ok and (counts[e.index] == 1 or (first and counts[e.index] > 0)):
+            # the common case as a bare line (no result document): a tenth
+            # of the command's time on a large file when it built one each
+            tally[solved] += 1
+            results.append(lines[e.index])
+            continue
         if not e.ok:
             tally["malformed"] += 1
             results.append({"line": e.line, "status": "malformed", "error": e.error})
@@ -193,8 +201,10 @@ def solve(source, shape, fmt, all_solutions, limit, first, as_json, workers, no_
     sys.exit(_exit_code(tally))
 
 
-def _solve_lines(doc: dict, all_solutions: bool, limit: int) -> list[str]:
-    """The output lines of one puzzle's result."""
+def _solve_lines(doc, all_solutions: bool, limit: int) -> list[str]:
+    """The output lines of one puzzle's result (a solution line as it is)."""
+    if isinstance(doc, str):
+        return [doc]
     line, status = doc["line"], doc["status"]
     if status == "malformed":
         return [f"# line {line}: malformed: {doc['error']}"]
