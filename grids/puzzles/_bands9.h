@@ -27,7 +27,8 @@
    its last scan; and, in each such band, locked candidates: a digit must
    take each of the band's three rows and three boxes once, so it keeps
    only the (row, box) pairs that some such matching uses (a table of the
-   512 patterns; no matching is a contradiction).  Then the search branches on an unplaced cell of fewest
+   512 patterns; no matching is a contradiction), and the same in each
+   stack for its (band, column) pairs.  Then the search branches on an unplaced cell of fewest
    candidates (a cell of two when there is one); the last candidate of a
    branch is placed on the same board, the others on a copy one level
    down.  The stack is explicit: at most 81 levels, each a board and the
@@ -53,6 +54,7 @@ typedef struct {
     uint32_t matched[512];    /* a band's (row, box) pairs of one digit (bit 3 r + j) -> the
                                  cells of the pairs that lie on some way of giving each row
                                  and each box the digit once (27-bit), 0 when there is none */
+    uint16_t pairs[512];      /* the same as 9-bit pairs: the pairs on some matching */
 } b9_tables;
 
 typedef struct {
@@ -83,8 +85,10 @@ static void b9_make_tables(b9_tables *T) {
             for (r = 0; r < 3; r++)
                 pairs |= 1 << (3 * r + perm[k][r]);
             if ((x & pairs) == pairs)
-                for (r = 0; r < 3; r++)
+                for (r = 0; r < 3; r++) {
                     T->matched[x] |= 7u << (9 * r + 3 * perm[k][r]);
+                    T->pairs[x] |= (uint16_t)(1u << (3 * r + perm[k][r]));
+                }
         }
     }
 }
@@ -154,15 +158,16 @@ B9_INLINE int b9_naked_singles(b9_board *B, const b9_tables *T) {
    a contradiction.  First, in each band scanned, d keeps only the cells of
    (row, box) pairs that some placement of d in all three rows and boxes
    uses (locked candidates within the band; no such placement is a
-   contradiction).  1 when some cell was placed or some candidate removed,
+   contradiction), then in each stack the cells of the (band, column)
+   pairs some placement in its three columns and boxes uses.  1 when some cell was placed or some candidate removed,
    0 when neither, -1 on a contradiction. */
 B9_INLINE int b9_hidden_digit(b9_board *B, const b9_tables *T, int d, uint32_t bands) {
-    uint32_t u[3], hit[3] = {0, 0, 0}, any_cols = 0, col_one = 0, col_two = 0, single;
+    uint32_t u[3], hit[3] = {0, 0, 0}, cols[3], col_one = 0, col_two = 0, single;
     int b, k, placed = 0;
+    /* each band as a whole: its rows and boxes each take d once */
     for (b = 0; b < 3; b++) {
-        uint32_t w = B->F[d][b], x, r0, r1, r2, c;
+        uint32_t w = B->F[d][b];
         if (bands & (1u << b)) {
-            /* the band as a whole: its rows and boxes each take d once */
             uint32_t cut = w & T->matched[T->boxes[w & B9_ROW] | T->boxes[(w >> 9) & B9_ROW] << 3
                                           | T->boxes[w >> 18] << 6];
             if (!cut)
@@ -172,11 +177,33 @@ B9_INLINE int b9_hidden_digit(b9_board *B, const b9_tables *T, int d, uint32_t b
                 placed = 1;
             }
         }
-        x = w & ~B->solved[b];
-        r0 = x & B9_ROW; r1 = (x >> 9) & B9_ROW; r2 = x >> 18;
-        c = r0 | r1 | r2;
+        cols[b] = (w | (w >> 9) | (w >> 18)) & B9_ROW;
+    }
+    /* each stack as a whole: its columns and boxes (one per band) each take
+       d once; the same table, bands in place of rows and columns in place
+       of boxes */
+    for (k = 0; k < 9; k += 3) {
+        uint32_t seen = ((cols[0] >> k) & 7u) | ((cols[1] >> k) & 7u) << 3
+                        | ((cols[2] >> k) & 7u) << 6;
+        uint32_t keep = T->pairs[seen];
+        if (!keep)
+            return -1;
+        if (keep != seen)
+            for (b = 0; b < 3; b++) {
+                uint32_t lost = ((seen ^ keep) >> (3 * b)) & 7u;
+                if (lost) {
+                    B->F[d][b] &= ~((lost << k) * 0x40201u);  /* those columns, 3 rows */
+                    cols[b] &= ~(lost << k);
+                    bands |= 1u << b;
+                    placed = 1;
+                }
+            }
+    }
+    for (b = 0; b < 3; b++) {
+        uint32_t x = B->F[d][b] & ~B->solved[b];
+        uint32_t r0 = x & B9_ROW, r1 = (x >> 9) & B9_ROW, r2 = x >> 18;
+        uint32_t c = r0 | r1 | r2;
         u[b] = x;
-        any_cols |= w | (w >> 9) | (w >> 18);
         col_two |= (col_one & c) | (r0 & r1) | (r0 & r2) | (r1 & r2);
         col_one |= c;
         if (!(bands & (1u << b)))
@@ -192,8 +219,6 @@ B9_INLINE int b9_hidden_digit(b9_board *B, const b9_tables *T, int d, uint32_t b
                 hit[b] |= y << (3 * k);
         }
     }
-    if ((any_cols & B9_ROW) != B9_ROW)
-        return -1;
     /* columns: one candidate over the three bands */
     single = col_one & ~col_two;
     while (single) {
