@@ -17,7 +17,11 @@ Each round runs, in turn (A B A B ...), on the same puzzle file:
   * process: tdoku's example program (``solve 2``: count, then the solution
     of a unique puzzle) against ``python -m counting solve FILE``, and
     ``solve 1`` against ``solve --first FILE``: wall and CPU seconds of the
-    whole process, start-up, reading and writing included.
+    whole process, start-up, reading and writing included.  Python runs
+    with its byte-code cache (in a temporary ``PYTHONPYCACHEPREFIX``,
+    filled by one warm-up run of each command), as an installed package
+    does: with ``PYTHONDONTWRITEBYTECODE`` set, as on some development
+    machines, every run compiles the package's modules again (~0.1 s).
 
 The solutions of both whole-process runs are compared (first round).
 Medians over the rounds, and the median of the per-round ratios
@@ -115,13 +119,14 @@ def gridcount_rate(grids, limit: int) -> float:
     return len(grids) / (time.process_time() - t0)
 
 
-def process(cmd: list[str], stdin: Path | None, out: Path) -> tuple[float, float]:
+def process(cmd: list[str], stdin: Path | None, out: Path, pycache: Path) -> tuple[float, float]:
     """(wall, CPU) seconds of one run of ``cmd``, its stdout to ``out``."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONPYCACHEPREFIX": str(pycache)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     with open(out, "w") as fout, (open(stdin) if stdin else open(os.devnull)) as fin:
-        subprocess.run(cmd, stdin=fin, stdout=fout, stderr=subprocess.DEVNULL,
-                       env={**os.environ, "PYTHONPATH": str(ROOT)})
+        subprocess.run(cmd, stdin=fin, stdout=fout, stderr=subprocess.DEVNULL, env=env)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -164,12 +169,15 @@ def main() -> None:
                                                  py + ["--first", str(args.file)]),
         }
         agree = None
+        for tcmd, stdin, gcmd in procs.values():      # warm-up: caches, byte code
+            process(tcmd, stdin, tmp / "t.out", tmp / "pycache")
+            process(gcmd, None, tmp / "g.out", tmp / "pycache")
         for r in range(args.rounds):
             for name, (a, b) in pairs.items():
                 rows.setdefault(name, []).append((a(), b()))
             for name, (tcmd, stdin, gcmd) in procs.items():
-                t = process(tcmd, stdin, tmp / "t.out")
-                g = process(gcmd, None, tmp / "g.out")
+                t = process(tcmd, stdin, tmp / "t.out", tmp / "pycache")
+                g = process(gcmd, None, tmp / "g.out", tmp / "pycache")
                 if r == 0 and name.startswith("`solve FILE`"):
                     agree = same_solutions(tmp / "t.out", tmp / "g.out")
                 rows.setdefault(name + ": wall s", []).append((t[0], g[0]))
