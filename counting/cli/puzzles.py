@@ -51,11 +51,12 @@ _CHUNK = 2048
 
 
 def _solve_file(pf: P.PuzzleFile, limit: int, workers: int, no_progress: bool) -> P.BatchResult:
-    """The whole file through the batch engine, chunk by chunk (for the bar)."""
+    """The whole file through the batch engine, chunk by chunk for the bar
+    (in one call when no bar is shown: no chunks to join)."""
     m = pf.grids.shape[0]
     counts, sols = [], []
-    step = _CHUNK * workers
     with progress_bar(m, no_progress) as bar:
+        step = max(m, 1) if bar.disable else _CHUNK * workers
         for lo in range(0, m, step):
             r = P.solve_batch(pf.grids[lo:lo + step], shape=pf.shape, limit=limit,
                               workers=workers, chunk_size=_CHUNK)
@@ -65,6 +66,8 @@ def _solve_file(pf: P.PuzzleFile, limit: int, workers: int, no_progress: bool) -
     n = pf.shape.n
     if not counts:
         return P.BatchResult(np.zeros(0, np.int64), np.zeros((0, n, n), np.int64), limit)
+    if len(counts) == 1:
+        return P.BatchResult(counts[0], sols[0], limit)
     return P.BatchResult(np.concatenate(counts), np.concatenate(sols), limit)
 
 
