@@ -197,17 +197,20 @@ def solve(source, shape, fmt, all_solutions, limit, first, as_json, workers, no_
         click.echo(json.dumps({"shape": pf.shape.name, "format": pf.format, "results": results,
                                "summary": tally}, indent=1))
     else:
-        out = [text for doc in results for text in _solve_lines(doc, all_solutions, limit)]
+        out = []
+        for doc in results:     # a solution line as it is, a document as its lines
+            if isinstance(doc, str):
+                out.append(doc)
+            else:
+                out += _solve_lines(doc, all_solutions, limit)
         if out:
             click.echo("\n".join(out))     # one write, not one per puzzle
         click.echo(_summary(tally, seconds, [e.line for e in pf.errors]), err=True)
     sys.exit(_exit_code(tally))
 
 
-def _solve_lines(doc, all_solutions: bool, limit: int) -> list[str]:
-    """The output lines of one puzzle's result (a solution line as it is)."""
-    if isinstance(doc, str):
-        return [doc]
+def _solve_lines(doc: dict, all_solutions: bool, limit: int) -> list[str]:
+    """The output lines of one puzzle's result document."""
     line, status = doc["line"], doc["status"]
     if status == "malformed":
         return [f"# line {line}: malformed: {doc['error']}"]
