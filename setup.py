@@ -27,7 +27,7 @@ extensions = [
         "grids.puzzles._boards",
         ["grids/puzzles/_boards.pyx"],
         include_dirs=[np.get_include(), "grids/puzzles"],
-        depends=["grids/puzzles/_boards.h"],
+        depends=["grids/puzzles/_boards.h", "grids/puzzles/_bands9.h"],
         extra_compile_args=["-O3"],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     ),

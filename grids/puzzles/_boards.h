@@ -27,6 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_bands9.h"
+
 typedef uint16_t bb_mask;
 
 typedef struct {
@@ -148,7 +150,8 @@ BB_INLINE int bb_choose(int n, int n_cells, const bb_mask *cand) {
    done), counting solutions into S->found up to S->limit and keeping the
    first.  A branch copies the board to level + 1 (at most n_cells + 1
    levels: each branch places a cell).  Defined twice below: for any
-   dimensions (read from S) and for 9x9 (constants). */
+   dimensions (read from S); 9x9 puzzles go to the band kernel instead
+   (_bands9.h). */
 #define BB_SEARCH_NODE(NAME, N, N_CELLS, N_PEERS)                       \
 static void NAME(bb_search *S, int level) {                                      \
     size_t nc = (size_t)(N_CELLS);                                               \
@@ -176,7 +179,6 @@ static void NAME(bb_search *S, int level) {                                     
 }
 
 BB_SEARCH_NODE(bb_search_any, S->n, S->n_cells, S->n_peers)
-BB_SEARCH_NODE(bb_search_9x9, 9, 81, 20)
 
 /* 1 when two givens of `grid` (0 blank) share a unit and a digit. */
 static inline int bb_givens_conflict(const bb_search *S, const int64_t *grid) {
@@ -227,8 +229,12 @@ static int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
     size_t nc = (size_t)n_cells, levels = nc + 1;
     int64_t p;
     int c, ok, rc = 0;
-    /* the 3x3 box shape: the only one with these dimensions */
+    /* the 3x3 box shape: the only one with these dimensions (its units
+       rows, columns and boxes, as _bands9.h assumes) */
     int is_9x9 = n == 9 && n_cells == 81 && n_units == 27 && n_peers == 20;
+    b9_tables *T9 = NULL;
+    b9_board *stack9 = NULL;
+    b9_branch *branch9 = NULL;
     S.n = n; S.n_cells = n_cells; S.n_units = n_units; S.units = units;
     S.n_peers = n_peers; S.peers = peers;
     S.full = (bb_mask)((1u << n) - 1);
@@ -237,7 +243,15 @@ static int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
     S.cand = malloc(levels * nc * sizeof(bb_mask));
     S.pending = malloc(2 * nc * sizeof(int32_t));
     S.cell_units = calloc(nc, sizeof(uint64_t));
-    if (!S.first || !S.cand || !S.pending || !S.cell_units) {
+    if (is_9x9) {
+        T9 = malloc(sizeof *T9);
+        stack9 = malloc(82 * sizeof *stack9);
+        branch9 = malloc(81 * sizeof *branch9);
+        if (T9)
+            b9_make_tables(T9);
+    }
+    if (!S.first || !S.cand || !S.pending || !S.cell_units
+            || (is_9x9 && (!T9 || !stack9 || !branch9))) {
         rc = -1;
         goto out;
     }
@@ -251,6 +265,10 @@ static int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
             counts[p] = -1;
             continue;
         }
+        if (is_9x9) {
+            counts[p] = S.found = b9_solve(T9, grid, limit, sol, stack9, branch9);
+            goto check;
+        }
         for (c = 0; c < n_cells; c++)
             S.cand[c] = S.full;
         S.found = 0;
@@ -261,14 +279,14 @@ static int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
                 ok = bb_assign(&S, n_peers, S.cand, c,
                                (bb_mask)(1u << (grid[c] - 1)));
         S.dirty = ((uint64_t)2 << (n_units - 1)) - 1;     /* scan every unit first */
-        if (ok && is_9x9)
-            bb_search_9x9(&S, 0);
-        else if (ok)
+        if (ok)
             bb_search_any(&S, 0);
         counts[p] = S.found;
-        if (S.found) {
+        if (S.found)
             for (c = 0; c < n_cells; c++)
                 sol[c] = __builtin_ctz(S.first[c]) + 1;
+    check:
+        if (S.found) {
             if (!bb_solution_ok(&S, grid, sol)) {
                 rc = (int)(-2 - p);
                 break;
@@ -278,6 +296,7 @@ static int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
 out:
     free(S.first); free(S.cand); free(S.pending);
     free(S.cell_units);
+    free(T9); free(stack9); free(branch9);
     return rc;
 }
 

@@ -6,6 +6,9 @@ digit is placed (naked single), and so is a digit left with one place in a
 unit (hidden single); otherwise the search branches on a cell of fewest
 candidates, on a copy of the board.  The kernel is C
 (``grids/puzzles/_boards.h``) and runs a whole batch without the GIL.
+Standard 9×9 puzzles (3×3 boxes) run on a dedicated kernel with the same
+rules on band bit-boards (``_bands9.h``: one 27-bit word per digit and
+band, so a row, box or column of a digit is a few word operations).
 
 Every solution it reports is checked in the kernel (each unit holds every
 digit once, every given is kept); a failed check is a ``RuntimeError``,

@@ -103,12 +103,41 @@ def _content_lines(text: str) -> Iterator[tuple[int, str]]:
 
 
 def _looks_like_hints(text: str, nn: int) -> bool:
-    for _, s in _content_lines(text):
-        return len(s) != nn and decimal(s) is not None
+    """Whether the first line that is not blank or a comment is a lone number
+    (read line by line: splitting a whole large file took longer)."""
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        s = text[start:end].strip()
+        start = end + 1
+        if s and s[0] != "#":
+            return len(s) != nn and decimal(s) is not None
     return False
 
 
+def _parse_plain_lines(text: str, s: Shape) -> tuple[list[Entry], np.ndarray] | None:
+    """The common file read at once: every line exactly ``N²`` known symbols
+    (no comment, blank line or space; a final newline allowed).  ``None``
+    for any other file, which :func:`_parse_line_format` reads line by line
+    with the same result."""
+    nn = s.n_cells
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if not lines or any(len(line) != nn for line in lines):
+        return None
+    buf = "".join(lines).encode("latin-1", errors="replace")
+    vals = symbol_table(s.n)[np.frombuffer(buf, dtype=np.uint8)].reshape(len(lines), nn)
+    if (vals < 0).any():     # '#', spaces, unknown symbols: the line-by-line reading says which
+        return None
+    return [Entry(i + 1, i) for i in range(len(lines))], vals.astype(np.int64)
+
+
 def _parse_line_format(text: str, s: Shape) -> tuple[list[Entry], np.ndarray]:
+    plain = _parse_plain_lines(text, s)
+    if plain is not None:
+        return plain
     n, nn = s.n, s.n_cells
     pending: list[tuple[int, str | None, str]] = []   # (line, error, symbols)
     for i, line in _content_lines(text):

@@ -138,3 +138,20 @@ def test_files_of_grids_past_35_digits_are_refused():
         P.parse_puzzles("1\n0 0 1\n", shape="6x6")
     with pytest.raises(P.PuzzleError, match="at most 35"):
         P.write_puzzles(np.zeros((1, 36 * 36), dtype=np.int64), shape="6x6")
+
+
+def test_a_plain_file_reads_as_the_same_file_read_line_by_line():
+    """A file of bare N²-symbol lines is read at once (a fast path); any
+    other line sends the whole file line by line, with the same result for
+    the plain lines, and a comment or a spaced line the length of a grid is
+    not taken for a grid."""
+    rows = [WIKI, WIKI.replace("5", ".", 1), "0" * 81]
+    plain = P.parse_puzzles("\n".join(rows) + "\n")
+    assert [(e.line, e.index, e.error) for e in plain.entries] == [(1, 0, None), (2, 1, None),
+                                                                    (3, 2, None)]
+    slow = P.parse_puzzles("\n".join(rows) + "\n#" + "x" * 80 + "\n")
+    assert plain.entries == slow.entries and np.array_equal(plain.grids, slow.grids)
+    spaced = P.parse_puzzles("\n".join(rows) + "\n " + WIKI[:80])
+    assert [e.error for e in spaced.entries][3] == "a 9x9 puzzle needs 81 symbols, got 80"
+    bad = P.parse_puzzles("\n".join(rows + ["x" + WIKI[1:]]))
+    assert len(bad.grids) == 3 and not bad.entries[3].ok
