@@ -2,14 +2,13 @@
 (counting/cli/__init__.py, counting/cli/count.py: count, classes, verify).
 
 CliRunner in-process; subprocesses for signals and ``python -m counting``.
-Store commands: test_cli_store.py; puzzle commands: test_cli_puzzles.py.
+Store commands: test_cli_store.py; puzzle commands: test_cli_puzzles.py; interrupted
+and resumed counts: test_cli_resume.py; verify: test_cli_verify.py; jobs out of reach:
+test_cli_reach.py.
 """
-import contextlib
-import csv
 import json
 import os
 import re
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -24,39 +23,22 @@ from counting import plan
 from counting import published
 from counting import reach
 from counting.run import pool
-from counting.reduction import get_reduction
 from counting.cli import cli
 from counting.job import Job
 from counting.options import CountOptions
 from counting.store.database import Store
-from counting.run.counter import count_unit
 from dlx import ENGINE_VERSION
 from factorization import CANON_VERSION, ENGINE_NAME, KERNEL_VERSION
 
-from count_process import (open_gate, start_count, start_gated_count, units_in, wait_for_units,
-                           wait_for_waiting)
+from cli_samples import invoke, invoke_raising, one_line_error as _one_line_error
+from count_process import units_in
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
 def run():
-    runner = CliRunner()
-
-    def invoke(*args):
-        return runner.invoke(cli, [str(a) for a in args], catch_exceptions=False)
-    return invoke
-
-
-def invoke(*args):
-    """The command's result; exceptions become its exit code, as for a user."""
-    return CliRunner().invoke(cli, [str(a) for a in args])
-
-
-def _one_line_error(res, match, exit_code=1):
-    assert res.exit_code == exit_code, res.output
-    assert res.output.startswith("Error: ") and match in res.output
-    assert len(res.output.strip().splitlines()) == 1
+    return invoke_raising
 
 
 # ---------------------------------------------------------------------------
@@ -486,164 +468,6 @@ def test_an_ordinary_grid_has_no_forced_enumeration_notice(run, tmp_path):
               "--no-progress")
     assert res.exit_code == 0 and "can take hours" not in res.stderr
 
-
-# ---------------------------------------------------------------------------
-# count: interrupted, killed, resumed
-
-def _recorded_3x3_counts() -> dict[int, int]:
-    """Per-unit counts of the recorded full 9x9 run (results/3x3-units.csv)."""
-    with open(ROOT / "results" / "3x3-units.csv", newline="") as f:
-        return {int(row["unit_id"]): int(row["count"]) for row in csv.DictReader(f)}
-
-
-def test_store_resumes_after_kill_9_with_no_unit_counted_twice(tmp_path):
-    # three units counted and stored, both workers inside the next two (held
-    # at a gate, so on a machine of any speed) when the count is killed
-    db, gate = tmp_path / "k.sqlite", tmp_path / "gate"
-    units = "0-11"
-    proc = start_gated_count(db, units, gate, 3, "--workers", 2)
-    wait_for_units(db, 3, proc)
-    wait_for_waiting(gate, 2, proc)
-    proc.send_signal(signal.SIGKILL)
-    proc.communicate()
-    kept = units_in(db)
-    assert len(kept) == 3 and len(set(kept)) == 3
-    proc = start_count(db, units, "--workers", 2)
-    out, err = proc.communicate(timeout=120)
-    assert proc.returncode == 0, err
-    final = units_in(db)
-    assert sorted(final) == list(range(12))
-    # the resumed run counted only what was missing
-    assert re.search(rf"units already in store +{len(kept)}\n", out), out
-    assert re.search(rf"units counted now +{12 - len(kept)}\n", out), out
-    with Store.open(db) as st:
-        spec = get_reduction("3x3", "71").units()
-        for u in (kept[0], final[-1]):
-            assert st.get(u).count == count_unit(spec[u], CountOptions(), fresh_memo=True).count
-
-
-def test_the_resume_hint_after_fresh_is_a_command_that_resumes(tmp_path):
-    # issue 26.2: after `count --fresh` and Ctrl-C, "run the same command again"
-    # ran --fresh again and deleted the stored units
-    db = tmp_path / "f.sqlite"
-    proc = start_gated_count(db, "0-299", tmp_path / "gate1", 2, "--workers", 1, "--fresh")
-    wait_for_units(db, 2, proc)
-    wait_for_waiting(tmp_path / "gate1", 1, proc)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130, err
-    assert "run the same command without --fresh to resume" in err
-    kept = units_in(db)
-    # following the hint keeps every stored unit
-    proc = start_gated_count(db, "0-299", tmp_path / "gate2", 1, "--workers", 1)
-    wait_for_units(db, len(kept) + 1, proc)
-    wait_for_waiting(tmp_path / "gate2", 1, proc)
-    proc.send_signal(signal.SIGINT)
-    proc.communicate(timeout=30)
-    assert set(kept) < set(units_in(db))
-
-
-@pytest.mark.parametrize("sig, code, word", [
-    (signal.SIGINT, 130, "interrupted"),   # Ctrl-C
-    (signal.SIGTERM, 143, "terminated"),   # kill, or a batch scheduler's stop
-])
-def test_ctrl_c_or_sigterm_keeps_finished_units_and_says_how_to_resume(tmp_path, sig, code,
-                                                                       word):
-    db, gate = tmp_path / "c.sqlite", tmp_path / "gate"
-    proc = start_gated_count(db, "0-299", gate, 2, "--workers", 2)
-    wait_for_units(db, 2, proc)
-    wait_for_waiting(gate, 2, proc)     # both workers inside a unit
-    proc.send_signal(sig)
-    out, err = proc.communicate(timeout=30)
-    assert proc.returncode == code, err
-    assert f"{word}:" in err and "run the same command again to resume" in err
-    # the parent shut the pool down: no worker tracebacks, nothing leaked
-    assert "Traceback" not in err and "leaked" not in err
-    kept = units_in(db)
-    assert f"{len(kept):,} of 710 units are safely in {db}" in err
-    assert len(kept) == 2 and len(set(kept)) == 2
-    recorded = _recorded_3x3_counts()
-    with Store.open(db) as st:
-        assert {r.unit_id: r.count for r in st.results()} == {u: recorded[u] for u in kept}
-
-
-def _pool_workers(pid: int) -> list[int]:
-    """Process ids of the spawned pool workers of process ``pid`` (Linux)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                parent = int(f.read().rsplit(")", 1)[1].split()[1])
-            with open(f"/proc/{entry}/cmdline") as f:
-                command = f.read()
-        except (OSError, IndexError, ValueError):
-            continue
-        if parent == pid and "spawn_main" in command:
-            found.append(int(entry))
-    return found
-
-
-needs_proc = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux /proc")
-
-
-@needs_proc
-def test_a_killed_worker_is_replaced_and_its_unit_counted_again(tmp_path):
-    # multiprocessing.Pool lost the unit of a killed worker and then waited
-    # for it for ever (74 of 75 units, 0 % CPU)
-    db, gate = tmp_path / "w.sqlite", tmp_path / "gate"
-    proc = start_gated_count(db, "0-11", gate, 2, "--workers", 2)
-    wait_for_units(db, 2, proc)
-    wait_for_waiting(gate, 2, proc)      # both workers inside a unit, held
-    victim = _pool_workers(proc.pid)[0]
-    os.kill(victim, signal.SIGKILL)
-    open_gate(gate)
-    try:
-        out, err = proc.communicate(timeout=180)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        pytest.fail(f"count hung after its worker {victim} was killed: {proc.communicate()}")
-    assert proc.returncode == 0, err
-    assert f"worker process {victim} died (signal 9, SIGKILL) while counting unit " in err
-    assert "counting it again in a new worker (attempt 2 of 3)" in err
-    kept = units_in(db)
-    assert sorted(kept) == list(range(12))                     # every unit, each once
-    recorded = _recorded_3x3_counts()
-    with Store.open(db) as st:
-        assert {r.unit_id: r.count for r in st.results()} == {u: recorded[u] for u in kept}
-
-
-@needs_proc
-def test_a_unit_that_kills_every_worker_stops_the_run_with_the_resume_hint(tmp_path):
-    # e.g. a unit whose memo table exhausts the memory every time: the run
-    # must stop, not start worker after worker
-    db, gate = tmp_path / "o.sqlite", tmp_path / "gate"
-    proc = start_gated_count(db, "0-79", gate, 2, "--workers", 2)   # the gate is never opened
-    wait_for_units(db, 2, proc)
-    wait_for_waiting(gate, 2, proc)
-    deadline = time.monotonic() + 180
-    while proc.poll() is None and time.monotonic() < deadline:
-        for pid in _pool_workers(proc.pid):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        time.sleep(0.05)
-    if proc.poll() is None:
-        proc.kill()
-        pytest.fail(f"count went on while every worker was killed: {proc.communicate()}")
-    out, err = proc.communicate()
-    assert proc.returncode == 1, err
-    last = err.strip().splitlines()[-1]
-    kept = units_in(db)
-    assert re.fullmatch(r"Error: unit \d+ killed all 3 worker processes that counted it \(the "
-                        r"last, process \d+: signal 9, SIGKILL\); out of memory\? try a smaller "
-                        r"--memo-mb or fewer --workers; "
-                        + re.escape(f"{len(kept):,} of 710 units are safely in {db}: run the same "
-                                    f"command again to resume"), last), last
-    assert len(kept) == 2 and len(set(kept)) == 2
-    assert "Traceback" not in err
-
-
 @pytest.mark.parametrize("where", [[], ["--workers", "2"], ["--scheduler", "local:2"]])
 @pytest.mark.parametrize("memo_mb", ["nan", "inf", "1e12", "1e400", "1e6", "-1", "0", "abc"])
 def test_a_bad_memo_size_is_one_line_and_deletes_nothing(tmp_path, where, memo_mb):
@@ -725,163 +549,6 @@ def test_count_on_a_local_dask_cluster_matches_the_local_pool(run, tmp_path):
     assert sum(w["units"] for w in doc["run"]["per_worker"]) == 4
     with Store.open(a) as sa, Store.open(b) as sb:
         assert {r.unit_id: r.count for r in sa.results()} == {r.unit_id: r.count for r in sb.results()}
-
-
-# ---------------------------------------------------------------------------
-# verify
-
-def test_cli_verify_prints_an_aligned_table_and_exits_0():
-    res = invoke("verify", "--shapes", "1x4,4x1,2x2", "--workers", "1")
-    assert res.exit_code == 0, res.output
-    lines = res.stdout.splitlines()
-    assert lines[0].split()[:5] == ["shape", "method", "counts", "computed", "total"]
-    rows = lines[2:5]
-    assert [r.split()[0] for r in rows] == ["1x4", "4x1", "2x2"]
-    assert all(" ok " in r and r.endswith(" s") for r in rows)
-    assert len({len(r) for r in rows}) == 1                    # aligned
-    # the published totals are notes under the table, with their sources
-    assert rows[0].split()[5] == rows[1].split()[5] == "[1]" and rows[2].split()[5] == "[2]"
-    assert "[1] 576 (OEIS A002860)" in lines and "[2] 288 (OEIS A107739)" in lines
-
-
-def test_cli_verify_json_and_report(tmp_path):
-    report = tmp_path / "verify.md"
-    res = invoke("verify", "--shapes", "1x5,5x1", "--json", "--workers", "1", "--report", report)
-    assert res.exit_code == 0, res.output
-    doc = json.loads(res.stdout)
-    assert doc["all_agree"] is True and doc["workers"] == 1
-    assert doc["machine"]["engine_version"] == ENGINE_VERSION
-    assert [(s["shape"], s["computed"], s["match"]) for s in doc["shapes"]] == \
-        [("1x5", "161280", True), ("5x1", "161280", True)]
-    text = report.read_text()
-    assert "| 1x5 |" in text and "161,280" in text and "## Machine" in text
-
-
-def test_a_mismatch_exits_non_zero(monkeypatch):
-    wrong = published.Published("2x2", 289, "a wrong value")
-    monkeypatch.setitem(published.PUBLISHED, "2x2", wrong)
-    res = invoke("verify", "--shapes", "1x3,2x2", "--workers", "1")
-    assert res.exit_code == 1
-    assert "MISMATCH" in res.stdout and "289" in res.stdout
-    assert "1 of 2 shapes failed or disagree" in res.output and "Traceback" not in res.output
-
-
-def test_verify_never_says_it_counts_a_shape_it_only_lists():
-    # issue 33.10: `verify` printed "counting 1x10 ..." and then "not counted"
-    res = invoke("verify", "--shapes", "1x10,1x2", "--workers", "1")
-    assert res.exit_code == 0, res.output
-    assert res.stderr.splitlines()[:2] == ["1x10: not counted here (see below the table)",
-                                           "counting 1x2 ..."]
-    assert "counting 1x10" not in res.stderr
-
-
-def test_a_shape_whose_count_fails_is_reported_not_a_crash():
-    res = invoke("verify", "--shapes", "4x4,1x3", "--workers", "1")
-    assert res.exit_code == 1 and "Traceback" not in res.output
-    assert "FAILED" in res.stdout and "4x4: count failed" in res.stdout
-    assert "1x3" in res.stdout and " ok " in res.stdout
-
-
-@pytest.mark.parametrize("sig, code, word", [
-    (signal.SIGINT, 130, "interrupted"),   # Ctrl-C
-    (signal.SIGTERM, 143, "terminated"),
-])
-def test_ctrl_c_in_verify_says_what_was_verified(sig, code, word):
-    # it printed click's bare "Aborted!" and exit code 1
-    proc = subprocess.Popen([sys.executable, "-m", "counting", "verify", "--shapes", "2x2,2x4",
-                             "--workers", "2"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        lines = []
-        while "counting 2x4 ..." not in lines:     # 2x2 done, 2x4 (tens of seconds) begun
-            line = proc.stderr.readline()
-            assert line, f"verify ended early: {lines}"
-            lines.append(line.strip())
-        proc.send_signal(sig)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-    assert proc.returncode == code, err
-    assert lines[1].startswith("2x2: ok (")
-    assert err.strip().splitlines()[-1] == (
-        f"{word}: 1 of 2 shapes verified (all agree with the published totals); verify keeps "
-        f"nothing, run it again to check them all.")
-    assert "Aborted!" not in err and "Traceback" not in err and out == ""
-
-
-def test_verify_option_errors():
-    assert invoke("verify", "--all", "--shapes", "2x2").exit_code == 2
-    assert "no shape given" in invoke("verify", "--shapes", ",").output
-
-
-@pytest.mark.slow
-def test_cli_verify_on_the_long_8x8_shapes():
-    res = invoke("verify", "--shapes", "2x4,4x2")
-    assert res.exit_code == 0, res.output
-    # two computed totals in the table, the published one once in its note
-    assert res.stdout.count("29,136,487,207,403,520") == 3
-
-
-@pytest.mark.parametrize("shape, says", [
-    ("4x4", "is out of reach: no estimate can be made"),
-    # issue 25: 4x3 and 3x4 by band tables, refused with the job's estimate (tables not built
-    # here yet: a lower bound, without building them)
-    ("3x4", "by reduction patterns3 is out of reach: "), ("4x3", "would finish it in a day"),
-])
-def test_a_shape_out_of_reach_is_refused_in_one_line(tmp_path, monkeypatch, shape, says):
-    # issue 26.1: count 3x4 (4x3, 4x4) printed a traceback; every shape gets a
-    # count or a one-line refusal with its estimate or why none can be made
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    # a bound within reach would build the tables to measure (minutes): keep it out of reach
-    monkeypatch.setattr(reach, "REACH_DAYS", 1)
-    res = invoke("count", shape, "--db", tmp_path / "x.sqlite", "--workers", "1")
-    assert res.exit_code == 2, res.output
-    assert "Traceback" not in res.output and res.output.count("\n") == 1
-    assert says in res.output
-    assert not (tmp_path / "x.sqlite").exists() and not (tmp_path / "cache").exists()
-
-
-@pytest.mark.parametrize("shape", ["5x3", "3x5"])
-def test_an_estimated_only_job_is_refused_in_one_line_even_with_force(tmp_path, monkeypatch,
-                                                                       shape):
-    # issue 25 (5x3): --force runs a job past its estimate, never one that cannot be counted;
-    # it exited 1 with the reduction's error, not 2 with the job's estimate
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    db = tmp_path / "x.sqlite"
-    res = invoke("count", shape, "--force", "--db", db, "--workers", "1")
-    assert res.exit_code == 2, res.output
-    assert "Traceback" not in res.output and res.output.count("\n") == 1
-    for says in ("by reduction patterns3 is out of reach: ", "core-hours",
-                 "estimated only, never counted (--force cannot run it)"):
-        assert says in res.output
-    assert not db.exists() and not (tmp_path / "cache").exists()
-
-
-@pytest.mark.slow
-def test_4x3_with_its_tables_built_is_refused_with_the_measured_estimate_and_forced(
-        tmp_path, tables4_cache, monkeypatch):
-    # the estimate is measured here (hundreds of core-hours, about a week on 2
-    # workers): a faster machine would find it within the 7 days of reach
-    monkeypatch.setattr(reach, "REACH_DAYS", 0.01)
-    db = tmp_path / "x.sqlite"
-    res = invoke("count", "4x3", "--db", db, "--workers", "2")
-    assert res.exit_code == 2 and res.output.count("\n") == 1, res.output
-    for says in ("144,578 units", "band-2 slices timed", "core-hours", "would finish it in a day",
-                 "memory per worker about", "MiB of tables shared", "--force"):
-        assert says in res.output
-    assert not db.exists()
-    res = invoke("count", "4x3", "--force", "--units", "0", "--db", db, "--workers", "1",
-                 "--json")
-    assert res.exit_code == 0, res.output
-    red = get_reduction("4x3")
-    with Store.open(db) as store:
-        (stored,) = store.results()
-    spec = red.units()[0]
-    assert stored.unit_id == 0 and stored.count == sum(
-        red.count_slice(spec, (x, x + 1)).count for x in range(red.choices // 2))
-
 
 @pytest.mark.parametrize("args, says", [
     (["count", "3y3"], "bad box shape '3y3'"),                        # issue 26.20: was exit 1

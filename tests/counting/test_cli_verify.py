@@ -1,0 +1,112 @@
+"""gridcount verify (counting/cli/, counting/verify.py): the table, --json,
+mismatches, failures and Ctrl-C."""
+import json
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from counting import published
+from counting.cli import cli
+from dlx import ENGINE_VERSION
+
+
+from cli_samples import invoke
+
+
+# ---------------------------------------------------------------------------
+# verify
+
+def test_cli_verify_prints_an_aligned_table_and_exits_0():
+    res = invoke("verify", "--shapes", "1x4,4x1,2x2", "--workers", "1")
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert lines[0].split()[:5] == ["shape", "method", "counts", "computed", "total"]
+    rows = lines[2:5]
+    assert [r.split()[0] for r in rows] == ["1x4", "4x1", "2x2"]
+    assert all(" ok " in r and r.endswith(" s") for r in rows)
+    assert len({len(r) for r in rows}) == 1                    # aligned
+    # the published totals are notes under the table, with their sources
+    assert rows[0].split()[5] == rows[1].split()[5] == "[1]" and rows[2].split()[5] == "[2]"
+    assert "[1] 576 (OEIS A002860)" in lines and "[2] 288 (OEIS A107739)" in lines
+
+
+def test_cli_verify_json_and_report(tmp_path):
+    report = tmp_path / "verify.md"
+    res = invoke("verify", "--shapes", "1x5,5x1", "--json", "--workers", "1", "--report", report)
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert doc["all_agree"] is True and doc["workers"] == 1
+    assert doc["machine"]["engine_version"] == ENGINE_VERSION
+    assert [(s["shape"], s["computed"], s["match"]) for s in doc["shapes"]] == \
+        [("1x5", "161280", True), ("5x1", "161280", True)]
+    text = report.read_text()
+    assert "| 1x5 |" in text and "161,280" in text and "## Machine" in text
+
+
+def test_a_mismatch_exits_non_zero(monkeypatch):
+    wrong = published.Published("2x2", 289, "a wrong value")
+    monkeypatch.setitem(published.PUBLISHED, "2x2", wrong)
+    res = invoke("verify", "--shapes", "1x3,2x2", "--workers", "1")
+    assert res.exit_code == 1
+    assert "MISMATCH" in res.stdout and "289" in res.stdout
+    assert "1 of 2 shapes failed or disagree" in res.output and "Traceback" not in res.output
+
+
+def test_verify_never_says_it_counts_a_shape_it_only_lists():
+    # issue 33.10: `verify` printed "counting 1x10 ..." and then "not counted"
+    res = invoke("verify", "--shapes", "1x10,1x2", "--workers", "1")
+    assert res.exit_code == 0, res.output
+    assert res.stderr.splitlines()[:2] == ["1x10: not counted here (see below the table)",
+                                           "counting 1x2 ..."]
+    assert "counting 1x10" not in res.stderr
+
+
+def test_a_shape_whose_count_fails_is_reported_not_a_crash():
+    res = invoke("verify", "--shapes", "4x4,1x3", "--workers", "1")
+    assert res.exit_code == 1 and "Traceback" not in res.output
+    assert "FAILED" in res.stdout and "4x4: count failed" in res.stdout
+    assert "1x3" in res.stdout and " ok " in res.stdout
+
+
+@pytest.mark.parametrize("sig, code, word", [
+    (signal.SIGINT, 130, "interrupted"),   # Ctrl-C
+    (signal.SIGTERM, 143, "terminated"),
+])
+def test_ctrl_c_in_verify_says_what_was_verified(sig, code, word):
+    # it printed click's bare "Aborted!" and exit code 1
+    proc = subprocess.Popen([sys.executable, "-m", "counting", "verify", "--shapes", "2x2,2x4",
+                             "--workers", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = []
+        while "counting 2x4 ..." not in lines:     # 2x2 done, 2x4 (tens of seconds) begun
+            line = proc.stderr.readline()
+            assert line, f"verify ended early: {lines}"
+            lines.append(line.strip())
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == code, err
+    assert lines[1].startswith("2x2: ok (")
+    assert err.strip().splitlines()[-1] == (
+        f"{word}: 1 of 2 shapes verified (all agree with the published totals); verify keeps "
+        f"nothing, run it again to check them all.")
+    assert "Aborted!" not in err and "Traceback" not in err and out == ""
+
+
+def test_verify_option_errors():
+    assert invoke("verify", "--all", "--shapes", "2x2").exit_code == 2
+    assert "no shape given" in invoke("verify", "--shapes", ",").output
+
+
+@pytest.mark.slow
+def test_cli_verify_on_the_long_8x8_shapes():
+    res = invoke("verify", "--shapes", "2x4,4x2")
+    assert res.exit_code == 0, res.output
+    # two computed totals in the table, the published one once in its note
+    assert res.stdout.count("29,136,487,207,403,520") == 3
