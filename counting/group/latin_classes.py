@@ -68,26 +68,37 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from itertools import combinations_with_replacement, product
+from functools import lru_cache
+from itertools import combinations_with_replacement, permutations, product
 
 import numpy as np
 
 from counting.group.burnside import MAX_SEARCHED_IDENTITY, type_label
+from counting.group.cover import SAMPLE, Commuting
 from counting.group.fixed import count_fixed, relabelling_types
+from counting.group.orbits import orbit_classes
 from counting.group.permutations import centraliser_order, partitions, type_representative
 from counting.group.split_burnside import CellSymmetry
 from counting.group.symmetries import Symmetry
 from counting.options import CountOptions
-from dlx.api import ExactCover
+from dlx.api import ConflictingGivensError, ExactCover
 
 __all__ = ["LatinClass", "LatinTerm", "LatinClasses", "paratopism", "paratopy_classes",
-           "isomorphism_classes", "wreath_centraliser", "quotient_fixed", "term_fixed",
+           "isomorphism_classes", "wreath_centraliser", "quotient_fixed", "first_row_classes",
+           "diagonal_commuting", "cell_commuting",
+           "term_fixed",
            "main_class_count", "isomorphism_class_count", "METHODS"]
 
 #: How the non-identity terms are counted: ``"fast"`` (cells × relabelling
 #: where the element splits, the quotient otherwise) or ``"quotient"`` (all by
 #: the quotient, slower: a check).
 METHODS = ("fast", "quotient")
+
+#: A quotient with this many exact covers or more is counted first row by first row.
+SPLIT_AT = 100_000
+#: Most commuting elements used to make classes of first rows (random
+#: elements of a group nearly always generate it; fewer only make more classes).
+GENERATORS = 12
 
 _IDENTITY_DELTA = (0, 1, 2)
 _SWAP = (1, 0, 2)          # δ = (1 2): coordinate 0 goes to place 1 and 1 to 0
@@ -214,11 +225,9 @@ def _items(n: int) -> np.ndarray:
     return np.stack([r * n + c, n * n + r * n + s, 2 * n * n + c * n + s], axis=1)
 
 
-def quotient_fixed(n: int, perm, options: CountOptions | None = None) -> int:
-    """The Latin squares of order ``n`` that the triple permutation ``perm``
-    maps onto themselves: exact covers of the quotient by ``⟨perm⟩``."""
-    options = CountOptions() if options is None else options
-    perm = np.asarray(perm, dtype=np.int64)
+def _quotient(n: int, perm: np.ndarray) -> tuple[list[list[int]], int, np.ndarray]:
+    """The quotient by ``⟨perm⟩``: its rows (pair orbits covered), the
+    number of pair orbits, and each triple's row (-1: its orbit hits a pair twice)."""
     items = _items(n)
     # the image of a pair: the one pair shared by the images of two triples holding it
     item_image = np.full(3 * n * n, -1, dtype=np.int64)
@@ -238,32 +247,132 @@ def quotient_fixed(n: int, perm, options: CountOptions | None = None) -> int:
                 item_orbit[k] = n_orbits
                 k = item_image[k]
             n_orbits += 1
-    seen = np.zeros(n ** 3, dtype=bool)
+    row_of = np.full(n ** 3, -1, dtype=np.int64)
     rows = []
     for start in range(n ** 3):
-        if seen[start]:
+        if row_of[start] != -1:
             continue
         covered: list[int] = []
+        orbit = []
         t = start
-        while not seen[t]:
-            seen[t] = True
+        while not orbit or t != start:
+            orbit.append(t)
             covered += items[t].tolist()
             t = int(perm[t])
-        if len(set(covered)) == len(covered):         # the orbit hits no pair twice
+        keep = len(set(covered)) == len(covered)         # the orbit hits no pair twice
+        row_of[orbit] = len(rows) if keep else -2
+        if keep:
             rows.append(sorted({int(item_orbit[i]) for i in covered}))
+    row_of[row_of == -2] = -1
+    return rows, n_orbits, row_of
+
+
+@lru_cache(maxsize=2)
+def _all_permutations(n: int) -> np.ndarray:
+    """``(n!, n)`` uint8: every permutation of ``range(n)``, in lexicographic order."""
+    return np.array(list(permutations(range(n))), dtype=np.uint8).reshape(-1, n)
+
+
+def diagonal_commuting(n: int, perm) -> np.ndarray:
+    """The ``a`` with ``a(0) = 0`` whose diagonal ``(a, a, a)`` commutes
+    with the triple permutation ``perm``: ``(k, n)`` int64."""
+    perm = np.asarray(perm, dtype=np.int64)
+    a_all = _all_permutations(n)
+    a_all = a_all[a_all[:, 0] == 0].astype(np.int64)
+    r, c, s = np.unravel_index(np.arange(n ** 3), (n, n, n))
+    pr, pc, ps = np.unravel_index(perm, (n, n, n))
+    keep = []
+    for chunk in np.array_split(a_all, max(1, len(a_all) // 4096)):
+        # diag(a)(perm(x)) == perm(diag(a)(x)) for every triple x
+        left = (chunk[:, pr] * n + chunk[:, pc]) * n + chunk[:, ps]
+        right = perm[(chunk[:, r] * n + chunk[:, c]) * n + chunk[:, s]]
+        keep.append(chunk[(left == right).all(axis=1)])
+    return np.concatenate(keep)
+
+
+def first_row_classes(n: int, perm) -> list[tuple[tuple[int, ...], int]]:
+    """``[(first row, class size), ...]``: the first rows ``ρ`` (``ρ[c]`` the
+    symbol of cell ``(0, c)``) by classes of ``ρ ↦ aρa⁻¹`` over the ``a``
+    of :func:`diagonal_commuting`.  Such an ``(a, a, a)`` maps the squares
+    ``perm`` fixes onto themselves and row 0 onto itself, so every first
+    row of a class starts equally many."""
+    rows = _all_permutations(n)
+    images = []
+    found = diagonal_commuting(n, perm)
+    if len(found) > GENERATORS:      # a fixed sample: any set gives a correct count
+        found = found[np.sort(np.random.default_rng(0).choice(len(found), GENERATORS, False))]
+    for a in found:
+        image = np.empty_like(rows)
+        image[:, a] = a[rows]                  # (aρa⁻¹)(a c) = a ρ(c)
+        images.append(image)
+    first, size, _ = orbit_classes(rows, images)
+    return [(tuple(int(x) for x in rows[i]), int(k)) for i, k in zip(first, size)]
+
+
+def quotient_fixed(n: int, perm, options: CountOptions | None = None, *,
+                   split_at: int | None = SPLIT_AT) -> int:
+    """The Latin squares of order ``n`` that the triple permutation ``perm``
+    maps onto themselves: exact covers of the quotient by ``⟨perm⟩``.
+
+    When there are ``split_at`` or more (None: never), count one first row
+    per class of :func:`first_row_classes` (given to the search), weighted
+    by the class size; else one search."""
+    options = CountOptions() if options is None else options
+    perm = np.asarray(perm, dtype=np.int64)
+    rows, n_orbits, row_of = _quotient(n, perm)
     if not rows:
         return 0
-    return ExactCover(rows, n_orbits).count(memo=options.memo, memo_mb=options.memo_mb,
-                                            memo_at="all")
+    cover = ExactCover(rows, n_orbits)
+    memo = dict(memo=options.memo, memo_mb=options.memo_mb, memo_at="all")
+    if split_at is None or n < 3:
+        return cover.count(**memo)
+    small = cover.count(limit=split_at)
+    if small < split_at:
+        return small
+    total = 0
+    for rho, size in first_row_classes(n, perm):
+        given = {int(row_of[c * n + s]) for c, s in enumerate(rho)}      # triples (0, c, s)
+        if -1 in given:
+            continue
+        try:
+            total += size * cover.count(given=sorted(given), **memo)
+        except ConflictingGivensError:
+            continue
+    return total
+
+
+def cell_commuting(n: int, cells, unit: list[int], limit: int = SAMPLE) -> list[Commuting]:
+    """The ``(r, c) ↦ (a r, a c)`` that commute with the cell permutation
+    ``cells`` and map ``unit`` onto itself, as :class:`~.cover.Commuting`
+    (at most ``limit``: a fixed sample when there are more).  They map Latin
+    squares to Latin squares, so :func:`~.fixed.count_fixed` may reduce by them."""
+    cells = np.asarray(cells, dtype=np.int64)
+    r, c = np.divmod(np.arange(n * n), n)
+    hr, hc = np.divmod(cells, n)
+    target = np.sort(np.asarray(unit, dtype=np.int64))
+    found = []
+    a_all = _all_permutations(n)
+    for chunk in np.array_split(a_all.astype(np.int64), max(1, len(a_all) // 4096)):
+        d = chunk[:, r] * n + chunk[:, c]
+        keep = ((chunk[:, hr] * n + chunk[:, hc]) == cells[d]).all(axis=1) & \
+            (np.sort(d[:, target], axis=1) == target).all(axis=1)
+        found.append(d[keep])
+    d = np.concatenate(found)
+    if len(d) > limit:
+        d = d[np.sort(np.random.default_rng(0).choice(len(d), limit, False))]
+    return [Commuting.of(p, unit) for p in d]
 
 
 def _split_fixed(n: int, cells: CellSymmetry | Symmetry, pi_type, options,
-                 reduce: bool) -> int:
+                 transposing: bool) -> int:
     """``z_t · A_t(h)``: the squares with ``X∘h = π∘X`` for one ``π`` of type ``t``."""
     kind = f"1x{n}"
     if tuple(pi_type) not in relabelling_types(kind, cells):
         return 0
-    commuting = None if reduce else (lambda unit: [])
+    commuting = None
+    if transposing:          # not an element of G: reduce by the diagonal elements
+        perm = cells.cell_permutation()
+        commuting = lambda unit: cell_commuting(n, perm, unit)  # noqa: E731
     fc = count_fixed(kind, cells, pi_type, options, commuting=commuting)
     return centraliser_order(pi_type) * fc.count
 
@@ -297,9 +406,9 @@ def term_fixed(cls: LatinClass, options: CountOptions | None = None, *,
         return quotient_fixed(n, cls.triples(), options)
     if cls.coset == "(12)":                     # (r, c) ↦ (σ_s c, r), π = σ_t
         cells = tuple(a1[c] * n + r for r in range(n) for c in range(n))
-        return _split_fixed(n, CellSymmetry(cells), cls.types[1], options, reduce=False)
+        return _split_fixed(n, CellSymmetry(cells), cls.types[1], options, transposing=True)
     pi_type = cls.types[-1] if cls.coset == "id" else cls.types[0]
-    return _split_fixed(n, Symmetry(tuple(a1), tuple(a2)), pi_type, options, reduce=True)
+    return _split_fixed(n, Symmetry(tuple(a1), tuple(a2)), pi_type, options, transposing=False)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ import pytest
 
 from counting.group.burnside import count_unit, essentially_different, symmetry_units
 from counting.group.full_burnside import element_classes, group_elements
-from counting.group.latin_classes import (isomorphism_class_count, isomorphism_classes,
+from counting.group.latin_classes import (first_row_classes, isomorphism_class_count,
+                                          isomorphism_classes,
                                           main_class_count, paratopism, paratopy_classes,
                                           quotient_fixed, term_fixed)
 from union_find import UnionFind
@@ -185,3 +186,30 @@ def test_the_representatives_act_as_described():
             want = {"id": (a1[r], a2[c], a3[s]), "(12)": (a1[c], r, a3[s]),
                     "(123)": (a1[s], r, c)}[cls.coset]
             assert tuple(int(x) for x in image) == want
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_counting_first_row_by_first_row_class_changes_no_term(n):
+    """The quotient split by classes of first rows (under the diagonal
+    elements commuting with g) counts what one search counts."""
+    for cls in paratopy_classes(n) + isomorphism_classes(n):
+        if cls.is_identity:
+            continue
+        perm = cls.triples()
+        assert quotient_fixed(n, perm, split_at=1) == quotient_fixed(n, perm, split_at=None), \
+            cls.label()
+
+
+def test_the_first_row_classes_partition_the_first_rows():
+    cls = [c for c in paratopy_classes(5) if c.coset == "(123)"][-1]
+    classes = first_row_classes(5, cls.triples())
+    assert sum(size for _, size in classes) == math.factorial(5) and len(classes) > 1
+
+
+@pytest.mark.parametrize("n", [5])
+def test_the_fast_terms_equal_the_quotient_terms(n):
+    """δ = id and (12) by cells × relabelling (reduced by commuting
+    elements: cell_commuting for (12)) against the quotient."""
+    for cls in paratopy_classes(n) + isomorphism_classes(n):
+        if not cls.is_identity and cls.coset != "(123)":
+            assert term_fixed(cls) == term_fixed(cls, method="quotient"), cls.label()
