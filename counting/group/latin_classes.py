@@ -151,7 +151,7 @@ class LatinClass:
         ``"id"``, ``"(12)"`` or ``"(123)"``: δ's class; ``"diagonal"`` for
         an isomorphism class.
     types : tuple of partitions
-        δ = id: the three types (largest first); ``(12)``: (the 2-cycle's
+        δ = id: the three types (most cycles first); ``(12)``: (the 2-cycle's
         product, the fixed coordinate's); ``(123)``: the product's;
         diagonal: the type of ``a``.
     size : int
@@ -174,10 +174,13 @@ class LatinClass:
     def representative(self) -> str:
         """The representative in words, as :meth:`triples` builds it."""
         t = [type_label(x) for x in self.types]
-        return {"id": f"(σ[{t[0]}], σ[{t[1]}], σ[{t[2]}]; id)",
-                "(12)": f"(σ[{t[0]}], id, σ[{t[1]}]; (12)): (r,c,s)→(σ c, r, τ s)",
-                "(123)": f"(σ[{t[0]}], id, id; (123)): (r,c,s)→(σ s, r, c)",
-                "diagonal": f"(σ[{t[0]}], σ[{t[0]}], σ[{t[0]}])"}[self.coset]
+        if self.coset == "id":
+            return f"(σ[{t[0]}], σ[{t[1]}], σ[{t[2]}]; id)"
+        if self.coset == "(12)":
+            return f"(σ[{t[0]}], id, τ[{t[1]}]; (12)): (r,c,s)→(σ c, r, τ s)"
+        if self.coset == "(123)":
+            return f"(σ[{t[0]}], id, id; (123)): (r,c,s)→(σ s, r, c)"
+        return f"(σ[{t[0]}], σ[{t[0]}], σ[{t[0]}])"
 
     def perms(self) -> tuple:
         """``(a1, a2, a3, δ)`` of the representative."""

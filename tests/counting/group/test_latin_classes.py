@@ -213,3 +213,11 @@ def test_the_fast_terms_equal_the_quotient_terms(n):
     for cls in paratopy_classes(n) + isomorphism_classes(n):
         if not cls.is_identity and cls.coset != "(123)":
             assert term_fixed(cls) == term_fixed(cls, method="quotient"), cls.label()
+
+
+def test_every_class_describes_its_representative():
+    words = {c.representative() for c in paratopy_classes(3) + isomorphism_classes(3)}
+    assert "(σ[2 1], id, τ[3]; (12)): (r,c,s)→(σ c, r, τ s)" in words
+    assert "(σ[1^3], id, id; (123)): (r,c,s)→(σ s, r, c)" in words
+    assert "(σ[1^3], σ[2 1], σ[3]; id)" in words and "(σ[3], σ[3], σ[3])" in words
+    assert len(words) == len(paratopy_classes(3)) + len(isomorphism_classes(3))
