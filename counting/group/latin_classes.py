@@ -100,6 +100,12 @@ SPLIT_AT = 100_000
 #: elements of a group nearly always generate it; fewer only make more classes).
 GENERATORS = 12
 
+#: Most diagonal elements handed to ``count_fixed`` for a (1 2) term: all of
+#: them up to order 9 (8! keep row 1).  A sample as small as the default
+#: :data:`~.cover.SAMPLE` holds too few that also keep the relabelling, and
+#: order 9's (1^9, 2^2 1^5) term then ran over 480 s.
+COMMUTING_LIMIT = 50_000
+
 _IDENTITY_DELTA = (0, 1, 2)
 _SWAP = (1, 0, 2)          # δ = (1 2): coordinate 0 goes to place 1 and 1 to 0
 _CYCLE = (1, 2, 0)         # δ = (1 2 3): coordinate 0 → place 1 → place 2 → place 0
@@ -375,7 +381,7 @@ def _split_fixed(n: int, cells: CellSymmetry | Symmetry, pi_type, options,
     commuting = None
     if transposing:          # not an element of G: reduce by the diagonal elements
         perm = cells.cell_permutation()
-        commuting = lambda unit: cell_commuting(n, perm, unit)  # noqa: E731
+        commuting = lambda unit: cell_commuting(n, perm, unit, limit=COMMUTING_LIMIT)  # noqa: E731
     fc = count_fixed(kind, cells, pi_type, options, commuting=commuting)
     return centraliser_order(pi_type) * fc.count
 

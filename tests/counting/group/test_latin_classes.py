@@ -17,7 +17,8 @@ import pytest
 
 from counting.group.burnside import count_unit, essentially_different, symmetry_units
 from counting.group.full_burnside import element_classes, group_elements
-from counting.group.latin_classes import (first_row_classes, isomorphism_class_count,
+from counting.group.latin_classes import (COMMUTING_LIMIT, cell_commuting, first_row_classes,
+                                          isomorphism_class_count,
                                           isomorphism_classes,
                                           main_class_count, paratopism, paratopy_classes,
                                           quotient_fixed, term_fixed)
@@ -221,3 +222,13 @@ def test_every_class_describes_its_representative():
     assert "(σ[1^3], id, id; (123)): (r,c,s)→(σ s, r, c)" in words
     assert "(σ[1^3], σ[2 1], σ[3]; id)" in words and "(σ[3], σ[3], σ[3])" in words
     assert len(words) == len(paratopy_classes(3)) + len(isomorphism_classes(3))
+
+
+def test_a_transposition_term_reduces_by_every_commuting_diagonal_element():
+    """Not a sample: a sample of 2,000 of order 9's 8! held only 9 elements
+    that also keep the relabelling (of 192), and the (1^9, 2^2 1^5) term
+    searched for over 480 s instead of about 20 s."""
+    n = 9
+    transpose = [c * n + r for r in range(n) for c in range(n)]
+    found = cell_commuting(n, transpose, list(range(n)), limit=COMMUTING_LIMIT)
+    assert len(found) == math.factorial(n - 1)
