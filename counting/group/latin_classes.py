@@ -53,6 +53,14 @@ engine's:
   covers of the quotient by ``⟨g⟩`` (one option per orbit of triples that
   hits no pair twice, covering the orbits of pairs it meets; a fixed square
   is a union of such orbits, and the pairs of one orbit are covered alike).
+  A quotient with many covers is counted one first row per class under the
+  diagonal ``(a, a, a)``, ``a(0) = 0``, that commute with ``g``
+  (:func:`first_row_classes`).
+
+A (1 2) term's cell permutation is no element of today's group, so
+``count_fixed`` is handed the symmetries to reduce by: every diagonal
+``(r, c) ↦ (a r, a c)`` commuting with it and keeping the standard unit
+(:func:`cell_commuting`).
 
 ``method="quotient"`` counts every non-identity term by the quotient (for
 checking; only small n).  The δ = id terms alone sum to ``n!³`` × the

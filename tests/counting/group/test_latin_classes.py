@@ -18,8 +18,7 @@ import pytest
 from counting.group.burnside import count_unit, essentially_different, symmetry_units
 from counting.group.full_burnside import element_classes, group_elements
 from counting.group.latin_classes import (COMMUTING_LIMIT, cell_commuting, first_row_classes,
-                                          isomorphism_class_count,
-                                          isomorphism_classes,
+                                          isomorphism_class_count, isomorphism_classes,
                                           main_class_count, paratopism, paratopy_classes,
                                           quotient_fixed, term_fixed)
 from union_find import UnionFind
