@@ -38,6 +38,8 @@ PUBLISHED = {
     "isotopy classes": ("OEIS A040082", [1, 1, 1, 2, 2, 22, 564, 1_676_267, 115_618_721_533,
                                          208_904_371_354_363_006]),
 }
+#: The largest order counted (order 10's grid count alone is out of reach).
+MAX_ORDER = 9
 CSV_HEADER = ("n", "group", "class", "size", "representative", "fixed", "size_x_fixed",
               "cpu_seconds")
 
@@ -57,9 +59,16 @@ def orders(text: str) -> list[int]:
     out = []
     for part in text.split(","):
         lo, _, hi = part.partition("-")
+        if not (lo.isdigit() and (hi.isdigit() or not hi)):
+            raise ValueError(f"orders are written like 1-8, 9 or 1,2,5; got {text!r}")
         out += range(int(lo), int(hi or lo) + 1)
-    if not out or min(out) < 1:
+    if not out:
+        raise ValueError(f"no orders in {text!r} (a range runs upwards: 2-3)")
+    if min(out) < 1:
         raise ValueError(f"orders must be positive, got {text!r}")
+    if max(out) > MAX_ORDER:
+        raise ValueError(f"orders up to {MAX_ORDER} only (order {max(out)}'s grid count and "
+                         f"terms are not within reach here), got {text!r}")
     return out
 
 
