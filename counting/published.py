@@ -51,6 +51,14 @@ Essentially different SudokuP and Windoku grids under their full groups (``FULL_
     forum, "SudokuP – Analysis", 2018) and 68,239,994 Windoku grids under
     256 × 9! (Bastian Michel, "Mathematics of NRC-Sudoku", Utrecht 2007):
     what :mod:`counting.group.split_burnside` counts, not ``--up-to-symmetry``.
+``OEIS A003090``, ``OEIS A057991`` (Latin-square classes, ``LATIN_CLASSES``)
+    Main classes of Latin squares (paratopy: rows, columns and symbols may
+    exchange roles): 1, 1, 1, 2, 2, 12, 147, 283657, 19270853541,
+    34817397894749939 (https://oeis.org/A003090); isomorphism classes of
+    quasigroups (one permutation on rows, columns and symbols): 1, 1, 5, 35,
+    1411, 1130531, 12198455835, 2697818331680661, 15224734061438247321497
+    (https://oeis.org/A057991).  What :mod:`counting.group.latin_classes`
+    counts (``scripts/count_latin_classes.py``).
 Latin rectangles (``k × n``, what ``gridcount count 1xN --rows K`` counts)
     Each sequence is published normalised; the factor that makes it the
     number of all ``k × n`` Latin rectangles is the sequence's own
@@ -73,7 +81,7 @@ from dataclasses import dataclass
 
 from grids.shape import Shape
 
-__all__ = ["Published", "PUBLISHED", "ESSENTIALLY_DIFFERENT", "VARIANTS", "FULL_GROUP", "lookup",
+__all__ = ["Published", "PUBLISHED", "ESSENTIALLY_DIFFERENT", "VARIANTS", "FULL_GROUP", "LATIN_CLASSES", "lookup",
            "Rectangles", "RECTANGLES"]
 
 
@@ -206,6 +214,19 @@ FULL_GROUP: dict[str, Published] = {p.shape: p for p in (
     Published("3x3+windoku", 68_239_994,
               'B. Michel, "Mathematics of NRC-Sudoku", Utrecht 2007, group of 256 × 9!'),
 )}
+
+
+# Classes of Latin squares of order n beyond isotopy (counting/group/latin_classes.py):
+# group name -> (source, {n: number of classes}).
+LATIN_CLASSES: dict[str, tuple[str, dict[int, int]]] = {
+    "main classes": ("OEIS A003090", dict(enumerate(
+        [1, 1, 1, 2, 2, 12, 147, 283_657, 19_270_853_541, 34_817_397_894_749_939], 1))),
+    "isomorphism classes": ("OEIS A057991", dict(enumerate(
+        [1, 1, 5, 35, 1411, 1_130_531, 12_198_455_835, 2_697_818_331_680_661,
+         15_224_734_061_438_247_321_497], 1))),
+    "isotopy classes": (_A040082, dict(enumerate(
+        [1, 1, 1, 2, 2, 22, 564, 1_676_267, 115_618_721_533, 208_904_371_354_363_006], 1))),
+}
 
 
 def lookup(shape: str, *, up_to_symmetry: bool = False) -> Published | None:

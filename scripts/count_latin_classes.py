@@ -26,18 +26,9 @@ from pathlib import Path
 
 from counting.group.latin_classes import isomorphism_class_count, main_class_count
 from counting.job import Job, describe_machine, run_count
+from counting.published import LATIN_CLASSES
 from counting.store.database import Store
 
-#: Published values, for comparison only (index n - 1).
-PUBLISHED = {
-    "main classes": ("OEIS A003090", [1, 1, 1, 2, 2, 12, 147, 283_657, 19_270_853_541,
-                                      34_817_397_894_749_939]),
-    "isomorphism classes": ("OEIS A057991", [1, 1, 5, 35, 1411, 1_130_531, 12_198_455_835,
-                                             2_697_818_331_680_661,
-                                             15_224_734_061_438_247_321_497]),
-    "isotopy classes": ("OEIS A040082", [1, 1, 1, 2, 2, 22, 564, 1_676_267, 115_618_721_533,
-                                         208_904_371_354_363_006]),
-}
 #: The largest order counted: order 10's grid count takes about 4 core-hours
 #: (results/1x10-report.md) and its terms were never measured.
 MAX_ORDER = 9
@@ -74,8 +65,8 @@ def orders(text: str) -> list[int]:
 
 
 def published(group: str, n: int) -> tuple[str, int | None]:
-    source, values = PUBLISHED[group]
-    return source, values[n - 1] if n <= len(values) else None
+    source, values = LATIN_CLASSES[group]
+    return source, values.get(n)
 
 
 def verdict(group: str, n: int, value: int) -> tuple[str, bool]:
