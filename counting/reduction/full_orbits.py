@@ -23,10 +23,10 @@ from counting.group.fixed import estimate_fixed
 from counting.group.split_burnside import CellSymmetry
 from counting.options import CountOptions
 from counting.reduction.base import BandClass, Reduction, knuth_method
-from counting.reduction.cost import even_work, smallest_class_first, smallest_orbits_sample
-from counting.reduction.orbits import SymmetryReduction
+from counting.reduction.cost import smallest_orbits_sample
+from counting.reduction.orbits import BurnsideTerms, SymmetryReduction
 from counting.units import Tally, UnitResult
-from grids.kind import GridKind, as_kind
+from grids.kind import GridKind
 
 __all__ = ["FullSymmetryReduction", "NAME", "GROUP"]
 
@@ -35,7 +35,7 @@ NAME = full_terms.REDUCTION
 GROUP = "full"
 
 
-class FullSymmetryReduction(Reduction):
+class FullSymmetryReduction(BurnsideTerms, Reduction):
     """Burnside's count of the essentially different grids of one kind
     under its full group (``kind``: a box shape or a grid kind, or its text).
 
@@ -121,17 +121,6 @@ class FullSymmetryReduction(Reduction):
             return (f"the identity's count is the {self.grid_kind.name} grid count / "
                     f"{self.shape.n}!: recount the grid count's store")
         return None
-
-    def _check_spec(self, spec) -> None:
-        if as_kind(spec.shape) != self.grid_kind or spec.reduction != NAME:
-            raise ValueError(f"unit {spec.unit_id} is a {spec.shape}/{spec.reduction} unit, "
-                             f"not {self.grid_kind.name}/{NAME}")
-
-    def hand_out(self, specs) -> list:
-        return smallest_class_first(specs)
-
-    def work_shares(self, specs) -> dict[int, float]:
-        return even_work(specs)
 
     def class_label(self, class_id: int) -> str:
         return self.terms.classes[class_id].label

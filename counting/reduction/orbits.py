@@ -49,7 +49,7 @@ from counting.units import Tally, UnitResult
 from grids.kind import GridKind, as_kind
 from grids.shape import Shape
 
-__all__ = ["SymmetryReduction", "NAME"]
+__all__ = ["SymmetryReduction", "BurnsideTerms", "NAME"]
 
 NAME = burnside.REDUCTION
 #: How ``gridcount recount`` counts a unit (:meth:`SymmetryReduction.count_independently`).
@@ -59,7 +59,24 @@ RECOUNT_METHOD = ("A(g) counted again for a conjugate h·g·h⁻¹ of the class 
                   "empty memo table when it keeps no other unit")
 
 
-class SymmetryReduction(Reduction):
+class BurnsideTerms:
+    """What the units of a Burnside job share, whatever its group: each is a
+    term of one kind's job (:attr:`grid_kind`, stored under :attr:`kind`),
+    handed out smallest class first, with even shares of the work."""
+
+    def _check_spec(self, spec) -> None:
+        if as_kind(spec.shape) != self.grid_kind or spec.reduction != self.kind:
+            raise ValueError(f"unit {spec.unit_id} is a {spec.shape}/{spec.reduction} unit, "
+                             f"not {self.grid_kind.name}/{self.kind}")
+
+    def hand_out(self, specs) -> list:
+        return smallest_class_first(specs)
+
+    def work_shares(self, specs) -> dict[int, float]:
+        return even_work(specs)
+
+
+class SymmetryReduction(BurnsideTerms, Reduction):
     """Burnside's count of the essentially different grids of one shape or grid kind.
 
     Parameters
@@ -144,17 +161,6 @@ class SymmetryReduction(Reduction):
 
     def recount_method(self) -> str:
         return RECOUNT_METHOD
-
-    def _check_spec(self, spec) -> None:
-        if as_kind(spec.shape) != self.grid_kind or spec.reduction != NAME:
-            raise ValueError(f"unit {spec.unit_id} is a {spec.shape}/{spec.reduction} unit, "
-                             f"not {self.grid_kind.name}/{NAME}")
-
-    def hand_out(self, specs) -> list:
-        return smallest_class_first(specs)
-
-    def work_shares(self, specs) -> dict[int, float]:
-        return even_work(specs)
 
 
     def class_label(self, class_id: int) -> str:
