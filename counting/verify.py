@@ -32,13 +32,14 @@ from counting.plan import OutOfReach, check_reach, in_process_reason, record_ide
 from counting.reduction.registry import MAX_N, SYMMETRY
 from counting.store.database import Store
 from counting.group.burnside import MAX_SEARCHED_IDENTITY
+from counting.group.latin_classes import isomorphism_class_count, main_class_count
 from counting.group.split_burnside import split_orbit_count
 from factorization import latin_rectangles
 from grids.kind import as_kind
 
 __all__ = ["QUICK_SHAPES", "LONG_SHAPES", "QUICK_SYMMETRY", "LONG_SYMMETRY", "VerifyRow",
            "LONG_FULL_GROUP", "NOT_COUNTED_FULL_GROUP", "default_full_group_shapes",
-           "verify_full_group", "verify", "verify_shape", "verify_rectangles", "default_rectangles",
+           "verify_full_group", "verify_latin_classes", "default_latin_classes", "verify", "verify_shape", "verify_rectangles", "default_rectangles",
            "QUICK_RECTANGLES", "LONG_RECTANGLES", "default_shapes", "default_symmetry_shapes",
            "format_table", "format_markdown", "write_markdown"]
 
@@ -98,6 +99,14 @@ NOT_COUNTED_FULL_GROUP = {
                     "211 terms of its full group, about 2 CPU-minutes): see "
                     "results/symmetry-full.md",
 }
+# Latin squares' main classes (paratopy) and isomorphism classes of quasigroups
+# (counting/group/latin_classes.py, Burnside with the grid count as the
+# identity's term): orders 4-7 in seconds; --all adds 8 (about 20 CPU-s) and
+# 9 (about 4 minutes with its grid count; results/latin-classes.md).
+LATIN_GROUPS = {"main classes": main_class_count, "isomorphism classes": isomorphism_class_count}
+LATIN_SHORT = {"main classes": "main classes", "isomorphism classes": "iso. classes"}
+QUICK_LATIN_CLASSES = tuple((g, n) for n in (4, 5, 6, 7) for g in LATIN_GROUPS)
+LONG_LATIN_CLASSES = tuple((g, n) for n in (8, 9) for g in LATIN_GROUPS)
 NOT_COUNTED_SYMMETRY = {
     "2x5": "out of reach (`gridcount count 2x5 --up-to-symmetry` refuses it with its cost "
            "estimate): see results/bench_symmetry.md",
@@ -131,6 +140,12 @@ def default_full_group_shapes(all_shapes: bool = False) -> list[str]:
     return list((LONG_FULL_GROUP if all_shapes else ()) + tuple(NOT_COUNTED_FULL_GROUP))
 
 
+def default_latin_classes(all_shapes: bool = False) -> list[tuple[str, int]]:
+    """The (group, order) pairs of Latin-square classes ``gridcount verify``
+    counts (``--all``: the long ones too)."""
+    return list(QUICK_LATIN_CLASSES + (LONG_LATIN_CLASSES if all_shapes else ()))
+
+
 def default_symmetry_shapes(all_shapes: bool = False) -> list[str]:
     """The shapes whose essentially different grids ``gridcount verify``
     checks, then the ones listed but not counted."""
@@ -159,6 +174,7 @@ class VerifyRow:
     up_to_symmetry: bool = False     # essentially different grids, not all grids
     rect_rows: int | None = None     # Latin rectangles of this many rows, not grids
     full_group: bool = False         # essentially different under the kind's full group
+    latin_group: str | None = None   # Latin squares' classes under this group, not isotopy
 
 
     @property
@@ -166,6 +182,8 @@ class VerifyRow:
         """The shape, and what is counted when it is not all grids."""
         if self.rect_rows is not None:
             return f"{self.rect_rows} x {self.n} Latin rectangles"
+        if self.latin_group is not None:
+            return f"{self.shape} ({self.latin_group})"
         if self.full_group:
             return f"{self.shape} (essentially different, full group)"
         return f"{self.shape} (essentially different)" if self.up_to_symmetry else self.shape
@@ -181,6 +199,8 @@ class VerifyRow:
         ``"K x N rectangles"``."""
         if self.rect_rows is not None:
             return f"{self.rect_rows}x{self.n} rectangles"
+        if self.latin_group is not None:
+            return self.latin_group
         if self.full_group:
             return "essentially different (full group)"
         return "essentially different" if self.up_to_symmetry else "grids"
@@ -310,6 +330,31 @@ def verify_full_group(shape: str, *, workers: int = 1, options: CountOptions = C
                      reduction="full group", error=error, **row)
 
 
+def verify_latin_classes(group: str, n: int, *, workers: int = 1,
+                         options: CountOptions = CountOptions(),
+                         grid_total: int | None = None) -> VerifyRow:
+    """Latin squares of order ``n`` up to ``group`` (``"main classes"`` or
+    ``"isomorphism classes"``, :data:`LATIN_GROUPS`) beside the published
+    value; the identity's term from ``grid_total`` (a grid count of the same
+    run) or a grid count of ``1xN`` made here first (beyond 6×6)."""
+    source, values = published.LATIN_CLASSES[group]
+    t0 = time.perf_counter()
+    computed = units = error = None
+    try:
+        if grid_total is None and n > MAX_SEARCHED_IDENTITY:
+            with tempfile.TemporaryDirectory(prefix="gridcount-verify-") as tmp:
+                grid_total = _count(Job.load(f"1x{n}"), Path(tmp) / "grids.sqlite", workers,
+                                    options)
+        result = LATIN_GROUPS[group](n, options, grid_total=grid_total)
+        computed, units = result.classes, len(result.terms)
+    except Exception as e:  # reported in the table, never a crash (Ctrl-C still stops)
+        error = str(e) or type(e).__name__
+    return VerifyRow(shape=f"1x{n}", n=n, computed=computed, published=values.get(n),
+                     source=source, seconds=time.perf_counter() - t0, units=units,
+                     reduction="latin_classes", error=error, up_to_symmetry=True,
+                     latin_group=group)
+
+
 def verify_rectangles(rows: int, n: int) -> VerifyRow:
     """Count the ``rows × n`` Latin rectangles as ``gridcount count 1xN
     --rows K`` does (:func:`factorization.latin_rectangles`) and compare."""
@@ -346,11 +391,14 @@ def verify(shapes: Iterable[str], *, workers: int = 1, options: CountOptions = C
            symmetry_shapes: Iterable[str] = (),
            rectangles: Iterable[tuple[int, int]] = (),
            in_process_if_small: bool = False,
-           full_group_shapes: Iterable[str] = ()) -> list[VerifyRow]:
+           full_group_shapes: Iterable[str] = (),
+           latin_classes: Iterable[tuple[str, int]] = ()) -> list[VerifyRow]:
     """Verify every shape in turn, then the essentially different grids of
     ``symmetry_shapes`` (their identity taken from a grid count of this run
     when there is one), then those of ``full_group_shapes`` under their full
-    groups (the same identity), then the ``(rows, n)`` Latin ``rectangles``;
+    groups (the same identity), then the ``(group, n)`` Latin-square
+    ``latin_classes`` (the identity from ``1xN``'s grid count of this run when
+    there is one), then the ``(rows, n)`` Latin ``rectangles``;
     ``on_start`` is told each count as it starts (not the shapes listed
     but not counted, :data:`NOT_COUNTED`) and ``on_row`` each row as it is done.
 
@@ -383,6 +431,13 @@ def verify(shapes: Iterable[str], *, workers: int = 1, options: CountOptions = C
             on_start(f"{name} (essentially different, full group)")
         rows.append(verify_full_group(name, workers=workers, options=options,
                                       grid_total=grids.get(name)))
+        if on_row:
+            on_row(rows[-1])
+    for group, n in latin_classes:
+        if on_start:
+            on_start(f"1x{n} ({group})")
+        rows.append(verify_latin_classes(group, n, workers=workers, options=options,
+                                         grid_total=grids.get(f"1x{n}")))
         if on_row:
             on_row(rows[-1])
     for k, n in rectangles:
@@ -426,10 +481,10 @@ def _cells(row: VerifyRow) -> tuple[str, ...]:
 
 #: The terminal table's columns: the published value and its source go to
 #: numbered notes under the table, so a row fits 100 columns.
-_TERM_HEADER = ("shape", "method", "counts", "computed total", "match", "published", "time")
+_TERM_HEADER = ("shape", "method", "counts", "computed total", "match", "ref.", "time")
 _TERM_RIGHT = {3, 6}
 TABLE_WIDTH = 100
-_LONGEST_IN_TABLE = 41   # a longer computed total is written in full under the table
+LONGEST_IN_TABLE = 41   # a longer computed total is written in full under the table
 
 
 def format_table(rows: list[VerifyRow]) -> str:
@@ -447,10 +502,11 @@ def format_table(rows: list[VerifyRow]) -> str:
             key = (r.published, r.source or "")
             ref = f"[{notes.setdefault(key, len(notes) + 1)}]"
         computed = "—" if r.computed is None else f"{r.computed:,}"
-        if len(computed) > _LONGEST_IN_TABLE:   # said in full under the table
+        if len(computed) > LONGEST_IN_TABLE:   # said in full under the table
             long_totals.append(f"{r.label}: computed {computed}")
             computed = "(below)"
-        body.append((r.shape, r.method, "ess. diff. (full)" if r.full_group else
+        body.append((r.shape, r.method, LATIN_SHORT[r.latin_group] if r.latin_group else
+                     "ess. diff. (full)" if r.full_group else
                      "ess. diff." if r.up_to_symmetry else
                      f"{r.rect_rows}x{r.n} rect." if r.rect_rows is not None else "grids",
                      computed, r.status, ref, f"{r.seconds:,.1f} s"))

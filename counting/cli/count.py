@@ -520,6 +520,7 @@ def verify(all_shapes, shapes, workers, as_json, report):
     sym = [] if shapes is not None else verifying.default_symmetry_shapes(all_shapes)
     full = [] if shapes is not None else verifying.default_full_group_shapes(all_shapes)
     rects = [] if shapes is not None else verifying.default_rectangles(all_shapes)
+    latin = [] if shapes is not None else verifying.default_latin_classes(all_shapes)
     check_outputs([], [report])
     small_here = workers is None   # without --workers a small shape is counted in this process
     workers = workers or default_workers()
@@ -540,7 +541,8 @@ def verify(all_shapes, shapes, workers, as_json, report):
         with sigterm_stops_like_ctrl_c():
             rows = verifying.verify(chosen, workers=workers, symmetry_shapes=sym, rectangles=rects,
                                     on_start=lambda sh: say(f"counting {sh} ..."), on_row=on_row,
-                                    in_process_if_small=small_here, full_group_shapes=full)
+                                    in_process_if_small=small_here, full_group_shapes=full,
+                                    latin_classes=latin)
     except KeyboardInterrupt as e:
         how = "terminated" if isinstance(e, Terminated) else "interrupted"
         bad = [r.label for r in done if r.failed]

@@ -284,3 +284,52 @@ def test_verify_all_counts_windoku_and_its_essentially_different_grids_under_its
     assert grids.computed == 6_337_174_388_428_800     # enjoysudoku, 2018
     assert row.status == "ok" and "Michel" in row.source
     assert row.computed == 68_239_994     # Michel, "Mathematics of NRC-Sudoku", 2007
+
+# -- Latin squares' main classes and isomorphism classes (issue 34) -----------
+def test_verify_counts_latin_main_and_isomorphism_classes_beside_oeis():
+    rows = verify.verify([], latin_classes=[("main classes", 5), ("isomorphism classes", 5),
+                                            ("main classes", 6)])
+    assert [r.status for r in rows] == ["ok"] * 3
+    assert [r.computed for r in rows] == [2, 1_411, 12]      # A003090(5), A057991(5), A003090(6)
+    assert [r.source for r in rows] == ["OEIS A003090", "OEIS A057991", "OEIS A003090"]
+    assert rows[1].label == "1x5 (isomorphism classes)" and rows[1].counts == "isomorphism classes"
+    table = verify.format_table(rows)
+    assert "main classes" in table and "iso. classes" in table
+    assert "[2] 1,411 (OEIS A057991)" in table
+
+
+def test_a_wrong_grid_total_makes_the_latin_classes_row_fail():
+    # the identity's term is the grid count: a wrong one is no multiple of 5! (or of the order)
+    row = verify.verify_latin_classes("main classes", 7, grid_total=1)
+    assert row.status == "FAILED" and row.computed is None and row.error
+
+
+def test_verify_counts_latin_classes_to_order_7_by_default_and_8_and_9_with_all():
+    quick, long = verify.default_latin_classes(), verify.default_latin_classes(True)
+    assert ("main classes", 7) in quick and ("isomorphism classes", 7) in quick
+    assert ("main classes", 9) not in quick and ("main classes", 9) in long
+    assert all(n in published.LATIN_CLASSES[g][1] for g, n in long)
+
+
+def test_the_widest_rows_of_every_kind_fit_the_table_width():
+    # the default table was 103 columns wide (a 15-letter kind, a 16-letter method,
+    # "ess. diff. (full)", "not counted" and the "published" header)
+    wide = "9" * verify.LONGEST_IN_TABLE
+    rows = [verify.VerifyRow(shape="3x3+anti-knight", n=9, computed=int(wide), published=None,
+                             source=None, seconds=12_345.6, units=1, reduction="prefix-diagonals",
+                             full_group=True, up_to_symmetry=True),
+            verify.VerifyRow(shape="1x9", n=9, computed=1, published=1, source="OEIS A057991",
+                             seconds=1.0, units=1, reduction="latin_classes",
+                             latin_group="isomorphism classes", up_to_symmetry=True),
+            verify.VerifyRow(shape="1x10", n=10, computed=None, published=1, source="s",
+                             seconds=0.0, units=None, reduction=None, not_counted="a long job")]
+    text = verify.format_table(rows)
+    assert max(map(len, text.splitlines())) <= verify.TABLE_WIDTH, text
+
+
+@pytest.mark.slow
+def test_verify_all_counts_the_latin_classes_of_order_8():
+    rows = verify.verify(["1x8"], latin_classes=[("main classes", 8), ("isomorphism classes", 8)],
+                         workers=2)
+    assert [r.status for r in rows] == ["ok"] * 3
+    assert rows[1].computed == 283_657 and rows[2].computed == 2_697_818_331_680_661
