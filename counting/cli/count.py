@@ -499,8 +499,10 @@ def verify(all_shapes, shapes, workers, as_json, report):
     reduction, temporary store, process pool), then (without --shapes) the
     essentially different grids of Latin squares of orders 4-7, 2x2 and 2x3
     (and 2x4, 1x8, 3x3 and 1x9 with --all) by Burnside's lemma, and with
-    --all Windoku's under its full group (SudokuP's is listed).  Exit code 1
-    if any total disagrees with its published value or a count fails.
+    --all Windoku's under its full group (SudokuP's is listed), then Latin
+    squares' main classes and isomorphism classes of orders 4-7 (8 and 9
+    with --all).  Exit code 1 if any total disagrees with its published
+    value or a count fails.
 
     \b
     Example:
