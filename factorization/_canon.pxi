@@ -353,15 +353,10 @@ cdef void _label_cycles(int n, int d, const mask_t* adj, uint8_t* col, uint8_t* 
             s = gc_ctz(adj[c] & ~((<mask_t>1) << s))
 
 
-cdef void _common_neighbour_colours(int n, const mask_t* adj, uint8_t* colour,
-                                    int* ncells) noexcept nogil:
-    """Colour each vertex of one side by the multiset of its common-neighbour
-    counts with the other vertices of that side (a histogram of
-    ``|N(v) ∩ N(w)|`` over ``w != v``, 4 bits a count: at most 15 others).
-    An isomorphism invariant; a regular graph's refinement cannot split its
-    uniform colouring, this often splits it completely, so the search starts
-    near a leaf instead of individualising a vertex at every level."""
-    cdef uint64_t key[MAXN]
+cdef void _common_neighbour_keys(int n, const mask_t* adj, uint64_t* key) noexcept nogil:
+    """Each vertex's multiset of common-neighbour counts with the other
+    vertices of its side: a histogram of ``|N(v) ∩ N(w)|`` over ``w != v``,
+    4 bits a count (at most 15 others), counts up to 15 (60 bits)."""
     cdef uint64_t one
     cdef int v, w
     for v in range(n):
@@ -371,6 +366,17 @@ cdef void _common_neighbour_colours(int n, const mask_t* adj, uint8_t* colour,
             one = (<uint64_t>1) << (4 * gc_popcount(adj[v] & adj[w]))
             key[v] += one
             key[w] += one
+
+
+cdef void _common_neighbour_colours(int n, const mask_t* adj, uint8_t* colour,
+                                    int* ncells) noexcept nogil:
+    """Colour each vertex of one side by its common-neighbour histogram
+    (_common_neighbour_keys).  An isomorphism invariant; a regular graph's
+    refinement cannot split its uniform colouring, this often splits it
+    completely, so the search starts near a leaf instead of individualising
+    a vertex at every level."""
+    cdef uint64_t key[MAXN]
+    _common_neighbour_keys(n, adj, key)
     _rank(n, key, colour, ncells)
 
 

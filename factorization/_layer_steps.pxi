@@ -56,7 +56,6 @@ cdef enum:
     LKEYW = 3               # key words: 12 masks of 16 bits, mask i in word i >> 2
     LMAXG = 46080           # |C2 wr S_6|
 
-cdef uint64_t _LR[16]       # random words for a digit colour (rank < 16)
 cdef uint64_t _LR2[256]     # and for (pair count, column colour) in refinement
 
 
@@ -70,9 +69,6 @@ cdef inline uint64_t _lmix(uint64_t x) noexcept nogil:
 cdef void _layer_tables() noexcept:
     cdef uint64_t s = 0x243F6A8885A308D3ULL
     cdef int i
-    for i in range(16):
-        s += 0x9E3779B97F4A7C15ULL
-        _LR[i] = _lmix(s)
     for i in range(256):
         s += 0x9E3779B97F4A7C15ULL
         _LR2[i] = _lmix(s)
@@ -114,6 +110,7 @@ cdef struct LWork:
     int* keep               # keep[j * LMAXG ...]: the stabiliser of the prefix 0..j-1
     gc_count_t T            # the parent's T
     uint64_t rows           # rows enumerated (statistics)
+    uint64_t leaves         # admissible elements tried by their forms (statistics)
     int overflow            # a 128-bit accumulator overflowed
     # the table
     LSlot* slots
@@ -129,20 +126,22 @@ cdef void _layer_colours(LWork* W) noexcept nogil:
     are refined by their pair counts with every other column (digits in
     both; the stack partner and the column itself marked apart) until no
     class splits."""
-    cdef int n = W.n, j, k, nd, nc, before
-    cdef uint8_t dcol[LMAXN]
+    cdef int n = W.n, j, k, nc, before
+    cdef uint64_t dkey[LMAXN]
     cdef mask_t cadj[LMAXN]
     cdef mask_t m
     cdef uint64_t key[LMAXN]
     cdef uint64_t h
     cdef uint8_t pair[LMAXN][LMAXN]
-    _common_neighbour_colours(n, W.masks, dcol, &nd)
+    _common_neighbour_keys(n, W.masks, dkey)
+    for j in range(n):
+        dkey[j] = _lmix(dkey[j])
     _transpose(n, W.masks, cadj)
     for j in range(n):
         h = 0
         m = cadj[j]
         while m:
-            h += _LR[dcol[gc_ctz(m)]]
+            h += dkey[gc_ctz(m)]
             m &= m - 1
         key[j] = h
     _rank(n, key, W.colour, &nc)
@@ -204,6 +203,7 @@ cdef void _layer_leaf(LWork* W) noexcept nogil:
     cdef uint64_t key[LKEYW]
     cdef mask_t m, v
     cdef int d, c, s
+    W.leaves += 1
     for d in range(W.n):
         m = W.masks[d]
         v = 0
@@ -464,6 +464,11 @@ cdef class LayerTable:
         return self.W.rows
 
     @property
+    def leaves(self):
+        """Admissible elements imaged by the canonical forms (statistics)."""
+        return self.W.leaves
+
+    @property
     def overflow(self):
         """Whether an accumulator overflowed 128 bits (the sums are then void)."""
         return bool(self.W.overflow)
@@ -505,6 +510,7 @@ cdef class LayerTable:
         if rc < 0:
             raise MemoryError("layer table")
         self.W.rows += other.W.rows
+        self.W.leaves += other.W.leaves
         self.W.overflow |= other.W.overflow
 
     def export(self):

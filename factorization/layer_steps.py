@@ -150,4 +150,5 @@ def next_layer(layer: dict, C: int, threads: int = 1, parents: slice | None = No
             raise ArithmeticError(f"layer state {form}: T = {t} is not a multiple of its "
                                   f"{order // st} labellings")
         out[form] = (t, st)
+    next_layer.leaves = table.leaves     # statistics of the last call (benchmarks)
     return out, table.rows
