@@ -121,6 +121,8 @@ class LayerCounts:
         ``form -> LayerClass`` at layer ``C``.
     seconds : tuple of float
         Wall time of each transition ``L -> L+1``.
+    cpu : tuple of float
+        CPU time of each transition (the process's: every thread's).
     rows : tuple of int
         Rows ``f`` enumerated at each transition (after the symmetry saving).
     last : dict
@@ -135,6 +137,7 @@ class LayerCounts:
     seconds: tuple[float, ...]
     rows: tuple[int, ...]
     last: dict
+    cpu: tuple[float, ...] = ()
 
     @property
     def total(self) -> int:
@@ -313,11 +316,12 @@ def layer_counts(C: int, upto: int | None = None, *, engine: str = "compiled",
         raise ValueError(f"threads must be a positive integer, got {threads!r}")
     order = coordinate_group(C).order
     layer = {tuple(1 << j for j in range(2 * C)): (1, order)}
-    sizes, seconds, rows = [1], [], []
+    sizes, seconds, rows, cpu = [1], [], [], []
     for _ in range(1, upto):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         layer, n = _step(layer, C, engine, threads)
         seconds.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
         sizes.append(len(layer))
         rows.append(n)
     classes = {}
@@ -326,7 +330,7 @@ def layer_counts(C: int, upto: int | None = None, *, engine: str = "compiled",
         for form, (t, stab) in layer.items():
             m = order // stab
             classes[form] = LayerClass(form, m, n_labels // _multiplicity_factorial(form), t // m)
-    return LayerCounts(C, tuple(sizes), classes, tuple(seconds), tuple(rows), layer)
+    return LayerCounts(C, tuple(sizes), classes, tuple(seconds), tuple(rows), layer, tuple(cpu))
 
 
 def pattern_form(column_sets) -> tuple[int, ...]:
