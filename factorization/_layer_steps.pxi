@@ -51,6 +51,7 @@ cdef extern from *:
     uint64_t gc_hi(gc_count_t v) noexcept nogil
 
 cdef enum:
+    _LAYER_PLAIN = 8        # admissible elements (bound) imaged plainly, without pruning
     LMAXC = 6               # stacks (masks of 12 bits, 16 bits a mask in a key)
     LMAXN = 12              # digits = columns = 2C
     LKEYW = 3               # key words: 12 masks of 16 bits, mask i in word i >> 2
@@ -93,6 +94,10 @@ cdef struct LWork:
     int used                # stacks placed so far (bits)
     uint8_t cmap[LMAXN]     # the element being built
     mask_t image[LMAXC][4]  # and what it makes of the two bits of each stack
+    mask_t partial[LMAXN]   # mode 0: the digits' images on the positions placed so far
+    mask_t cur[LMAXC][LMAXN]   # sorted partial images after placing position t (t..C-1)
+    mask_t bestl[LMAXC][LMAXN] # the best element's, level by level
+    uint64_t updates        # bumped whenever the best changes
     int mode                # 0: the least image; 1: collect the elements fixing target
     int have_best
     uint64_t best[LKEYW]
@@ -259,9 +264,85 @@ cdef void _layer_place(LWork* W, int t) noexcept nogil:
         W.used &= ~(1 << s)
 
 
+cdef int _layer_bound(LWork* W, int t, int cmp) noexcept nogil:
+    """Mode 0, positions placed from the top (C-1 down to t): the digits'
+    images on the positions placed, sorted, against the best's; 1 to prune
+    (larger), else the comparison state for below (0 equal so far, -1
+    smaller or no best yet)."""
+    cdef int n = W.n, d, i, j
+    cdef mask_t v
+    cdef mask_t* a = W.cur[t]
+    for d in range(n):
+        v = W.partial[d]
+        j = d
+        while j > 0 and a[j - 1] > v:
+            a[j] = a[j - 1]
+            j -= 1
+        a[j] = v
+    if not W.have_best or cmp < 0:
+        return -1
+    for i in range(n):
+        if a[i] != W.bestl[t][i]:
+            return 1 if a[i] > W.bestl[t][i] else -1
+    return 0
+
+
+cdef void _layer_descend(LWork* W, int t, int cmp) noexcept nogil:
+    """Mode 0: the least image under the order that compares the sorted
+    images on positions C-1.. first, then C-1..C-2, ..., then whole (a total
+    order on sorted images: its last component is the image itself), with
+    branches pruned as soon as their placed positions compare larger."""
+    cdef int s, c0, c1, flip, d, c
+    cdef uint64_t seen
+    cdef mask_t add[LMAXN]
+    if t < 0:
+        if cmp < 0 or not W.have_best:
+            memcpy(W.bestl, W.cur, sizeof(W.cur))
+            W.best[0] = W.best[1] = W.best[2] = 0
+            for d in range(W.n):
+                W.best[d >> 2] |= (<uint64_t>W.cur[0][d]) << (16 * (3 - (d & 3)))
+            W.have_best = 1
+            W.count = 1
+            W.updates += 1
+        else:
+            W.count += 1
+        W.leaves += 1
+        return
+    for s in range(W.C):
+        if W.used & (1 << s) or W.sig[s] != W.want[t]:
+            continue
+        W.used |= 1 << s
+        c0 = W.colour[2 * s]
+        c1 = W.colour[2 * s + 1]
+        for flip in range(2):
+            if (flip == 0 and c0 > c1) or (flip == 1 and c1 > c0):
+                continue
+            W.cmap[2 * s] = <uint8_t>(2 * t + flip)
+            W.cmap[2 * s + 1] = <uint8_t>(2 * t + 1 - flip)
+            _layer_stack_image(W, s)
+            for d in range(W.n):
+                add[d] = W.image[s][(W.masks[d] >> (2 * s)) & 3]
+                W.partial[d] |= add[d]
+            c = _layer_bound(W, t, cmp)
+            if c <= 0:
+                seen = W.updates
+                _layer_descend(W, t - 1, c)
+                if W.updates != seen:
+                    cmp = 0        # the best now lies below this node: same prefix
+            for d in range(W.n):
+                W.partial[d] &= ~add[d]
+        W.used &= ~(1 << s)
+
+
 cdef void _layer_admissible(LWork* W) noexcept nogil:
-    """Colour W.masks and run every admissible element through _layer_leaf."""
+    """Colour W.masks and find the least image of its admissible elements:
+    all of them through _layer_leaf when few (a bound on their number at
+    most _LAYER_PLAIN: the plain order, sorted images compared), else by
+    _layer_descend (its order, with pruning).  The bound is an invariant, so
+    every state of an orbit uses the same order: forms stay canonical.
+    Mode 1 (a stabiliser) always images them all."""
     cdef int s, t, i, x, lo, hi
+    cdef uint64_t size
     _layer_colours(W)
     for s in range(W.C):
         lo = W.colour[2 * s]
@@ -277,10 +358,21 @@ cdef void _layer_admissible(LWork* W) noexcept nogil:
             W.want[t] = W.want[t - 1]
             t -= 1
         W.want[t] = x
+    size = 1                                 # admissible elements: an invariant
+    for s in range(W.C):
+        if W.colour[2 * s] == W.colour[2 * s + 1]:
+            size *= 2
+        for t in range(s):
+            if W.sig[t] == W.sig[s]:
+                size *= 2                    # (a tie group of k stacks: k! <= 2^(k(k-1)/2))
     W.used = 0
     W.have_best = 0
     W.count = 0
-    _layer_place(W, 0)
+    if W.mode == 1 or size <= _LAYER_PLAIN:
+        _layer_place(W, 0)
+    else:
+        memset(W.partial, 0, sizeof(W.partial))
+        _layer_descend(W, W.C - 1, -1)
 
 
 cdef uint64_t _layer_form(LWork* W, const mask_t* state, uint64_t* key) noexcept nogil:
