@@ -537,7 +537,9 @@ def cycles(const uint32_t[::1] adj):
 
 
 # ---------------------------------------------------------------------------
-# One layer of the layer method (_layer_steps.pxi: LayerTable, layer_forms)
+# One layer of the layer method (_layer_steps.pxi: the rows, the canonical
+# form, the table; _layer_table.pxi: LayerTable, layer_forms)
 # ---------------------------------------------------------------------------
 
 include "_layer_steps.pxi"
+include "_layer_table.pxi"

@@ -1,5 +1,5 @@
 """One transition of the layer method, compiled: canonical forms and the
-children's sums in C (``factorization/_layer_steps.pxi``), Python ints at the
+children's sums in C (``factorization/_layer_steps.pxi`` and ``_layer_table.pxi``), Python ints at the
 boundaries.
 
 :mod:`factorization.layers` explains the method and keeps the NumPy path
