@@ -48,6 +48,7 @@ cdef uint64_t _rank(int n, uint64_t* key, uint8_t* colour, int* ncells) noexcept
     """Replace each vertex's colour by the rank of its key among the distinct
     keys; returns a hash of the sorted distinct keys (an invariant)."""
     cdef uint64_t sorted_[MAXN]
+    cdef uint8_t at[MAXN]                    # sorted_[i] is the key of vertex at[i]
     cdef uint64_t t, h = 0
     cdef int i, j, m = 0
     for i in range(n):                       # insertion sort, n <= 16
@@ -55,18 +56,15 @@ cdef uint64_t _rank(int n, uint64_t* key, uint8_t* colour, int* ncells) noexcept
         j = i
         while j > 0 and sorted_[j - 1] > t:
             sorted_[j] = sorted_[j - 1]
+            at[j] = at[j - 1]
             j -= 1
         sorted_[j] = t
-    for i in range(n):                       # dedup in place
-        if m == 0 or sorted_[m - 1] != sorted_[i]:
-            sorted_[m] = sorted_[i]
+        at[j] = <uint8_t>i
+    for i in range(n):                       # ranks of the distinct keys
+        if i == 0 or sorted_[i - 1] != sorted_[i]:
             h = (h ^ sorted_[i]) * _MIX + <uint64_t>m
             m += 1
-    for i in range(n):
-        j = 0
-        while sorted_[j] != key[i]:
-            j += 1
-        colour[i] = <uint8_t>j
+        colour[at[i]] = <uint8_t>(m - 1)
     ncells[0] = m
     return h
 
@@ -355,21 +353,30 @@ cdef void _label_cycles(int n, int d, const mask_t* adj, uint8_t* col, uint8_t* 
             s = gc_ctz(adj[c] & ~((<mask_t>1) << s))
 
 
-cdef void _common_neighbour_colours(int n, const mask_t* adj, uint8_t* colour,
-                                    int* ncells) noexcept nogil:
-    """Colour each vertex of one side by the multiset of its common-neighbour
-    counts with the other vertices of that side (a histogram of
-    ``|N(v) ∩ N(w)|`` over ``w != v``, 4 bits a count: at most 15 others).
-    An isomorphism invariant; a regular graph's refinement cannot split its
-    uniform colouring, this often splits it completely, so the search starts
-    near a leaf instead of individualising a vertex at every level."""
-    cdef uint64_t key[MAXN]
+cdef void _common_neighbour_keys(int n, const mask_t* adj, uint64_t* key) noexcept nogil:
+    """Each vertex's multiset of common-neighbour counts with the other
+    vertices of its side: a histogram of ``|N(v) ∩ N(w)|`` over ``w != v``,
+    4 bits a count (at most 15 others), counts up to 15 (60 bits)."""
+    cdef uint64_t one
     cdef int v, w
     for v in range(n):
         key[v] = 0
-        for w in range(n):
-            if w != v:
-                key[v] += (<uint64_t>1) << (4 * gc_popcount(adj[v] & adj[w]))
+    for v in range(n):
+        for w in range(v + 1, n):
+            one = (<uint64_t>1) << (4 * gc_popcount(adj[v] & adj[w]))
+            key[v] += one
+            key[w] += one
+
+
+cdef void _common_neighbour_colours(int n, const mask_t* adj, uint8_t* colour,
+                                    int* ncells) noexcept nogil:
+    """Colour each vertex of one side by its common-neighbour histogram
+    (_common_neighbour_keys).  An isomorphism invariant; a regular graph's
+    refinement cannot split its uniform colouring, this often splits it
+    completely, so the search starts near a leaf instead of individualising
+    a vertex at every level."""
+    cdef uint64_t key[MAXN]
+    _common_neighbour_keys(n, adj, key)
     _rank(n, key, colour, ncells)
 
 

@@ -60,7 +60,13 @@ cnp.import_array()
 cdef extern from *:
     """
     typedef unsigned __int128 gc_count_t;
-    static inline int gc_popcount(unsigned int x) { return __builtin_popcount(x); }
+    /* SWAR, inline: without -mpopcnt (no -march: see setup.py) __builtin_popcount
+       is a call into libgcc, which was 15% of a layer transition's time */
+    static inline int gc_popcount(unsigned int x) {
+        x = x - ((x >> 1) & 0x55555555u);
+        x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+        return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+    }
     static inline int gc_ctz(unsigned int x) { return __builtin_ctz(x); }
     """
     ctypedef unsigned long long gc_count_t  # really unsigned __int128 (C side only)
@@ -528,3 +534,12 @@ def key_to_adj(key, int n):
 def cycles(const uint32_t[::1] adj):
     """Connected components of the graph (cycles of a 2-regular graph)."""
     return _cycles(adj.shape[0], &adj[0])
+
+
+# ---------------------------------------------------------------------------
+# One layer of the layer method (_layer_steps.pxi: the rows, the canonical
+# form, the table; _layer_table.pxi: LayerTable, layer_forms)
+# ---------------------------------------------------------------------------
+
+include "_layer_steps.pxi"
+include "_layer_table.pxi"

@@ -47,7 +47,19 @@ enumerated up to ``S``: the column ``j`` being filled gets one type per
 orbit of the elements of ``S`` fixing the columns filled so far, their
 types and ``j``, weighted by the orbit's size (the children of ``g·f`` are
 the images of ``f``'s, so they fall in the same classes).  The rest of a row
-is enumerated column by column in NumPy.
+is enumerated column by column.
+
+Two engines
+-----------
+``engine="compiled"`` (the default) runs each transition in C
+(:mod:`factorization.layer_steps`: the rows, the children's canonical forms
+and the sums, unsigned 128-bit with checked arithmetic, in open-addressing
+tables filled by ``threads`` threads); a layer whose sums do not fit in 128
+bits is redone by the NumPy path with Python ints.  ``engine="numpy"`` is
+the first implementation, kept as the reference the tests compare against
+state by state.  Both give their states in the compiled canonical form
+(:func:`factorization.layer_steps.layer_form`), the keys of
+:attr:`LayerCounts.last` and :attr:`LayerCounts.classes`.
 
 Example
 -------
@@ -65,11 +77,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from factorization.layer_canon import canonical_states, coordinate_group, stabiliser
+from factorization.layer_steps import SumOverflow, layer_forms_of, next_layer
 
-__all__ = ["LayerClass", "LayerCounts", "layer_counts", "pattern_form", "MAX_LAYER_C"]
+__all__ = ["LayerClass", "LayerCounts", "layer_counts", "pattern_form", "MAX_LAYER_C", "ENGINES"]
 
 MAX_LAYER_C = 6         # masks of 12 bits; C = 6 is 12 digits (only its first layers are cheap)
-_CHILDREN_BATCH = 400_000   # child states canonicalised at once
+_CHILDREN_BATCH = 400_000   # child states canonicalised at once (NumPy path)
+ENGINES = ("compiled", "numpy")
 
 
 @dataclass(frozen=True)
@@ -107,6 +121,8 @@ class LayerCounts:
         ``form -> LayerClass`` at layer ``C``.
     seconds : tuple of float
         Wall time of each transition ``L -> L+1``.
+    cpu : tuple of float
+        CPU time of each transition (the process's: every thread's).
     rows : tuple of int
         Rows ``f`` enumerated at each transition (after the symmetry saving).
     last : dict
@@ -121,6 +137,7 @@ class LayerCounts:
     seconds: tuple[float, ...]
     rows: tuple[int, ...]
     last: dict
+    cpu: tuple[float, ...] = ()
 
     @property
     def total(self) -> int:
@@ -246,7 +263,30 @@ def _next_layer(layer: dict, C: int) -> tuple[dict, int]:
     return nxt, n_rows
 
 
-def layer_counts(C: int, upto: int | None = None) -> LayerCounts:
+def _reform(layer: dict, C: int, form) -> dict:
+    """The layer with its states in another canonical form (``form``: a
+    batch function like :func:`canonical_states`); ``T`` and the stabiliser
+    orders are class functions, so they carry over."""
+    if not layer:
+        return {}
+    forms, _ = form(np.array(list(layer), dtype=np.int64), C)
+    return {tuple(f): v for f, v in zip(forms.tolist(), layer.values())}
+
+
+def _step(layer: dict, C: int, engine: str, threads: int) -> tuple[dict, int]:
+    """One transition in the compiled form; the NumPy path when asked, or
+    when a sum does not fit in 128 bits."""
+    if engine == "compiled":
+        try:
+            return next_layer(layer, C, threads=threads)
+        except SumOverflow:
+            pass
+    nxt, n = _next_layer(_reform(layer, C, canonical_states), C)
+    return _reform(nxt, C, layer_forms_of), n
+
+
+def layer_counts(C: int, upto: int | None = None, *, engine: str = "compiled",
+                 threads: int = 1) -> LayerCounts:
     """Count the bands of ``C`` stacks by layers; every complete class's ``F_C``.
 
     Parameters
@@ -256,6 +296,10 @@ def layer_counts(C: int, upto: int | None = None) -> LayerCounts:
     upto : int, optional
         Stop after this layer (default ``C``); ``classes`` is then empty
         unless it is ``C``.
+    engine : {"compiled", "numpy"}
+        The transitions in C (default) or in NumPy (the reference).
+    threads : int
+        Threads of a compiled transition.
 
     Returns
     -------
@@ -266,13 +310,18 @@ def layer_counts(C: int, upto: int | None = None) -> LayerCounts:
     upto = C if upto is None else upto
     if isinstance(upto, bool) or not isinstance(upto, int) or not 1 <= upto <= C:
         raise ValueError(f"upto must be an integer in 1..{C}, got {upto!r}")
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ValueError(f"threads must be a positive integer, got {threads!r}")
     order = coordinate_group(C).order
     layer = {tuple(1 << j for j in range(2 * C)): (1, order)}
-    sizes, seconds, rows = [1], [], []
+    sizes, seconds, rows, cpu = [1], [], [], []
     for _ in range(1, upto):
-        t0 = time.perf_counter()
-        layer, n = _next_layer(layer, C)
+        t0, c0 = time.perf_counter(), time.process_time()
+        layer, n = _step(layer, C, engine, threads)
         seconds.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
         sizes.append(len(layer))
         rows.append(n)
     classes = {}
@@ -281,7 +330,7 @@ def layer_counts(C: int, upto: int | None = None) -> LayerCounts:
         for form, (t, stab) in layer.items():
             m = order // stab
             classes[form] = LayerClass(form, m, n_labels // _multiplicity_factorial(form), t // m)
-    return LayerCounts(C, tuple(sizes), classes, tuple(seconds), tuple(rows), layer)
+    return LayerCounts(C, tuple(sizes), classes, tuple(seconds), tuple(rows), layer, tuple(cpu))
 
 
 def pattern_form(column_sets) -> tuple[int, ...]:
@@ -301,5 +350,5 @@ def pattern_form(column_sets) -> tuple[int, ...]:
         if sets[2 * s] & sets[2 * s + 1] or len(sets[2 * s] | sets[2 * s + 1]) != 2 * C:
             raise ValueError(f"stack {s}: its two column sets are not complementary")
     masks = [sum(1 << j for j, col in enumerate(sets) if d in col) for d in digits]
-    forms, _ = canonical_states(np.array([masks]), C)
+    forms, _ = layer_forms_of(np.array([masks]), C)
     return tuple(forms[0].tolist())

@@ -1,0 +1,515 @@
+# Included by _kernel.pyx (one compilation unit): one layer of the layer
+# method (factorization/layers.py explains it; factorization/layer_steps.py
+# validates the inputs and owns the public behaviour).
+#
+# A *state* is the multiset of the 2C digits' occurrence masks (bit 2s + b:
+# column b of stack s), at most one bit a stack.  A transition takes parents
+# (canonical states with their T, a count below 2^128) and, for every row f
+# that extends one (column j gets a digit whose mask avoids j's stack, each
+# mask type used by its multiplicity), adds T·weight to the child
+# {mask(f(j)) | 1 << j} in its canonical form.  Invariants:
+#   * the canonical form is the least image (masks sorted, then compared as
+#     a sequence; for states with many admissible elements, compared first
+#     on the top stack positions: _layer_descend) over the *admissible*
+#     elements of G = C2 wr S_C: those that order the stacks by an invariant
+#     signature and each stack's columns by an invariant colour.  Colours are ranks of invariant keys (_rank of
+#     _canon.pxi), so they are equivariant and A(g·v) = A(v)·g^-1: every
+#     image of v has the same form.  Hash collisions only merge keys, which
+#     admits more elements (slower, never wrong);
+#   * the admissible elements giving the form are g0·Stab(v), so their
+#     number is the stabiliser's order; a parent, being its own form, has
+#     the identity admissible, and its admissible elements fixing it are its
+#     whole stabiliser;
+#   * rows are enumerated up to the parent's stabiliser as layers.py's
+#     NumPy path does (orbit representatives of the column being filled
+#     under the elements fixing the filled columns and their types, weighted
+#     by the orbit's size), then column by column;
+#   * accumulators are unsigned 128-bit with checked multiplies and adds: an
+#     overflow sets a flag and the caller redoes the layer with Python ints.
+# An element of G is stored as its column map (column j -> column cmap[j];
+# a map that keeps stack pairs together), which is all the code needs.
+
+cdef extern from *:
+    """
+    static inline int gc_mul_add(gc_count_t *acc, gc_count_t t, uint64_t w) {
+        gc_count_t p;
+        if (__builtin_mul_overflow(t, (gc_count_t)w, &p)) return 1;
+        return __builtin_add_overflow(*acc, p, acc);
+    }
+    static inline int gc_add(gc_count_t *acc, gc_count_t v) {
+        return __builtin_add_overflow(*acc, v, acc);
+    }
+    static inline gc_count_t gc_make(uint64_t lo, uint64_t hi) {
+        return ((gc_count_t)hi << 64) | (gc_count_t)lo;
+    }
+    static inline uint64_t gc_lo(gc_count_t v) { return (uint64_t)v; }
+    static inline uint64_t gc_hi(gc_count_t v) { return (uint64_t)(v >> 64); }
+    """
+    int gc_mul_add(gc_count_t* acc, gc_count_t t, uint64_t w) noexcept nogil
+    int gc_add(gc_count_t* acc, gc_count_t v) noexcept nogil
+    gc_count_t gc_make(uint64_t lo, uint64_t hi) noexcept nogil
+    uint64_t gc_lo(gc_count_t v) noexcept nogil
+    uint64_t gc_hi(gc_count_t v) noexcept nogil
+
+cdef enum:
+    _LAYER_PLAIN = 8        # admissible elements (bound) imaged plainly, without pruning
+    LMAXC = 6               # stacks (masks of 12 bits, 16 bits a mask in a key)
+    LMAXN = 12              # digits = columns = 2C
+    LKEYW = 3               # key words: 12 masks of 16 bits, mask i in word i >> 2
+    LMAXG = 46080           # |C2 wr S_6|
+
+cdef uint64_t _LR2[256]     # and for (pair count, column colour) in refinement
+
+
+cdef inline uint64_t _lmix(uint64_t x) noexcept nogil:
+    """splitmix64's finaliser (a bijection)."""
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL
+    return x ^ (x >> 31)
+
+
+cdef void _layer_tables() noexcept:
+    cdef uint64_t s = 0x243F6A8885A308D3ULL
+    cdef int i
+    for i in range(256):
+        s += 0x9E3779B97F4A7C15ULL
+        _LR2[i] = _lmix(s)
+
+
+_layer_tables()
+
+
+cdef struct LSlot:
+    uint64_t key[LKEYW]     # the canonical state; all zero: empty slot
+    int64_t stab            # its stabiliser's order
+    gc_count_t acc          # Σ T(parent)·rows into it
+
+
+cdef struct LWork:
+    int C, n                # stacks, digits
+    # the canonical form (scratch)
+    mask_t masks[LMAXN]     # the state being canonicalised
+    uint8_t colour[LMAXN]   # column colours (invariant ranks)
+    int sig[LMAXC]          # stack signatures
+    int want[LMAXC]         # signatures in increasing order: position t takes want[t]
+    int used                # stacks placed so far (bits)
+    uint8_t cmap[LMAXN]     # the element being built
+    mask_t image[LMAXC][4]  # and what it makes of the two bits of each stack
+    mask_t partial[LMAXN]   # mode 0: the digits' images on the positions placed so far
+    mask_t cur[LMAXC][LMAXN]   # sorted partial images after placing position t (t..C-1)
+    mask_t bestl[LMAXC][LMAXN] # the best element's, level by level
+    uint64_t updates        # bumped whenever the best changes
+    int mode                # 0: the least image; 1: collect the elements fixing target
+    int have_best
+    uint64_t best[LKEYW]
+    uint64_t count          # elements giving best
+    uint64_t target[LKEYW]
+    uint8_t* elems          # mode 1: collected column maps, n bytes each (LMAXG of them)
+    int nelems
+    # the rows of a parent
+    int ntypes
+    mask_t types[LMAXN]     # its distinct masks
+    int rem[LMAXN]          # multiplicities still to place
+    mask_t child[LMAXN]     # the child being built: child[j] = type of column j | 1 << j
+    int* typeimg            # typeimg[g * LMAXN + t]: the type element g sends type t to
+    int* fix                # fix[j * LMAXG ...]: elements fixing the prefix and column j
+    int* keep               # keep[j * LMAXG ...]: the stabiliser of the prefix 0..j-1
+    gc_count_t T            # the parent's T
+    uint64_t rows           # rows enumerated (statistics)
+    uint64_t leaves         # admissible elements tried by their forms (statistics)
+    int overflow            # a 128-bit accumulator overflowed
+    # the table
+    LSlot* slots
+    uint64_t cap, size
+
+
+cdef void _layer_colours(LWork* W) noexcept nogil:
+    """Equivariant column colours (W.colour, ranks 0..n-1) of W.masks.
+
+    Digits start from their common-neighbour histograms (_canon.pxi: how
+    many columns they share with each other digit, equal masks included);
+    a column's key is the multiset of its digits' colours; then the columns
+    are refined by their pair counts with every other column (digits in
+    both; the stack partner and the column itself marked apart) until no
+    class splits."""
+    cdef int n = W.n, j, k, nc, before
+    cdef uint64_t dkey[LMAXN]
+    cdef mask_t cadj[LMAXN]
+    cdef mask_t m
+    cdef uint64_t key[LMAXN]
+    cdef uint64_t h
+    cdef uint8_t pair[LMAXN][LMAXN]
+    _common_neighbour_keys(n, W.masks, dkey)
+    for j in range(n):
+        dkey[j] = _lmix(dkey[j])
+    _transpose(n, W.masks, cadj)
+    for j in range(n):
+        h = 0
+        m = cadj[j]
+        while m:
+            h += dkey[gc_ctz(m)]
+            m &= m - 1
+        key[j] = h
+    _rank(n, key, W.colour, &nc)
+    if nc == n:
+        return
+    for j in range(n):
+        pair[j][j] = 15
+        pair[j][j ^ 1] = 14
+        for k in range(j + 1, n):
+            if k != (j ^ 1):
+                pair[j][k] = pair[k][j] = <uint8_t>gc_popcount(cadj[j] & cadj[k])
+    while True:
+        before = nc
+        for j in range(n):
+            h = 0
+            for k in range(n):
+                h += _LR2[pair[j][k] * 16 + W.colour[k]]
+            key[j] = ((<uint64_t>W.colour[j]) << 58) | (_lmix(h) >> 6)
+        _rank(n, key, W.colour, &nc)
+        if nc == before or nc == n:
+            break
+
+
+cdef inline mask_t _mask_image(const uint8_t* cmap, mask_t m) noexcept nogil:
+    cdef mask_t out = 0
+    while m:
+        out |= (<mask_t>1) << cmap[gc_ctz(m)]
+        m &= m - 1
+    return out
+
+
+cdef inline void _sorted_key(int n, mask_t* v, uint64_t* key) noexcept nogil:
+    """Sort the n masks of v (in place) and pack them into key."""
+    cdef int i, j
+    cdef mask_t t
+    for i in range(1, n):
+        t = v[i]
+        j = i
+        while j > 0 and v[j - 1] > t:
+            v[j] = v[j - 1]
+            j -= 1
+        v[j] = t
+    key[0] = key[1] = key[2] = 0
+    for i in range(n):
+        key[i >> 2] |= (<uint64_t>v[i]) << (16 * (3 - (i & 3)))
+
+
+cdef inline int _key_cmp(const uint64_t* a, const uint64_t* b) noexcept nogil:
+    cdef int w
+    for w in range(LKEYW):
+        if a[w] != b[w]:
+            return -1 if a[w] < b[w] else 1
+    return 0
+
+
+cdef void _layer_leaf(LWork* W) noexcept nogil:
+    """An admissible element (W.cmap): compare its image with the best."""
+    cdef mask_t img[LMAXN]
+    cdef uint64_t key[LKEYW]
+    cdef mask_t m, v
+    cdef int d, c, s
+    W.leaves += 1
+    for d in range(W.n):
+        m = W.masks[d]
+        v = 0
+        for s in range(W.C):
+            v |= W.image[s][(m >> (2 * s)) & 3]
+        img[d] = v
+    _sorted_key(W.n, img, key)
+    if W.mode == 1:
+        if _key_cmp(key, W.target) == 0 and W.nelems < LMAXG:
+            memcpy(W.elems + W.nelems * W.n, W.cmap, W.n)
+            W.nelems += 1
+        return
+    c = 1 if not W.have_best else _key_cmp(key, W.best)
+    if c < 0 or not W.have_best:
+        memcpy(W.best, key, sizeof(key))
+        W.have_best = 1
+        W.count = 1
+    elif c == 0:
+        W.count += 1
+
+
+cdef inline void _layer_stack_image(LWork* W, int s) noexcept nogil:
+    cdef mask_t a = (<mask_t>1) << W.cmap[2 * s], b = (<mask_t>1) << W.cmap[2 * s + 1]
+    W.image[s][0] = 0
+    W.image[s][1] = a
+    W.image[s][2] = b
+    W.image[s][3] = a | b
+
+
+cdef void _layer_place(LWork* W, int t) noexcept nogil:
+    """Position t of the stacks: every unplaced stack of signature want[t],
+    with its columns in colour order (both ways when they tie)."""
+    cdef int s, c0, c1
+    if t == W.C:
+        _layer_leaf(W)
+        return
+    for s in range(W.C):
+        if W.used & (1 << s) or W.sig[s] != W.want[t]:
+            continue
+        W.used |= 1 << s
+        c0 = W.colour[2 * s]
+        c1 = W.colour[2 * s + 1]
+        if c0 <= c1:
+            W.cmap[2 * s] = <uint8_t>(2 * t)
+            W.cmap[2 * s + 1] = <uint8_t>(2 * t + 1)
+            _layer_stack_image(W, s)
+            _layer_place(W, t + 1)
+        if c1 <= c0:
+            W.cmap[2 * s] = <uint8_t>(2 * t + 1)
+            W.cmap[2 * s + 1] = <uint8_t>(2 * t)
+            _layer_stack_image(W, s)
+            _layer_place(W, t + 1)
+        W.used &= ~(1 << s)
+
+
+cdef int _layer_bound(LWork* W, int t, int cmp) noexcept nogil:
+    """Mode 0, positions placed from the top (C-1 down to t): the digits'
+    images on the positions placed, sorted, against the best's; 1 to prune
+    (larger), else the comparison state for below (0 equal so far, -1
+    smaller or no best yet)."""
+    cdef int n = W.n, d, i, j
+    cdef mask_t v
+    cdef mask_t* a = W.cur[t]
+    for d in range(n):
+        v = W.partial[d]
+        j = d
+        while j > 0 and a[j - 1] > v:
+            a[j] = a[j - 1]
+            j -= 1
+        a[j] = v
+    if not W.have_best or cmp < 0:
+        return -1
+    for i in range(n):
+        if a[i] != W.bestl[t][i]:
+            return 1 if a[i] > W.bestl[t][i] else -1
+    return 0
+
+
+cdef void _layer_descend(LWork* W, int t, int cmp) noexcept nogil:
+    """Mode 0: the least image under the order that compares the sorted
+    images on positions C-1.. first, then C-1..C-2, ..., then whole (a total
+    order on sorted images: its last component is the image itself), with
+    branches pruned as soon as their placed positions compare larger."""
+    cdef int s, c0, c1, flip, d, c
+    cdef uint64_t seen
+    cdef mask_t add[LMAXN]
+    if t < 0:
+        if cmp < 0 or not W.have_best:
+            memcpy(W.bestl, W.cur, sizeof(W.cur))
+            W.best[0] = W.best[1] = W.best[2] = 0
+            for d in range(W.n):
+                W.best[d >> 2] |= (<uint64_t>W.cur[0][d]) << (16 * (3 - (d & 3)))
+            W.have_best = 1
+            W.count = 1
+            W.updates += 1
+        else:
+            W.count += 1
+        W.leaves += 1
+        return
+    for s in range(W.C):
+        if W.used & (1 << s) or W.sig[s] != W.want[t]:
+            continue
+        W.used |= 1 << s
+        c0 = W.colour[2 * s]
+        c1 = W.colour[2 * s + 1]
+        for flip in range(2):
+            if (flip == 0 and c0 > c1) or (flip == 1 and c1 > c0):
+                continue
+            W.cmap[2 * s] = <uint8_t>(2 * t + flip)
+            W.cmap[2 * s + 1] = <uint8_t>(2 * t + 1 - flip)
+            _layer_stack_image(W, s)
+            for d in range(W.n):
+                add[d] = W.image[s][(W.masks[d] >> (2 * s)) & 3]
+                W.partial[d] |= add[d]
+            c = _layer_bound(W, t, cmp)
+            if c <= 0:
+                seen = W.updates
+                _layer_descend(W, t - 1, c)
+                if W.updates != seen:
+                    cmp = 0        # the best now lies below this node: same prefix
+            for d in range(W.n):
+                W.partial[d] &= ~add[d]
+        W.used &= ~(1 << s)
+
+
+cdef void _layer_admissible(LWork* W) noexcept nogil:
+    """Colour W.masks and find the least image of its admissible elements:
+    all of them through _layer_leaf when few (a bound on their number at
+    most _LAYER_PLAIN: the plain order, sorted images compared), else by
+    _layer_descend (its order, with pruning).  The bound is an invariant, so
+    every state of an orbit uses the same order: forms stay canonical.
+    Mode 1 (a stabiliser) always images them all."""
+    cdef int s, t, i, x, lo, hi
+    cdef uint64_t size
+    _layer_colours(W)
+    for s in range(W.C):
+        lo = W.colour[2 * s]
+        hi = W.colour[2 * s + 1]
+        if lo > hi:
+            lo, hi = hi, lo
+        W.sig[s] = lo * 16 + hi
+        W.want[s] = W.sig[s]
+    for i in range(1, W.C):
+        x = W.want[i]
+        t = i
+        while t > 0 and W.want[t - 1] > x:
+            W.want[t] = W.want[t - 1]
+            t -= 1
+        W.want[t] = x
+    size = 1                                 # admissible elements: an invariant
+    for s in range(W.C):
+        if W.colour[2 * s] == W.colour[2 * s + 1]:
+            size *= 2
+        for t in range(s):
+            if W.sig[t] == W.sig[s]:
+                size *= 2                    # (a tie group of k stacks: k! <= 2^(k(k-1)/2))
+    W.used = 0
+    W.have_best = 0
+    W.count = 0
+    if W.mode == 1 or size <= _LAYER_PLAIN:
+        _layer_place(W, 0)
+    else:
+        memset(W.partial, 0, sizeof(W.partial))
+        _layer_descend(W, W.C - 1, -1)
+
+
+cdef uint64_t _layer_form(LWork* W, const mask_t* state, uint64_t* key) noexcept nogil:
+    """The canonical key of a state; returns its stabiliser's order."""
+    memcpy(W.masks, state, W.n * sizeof(mask_t))
+    W.mode = 0
+    _layer_admissible(W)
+    memcpy(key, W.best, LKEYW * sizeof(uint64_t))
+    return W.count
+
+
+cdef inline uint64_t _slot_hash(const uint64_t* key) noexcept nogil:
+    return _lmix(key[0] * 0x9E3779B97F4A7C15ULL + key[1] * 0xC2B2AE3D27D4EB4FULL + key[2])
+
+
+cdef int _layer_grow(LWork* W) noexcept nogil:
+    """Double the table; -1 when out of memory."""
+    cdef uint64_t cap = W.cap * 2 if W.cap else 1024, i, p
+    cdef LSlot* new = <LSlot*>calloc(cap, sizeof(LSlot))
+    if new == NULL:
+        return -1
+    for i in range(W.cap):
+        if W.slots[i].stab:
+            p = _slot_hash(W.slots[i].key) & (cap - 1)
+            while new[p].stab:
+                p = (p + 1) & (cap - 1)
+            new[p] = W.slots[i]
+    free(W.slots)
+    W.slots = new
+    W.cap = cap
+    return 0
+
+
+cdef int _layer_add(LWork* W, const uint64_t* key, uint64_t stab, gc_count_t value,
+                    uint64_t weight) noexcept nogil:
+    """acc[key] += value·weight (checked); -1 when out of memory."""
+    cdef uint64_t p
+    cdef LSlot* s
+    if 2 * (W.size + 1) > W.cap and _layer_grow(W) < 0:
+        return -1
+    p = _slot_hash(key) & (W.cap - 1)
+    while True:
+        s = &W.slots[p]
+        if not s.stab:
+            memcpy(s.key, key, LKEYW * sizeof(uint64_t))
+            s.stab = <int64_t>stab
+            W.size += 1
+            break
+        if _key_cmp(s.key, key) == 0:
+            break
+        p = (p + 1) & (W.cap - 1)
+    if gc_mul_add(&s.acc, value, weight):
+        W.overflow = 1
+    return 0
+
+
+cdef int _layer_rows(LWork* W, int j, uint64_t weight, int nh) noexcept nogil:
+    """Fill column j onwards; keep[j * LMAXG ..][:nh] are the stabiliser's
+    elements fixing columns 0..j-1 and their types.  -1: out of memory."""
+    cdef int n = W.n, t, g, i, nf = 0, nk, r
+    cdef mask_t stack = (<mask_t>3) << (2 * (j >> 1))
+    cdef uint64_t key[LKEYW]
+    cdef uint64_t stab
+    cdef int seen = 0, orbit
+    cdef const int* H
+    cdef int* F = NULL
+    cdef int* K
+    if j == n:
+        stab = _layer_form(W, W.child, key)
+        W.rows += 1
+        return _layer_add(W, key, stab, W.T, weight)
+    if nh > 1:
+        H = W.keep + j * LMAXG
+        F = W.fix + j * LMAXG
+        nf = 0
+        for i in range(nh):
+            if W.elems[H[i] * n + j] == j:
+                F[nf] = H[i]
+                nf += 1
+    for t in range(W.ntypes):
+        if W.rem[t] == 0 or W.types[t] & stack or seen >> t & 1:
+            continue
+        W.child[j] = W.types[t] | ((<mask_t>1) << j)
+        W.rem[t] -= 1
+        if nh > 1:
+            orbit = 0
+            nk = 0
+            K = W.keep + (j + 1) * LMAXG
+            for i in range(nf):
+                g = F[i]
+                orbit |= 1 << W.typeimg[g * LMAXN + t]
+                if W.typeimg[g * LMAXN + t] == t:
+                    K[nk] = g
+                    nk += 1
+            seen |= orbit
+            r = _layer_rows(W, j + 1, weight * <uint64_t>gc_popcount(orbit), nk)
+        else:
+            r = _layer_rows(W, j + 1, weight, 0)
+        W.rem[t] += 1
+        if r < 0:
+            return r
+    return 0
+
+
+cdef int _layer_parent(LWork* W, const mask_t* parent, gc_count_t T) noexcept nogil:
+    """Every row from one canonical parent into the table.  -1: out of
+    memory; -2: the parent is not in canonical form (its admissible elements
+    do not include the identity)."""
+    cdef int n = W.n, i, g, t, x
+    cdef mask_t img
+    memcpy(W.masks, parent, n * sizeof(mask_t))
+    _sorted_key(n, W.masks, W.target)
+    memcpy(W.masks, parent, n * sizeof(mask_t))
+    W.mode = 1
+    W.nelems = 0
+    _layer_admissible(W)
+    if W.nelems == 0:
+        return -2
+    W.ntypes = 0
+    for i in range(n):                       # distinct masks (parent is sorted)
+        if W.ntypes and W.types[W.ntypes - 1] == parent[i]:
+            W.rem[W.ntypes - 1] += 1
+        else:
+            W.types[W.ntypes] = parent[i]
+            W.rem[W.ntypes] = 1
+            W.ntypes += 1
+    for g in range(W.nelems):
+        for t in range(W.ntypes):
+            img = _mask_image(W.elems + g * n, W.types[t])
+            x = 0
+            while x < W.ntypes and W.types[x] != img:
+                x += 1
+            if x == W.ntypes:
+                return -2
+            W.typeimg[g * LMAXN + t] = x
+    for g in range(W.nelems):
+        W.keep[g] = g
+    W.T = T
+    return _layer_rows(W, 0, 1, W.nelems)

@@ -1,0 +1,130 @@
+"""The compiled layer transitions (factorization.layer_steps).
+
+The compiled path must give, layer by layer, exactly the states, T values
+and stabiliser orders of the NumPy reference (factorization.layers with
+engine="numpy"); its canonical form must be a function of the orbit under
+C2 wr S_C and separate orbits as the definition (the least image over the
+whole group) does; its 128-bit sums must be exact far above 64 bits, and a
+sum that does not fit must be refused (and redone with Python ints by
+layer_counts), never wrapped.  Class-by-class agreement with the
+1-factorization kernel is test_layers.py's (it runs the compiled path).
+"""
+import itertools
+import random
+
+import numpy as np
+import pytest
+
+from counting.published import lookup
+from factorization import layers
+from factorization.layer_canon import canonical_states, coordinate_group
+from factorization.layer_steps import SumOverflow, layer_form, layer_forms_of, next_layer
+from factorization.layers import layer_counts
+from layer_samples import invariance_failures, states, transform
+
+
+@pytest.mark.parametrize("C,L", [(2, 2), (3, 2), (3, 3), (4, 2), (4, 3), (4, 4)])
+def test_compiled_layers_equal_the_numpy_path_state_by_state(C, L):
+    compiled = layer_counts(C, upto=L)
+    reference = layer_counts(C, upto=L, engine="numpy")
+    assert compiled.sizes == reference.sizes
+    assert compiled.last == reference.last
+
+
+def test_two_threads_give_the_same_layers():
+    assert layer_counts(4, threads=2).last == layer_counts(4).last
+
+
+@pytest.mark.parametrize("C", [2, 3, 4, 5, 6])
+def test_forms_are_invariant_under_the_group(C):
+    """Random images (stack permutations and column swaps) of every sample
+    state get its form and its stabiliser order."""
+    assert invariance_failures(layer_forms_of, C, seed=20 + C) == []
+
+
+@pytest.mark.parametrize("C", [2, 3, 4])
+def test_forms_separate_orbits_and_count_stabilisers_as_the_definition(C):
+    """Equal forms exactly for equal orbits, and the stabiliser orders of the
+    whole group's brute-force minimum."""
+    rng = random.Random(30 + C)
+    base = states(C, 40, seed=30 + C)
+    base += [transform(s, rng.sample(range(C), C), [rng.randrange(2) for _ in range(C)])
+             for s in base[:15]]
+    forms, stab = layer_forms_of(np.array(base), C)
+    full, stab_full = canonical_states(np.array(base), C, prune=False)
+    for i, j in itertools.combinations(range(len(base)), 2):
+        assert (forms[i] == forms[j]).all() == (full[i] == full[j]).all(), (base[i], base[j])
+    assert stab.tolist() == stab_full.tolist()
+
+
+def test_a_form_is_one_of_the_states_images():
+    C = 4
+    grp = coordinate_group(C)
+    for state in states(C, 10, seed=3):
+        images = {tuple(transform(state, p, f)) for p in grp.perms.tolist()
+                  for f in grp.flips.tolist()}
+        assert layer_form(state, C) in images
+
+
+def scaled(layer, k):
+    return {form: (t * k, stab) for form, (t, stab) in layer.items()}
+
+
+@pytest.mark.parametrize("k", [(1 << 70) + 3, (1 << 100) - 1])
+def test_sums_above_64_bits_are_exact(k):
+    """T is linear in the parents' T: scaling them by k scales every child's
+    T by k exactly (a dropped carry of the 128-bit sums breaks this)."""
+    layer = layer_counts(4, upto=2).last
+    nxt, rows = next_layer(layer, 4)
+    big, rows_big = next_layer(scaled(layer, k), 4)
+    assert rows_big == rows
+    assert big == scaled(nxt, k)
+
+
+def test_a_sum_over_128_bits_is_refused():
+    layer = layer_counts(4, upto=2).last
+    with pytest.raises(SumOverflow):
+        next_layer(scaled(layer, 1 << 124), 4)         # the sums pass 2^128
+    with pytest.raises(SumOverflow):
+        next_layer(scaled(layer, 1 << 128), 4)         # T itself does not fit
+
+
+def test_an_overflowing_layer_is_redone_with_python_ints(monkeypatch):
+    """layer_counts falls back to the NumPy path when the compiled one
+    refuses a layer, with the same result."""
+    calls = []
+
+    def refuse(layer, C, threads=1):
+        calls.append(C)
+        raise SumOverflow("planted")
+
+    monkeypatch.setattr(layers, "next_layer", refuse)
+    r = layer_counts(4)
+    assert calls == [4, 4, 4]
+    assert r.total == lookup("2x4").total
+    monkeypatch.undo()
+    assert r.last == layer_counts(4).last
+
+
+def test_a_parent_not_in_canonical_form_is_refused():
+    C = 4
+    layer = layer_counts(C, upto=3).last
+    form, value = next(((f, v) for f, v in layer.items() if v[1] == 1))
+    other = tuple(transform(form, [1, 2, 3, 0], [1, 0, 0, 0]))
+    assert other != form
+    with pytest.raises(ValueError, match="canonical"):
+        next_layer({other: value}, C)
+
+
+@pytest.mark.parametrize("bad", [[[1, 2, 3, 8]], [[1, 2, 4, 16]], [[-1, 2, 4, 8]]])
+def test_bad_masks_are_refused(bad):
+    with pytest.raises(ValueError, match="masks"):
+        layer_forms_of(np.array(bad), 2)
+
+
+@pytest.mark.parametrize("kwargs,match", [(dict(engine="python"), "engine"),
+                                          (dict(threads=0), "threads"),
+                                          (dict(threads=True), "threads")])
+def test_bad_options_are_refused(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        layer_counts(3, **kwargs)
