@@ -128,7 +128,7 @@ from counting.units import WorkUnit
 from dlx.api import ENGINE_VERSION
 from grids.kind import GridKind, as_kind
 
-__all__ = ["BurnsideGroup", "burnside_group", "SymmetryUnit", "SymmetryResult", "ClassRow",
+__all__ = ["BurnsideGroup", "burnside_group", "BurnsideTerm", "SymmetryUnit", "SymmetryResult", "ClassRow",
            "symmetry_units", "count_unit",
            "identity_fixed", "burnside_table", "relabelling_types_in_order", "essentially_different", "type_label",
            "CSV_HEADER", "csv_row", "MAX_SEARCHED_IDENTITY"]
@@ -157,8 +157,28 @@ def type_label(pi_type: tuple[int, ...]) -> str:
     return " ".join(parts)
 
 
+class BurnsideTerm:
+    """What every Burnside unit (a work unit of one class and one relabelling
+    type) names in its own words: its class size, its type, whether it is the
+    identity's term."""
+
+    @property
+    def size(self) -> int:
+        """The class size: the unit's weight in Σ size · A."""
+        return self.weight
+
+    @property
+    def type_id(self) -> int:
+        """The relabelling type's position (kept as ``form_id``)."""
+        return self.form_id
+
+    @property
+    def is_identity(self) -> bool:
+        return self.class_id == 0
+
+
 @dataclass(frozen=True)
-class SymmetryUnit(WorkUnit):
+class SymmetryUnit(BurnsideTerm, WorkUnit):
     """One work unit: ``A_t(g)`` for a class representative ``g`` and a type ``t``.
 
     Of the common fields (:class:`counting.units.WorkUnit`): ``reduction``
@@ -188,19 +208,6 @@ class SymmetryUnit(WorkUnit):
     def symmetry(self) -> Symmetry:
         return Symmetry(self.rows, self.cols, self.transpose)
 
-    @property
-    def size(self) -> int:
-        """The class size: the unit's weight in Σ size · A."""
-        return self.weight
-
-    @property
-    def type_id(self) -> int:
-        """The relabelling type's position (kept as ``form_id``)."""
-        return self.form_id
-
-    @property
-    def is_identity(self) -> bool:
-        return self.class_id == 0
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from counting.group import burnside
-from counting.group.burnside import relabelling_types_in_order, type_label
+from counting.group.burnside import BurnsideTerm, relabelling_types_in_order, type_label
 from counting.group.cover_automorphisms import cover_group, nauty_missing, today_joined
 from counting.group.fixed import count_fixed
 from counting.group.full_burnside import MAX_ELEMENTS
@@ -68,7 +68,7 @@ class FullGroupRefused(ValueError):
 
 
 @dataclass(frozen=True)
-class FullUnit(WorkUnit):
+class FullUnit(BurnsideTerm, WorkUnit):
     """One term: ``A_t(c)`` of a class representative ``c`` of ``C`` and a type ``t``.
 
     ``class_id`` is the class's position among the classes of ``C`` (0 the
@@ -85,18 +85,6 @@ class FullUnit(WorkUnit):
 
     cells: tuple[int, ...] = ()
     pi_type: tuple[int, ...] = ()
-
-    @property
-    def size(self) -> int:
-        return self.weight
-
-    @property
-    def type_id(self) -> int:
-        return self.form_id
-
-    @property
-    def is_identity(self) -> bool:
-        return self.class_id == 0
 
     def describe(self) -> str:
         """The representative by its cycle type on the cells, e.g. ``cells 2^36 1^9``."""
