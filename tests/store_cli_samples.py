@@ -10,6 +10,8 @@ from counting.job import Job
 from counting.store.database import Store
 from counting.units import UnitResult
 
+from store_samples import make_result
+
 #: the 3x3 units in the store of the ``counted`` fixture (tests/counting/conftest.py)
 STORE_UNITS = [0, 1, 2, 10]
 
@@ -43,3 +45,16 @@ def in_mount_namespace(script, **kw):
     """Run a shell script in a private mount namespace: its mounts vanish with it."""
     return subprocess.run(["unshare", "--mount", "sh", "-ec", script], capture_output=True,
                           text=True, timeout=120, **kw)
+
+
+def store_of_an_older_reduction(db, shape: str = "2x3") -> Job:
+    """A store at ``db`` made when ``shape``'s reduction made 5 units more
+    than today's (its unit ids name other units now), holding one unit past
+    today's last; today's job."""
+    job = Job.load(shape)
+    info = job.info()
+    with Store.create_or_open(db, type(info)(info.shape, info.reduction, info.engine_version,
+                                             info.n_units + 5)) as st:
+        st.record(make_result(job.n_units + 2, count=7, class_id=0, form_id=0,
+                              engine_version=info.engine_version))
+    return job

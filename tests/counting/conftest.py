@@ -1,7 +1,8 @@
 """Fixtures of the store tests (test_store.py, test_store_format.py): the
 sample job, a database path, and an open store of that job there; and of the
 store-command tests (test_cli_store*.py): a 3x3 store made by ``gridcount
-count``.  The results and helpers they use are in ``tests/store_samples.py``."""
+count``; an empty working directory for the commands' default stores.  The
+results and helpers they use are in ``tests/store_samples.py``."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -38,3 +39,10 @@ def counted(tmp_path_factory):
     res = invoke("count", "3x3", "--units", "0-2,10", "--db", db, "--workers", "1", "--quiet")
     assert res.exit_code == 0 and "4 of 710 units done" in res.output
     return db
+
+
+@pytest.fixture
+def here(tmp_path, monkeypatch):
+    """Run in an empty directory: the default stores go to ./results."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path

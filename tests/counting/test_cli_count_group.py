@@ -11,25 +11,13 @@ generators (tests/variant_samples.py), with no Burnside in it.
 import json
 
 import pytest
-from click.testing import CliRunner
 
 pytest.importorskip("pynauty")
 
-from counting.cli import cli  # noqa: E402
 from counting.store.database import Store  # noqa: E402
+from cli_samples import invoke  # noqa: E402
 from full_group_samples import cell_moves  # noqa: E402
 from variant_samples import brute_fillings, kind_parts, orbits_by_union_find  # noqa: E402
-
-
-def invoke(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
-
-
-@pytest.fixture
-def here(tmp_path, monkeypatch):
-    """Run in an empty directory: the default stores go to ./results."""
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 def count_json(*args, workers: int = 1) -> dict:

@@ -15,10 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from counting.cli import cli
-from counting.job import Job
-from counting.store.database import Store
 
-from store_samples import make_result
+from store_cli_samples import store_of_an_older_reduction
 
 READERS = {
     "status": ["status"],
@@ -92,13 +90,8 @@ def test_a_store_of_a_job_this_gridcount_makes_otherwise_is_refused(tmp_path, mo
     # ids name other units now, so it is another job's (merge moves its rows
     # as they are, into a store of that same old job: it needs no reduction)
     monkeypatch.chdir(tmp_path)
-    job = Job.load("2x3")
-    info = job.info()
     db = tmp_path / "old.sqlite"
-    with Store.create_or_open(db, type(info)(info.shape, info.reduction, info.engine_version,
-                                             info.n_units + 5)) as st:
-        st.record(make_result(job.n_units + 2, count=7, class_id=0, form_id=0,
-                              engine_version=info.engine_version))
+    job = store_of_an_older_reduction(db)
     res = invoke(*READERS[command], db)
     assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1, res.output
     assert "the reduction has changed since" in res.output and "damaged" not in res.output

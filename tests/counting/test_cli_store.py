@@ -21,7 +21,8 @@ from counting.store.database import JobInfo, Store
 from counting.units import UnitResult
 
 from cli_samples import invoke
-from store_cli_samples import STORE_UNITS, fake_store, in_mount_namespace, listing, needs_mounts
+from store_cli_samples import (STORE_UNITS, fake_store, in_mount_namespace, listing, needs_mounts,
+                               store_of_an_older_reduction)
 from store_samples import edit_row, make_result, store_wrong_count, write_format_1_store
 
 # ---------------------------------------------------------------------------
@@ -59,13 +60,8 @@ def test_a_store_whose_reduction_has_changed_since_is_refused_not_called_damaged
     # 1x8+x's group was too large to search, so prefix-diagonals made 4,752 units; now
     # it is searched and makes 26: an old store's unit ids name other units
     monkeypatch.chdir(tmp_path)
-    job = Job.load("2x3")
     db = tmp_path / "old.sqlite"
-    info = job.info()
-    with Store.create_or_open(db, type(info)(info.shape, info.reduction, info.engine_version,
-                                             info.n_units + 5)) as st:
-        st.record(make_result(job.n_units + 2, count=7, class_id=0, form_id=0,
-                              engine_version=info.engine_version))
+    job = store_of_an_older_reduction(db)
     res = invoke(command[0], *command[1:], db)
     assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1, res.output
     assert (f"was made for {job.n_units + 5:,} units of 2x3 ({job.reduction}), and this "

@@ -14,28 +14,16 @@ import sqlite3
 from dataclasses import replace
 
 import pytest
-from click.testing import CliRunner
 
-from counting.cli import cli
 from counting.job import Job, run_count
 from counting.options import CountOptions
 from counting.reduction import get_reduction
 from counting.store.database import Store
 from counting.store.format import row_checksum
+from cli_samples import invoke
 from store_samples import edit_row, store_wrong_count, stored_row
 from counting.group.burnside import symmetry_units
 from counting.group.symmetries import group_order
-
-
-def invoke(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
-
-
-@pytest.fixture
-def here(tmp_path, monkeypatch):
-    """Run in an empty directory: the default stores go to ./results."""
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 def _grid_store(path, shape="2x3", units=None):

@@ -14,6 +14,7 @@ from counting.cli import cli
 from counting.job import Job, run_count
 from counting.options import CountOptions
 from counting.store.database import Store
+from store_cli_samples import store_of_an_older_reduction
 from store_samples import make_result
 from counting.labels import labels_of
 
@@ -518,13 +519,8 @@ def test_without_matplotlib_a_bad_store_is_still_refused_for_what_is_wrong_with_
     # the input is checked before the optional dependency: a user without the
     # report extra who names a foreign store learns that, not how to install matplotlib
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    job = Job.load("2x3")
-    info = job.info()
     db = tmp_path / "old.sqlite"
-    with Store.create_or_open(db, type(info)(info.shape, info.reduction, info.engine_version,
-                                             info.n_units + 5)) as st:
-        st.record(make_result(job.n_units + 2, count=7, class_id=0, form_id=0,
-                              engine_version=info.engine_version))
+    job = store_of_an_older_reduction(db)
     res = CliRunner().invoke(cli, ["report", str(db), "-o", str(tmp_path / "r.html")])
     assert res.exit_code != 0 and len(res.output.strip().splitlines()) == 1, res.output
     assert "the reduction has changed since" in res.output
