@@ -3,7 +3,9 @@
 :func:`count` does what ``gridcount count SHAPE [--up-to-symmetry]`` does,
 in this order, checking everything before anything is deleted or opened:
 
-1. **Reach** (:func:`check_reach`): every job whose store is not complete
+1. **The lock** (:func:`lock_first`): a store that another process is
+   counting into is refused first, before anything is estimated.
+2. **Reach** (:func:`check_reach`): every job whose store is not complete
    is looked at quickly; one that could run longer than
    :data:`counting.reach.LONG_JOB_SECONDS` is estimated and the estimate
    said before it starts, and one that would run for more than
@@ -11,20 +13,21 @@ in this order, checking everything before anything is deleted or opened:
    with its estimate (:class:`OutOfReach`), unless forced.  For a symmetry
    job the symmetry units are estimated, and so is the grid count behind
    the identity class unless its store is complete already.
-2. **The job and its store** (:func:`open_store`): the store is locked for
-   the run (one run per store); ``fresh`` deletes it first, but only a
-   store of the same job, and says how many finished units it deletes.
+3. **The job and its store** (:func:`open_store`): the store is locked for
+   the run (one run per store: the lock of step 1); ``fresh`` deletes it
+   first, but only a store of the same job, and says how many finished
+   units it deletes.
    A symmetry job counts under a named group (``group``: ``"grid"``, the
    default, or ``"full"``, :func:`check_group`), recorded in the store's
    reduction name; a store of the other group is refused naming both
    (:func:`other_group`).
-3. **The identity** of a symmetry job (:func:`prepare_identity`): the
+4. **The identity** of a symmetry job (:func:`prepare_identity`): the
    identity fixes every grid, so its unit's count is the number of grids
    over ``N!``.  It is taken from the grid count's store when that store
    holds a complete count of the same shape, and the grid job is counted
    into that store first when it does not; :func:`record_identity` then
    stores it as unit 0, naming the grid store as the unit's worker.
-4. **The run** (:func:`counting.job.run_count`) and its summary.
+5. **The run** (:func:`counting.job.run_count`) and its summary.
 
 ``verify`` uses the same steps (:func:`check_reach`,
 :func:`record_identity`), so the command line and the verification table
@@ -54,7 +57,8 @@ from dlx.api import MEMO_MB_MAX
 from factorization import NoRoomForMemo
 from grids.kind import as_kind
 
-__all__ = ["CountRequest", "Outcome", "count", "check_reach", "in_process_reason", "refuse_uncountable", "open_store",
+__all__ = ["CountRequest", "Outcome", "count", "check_reach", "in_process_reason", "refuse_uncountable", "lock_first",
+           "open_store",
            "prepare_identity", "grid_total_in", "record_identity", "needs_identity", "store_state",
            "units_left",
            "OutOfReach", "Interrupted", "RunFailed", "BadUnits", "TooMuchMemory", "NoDiskRoom",
@@ -191,52 +195,61 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
     symmetry = symmetry_reduction(r.group)
     if r.up_to_symmetry:
         check_group(r.shape, r.group)
-    if r.force:      # --force runs a job past its estimate, never one that cannot be counted
-        refuse_uncountable(r.shape, r.reduction, r.options, r.workers)
-    else:            # before the units are enumerated: 2x6's take minutes
-        for what, cost in check_reach(r.shape, r.reduction, r.options, r.workers,
-                                      up_to_symmetry=r.up_to_symmetry, group=r.group,
-                                      has_store=True, store=r.db, fresh=r.fresh,
-                                      note=note, quick=quick):
-            say(f"estimated cost of {what}: {cost.describe(r.workers)}")
-    with say_if_slow(note, f"preparing the units of {r.shape} ..."):
-        job = Job.load(r.shape, symmetry if r.up_to_symmetry else r.reduction, force=r.force)
-        grids = Job.load(r.shape, r.reduction, force=r.force) \
-            if r.up_to_symmetry and not job.kind.plain else job
-    if grids.n_units == 0:   # before any store is made
-        raise NoGrids(grids.shape, grids.reduction,
-                      "essentially different grids" if r.up_to_symmetry else "grids")
-    path = Path(r.db) if r.db else default_db_path(job.shape, job.reduction)
+    kind = as_kind(r.shape)
+    path = Path(r.db) if r.db else default_db_path(
+        kind.name, get_reduction(kind.name, symmetry if r.up_to_symmetry else r.reduction).name)
+    early = lock_first(path)   # a store in use is refused before anything is estimated
     try:
-        ids = None if r.unit_list is None else parse_unit_list(r.unit_list, job.n_units)
-    except ValueError as e:
-        raise BadUnits(str(e)) from None
-    here = r.workers if r.local_workers is None else r.local_workers
-    small = in_process_reason(quick, here) \
-        if r.in_process_if_small and r.scheduler is None else None
-    workers = 1 if small else r.workers
-    here = 1 if small else here
-    try:  # the memo tables of the processes that will count on this machine
-        check_memory(min(here, job.n_units if ids is None else len(ids)), r.options,
-                     job.reduction_object.worker_memory_mib(r.options))
-    except ValueError as e:
-        raise TooMuchMemory(str(e)) from None
-    memo = job.reduction_object.describe_memo(r.options)
-    if memo:
-        say(f"memo: {memo}")
-    if here:   # the memo file this machine's workers map, before any store
+        if r.force:      # --force runs a job past its estimate, never one that cannot be counted
+            refuse_uncountable(r.shape, r.reduction, r.options, r.workers)
+        else:            # before the units are enumerated: 2x6's take minutes
+            for what, cost in check_reach(r.shape, r.reduction, r.options, r.workers,
+                                          up_to_symmetry=r.up_to_symmetry, group=r.group,
+                                          has_store=True, store=r.db, fresh=r.fresh,
+                                          note=note, quick=quick):
+                say(f"estimated cost of {what}: {cost.describe(r.workers)}")
+        with say_if_slow(note, f"preparing the units of {r.shape} ..."):
+            job = Job.load(r.shape, symmetry if r.up_to_symmetry else r.reduction, force=r.force)
+            grids = Job.load(r.shape, r.reduction, force=r.force) \
+                if r.up_to_symmetry and not job.kind.plain else job
+        if grids.n_units == 0:   # before any store is made
+            raise NoGrids(grids.shape, grids.reduction,
+                          "essentially different grids" if r.up_to_symmetry else "grids")
         try:
-            job.reduction_object.reserve_memo(r.options)
-        except NoRoomForMemo as e:
-            raise NoDiskRoom(str(e)) from None
-        except OSError:
-            pass   # not made (no permission...): each worker says so and keeps its own table
-    if not r.db:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    run_kw = dict(workers=workers, options=r.options, progress=progress, log=log,
-                  scheduler=r.scheduler, wait_workers=r.wait_workers, warn=warn,
-                  in_process=small)
-    store, lock, deleted = open_store(path, job, fresh=r.fresh, allow_mismatch=r.allow_mismatch)
+            ids = None if r.unit_list is None else parse_unit_list(r.unit_list, job.n_units)
+        except ValueError as e:
+            raise BadUnits(str(e)) from None
+        here = r.workers if r.local_workers is None else r.local_workers
+        small = in_process_reason(quick, here) \
+            if r.in_process_if_small and r.scheduler is None else None
+        workers = 1 if small else r.workers
+        here = 1 if small else here
+        try:  # the memo tables of the processes that will count on this machine
+            check_memory(min(here, job.n_units if ids is None else len(ids)), r.options,
+                         job.reduction_object.worker_memory_mib(r.options))
+        except ValueError as e:
+            raise TooMuchMemory(str(e)) from None
+        memo = job.reduction_object.describe_memo(r.options)
+        if memo:
+            say(f"memo: {memo}")
+        if here:   # the memo file this machine's workers map, before any store
+            try:
+                job.reduction_object.reserve_memo(r.options)
+            except NoRoomForMemo as e:
+                raise NoDiskRoom(str(e)) from None
+            except OSError:
+                pass   # not made (no permission...): each worker says so and keeps its own table
+        if not r.db:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        run_kw = dict(workers=workers, options=r.options, progress=progress, log=log,
+                      scheduler=r.scheduler, wait_workers=r.wait_workers, warn=warn,
+                      in_process=small)
+    except BaseException:
+        if early is not None:
+            early.release()
+        raise
+    store, lock, deleted = open_store(path, job, fresh=r.fresh, allow_mismatch=r.allow_mismatch,
+                                      lock=early)
     try:
         if deleted:
             say(f"--fresh: deleted {deleted:,} finished units of {job.shape} "
@@ -403,16 +416,28 @@ def units_left(path: Path) -> list[int]:
         return held.remaining_ids()
 
 
-def open_store(path: Path, job: Job, *, fresh: bool = False,
-               allow_mismatch: bool = False) -> tuple[Store, StoreLock, int]:
+def lock_first(path: Path) -> StoreLock | None:
+    """The lock of the store at ``path``, taken before a count estimates
+    anything (:class:`~counting.store.database.StoreLockedError` at once
+    when another process holds it: a user is never told an estimate and
+    then refused), for :func:`open_store`; None when the store's directory
+    does not exist yet (nobody can hold its lock: :func:`open_store` takes
+    it, or says what is missing)."""
+    return StoreLock.acquire(path) if Path(path).absolute().parent.is_dir() else None
+
+
+def open_store(path: Path, job: Job, *, fresh: bool = False, allow_mismatch: bool = False,
+               lock: StoreLock | None = None) -> tuple[Store, StoreLock, int]:
     """The job's store at ``path``, locked for the caller (release the
     lock when done), made new with ``fresh``; and how many finished units
-    ``fresh`` deleted.
+    ``fresh`` deleted.  ``lock``: the store's lock, taken already by the
+    caller (:func:`lock_first`), now this call's to release on failure.
 
     ``fresh`` deletes only a store of the same job (shape and reduction):
     a store of another job is refused, naming both, and nothing is deleted.
     """
-    lock = StoreLock.acquire(path)   # taken before --fresh deletes anything
+    if lock is None:
+        lock = StoreLock.acquire(path)   # taken before --fresh deletes anything
     try:
         why = other_group(path, job)
         if why is not None:

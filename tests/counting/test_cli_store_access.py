@@ -159,6 +159,28 @@ def test_a_count_on_another_jobs_store_or_a_store_in_use_is_a_refusal_exit_code_
         assert st.done_ids() == {0}
 
 
+@pytest.mark.parametrize("args, store", [
+    (["3x3", "--db", "s.sqlite"], "s.sqlite"),
+    (["3x3"], "results/3x3-r71.sqlite"),                                    # the default store
+    (["3x3", "--up-to-symmetry"], "results/3x3-rsymmetry.sqlite"),
+])
+def test_a_count_on_a_store_in_use_is_refused_before_anything_is_estimated(
+        here, monkeypatch, args, store):
+    # noticed: count estimated the job (seconds of sampling, the estimate printed) and only
+    # then said that the store was being counted by another process
+    from counting import plan
+    from counting.store.database import StoreLock
+    estimated = []
+    monkeypatch.setattr(plan, "check_reach", lambda *a, **kw: estimated.append(a) or [])
+    (here / "results").mkdir()
+    with StoreLock.acquire(here / store):
+        res = invoke("count", *args, "-w", "2")
+    assert res.exit_code == 2, res.output
+    assert res.stderr.startswith(f"Error: {store} is being counted by another process")
+    assert len(res.stderr.splitlines()) == 1, res.stderr
+    assert estimated == []
+
+
 def test_a_merge_of_another_jobs_store_or_export_is_a_refusal_exit_code_2(tmp_path):
     # noticed: merge refused a locked target with exit code 2 but another job's source with 1
     a, b, export = tmp_path / "2x2.sqlite", tmp_path / "2x3.sqlite", tmp_path / "2x3.json"
