@@ -239,9 +239,11 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
                 raise NoDiskRoom(str(e)) from None
             except OSError:
                 pass   # not made (no permission...): each worker says so and keeps its own table
+        # a memo file refused here is said once (above), not again by every worker
+        options = job.reduction_object.local_options(r.options) if here else r.options
         if not r.db:
             path.parent.mkdir(parents=True, exist_ok=True)
-        run_kw = dict(workers=workers, options=r.options, progress=progress, log=log,
+        run_kw = dict(workers=workers, options=options, progress=progress, log=log,
                       scheduler=r.scheduler, wait_workers=r.wait_workers, warn=warn,
                       in_process=small)
     except BaseException:

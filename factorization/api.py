@@ -59,13 +59,14 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from factorization._kernel import CANON_VERSION, Kernel, key_to_adj
-from factorization.memo_file import MemoFile, MemoFileError, NoRoomForMemo, open_memo, reserve
+from factorization.memo_file import (MemoFile, MemoFileError, NoRoomForMemo, open_memo, refusal,
+                                     reserve)
 
 __all__ = ["count_factorizations", "latin_rectangles", "latin_squares", "latin_units",
            "count_unit_class", "count_unit_chunk", "adjacency", "LatinUnit",
            "FactorizationCounter", "MAX_N", "process_counter", "process_memo_mb",
-           "reserve_process_memo", "NoRoomForMemo", "PROCESS_MEMO_MIN_MB", "ENGINE_NAME",
-           "KERNEL_VERSION", "CANON_VERSION"]
+           "reserve_process_memo", "shared_memo_refusal", "NoRoomForMemo", "PROCESS_MEMO_MIN_MB",
+           "ENGINE_NAME", "KERNEL_VERSION", "CANON_VERSION"]
 
 ENGINE_NAME = "factorization-2"   # what a count made by this kernel names as its engine
 #: the kernel and its canonical form (unit ids of ``factor`` jobs follow the
@@ -499,3 +500,13 @@ def reserve_process_memo(n: int, memo_mb: float = 64.0) -> bool:
     is said once, :class:`NoRoomForMemo` (nothing made), and never met by a
     worker writing a slot."""
     return reserve(n, process_memo_mb(memo_mb))
+
+
+def shared_memo_refusal(n: int, memo_mb: float = 64.0) -> str | None:
+    """Why :func:`process_counter` (``shared``) would not map the memo file
+    of ``n`` and ``memo_mb`` here, and would keep a private table saying so
+    (:func:`factorization.memo_file.refusal`: one line); None when it
+    would.  The process that starts the workers asks this first: it says
+    it once and hands the workers private tables (a FIFO there was said
+    by the parent and then again by every worker)."""
+    return refusal(n, process_memo_mb(memo_mb))

@@ -61,8 +61,8 @@ from bandtables.cache_files import NotARegularFile, open_regular
 from factorization._kernel import (CANON_VERSION, COUNT_OFFSET, HEADER_BYTES, SLOT_BYTES,
                                    recount_claimed)
 
-__all__ = ["MemoFile", "MemoFileError", "NoRoomForMemo", "open_memo", "reserve", "memo_path",
-           "slots_for", "describe", "check_count", "remove_stale_temporaries", "LAYOUT",
+__all__ = ["MemoFile", "MemoFileError", "NoRoomForMemo", "open_memo", "reserve", "refusal",
+           "memo_path", "slots_for", "describe", "check_count", "remove_stale_temporaries", "LAYOUT",
            "HEADER_BYTES", "COUNT_OFFSET"]
 
 LAYOUT = 1                  # the header and slot layout of this module and _memo.h
@@ -330,6 +330,28 @@ def reserve(n: int, memo_mb: float, directory: str | os.PathLike | None = None) 
     return False if path.exists() else _create(path, n, slots_for(memo_mb))
 
 
+def refusal(n: int, memo_mb: float, directory: str | os.PathLike | None = None) -> str | None:
+    """Why the processes of this machine cannot share the memo file of ``n``
+    and ``memo_mb`` (:func:`open_memo` would refuse it: not this kernel's,
+    not a regular file, not to be opened for reading and writing), in one
+    line; None when they can, or when it is missing (it is made then).
+
+    For the process that starts the workers: it says this once, and gives
+    them private tables instead of having each say it again."""
+    path = memo_path(n, memo_mb, directory)
+    if not path.exists():
+        return None
+    try:
+        with _open_ours(path, "r+b") as f:
+            _check_header(path, f.read(HEADER_BYTES), n, slots_for(memo_mb),
+                          os.fstat(f.fileno()).st_size)
+    except MemoFileError as e:
+        return str(e)
+    except OSError as e:
+        return f"{path} cannot be opened for reading and writing ({e.strerror or e})"
+    return None
+
+
 def describe(n: int, memo_mb: float, directory: str | os.PathLike | None = None) -> str:
     """One line on the memo file of ``n`` and ``memo_mb``: where, how big,
     how full (its header, the count checked against a sample of its slots,
@@ -340,6 +362,9 @@ def describe(n: int, memo_mb: float, directory: str | os.PathLike | None = None)
     size = f"{(HEADER_BYTES + slots * SLOT_BYTES) / 2**20:,.0f} MiB ({slots:,} slots)"
     if not path.exists():
         return f"{size}, new, shared by the workers of this machine and kept: {path}"
+    why = refusal(n, memo_mb, directory)
+    if why is not None:
+        return f"{why}: each worker keeps its own"
     try:
         with _open_ours(path, "rb") as f:
             head = f.read(HEADER_BYTES)

@@ -247,6 +247,13 @@ class Reduction(abc.ABC):
         :class:`factorization.NoRoomForMemo` when the disk has no room for
         it); nothing by default."""
 
+    def local_options(self, options):
+        """The options the workers of this machine count with: ``options``
+        (the default), or where they would each refuse a memo kept beyond
+        them (the kernel's memo file is a FIFO...), the same with that memo
+        private to each: :meth:`describe_memo` has said why, once."""
+        return options
+
     def worker_memory_mib(self, options) -> float:
         """MiB a worker process allocates to count this reduction's units:
         by default the search engine's memo table, when the memo is on."""

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from counting.options import CountOptions
@@ -51,7 +51,8 @@ from counting.reduction.base import BandClass, Reduction
 from counting.reduction.cost import even_work, smallest_class_first
 from counting.units import Tally, WorkUnit
 from factorization import (ENGINE_NAME, KERNEL_VERSION, adjacency, count_unit_chunk, count_unit_class,
-                           latin_units, process_counter, process_memo_mb, reserve_process_memo)
+                           latin_units, process_counter, process_memo_mb, reserve_process_memo,
+                           shared_memo_refusal)
 from factorization.memo_file import describe as describe_memo_file
 from factorization.estimate import (FactorCost, classes_bound, factor_cost, memo_bytes_needed,
                                     random_regular)
@@ -252,6 +253,14 @@ class LatinFactorReduction(Reduction):
         """The shared memo file (:func:`factorization.reserve_process_memo`)."""
         if options.shared_memo:
             reserve_process_memo(self.shape.n, options.memo_mb)
+
+    def local_options(self, options):
+        """Private tables when the shared memo file here is refused
+        (:func:`factorization.shared_memo_refusal`; :meth:`describe_memo`
+        says why)."""
+        if options.shared_memo and shared_memo_refusal(self.shape.n, options.memo_mb):
+            return replace(options, shared_memo=False)
+        return options
 
     def hand_out(self, specs) -> list:
         return smallest_class_first(specs)

@@ -85,7 +85,7 @@ import itertools
 import math
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import numpy as np
@@ -94,7 +94,7 @@ from counting.reduction.base import Reduction
 from counting.reduction.cost import even_work, smallest_class_first
 from counting.units import Tally, UnitProblem, WorkUnit
 from factorization import (ENGINE_NAME, adjacency, count_factorizations, process_counter,
-                           process_memo_mb, reserve_process_memo)
+                           process_memo_mb, reserve_process_memo, shared_memo_refusal)
 from factorization.estimate import tree_seconds
 from grids.rectangle import ColumnSetRectangles
 from grids.shape import as_shape
@@ -453,6 +453,22 @@ class TwoBandPatternReduction(Reduction):
         (:func:`factorization.reserve_process_memo`)."""
         if options.shared_memo and not options.searching:
             reserve_process_memo(2 * self.rows, options.memo_mb)
+
+    def describe_memo(self, options) -> str | None:
+        """Where the kernel counts, why its shared memo file is not used
+        here (:func:`factorization.shared_memo_refusal`), else None."""
+        why = self._memo_refusal(options)
+        return None if why is None else f"{why}: each worker keeps its own"
+
+    def local_options(self, options):
+        """Private tables when the kernel's shared memo file here is refused
+        (:meth:`describe_memo` says why)."""
+        return replace(options, shared_memo=False) if self._memo_refusal(options) else options
+
+    def _memo_refusal(self, options) -> str | None:
+        if not options.shared_memo or options.searching:
+            return None
+        return shared_memo_refusal(2 * self.rows, options.memo_mb)
 
     def worker_memory_mib(self, options) -> float:
         """The kernel's memo table where it counts (at least

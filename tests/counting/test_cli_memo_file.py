@@ -1,0 +1,37 @@
+"""How ``gridcount count`` treats the 1-factorization kernel's shared memo
+file when it cannot be used (counting/plan.py, the reductions' ``local_options``,
+factorization/memo_file.py's ``refusal``): said once, by the process that
+starts the workers, and counted with a table private to each worker."""
+import os
+import stat
+import subprocess
+import sys
+
+import pytest
+
+from factorization import process_memo_mb
+from factorization.memo_file import memo_path
+
+
+@pytest.mark.parametrize("shape, reduction, grids", [
+    ("1x6", "factor", "812,851,200"),          # Latin squares of order 6
+    ("3x2", "patterns2", "28,200,960"),        # 6x6 Sudoku, two bands
+])
+def test_a_fifo_at_the_memo_path_is_said_once_not_once_a_worker(tmp_path, shape, reduction,
+                                                                  grids):
+    # noticed: with 2 workers the FIFO was said 3 times (the parent, then each worker;
+    # by the workers alone for patterns2)
+    path = memo_path(6, process_memo_mb(16), tmp_path / "cache" / "gridcount")
+    path.parent.mkdir(parents=True)
+    os.mkfifo(path)
+    res = subprocess.run(
+        [sys.executable, "-m", "counting", "count", shape, "--reduction", reduction,
+         "--db", str(tmp_path / "s.sqlite"), "--workers", "2", "--no-progress"],
+        capture_output=True, text=True, timeout=120,
+        env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert res.returncode == 0, res.stderr
+    said = [line for line in res.stderr.splitlines() if "FIFO" in line]
+    assert said == [f"memo: {path} is a FIFO, not a regular file; not read: each worker keeps "
+                    f"its own"], res.stderr
+    assert f"{shape} grids" in res.stdout and grids in res.stdout
+    assert stat.S_ISFIFO(os.stat(path).st_mode)   # left alone
