@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Iterable
 
 from counting.reduction import get_reduction
+from counting.reduction.registry import group_of
 from counting.store import format as fmt
 from counting.store.database import Store
 from counting.store.format import (
@@ -337,6 +338,22 @@ def _check_kernels(stores) -> None:
             raise OtherJobError(f"cannot merge {s.path}: {why}; nothing was merged")
 
 
+def _check_groups(target: Path, job_of, sources) -> None:
+    """Refuse (one line) a source that counts the essentially different
+    grids of the shape of ``job_of`` (the target, or the first source a new
+    target is made for) under the other group (``--group full`` against
+    ``--group grid``), naming both groups: the reduction names alone
+    (``'symmetry-full'``, ``'symmetry'``) do not say so."""
+    mine = group_of(job_of.job.reduction)
+    for s in sources:
+        theirs = group_of(s.job.reduction)
+        if s.job.shape == job_of.job.shape and None not in (mine, theirs) and theirs != mine:
+            raise OtherJobError(
+                f"cannot merge {s.path} into {target}: {s.path} counts the essentially "
+                f"different grids of {s.job.shape} under the {theirs} group (--group {theirs}), "
+                f"{job_of.path} under the {mine} group (--group {mine}); nothing was merged")
+
+
 def merge_paths(target: str | os.PathLike,
                 sources: Iterable[str | os.PathLike]) -> list[tuple[Path, int, int]]:
     """Merge the stores and units exports ``sources`` into the store
@@ -353,9 +370,10 @@ def merge_paths(target: str | os.PathLike,
     SameFileError
         ``target`` is one of the sources.
     StoreError
-        A source cannot be opened, is damaged, belongs to another job or
-        disagrees on a count (a subclass names it); nothing is written, and
-        a target that this call created is removed again.
+        A source cannot be opened, is damaged, belongs to another job (of
+        essentially different grids under the other group: both groups
+        named) or disagrees on a count (a subclass names it); nothing is
+        written, and a target that this call created is removed again.
     """
     target = Path(target)
     sources = [Path(s) for s in sources]
@@ -376,6 +394,7 @@ def merge_paths(target: str | os.PathLike,
                       Store.create_or_open(target, opened[0].job)) as tgt:
                     lock.hold_file()   # a new target has an inode now
                     _check_kernels([tgt])
+                    _check_groups(target, tgt if existed else opened[0], opened)
                     reports = tgt.merge_all(opened)
             except BaseException:
                 if not existed:

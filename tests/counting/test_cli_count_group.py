@@ -72,6 +72,27 @@ def test_a_store_of_the_other_group_is_refused_naming_both(here, stored, asked):
         assert (st.job, len(st)) == before
 
 
+def test_a_merge_of_stores_of_the_two_groups_is_refused_naming_both_groups(here):
+    # noticed: merge said only "reduction is 'symmetry-full' there but 'symmetry' here"
+    for group in ("grid", "full"):
+        count_json("2x2+disjoint", "--group", group, "--db", f"{group}.sqlite")
+    with Store.open(here / "grid.sqlite") as st:
+        before = (st.job, len(st))
+    for target, sources, source, theirs, mine in (
+            ("grid.sqlite", ["full.sqlite"], "full.sqlite", "full", "grid"),
+            ("new.sqlite", ["full.sqlite", "grid.sqlite"], "grid.sqlite", "grid", "full")):
+        res = invoke("merge", target, *sources)
+        assert res.exit_code == 2, res.output
+        assert res.stderr.splitlines() == [
+            f"Error: cannot merge {source} into {target}: {source} counts the essentially "
+            f"different grids of 2x2+disjoint under the {theirs} group (--group {theirs}), "
+            f"{sources[0] if target == 'new.sqlite' else target} under the {mine} group "
+            f"(--group {mine}); nothing was merged"]
+    with Store.open(here / "grid.sqlite") as st:
+        assert (st.job, len(st)) == before
+    assert not (here / "new.sqlite").exists()
+
+
 def test_a_kind_whose_full_group_is_not_cells_times_relabelling_is_refused(here):
     res = invoke("count", "1x4", "--up-to-symmetry", "--group", "full")
     assert res.exit_code == 2
