@@ -122,7 +122,11 @@ class GroupNote:
                 ("full symmetry group", self.full_text())]
 
     def as_json(self) -> dict:
-        """Machine-readable: orders as integers, None where not known."""
+        """Machine-readable: the orders as decimal strings, with the integers
+        beside them (``counted_order_int``, ``full_order_int``), as a
+        summary's ``total`` and ``total_int``: from 16x16 on they pass 2^53,
+        which a JSON reader that reads numbers as doubles (JavaScript's)
+        rounds; None where not known."""
         c = self.comparison
         index = None
         if c is not None and c.today_order == self.counted_order:
@@ -130,9 +134,10 @@ class GroupNote:
                 index = c.index
             except ArithmeticError:
                 index = None
+        full = None if c is None else c.full_order
         return {"group": self.group, "counted_under": self.scope,
-                "counted_order": self.counted_order,
-                "full_order": None if c is None else c.full_order,
+                "counted_order": str(self.counted_order), "counted_order_int": self.counted_order,
+                "full_order": None if full is None else str(full), "full_order_int": full,
                 "index": index,
                 "adds": None if c is None or c.new_pairs is None else c.describe(),
                 "full_group_counted": self.group == "full",

@@ -83,7 +83,8 @@ def test_status_json_adds_the_group_fields(here, calls):
     doc = json.loads(invoke("status", _symmetry_store(), "--json").output)
     assert doc["total_int"] == 1                   # the fields that were there stay
     group = doc["symmetry_group"]
-    assert group["counted_order"] == 216 and group["full_order"] == LATIN_3
+    assert group["counted_order"] == "216" and group["full_order"] == str(LATIN_3)
+    assert group["counted_order_int"] == 216 and group["full_order_int"] == LATIN_3
     assert group["index"] == 6 and len(group["adds"]) == 3
     assert group["full_group_counted"] is False and group["not_known_because"] is None
 

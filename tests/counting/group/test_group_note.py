@@ -3,6 +3,7 @@ kind's full group (counting/group/group_note.py): the orders and what the
 full group adds, read from the cache; computed on a miss only when cheap;
 never slow, never an exception."""
 import builtins
+import json
 import math
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from counting.group.cover_automorphisms import Comparison
 from counting.group.cover_cache import read_cached, write_cached
 from counting.group.group_note import GroupNote, group_note, note_for
+from counting.group.symmetries import group_order
 from counting.reduction import get_reduction
 from grids.kind import as_kind
 
@@ -59,10 +61,25 @@ def test_sudokup_says_both_orders_the_index_and_what_it_adds(tmp_path):
         "essentially different grids under the full group: count --up-to-symmetry "
         "--group full, where it is cells × relabelling (docs/symmetry.md)")
     assert note.as_json() == {
-        "group": "grid", "counted_under": note.scope, "counted_order": 2_592 * NINE,
-        "full_order": 10_368 * NINE, "index": 4,
+        "group": "grid", "counted_under": note.scope,
+        "counted_order": str(2_592 * NINE), "counted_order_int": 2_592 * NINE,
+        "full_order": str(10_368 * NINE), "full_order_int": 10_368 * NINE, "index": 4,
         "adds": ["it also maps rows onto boxes", "it also maps columns onto boxes"],
         "full_group_counted": False, "not_known_because": None}
+
+
+def test_orders_past_2_to_the_53_are_given_in_json_as_strings_like_the_total(tmp_path):
+    # noticed: status --json gave the orders as bare integers; 16x16's pass 2^53
+    # (Number.MAX_SAFE_INTEGER), past which a reader of JSON numbers as doubles
+    # (JavaScript) does not keep integers exact
+    g = group_order("4x4")
+    counted = g * math.factorial(16)
+    write_cached(Comparison(as_kind("4x4"), 2 * counted, counted, ()), tmp_path)
+    doc = group_note("4x4", g, tmp_path, Counting(error=AssertionError)).as_json()
+    assert counted > 2 ** 53
+    assert (doc["counted_order"], doc["counted_order_int"]) == (str(counted), counted)
+    assert (doc["full_order"], doc["full_order_int"]) == (str(2 * counted), 2 * counted)
+    assert json.loads(json.dumps(doc), parse_int=float)["counted_order"] == str(counted)
 
 
 def test_a_plain_kind_counted_under_its_whole_group_says_so(tmp_path):
