@@ -3,8 +3,10 @@
 :func:`count` does what ``gridcount count SHAPE [--up-to-symmetry]`` does,
 in this order, checking everything before anything is deleted or opened:
 
-1. **The lock** (:func:`lock_first`): a store that another process is
-   counting into is refused first, before anything is estimated.
+1. **The locks** (:func:`~counting.store.lock.acquire_early`): a store
+   that another process is counting into is refused first, before anything
+   is estimated, and so is a symmetry job's grid store when its identity is
+   to be counted into it (:func:`~counting.store.identity.grid_store_to_count`).
 2. **Reach** (:func:`check_reach`): every job whose store is not complete
    is looked at quickly; one that could run longer than
    :data:`counting.reach.LONG_JOB_SECONDS` is estimated and the estimate
@@ -52,13 +54,13 @@ from counting.run.notice import say_if_slow
 from counting.run.pool import WorkerLost, check_memory
 from counting.store.database import Store, StoreError, StoreLock
 from counting.store.format import OtherJobError
-from counting.store.identity import check_identity, link, read_grid_store
+from counting.store.identity import check_identity, grid_store_to_count, link, read_grid_store
+from counting.store.lock import acquire_early
 from dlx.api import MEMO_MB_MAX
 from factorization import NoRoomForMemo
 from grids.kind import as_kind
 
-__all__ = ["CountRequest", "Outcome", "count", "check_reach", "in_process_reason", "refuse_uncountable", "lock_first",
-           "open_store",
+__all__ = ["CountRequest", "Outcome", "count", "check_reach", "in_process_reason", "refuse_uncountable", "open_store",
            "prepare_identity", "grid_total_in", "record_identity", "needs_identity", "store_state",
            "units_left",
            "OutOfReach", "Interrupted", "RunFailed", "BadUnits", "TooMuchMemory", "NoDiskRoom",
@@ -198,8 +200,12 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
     kind = as_kind(r.shape)
     path = Path(r.db) if r.db else default_db_path(
         kind.name, get_reduction(kind.name, symmetry if r.up_to_symmetry else r.reduction).name)
-    early = lock_first(path)   # a store in use is refused before anything is estimated
+    early = acquire_early(path)   # a store in use is refused before anything is estimated,
+    grid_lock = None              # and so is the grid store the identity is to be counted into
     try:
+        if r.up_to_symmetry:
+            grid_lock = acquire_early(grid_store_to_count(default_db_path(
+                kind.name, get_reduction(kind.name, r.reduction).name), kind.name, path))
         if r.force:      # --force runs a job past its estimate, never one that cannot be counted
             refuse_uncountable(r.shape, r.reduction, r.options, r.workers)
         else:            # before the units are enumerated: 2x6's take minutes
@@ -246,12 +252,13 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
         run_kw = dict(workers=workers, options=options, progress=progress, log=log,
                       scheduler=r.scheduler, wait_workers=r.wait_workers, warn=warn,
                       in_process=small)
+        store, lock, deleted = open_store(path, job, fresh=r.fresh,
+                                          allow_mismatch=r.allow_mismatch, lock=early)
     except BaseException:
-        if early is not None:
-            early.release()
+        for held in (early, grid_lock):
+            if held is not None:
+                held.release()
         raise
-    store, lock, deleted = open_store(path, job, fresh=r.fresh, allow_mismatch=r.allow_mismatch,
-                                      lock=early)
     try:
         if deleted:
             say(f"--fresh: deleted {deleted:,} finished units of {job.shape} "
@@ -259,9 +266,11 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
         with store:
             if r.up_to_symmetry and needs_identity(store):
                 prepare_identity(store, r.shape, r.reduction, r.force, run_kw, say=say,
-                                 on_report=on_report)
+                                 on_report=on_report, lock=grid_lock)
             elif r.up_to_symmetry:   # before the run: an identity that fails costs no units
                 check_identity(store, store.get(0))
+            if grid_lock is not None:
+                grid_lock.release()   # the grid store is free again for its own counts
             report = _run(job, store, path, ids, run_kw)
             summary = summarise(store, job)
             table = job.reduction_object.burnside_table({u.unit_id: u.count
@@ -269,6 +278,8 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
                 if r.up_to_symmetry and summary.complete else None
     finally:
         lock.release()
+        if grid_lock is not None:
+            grid_lock.release()
     return Outcome(path, summary, report, table, deleted)
 
 
@@ -418,22 +429,13 @@ def units_left(path: Path) -> list[int]:
         return held.remaining_ids()
 
 
-def lock_first(path: Path) -> StoreLock | None:
-    """The lock of the store at ``path``, taken before a count estimates
-    anything (:class:`~counting.store.database.StoreLockedError` at once
-    when another process holds it: a user is never told an estimate and
-    then refused), for :func:`open_store`; None when the store's directory
-    does not exist yet (nobody can hold its lock: :func:`open_store` takes
-    it, or says what is missing)."""
-    return StoreLock.acquire(path) if Path(path).absolute().parent.is_dir() else None
-
-
 def open_store(path: Path, job: Job, *, fresh: bool = False, allow_mismatch: bool = False,
                lock: StoreLock | None = None) -> tuple[Store, StoreLock, int]:
     """The job's store at ``path``, locked for the caller (release the
     lock when done), made new with ``fresh``; and how many finished units
     ``fresh`` deleted.  ``lock``: the store's lock, taken already by the
-    caller (:func:`lock_first`), now this call's to release on failure.
+    caller (:func:`~counting.store.lock.acquire_early`), now this call's to
+    release on failure.
 
     ``fresh`` deletes only a store of the same job (shape and reduction):
     a store of another job is refused, naming both, and nothing is deleted.
@@ -531,12 +533,14 @@ def _run(job: Job, store: Store, path: Path, ids, run_kw: dict) -> RunReport:
 
 def prepare_identity(store: Store, shape: str, reduction: str | None, force: bool,
                      run_kw: dict, *, say: Say = _silent,
-                     on_report: Callable[[RunReport], None] | None = None) -> int:
+                     on_report: Callable[[RunReport], None] | None = None,
+                     lock: StoreLock | None = None) -> int:
     """Record unit 0 of a symmetry job from the grid count's store (its
     default path), counting the grid job into that store first when it is
-    not complete there (resumable like any count).  The grid total is
-    recomputed from the grid store's rows at this moment and recorded with
-    their digest (:mod:`counting.store.identity`).  Returns the stored count."""
+    not complete there (resumable like any count; ``lock``: that store's,
+    taken already).  The grid total is recomputed from the grid store's
+    rows at this moment and recorded with their digest
+    (:mod:`counting.store.identity`).  Returns the stored count."""
     grid_job = Job.load(shape, reduction, force=force)
     grid_path = default_db_path(grid_job.shape, grid_job.reduction)
     grid = read_grid_store(grid_path, grid_job.shape)
@@ -544,7 +548,7 @@ def prepare_identity(store: Store, shape: str, reduction: str | None, force: boo
         say(f"the identity class fixes every grid: counting the {grid_job.shape} grids "
             f"({grid_job.reduction}) into {grid_path} first")
         grid_path.parent.mkdir(parents=True, exist_ok=True)
-        grid_store, lock, _ = open_store(grid_path, grid_job)
+        grid_store, lock, _ = open_store(grid_path, grid_job, lock=lock)
         try:
             with grid_store:
                 report = _run(grid_job, grid_store, grid_path, None, run_kw)

@@ -49,8 +49,8 @@ from counting.store.database import Store
 from counting.store.format import CHECKSUM_DIGITS, JobInfo, OtherJobError, StoreError
 from counting.units import UnitResult
 
-__all__ = ["GridRows", "read_grid_store", "rows_digest", "link", "parse_link",
-           "IdentityCheck", "check_identity"]
+__all__ = ["GridRows", "read_grid_store", "grid_store_to_count", "rows_digest", "link",
+           "parse_link", "IdentityCheck", "check_identity"]
 
 _PREFIX = "grid count "
 _LINK = re.compile(rf"{_PREFIX}(?P<path>.+?)(?: rows (?P<digest>[0-9a-f]{{{CHECKSUM_DIGITS}}}))?")
@@ -104,6 +104,21 @@ def read_grid_store(path: str | os.PathLike, shape: str) -> GridRows | None:
     except ValueError as e:
         raise StoreError(f"{path}: {e}") from None
     return GridRows(path, job, total, rows_digest(job, counts))
+
+
+def grid_store_to_count(grid: str | os.PathLike, shape: str,
+                        store: str | os.PathLike) -> Path | None:
+    """``grid`` when a symmetry job whose store is ``store`` is to count its
+    identity's grids into it (:func:`counting.plan.prepare_identity`): it
+    holds no complete count of ``shape``; None when it does, is ``store``
+    itself, or cannot be read (the identity step says why)."""
+    if os.path.realpath(grid) == os.path.realpath(store):
+        return None
+    try:
+        rows = read_grid_store(grid, shape)
+    except StoreError:
+        return None
+    return Path(grid) if rows is None or rows.total is None else None
 
 
 def link(path: str | os.PathLike, digest: str | None) -> str:

@@ -19,7 +19,7 @@ try:
 except ImportError:  # pragma: no cover - not POSIX
     fcntl = None
 
-__all__ = ["StoreLock", "StoreLockedError", "holder"]
+__all__ = ["StoreLock", "StoreLockedError", "acquire_early", "holder"]
 
 INFO_BYTES = 4096  # a lock file's description is read up to this many bytes
 
@@ -177,6 +177,17 @@ class StoreLock:
 
     def __exit__(self, *exc_info) -> None:
         self.release()
+
+
+def acquire_early(store_path: str | os.PathLike | None,
+                  doing: str = "counted") -> StoreLock | None:
+    """:meth:`StoreLock.acquire`, taken before a count estimates anything (a
+    user is never told an estimate and then refused); None for no path, or
+    when the store's directory does not exist yet (nobody holds a lock
+    there: the lock is taken later, or the missing directory said)."""
+    if store_path is None or not Path(store_path).absolute().parent.is_dir():
+        return None
+    return StoreLock.acquire(store_path, doing)
 
 
 def _lock_file(path: Path, store_path: Path, info: dict) -> int:

@@ -163,11 +163,13 @@ def test_a_count_on_another_jobs_store_or_a_store_in_use_is_a_refusal_exit_code_
     (["3x3", "--db", "s.sqlite"], "s.sqlite"),
     (["3x3"], "results/3x3-r71.sqlite"),                                    # the default store
     (["3x3", "--up-to-symmetry"], "results/3x3-rsymmetry.sqlite"),
+    (["3x3", "--up-to-symmetry"], "results/3x3-r71.sqlite"),   # the grid store of its identity
 ])
 def test_a_count_on_a_store_in_use_is_refused_before_anything_is_estimated(
         here, monkeypatch, args, store):
     # noticed: count estimated the job (seconds of sampling, the estimate printed) and only
-    # then said that the store was being counted by another process
+    # then said that the store was being counted by another process (for the grid store of
+    # a symmetry job's identity, after making the symmetry store)
     from counting import plan
     from counting.store.database import StoreLock
     estimated = []
@@ -179,6 +181,7 @@ def test_a_count_on_a_store_in_use_is_refused_before_anything_is_estimated(
     assert res.stderr.startswith(f"Error: {store} is being counted by another process")
     assert len(res.stderr.splitlines()) == 1, res.stderr
     assert estimated == []
+    assert listing(here / "results") == []       # no store made, no lock file left
 
 
 def test_a_merge_of_another_jobs_store_or_export_is_a_refusal_exit_code_2(tmp_path):
