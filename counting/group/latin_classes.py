@@ -75,6 +75,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement, permutations, product
@@ -148,9 +149,7 @@ def wreath_centraliser(cycles) -> int:
     48
     """
     out = 1
-    for pair in set(cycles):
-        k, lam = pair
-        m = sum(1 for x in cycles if x == pair)
+    for (k, lam), m in Counter(cycles).items():
         out *= (k * centraliser_order(lam)) ** m * math.factorial(m)
     return out
 
