@@ -69,8 +69,8 @@ def test_the_quotient_has_one_row_per_orbit_and_the_items_covered_together_as_on
 
 
 def test_an_item_no_row_covers_leaves_no_cover_if_primary_and_changes_nothing_if_secondary():
-    assert quotient(SQUARE + [[]], SWAP + [4], [True] * 4 + [False]).count() == 2
-    assert quotient(SQUARE + [[]], SWAP + [4], [True] * 5).count() == 0
+    assert quotient(SQUARE, SWAP, [True] * 4 + [False]).count() == 2     # item 4: no option
+    assert quotient(SQUARE, SWAP, [True] * 5).count() == 0
 
 
 def test_an_orbit_that_covers_an_item_twice_is_no_row():
