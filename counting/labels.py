@@ -106,7 +106,9 @@ for _name, _classes in (("symmetry-main-class", "main classes"),
         count_noun="Latin squares fixed", total_label=_classes,
         representative_label="representative (a1, a2, a3; δ), 1-based",
         class_table_title="Burnside table: classes of the group that fix some square",
-        class_count_label="Fix (squares fixed)", fixed_label="Fix (squares fixed)")
+        class_count_label="Fix (squares fixed)", fixed_label="Fix (squares fixed)",
+        weight_label="weight", weight_meaning="the class size; N! for the identity, whose "
+                                              "count is the squares with row 1 in order")
 
 
 def labels_of(reduction) -> Labels:

@@ -181,9 +181,11 @@ class LatinGroupReduction(BurnsideTerms, Reduction):
         return list(self._units)
 
     def classes(self) -> list[BandClass]:
-        """One class per unit, its representative ``(a1, a2, a3, δ)`` 1-based."""
+        """One class per unit, its representative ``(a1, a2, a3, δ)`` 1-based,
+        its weight its unit's (the class size; N! for the identity), so that
+        an export's Σ weight · count is the sum the total divides."""
         return [BandClass(u.class_id, tuple(tuple(int(v) + 1 for v in p)
-                                            for p in u.latin_class.perms()), u.size)
+                                            for p in u.latin_class.perms()), u.weight)
                 for u in self._units]
 
     def problem(self, spec) -> None:

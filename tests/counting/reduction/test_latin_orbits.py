@@ -86,3 +86,12 @@ def test_kinds_that_are_no_latin_squares_and_large_orders_are_refused(kind, word
     with pytest.raises(LatinGroupRefused, match=re.escape(words.split(" (")[0])):
         MainClassReduction(kind)
     assert refusal("1x10", "isotopy") is None and refusal("5x1", "isomorphism") is None
+
+
+def test_each_class_weighs_what_its_unit_weighs_so_an_export_sums_to_the_total():
+    red = MainClassReduction("1x4")
+    counts = {u.unit_id: red.count_directly(u).count for u in red.units()}
+    weights = {c.class_id: c.weight for c in red.classes()}
+    assert weights[0] == math.factorial(4) and red.units()[0].size == 1
+    assert sum(weights[u.class_id] * counts[u.unit_id] for u in red.units()) == \
+        red.total(counts) * red.group_order
