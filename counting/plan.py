@@ -450,12 +450,15 @@ def check_group(shape: str, group: str | None) -> None:
     of too large an order); ``ValueError`` for an unknown group."""
     symmetry_reduction(group)
     why = None
+    kind = as_kind(shape)
     if group == "full":
-        why = full_group_refusal(as_kind(shape))
+        why = full_group_refusal(kind)
+        if why is not None and kind.plain and kind.shape.latin:     # they have their own
+            why += " (Latin squares: --group main-class counts their main classes, paratopy)"
     elif group in LATIN_ONLY_GROUPS:
-        why = latin_group_refusal(as_kind(shape), group)
+        why = latin_group_refusal(kind, group)
     if why is not None:
-        raise GroupRefused(f"{as_kind(shape).name}: {why}")
+        raise GroupRefused(f"{kind.name}: {why}")
 
 
 def other_group(path: Path, job: Job) -> str | None:

@@ -139,3 +139,10 @@ def test_help_names_the_groups_and_what_isotopy_is():
     text = " ".join(invoke("count", "--help").output.split())
     assert "--group [grid|full|isotopy|main-class|isomorphism]" in text
     assert "'isotopy', another name for 'grid' there" in text
+
+
+def test_group_full_on_latin_squares_is_refused_pointing_to_main_class(here):
+    pytest.importorskip("pynauty")
+    res = invoke("count", "1x4", "--up-to-symmetry", "--group", "full")
+    assert res.exit_code == 2 and res.output.count("\n") == 1
+    assert "(Latin squares: --group main-class counts their main classes, paratopy)" in res.output
