@@ -6,6 +6,7 @@ The oracle is a union-find over every Latin square under generators of each
 group (tests/latin_samples.py), with no Burnside in it.
 """
 import json
+import math
 import os
 import signal
 import subprocess
@@ -13,6 +14,7 @@ import sys
 
 import pytest
 
+from counting.published import PUBLISHED
 from counting.store.database import Store
 from cli_samples import invoke
 from count_process import GATED_COUNT, gate_variables, units_in, wait_for_units, \
@@ -37,9 +39,9 @@ def test_the_classes_through_count_are_the_union_find_orbits(here, n, group):
     assert doc["store"] == f"results/1x{n}-rsymmetry-{group}.sqlite"
     assert doc["total_counts"] == {"main-class": "main classes",
                                    "isomorphism": "isomorphism classes"}[group]
-    assert sum(row["weighted"] for row in doc["burnside"]) == \
-        doc["total_int"] * {"main-class": 6 * 120 ** 3, "isomorphism": 120}[group] \
-        if n == 5 else True
+    order = {"main-class": 6 * math.factorial(n) ** 3, "isomorphism": math.factorial(n)}[group]
+    assert sum(row["weighted"] for row in doc["burnside"]) == doc["total_int"] * order
+    assert doc["burnside"][0]["fixed"] == PUBLISHED[f"1x{n}"].total     # Fix(id): every square
 
 
 def test_isotopy_is_the_grid_group_s_job_and_store(here):
