@@ -41,6 +41,9 @@ class Labels:
     weight_meaning : str or None
         What a class's weight is, in the report's unit-counts caption
         (None: ``members`` per class; :attr:`weight_means`).
+    fixed_label : str
+        The head of the Burnside table's column of what a class fixes
+        (``gridcount count --up-to-symmetry``).
     """
 
     members: str = "reduced bands"
@@ -53,6 +56,7 @@ class Labels:
     weight_label: str = "weight"
     class_count_label: str = "Σ unit counts"
     weight_meaning: str | None = None
+    fixed_label: str = "A (fixed, box 1 standard)"
 
     @property
     def weight_means(self) -> str:
@@ -92,6 +96,19 @@ _LABELS = {
 _LABELS["symmetry-full"] = replace(
     _LABELS["symmetry"], representative_label="representative: cell images (1-based)",
     class_table_title="Burnside table: classes of the kind's full group that fix some grid")
+
+# The Latin-square groups (--group main-class, isomorphism): a unit's count is
+# Fix(g), every square g maps onto itself (the identity's: with row 1 in order)
+for _name, _classes in (("symmetry-main-class", "main classes"),
+                        ("symmetry-isomorphism", "isomorphism classes")):
+    _LABELS[_name] = replace(
+        _LABELS["symmetry"], sum_label="Σ class size × Fix", term_label="size × Fix",
+        count_noun="Latin squares fixed", total_label=_classes,
+        representative_label="representative (a1, a2, a3; δ), 1-based",
+        class_table_title="Burnside table: classes of the group that fix some square",
+        class_count_label="Fix (squares fixed)", fixed_label="Fix (squares fixed)",
+        weight_label="weight", weight_meaning="the class size; N! for the identity, whose "
+                                              "count is the squares with row 1 in order")
 
 
 def labels_of(reduction) -> Labels:

@@ -20,9 +20,10 @@ in this order, checking everything before anything is deleted or opened:
    first, but only a store of the same job, and says how many finished
    units it deletes.
    A symmetry job counts under a named group (``group``: ``"grid"``, the
-   default, or ``"full"``, :func:`check_group`), recorded in the store's
-   reduction name; a store of the other group is refused naming both
-   (:func:`other_group`).
+   default, ``"full"``, or for Latin squares ``"isotopy"`` (``"grid"``'s
+   other name), ``"main-class"``, ``"isomorphism"``: :func:`check_group`),
+   recorded in the store's reduction name; a store of another group is
+   refused naming both (:func:`other_group`).
 4. **The identity** of a symmetry job (:func:`prepare_identity`): the
    identity fixes every grid, so its unit's count is the number of grids
    over ``N!``.  It is taken from the grid count's store when that store
@@ -48,7 +49,9 @@ from counting.options import CountOptions
 from counting.unit_ids import parse_unit_list
 from counting.reduction import get_reduction
 from counting.group.full_terms import refusal as full_group_refusal
-from counting.reduction.registry import GROUPS, check_shape, group_of, symmetry_reduction
+from counting.reduction.latin_orbits import refusal as latin_group_refusal
+from counting.reduction.registry import (GROUPS, LATIN_ONLY_GROUPS, check_shape, group_of,
+                                         symmetry_reduction)
 from counting.run.dask_setup import DaskPoolError, NoWorkers, UnitFailed
 from counting.run.notice import say_if_slow
 from counting.run.pool import WorkerLost, check_memory
@@ -137,7 +140,7 @@ class CountRequest:
     shape: str
     reduction: str | None = None
     up_to_symmetry: bool = False
-    group: str | None = None          # with up_to_symmetry: "grid" (None) or "full"
+    group: str | None = None          # with up_to_symmetry: a key of GROUPS (None: "grid")
     force: bool = False
     db: Path | None = None
     unit_list: str | None = None
@@ -472,12 +475,19 @@ def check_group(shape: str, group: str | None) -> None:
     """:class:`GroupRefused`, in one line, when essentially different grids
     of ``shape`` cannot be counted under ``group`` (``"full"``: its full
     group is not cells × relabelling, or too large to list, or nauty is
-    missing); ``ValueError`` for an unknown group."""
+    missing; a Latin-square group: ``shape`` is no plain Latin square, or
+    of too large an order); ``ValueError`` for an unknown group."""
     symmetry_reduction(group)
+    why = None
+    kind = as_kind(shape)
     if group == "full":
-        why = full_group_refusal(as_kind(shape))
-        if why is not None:
-            raise GroupRefused(f"{as_kind(shape).name}: {why}")
+        why = full_group_refusal(kind)
+        if why is not None and kind.plain and kind.shape.latin:     # they have their own
+            why += " (Latin squares: --group main-class counts their main classes, paratopy)"
+    elif group in LATIN_ONLY_GROUPS:
+        why = latin_group_refusal(kind, group)
+    if why is not None:
+        raise GroupRefused(f"{kind.name}: {why}")
 
 
 def other_group(path: Path, job: Job) -> str | None:

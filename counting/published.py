@@ -81,7 +81,8 @@ from dataclasses import dataclass
 
 from grids.shape import Shape
 
-__all__ = ["Published", "PUBLISHED", "ESSENTIALLY_DIFFERENT", "VARIANTS", "FULL_GROUP", "LATIN_CLASSES", "lookup",
+__all__ = ["Published", "PUBLISHED", "ESSENTIALLY_DIFFERENT", "VARIANTS", "FULL_GROUP", "LATIN_CLASSES",
+           "LATIN_GROUP_CLASSES", "lookup",
            "Rectangles", "RECTANGLES"]
 
 
@@ -229,9 +230,17 @@ LATIN_CLASSES: dict[str, tuple[str, dict[int, int]]] = {
 }
 
 
-def lookup(shape: str, *, up_to_symmetry: bool = False) -> Published | None:
+#: ``--group`` names whose classes of Latin squares :data:`LATIN_CLASSES` holds.
+LATIN_GROUP_CLASSES = {"main-class": "main classes", "isomorphism": "isomorphism classes"}
+
+
+def lookup(shape: str, *, up_to_symmetry: bool = False, group: str | None = None
+           ) -> Published | None:
     """The published total of box shape ``"RxC"`` (either orientation), or None;
-    with ``up_to_symmetry`` the number of essentially different grids.
+    with ``up_to_symmetry`` the number of essentially different grids (under
+    ``group``, a ``--group`` name: for ``"main-class"`` and ``"isomorphism"``
+    the Latin squares' classes of :data:`LATIN_CLASSES`, None for any other
+    kind; every other group: today's, as before groups were named).
 
     Examples
     --------
@@ -241,12 +250,20 @@ def lookup(shape: str, *, up_to_symmetry: bool = False) -> Published | None:
     True
     >>> lookup("5x1+x").total
     960
+    >>> lookup("1x6", up_to_symmetry=True, group="main-class").total
+    12
     """
     head, plus, rules = shape.partition("+")
     try:
         s = Shape.parse(head)
     except ValueError:
         return None
+    if up_to_symmetry and group in LATIN_GROUP_CLASSES:
+        source, values = LATIN_CLASSES[LATIN_GROUP_CLASSES[group]]
+        n = s.box_rows * s.box_cols
+        if plus or not s.latin or n not in values:
+            return None
+        return Published(f"1x{n}", values[n], source)
     if plus:       # a grid kind with extra rules: its total, none up to symmetry yet
         r, c = sorted((s.box_rows, s.box_cols))
         return None if up_to_symmetry else VARIANTS.get(f"{r}x{c}+{rules}")

@@ -23,6 +23,7 @@ from counting.cli.common import (Terminated, check_outputs, check_size, enumerat
                                  print_table, refuse, sigterm_stops_like_ctrl_c)
 from counting.options import CountOptions
 from counting.reduction import registry
+from counting.reduction.latin_orbits import MAX_ORDER as MAX_LATIN_ORDER
 from counting.reduction.prefix import PREFIX_HELP, PrefixReduction
 from counting.run import dask_setup, dask_stats   # not dask_pool: --help needs no Dask
 from counting.run.notice import say_if_slow
@@ -105,7 +106,14 @@ def _row_text(row) -> str:
               help="With --up-to-symmetry, the group: 'grid', the shape's geometric group "
                    "(the part that keeps the kind's rules) × relabelling; 'full', the kind's "
                    "full group, the automorphisms of its exact cover (nauty), where it is "
-                   "cells × relabelling (SudokuP: 4× 'grid'; Latin squares are refused). "
+                   "cells × relabelling (SudokuP: 4× 'grid'; Latin squares are refused: see "
+                   "'main-class'). "
+                   "Latin squares (1xN, Nx1) only: 'isotopy', another name for 'grid' there "
+                   "(rows, columns and symbols each permuted: the same group, job and store); "
+                   "'main-class', paratopy S_N wr S_3, their roles exchanged too (main "
+                   "classes, OEIS A003090); 'isomorphism', one permutation applied to rows, "
+                   "columns and symbols (quasigroups up to isomorphism, OEIS A057991); orders "
+                   f"up to {MAX_LATIN_ORDER} for these two. "
                    f"[default: {registry.DEFAULT_GROUP}, for every kind]")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run the units on a Dask cluster: tcp://HOST:PORT of a running scheduler, "
@@ -144,6 +152,7 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
         gridcount count 3x3 --scheduler tcp://HOST:8786
         gridcount count 3x3 --up-to-symmetry   # 5,472,730,538 essentially different
         gridcount count 3x3+disjoint --up-to-symmetry --group full
+        gridcount count 1x7 --up-to-symmetry --group main-class   # 147
         gridcount count 2x3+x --prefix boxes=1,4  # a grid kind, units from boxes 1 and 4
     """
     # Everything is checked before anything is deleted (--fresh) or opened.
@@ -249,7 +258,7 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
     if not quiet:
         _print_run(outcome.report)
         if outcome.table is not None:
-            _print_burnside(outcome.table)
+            _print_burnside(outcome.table, labels_of(outcome.summary.reduction))
     _print_summary(outcome.summary, outcome.path, quiet=quiet)
 
 
@@ -322,9 +331,10 @@ def _count_rectangles(kind, rows: int, as_json: bool, quiet: bool) -> None:
         click.echo(f"{rows} x {n} Latin rectangles  {total:,}")
 
 
-def _print_burnside(table) -> None:
-    """The Burnside table: one line per class that fixes a grid."""
-    header = ("class", "size", "A (fixed, box 1 standard)", "size × A", "elements")
+def _print_burnside(table, labels) -> None:
+    """The Burnside table: one line per class that fixes a grid (its heads
+    from the reduction's ``labels``)."""
+    header = ("class", "size", labels.fixed_label, labels.term_label, "elements")
     rows = [(str(r.class_id), f"{r.size:,}", f"{r.fixed:,}", f"{r.weighted:,}", r.label)
             for r in table]
     widths = [max(len(x[i]) for x in [header, *rows]) for i in range(len(header))]

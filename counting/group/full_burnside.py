@@ -37,7 +37,7 @@ from dlx.api import ExactCover
 from grids.kind import GridKind, as_kind
 
 __all__ = ["FullBurnside", "full_orbit_count", "group_elements", "element_classes", "fixed_grids",
-           "MAX_ELEMENTS"]
+           "Quotient", "quotient", "MAX_ELEMENTS"]
 
 #: Most elements of the full group listed.
 MAX_ELEMENTS = 200_000
@@ -97,32 +97,75 @@ def element_classes(elements: np.ndarray, generators) -> list[list[int]]:
     return sorted(classes.values(), key=min)
 
 
+@dataclass(frozen=True)
+class Quotient:
+    """The quotient exact cover by ``⟨perm⟩`` (module docstring): ``rows``
+    (column lists, the primary columns ``0 .. n_primary - 1`` first) and
+    each option's row (``row_of``, -1: its orbit covers some item twice).
+    Items covered by the same rows are one column (they are covered
+    together); a primary item no row covers is a column with no row, so
+    the quotient has no cover."""
+
+    rows: list
+    n_primary: int
+    n_secondary: int
+    row_of: np.ndarray
+
+    def count(self, **engine) -> int:
+        """Its exact covers (``engine``: keywords of :meth:`dlx.api.ExactCover.count`)."""
+        return self.cover().count(**engine) if self.rows else 0
+
+    def cover(self) -> ExactCover:
+        return ExactCover(self.rows, self.n_primary, self.n_secondary)
+
+
+def quotient(options_items, perm, primary) -> Quotient:
+    """The quotient by ``⟨perm⟩`` of the exact cover whose option ``o``
+    covers the items ``options_items[o]`` (``primary[j]``: item ``j`` is
+    covered exactly once, else at most once); ``perm`` permutes the options
+    and maps the cover onto itself."""
+    n_options = len(options_items)
+    row_of = np.full(n_options, -1, dtype=np.int64)
+    kept: list[list[int]] = []
+    for start in range(n_options):
+        if row_of[start] != -1:
+            continue
+        orbit, covered, o = [], [], start
+        while not orbit or o != start:
+            orbit.append(o)
+            covered += list(options_items[o])
+            o = int(perm[o])
+        keep = len(set(covered)) == len(covered)        # the orbit covers no item twice
+        row_of[orbit] = len(kept) if keep else -2
+        if keep:
+            kept.append(covered)
+    row_of[row_of == -2] = -1
+    holders: dict[int, list[int]] = {j: [] for j in range(len(primary))}
+    for r, items in enumerate(kept):
+        for j in items:
+            holders[j].append(r)
+    column: dict[tuple, int] = {}
+    for want_primary in (True, False):
+        for j, rows in holders.items():
+            key = (want_primary, tuple(rows))
+            if bool(primary[j]) == want_primary and key not in column and (rows or want_primary):
+                column[key] = len(column)
+    n_primary = sum(1 for p, _ in column if p)
+    rows_out: list[set[int]] = [set() for _ in kept]
+    for j, rows in holders.items():
+        for r in rows:
+            rows_out[r].add(column[(bool(primary[j]), tuple(rows))])
+    return Quotient([sorted(r) for r in rows_out], n_primary, len(column) - n_primary, row_of)
+
+
 def fixed_grids(graph: CoverGraph, perm) -> int:
     """The grids the option permutation ``perm`` maps onto themselves, as
     exact covers of the quotient by ``⟨perm⟩``'s orbits."""
     options_items: list[list[int]] = [[] for _ in range(graph.n_options)]
-    primary = [j for j, p in enumerate(graph.primary) if p]
-    secondary = [j for j, p in enumerate(graph.primary) if not p]
-    column = {j: c for c, j in enumerate(primary + secondary)}
     for j, options in enumerate(graph.items):
         for o in options:
-            options_items[o].append(column[j])
-    seen = [False] * graph.n_options
-    rows = []
-    for start in range(graph.n_options):
-        if seen[start]:
-            continue
-        covered: list[int] = []
-        o = start
-        while not seen[o]:
-            seen[o] = True
-            covered += options_items[o]
-            o = int(perm[o])
-        if len(set(covered)) == len(covered):       # the orbit covers no item twice
-            rows.append(sorted(covered))
-    if not rows:
-        return 0
-    return ExactCover(rows, len(primary), len(secondary)).count()
+            options_items[o].append(j)
+    return quotient(options_items, perm, graph.primary).count()
 
 
 @dataclass(frozen=True)

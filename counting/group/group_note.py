@@ -45,6 +45,15 @@ __all__ = ["GroupNote", "group_note", "note_for", "with_factorial", "COMPUTE_MAX
 #: Largest N whose full group a missing cache entry is computed for on the spot.
 COMPUTE_MAX_N = 9
 
+#: The Latin-square groups (``--group main-class``, ``isomorphism``) in words;
+#: their orders count the symbols' permutations already.
+LATIN_SCOPES = {
+    "main-class": "paratopy S_N ≀ S_3: rows, columns and symbols each permuted, and their "
+                  "roles exchanged (main classes)",
+    "isomorphism": "S_N applied to rows, columns and symbols at once (isomorphism classes "
+                   "of quasigroups)",
+}
+
 
 def with_factorial(order: int, n: int) -> str:
     """``"3,762,339,840 (10,368 × 9!)"`` (just the figure when ``n!`` does not divide it).
@@ -79,10 +88,12 @@ class GroupNote:
     counted_order: int
     comparison: Comparison | None
     why_not: str | None = None
-    group: str = "grid"            # the --group counted under: "grid" or "full"
+    group: str = "grid"            # the --group counted under: "grid", "full" or a key of LATIN_SCOPES
 
     @property
     def scope(self) -> str:
+        if self.group in LATIN_SCOPES:
+            return LATIN_SCOPES[self.group]
         if self.group == "full":
             return ("the kind's full group (the automorphisms of its exact cover, nauty: "
                     "cells × relabelling)")
@@ -99,6 +110,11 @@ class GroupNote:
         if c is None:
             return f"not known here: {self.why_not}"
         head = f"{with_factorial(c.full_order, n)}: automorphisms of the kind's exact cover (nauty)"
+        if self.group in LATIN_SCOPES:      # compared with the group counted under, not today's
+            if c.full_order == self.counted_order:
+                return f"{head}, the same group: the count is under the kind's full group"
+            index, rest = divmod(c.full_order, self.counted_order)
+            return f"{head}, " + (f"{index:,}× larger" if not rest else "no multiple of it")
         if c.today_order is not None and c.today_order != self.counted_order:
             return (f"{head}; its comparison found today's group of order {c.today_order:,}, "
                     f"not the store's {self.counted_order:,}: one of them is wrong")
@@ -110,9 +126,14 @@ class GroupNote:
             return f"{head}; {c.describe()[0]}"
         if index == 1:
             return f"{head}, the same group: the count is under the kind's full group"
-        return (f"{head}, {index:,}× larger: " + "; ".join(c.describe())
-                + "; essentially different grids under the full group: count --up-to-symmetry "
-                "--group full, where it is cells × relabelling (docs/symmetry.md)")
+        if self.kind.plain and self.kind.shape.latin:    # --group full refuses them
+            where = ("Latin squares' main classes (paratopy): count --up-to-symmetry "
+                     "--group main-class")
+        else:
+            where = ("essentially different grids under the full group: count "
+                     "--up-to-symmetry --group full, where it is cells × relabelling")
+        return f"{head}, {index:,}× larger: " + "; ".join(c.describe()) + f"; {where} " \
+            "(docs/symmetry.md)"
 
     def rows(self) -> list[tuple[str, str]]:
         """``(label, text)`` rows for a table."""
@@ -140,7 +161,9 @@ class GroupNote:
                 "full_order": None if full is None else str(full), "full_order_int": full,
                 "index": index,
                 "adds": None if c is None or c.new_pairs is None else c.describe(),
-                "full_group_counted": self.group == "full",
+                "full_group_counted": self.group == "full" or (
+                    self.group in LATIN_SCOPES and c is not None
+                    and c.full_order == self.counted_order),
                 "not_known_because": self.why_not}
 
 
@@ -182,7 +205,11 @@ def note_for(reduction, root=None) -> GroupNote | None:
     if not getattr(reduction, "counts_orbits", False):
         return None
     kind = reduction.grid_kind
-    if getattr(reduction, "group_name", "grid") == "full":
+    group = getattr(reduction, "group_name", "grid")
+    if group in LATIN_SCOPES:      # the full group from today's note (its cache)
+        today = group_note(kind, reduction.today_order, root)
+        return GroupNote(kind, reduction.group_order, today.comparison, today.why_not, group)
+    if group == "full":
         n = kind.shape.n
         counted = reduction.group_order * math.factorial(n) if n > 1 else 1
         return GroupNote(kind, counted, None, None, "full")

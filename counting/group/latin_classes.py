@@ -51,8 +51,9 @@ engine's:
   kind too: ``h = (σ, σ)``, ``π = σ``;
 * ``δ`` a 3-cycle moves symbols into rows: :func:`quotient_fixed`, the exact
   covers of the quotient by ``⟨g⟩`` (one option per orbit of triples that
-  hits no pair twice, covering the orbits of pairs it meets; a fixed square
-  is a union of such orbits, and the pairs of one orbit are covered alike).
+  hits no pair twice, covering the pairs it meets; a fixed square is a union
+  of such orbits; :func:`.full_burnside.quotient`, the same construction as
+  the full group's Fix, which makes the pairs always covered together one item).
   A quotient with many covers is counted one first row per class under the
   diagonal ``(a, a, a)``, ``a(0) = 0``, that commute with ``g``
   (:func:`first_row_classes`).
@@ -75,6 +76,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement, permutations, product
@@ -84,12 +86,13 @@ import numpy as np
 from counting.group.burnside import MAX_SEARCHED_IDENTITY, type_label
 from counting.group.cover import SAMPLE, Commuting
 from counting.group.fixed import count_fixed, relabelling_types
+from counting.group.full_burnside import quotient
 from counting.group.orbits import orbit_classes
 from counting.group.permutations import centraliser_order, partitions, type_representative
 from counting.group.split_burnside import CellSymmetry
 from counting.group.symmetries import Symmetry
 from counting.options import CountOptions
-from dlx.api import ConflictingGivensError, ExactCover
+from dlx.api import ConflictingGivensError
 
 __all__ = ["LatinClass", "LatinTerm", "LatinClasses", "paratopism", "paratopy_classes",
            "isomorphism_classes", "wreath_centraliser", "quotient_fixed", "first_row_classes",
@@ -148,9 +151,7 @@ def wreath_centraliser(cycles) -> int:
     48
     """
     out = 1
-    for pair in set(cycles):
-        k, lam = pair
-        m = sum(1 for x in cycles if x == pair)
+    for (k, lam), m in Counter(cycles).items():
         out *= (k * centraliser_order(lam)) ** m * math.factorial(m)
     return out
 
@@ -242,48 +243,6 @@ def _items(n: int) -> np.ndarray:
     return np.stack([r * n + c, n * n + r * n + s, 2 * n * n + c * n + s], axis=1)
 
 
-def _quotient(n: int, perm: np.ndarray) -> tuple[list[list[int]], int, np.ndarray]:
-    """The quotient by ``⟨perm⟩``: its rows (pair orbits covered), the
-    number of pair orbits, and each triple's row (-1: its orbit hits a pair twice)."""
-    items = _items(n)
-    # the image of a pair: the one pair shared by the images of two triples holding it
-    item_image = np.full(3 * n * n, -1, dtype=np.int64)
-    for j in range(3 * n * n):
-        holders = np.nonzero((items == j).any(axis=1))[0]
-        if n == 1:
-            item_image[j] = items[perm[holders[0]], list(items[holders[0]]).index(j)]
-            continue
-        common = set(items[perm[holders[0]]].tolist()) & set(items[perm[holders[1]]].tolist())
-        item_image[j] = common.pop()
-    item_orbit = np.full(3 * n * n, -1, dtype=np.int64)
-    n_orbits = 0
-    for j in range(3 * n * n):
-        if item_orbit[j] < 0:
-            k = j
-            while item_orbit[k] < 0:
-                item_orbit[k] = n_orbits
-                k = item_image[k]
-            n_orbits += 1
-    row_of = np.full(n ** 3, -1, dtype=np.int64)
-    rows = []
-    for start in range(n ** 3):
-        if row_of[start] != -1:
-            continue
-        covered: list[int] = []
-        orbit = []
-        t = start
-        while not orbit or t != start:
-            orbit.append(t)
-            covered += items[t].tolist()
-            t = int(perm[t])
-        keep = len(set(covered)) == len(covered)         # the orbit hits no pair twice
-        row_of[orbit] = len(rows) if keep else -2
-        if keep:
-            rows.append(sorted({int(item_orbit[i]) for i in covered}))
-    row_of[row_of == -2] = -1
-    return rows, n_orbits, row_of
-
-
 @lru_cache(maxsize=2)
 def _all_permutations(n: int) -> np.ndarray:
     """``(n!, n)`` uint8: every permutation of ``range(n)``, in lexicographic order."""
@@ -336,10 +295,10 @@ def quotient_fixed(n: int, perm, options: CountOptions | None = None, *,
     by the class size; else one search."""
     options = CountOptions() if options is None else options
     perm = np.asarray(perm, dtype=np.int64)
-    rows, n_orbits, row_of = _quotient(n, perm)
-    if not rows:
+    q = quotient(_items(n).tolist(), perm, [True] * (3 * n * n))
+    if not q.rows:
         return 0
-    cover = ExactCover(rows, n_orbits)
+    cover, row_of = q.cover(), q.row_of
     memo = dict(memo=options.memo, memo_mb=options.memo_mb, memo_at="all")
     if split_at is None or n < 3:
         return cover.count(**memo)

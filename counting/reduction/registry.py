@@ -29,10 +29,12 @@ from counting.reduction.prefix import NAME as PREFIX, PrefixReduction
 from counting.reduction.patterns3 import ThreeBandPatternReduction
 from counting.reduction.orbits import SymmetryReduction
 from counting.reduction.full_orbits import FullSymmetryReduction
+from counting.reduction.latin_orbits import LATIN_GROUPS
 from grids.kind import as_kind
 from grids.shape import Shape, as_shape
 
-__all__ = ["MAX_N", "REDUCTIONS", "SYMMETRY", "SYMMETRY_FULL", "GROUPS", "DEFAULT_GROUP",
+__all__ = ["MAX_N", "REDUCTIONS", "SYMMETRY", "SYMMETRY_FULL", "SYMMETRY_LATIN", "GROUPS",
+           "LATIN_ONLY_GROUPS", "DEFAULT_GROUP",
            "symmetry_reduction", "group_of", "ALIASES_3X3", "check_shape", "reduction_kind",
            "reduction_name", "default_reduction", "reduction_names", "get_reduction"]
 
@@ -51,9 +53,16 @@ SYMMETRY = SymmetryReduction.kind
 # The same under the kind's full group (``--group full``): another stored name,
 # so that stores, unit ids and row checksums of the two groups never mix.
 SYMMETRY_FULL = FullSymmetryReduction.kind
+# The Latin-square groups (--group main-class, isomorphism): their own stored names.
+SYMMETRY_LATIN = {cls.kind: cls for cls in LATIN_GROUPS.values()}
 # ``--group`` name -> the reduction counting under it; a store made before
-# groups were named is a "symmetry" store: today's group, "grid".
-GROUPS = {"grid": SYMMETRY, "full": SYMMETRY_FULL}
+# groups were named is a "symmetry" store: today's group, "grid".  "isotopy"
+# is another name of "grid" for Latin squares (rows, columns and symbols each
+# permuted: the same group, job and store); group_of names it "grid".
+GROUPS = {"grid": SYMMETRY, "full": SYMMETRY_FULL, "isotopy": SYMMETRY,
+          **{g: cls.kind for g, cls in LATIN_GROUPS.items()}}
+#: The groups only Latin squares have (the others refuse them).
+LATIN_ONLY_GROUPS = ("isotopy", *LATIN_GROUPS)
 DEFAULT_GROUP = "grid"
 # Grid kinds with extra constraints: the prefix reduction, rows 1-2 by default,
 # or the prefix measured cheapest for the kind (Knuth's estimator over candidate
@@ -74,10 +83,12 @@ ALIASES_3X3 = {cls.name_3x3: kind for kind, cls in _TABLE.items()
 
 def symmetry_reduction(group: str | None) -> str:
     """The reduction counting essentially different grids under ``group``
-    (``"grid"``, ``"full"``; None: :data:`DEFAULT_GROUP`).
+    (a key of :data:`GROUPS`; None: :data:`DEFAULT_GROUP`).
 
-    >>> symmetry_reduction(None), symmetry_reduction("full")
-    ('symmetry', 'symmetry-full')
+    >>> symmetry_reduction(None), symmetry_reduction("full"), symmetry_reduction("isotopy")
+    ('symmetry', 'symmetry-full', 'symmetry')
+    >>> symmetry_reduction("main-class")
+    'symmetry-main-class'
     """
     group = DEFAULT_GROUP if group is None else group
     if group not in GROUPS:
@@ -91,6 +102,8 @@ def group_of(reduction: str) -> str | None:
 
     >>> group_of("symmetry"), group_of("symmetry-full"), group_of("71")
     ('grid', 'full', None)
+    >>> group_of("symmetry-isomorphism")
+    'isomorphism'
     """
     return next((g for g, name in GROUPS.items() if name == reduction), None)
 
@@ -144,7 +157,7 @@ def reduction_kind(reduction: str | None, shape: Shape | str) -> str:
             if cls.default_for(s):
                 return kind
         raise ValueError(f"no reduction applies to box shape {s.name}")
-    if reduction in (SYMMETRY, SYMMETRY_FULL):
+    if reduction in (SYMMETRY, SYMMETRY_FULL, *SYMMETRY_LATIN):
         return reduction
     if reduction in ALIASES_3X3:
         if s != Shape(3, 3):
@@ -242,11 +255,14 @@ def get_reduction(shape: Shape | str, name: str | None = None) -> Reduction:
     by row 1 + column 1, SudokuP by band 1; or a stored ``"prefix-PREFIX"``
     name), which is its default; its essentially
     different grids by ``"symmetry"`` (Burnside over the kind's group) or
-    ``"symmetry-full"`` (over its full group, :data:`GROUPS`).
+    ``"symmetry-full"`` (over its full group, :data:`GROUPS`); Latin squares'
+    also by ``"symmetry-main-class"`` and ``"symmetry-isomorphism"``.
     """
     kind = as_kind(shape)
     if name == SYMMETRY_FULL:
         return _make_full(kind.name)
+    if name in SYMMETRY_LATIN:
+        return _make_latin(kind.name, name)
     if not kind.plain and name == SYMMETRY:
         return _make_kind_symmetry(kind.name)
     if not kind.plain:
@@ -268,6 +284,11 @@ def _make_kind_symmetry(kind: str) -> Reduction:
 @lru_cache(maxsize=None)
 def _make_full(kind: str) -> Reduction:
     return FullSymmetryReduction(kind)
+
+
+@lru_cache(maxsize=None)
+def _make_latin(kind: str, name: str) -> Reduction:
+    return SYMMETRY_LATIN[name](kind)
 
 
 @lru_cache(maxsize=None)

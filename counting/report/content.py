@@ -148,7 +148,8 @@ def build_report(store: Store) -> Report:
 def _job_rows(job: Job, s, results, spans, by_worker, timed) -> list[tuple[str, str]]:
     """The job table: what is counted, how far, the total, and when, where and how long."""
     red = job.reduction_object
-    pub = published.lookup(job.shape, up_to_symmetry=red.counts_orbits)
+    pub = published.lookup(job.shape, up_to_symmetry=red.counts_orbits,
+                           group=getattr(red, "group_name", None))
     total_text = _n(s.total) if s.complete else \
         f"not yet: {job.n_units - s.done:,} of {job.n_units:,} units remain"
     if pub is None:

@@ -67,8 +67,8 @@ def test_status_of_a_latin_symmetry_store_says_the_full_group_is_six_times_large
         "it also maps cells onto rows (columns and digits exchange roles); "
         "it also maps cells onto columns (rows and digits exchange roles); "
         "it also maps rows onto columns (rows and columns exchange roles); "
-        "essentially different grids under the full group: count --up-to-symmetry "
-        "--group full, where it is cells × relabelling (docs/symmetry.md)")
+        "Latin squares' main classes (paratopy): count --up-to-symmetry --group main-class "
+        "(docs/symmetry.md)")
     assert res.output.splitlines()[-1].startswith("total (essentially different grids)")
 
 

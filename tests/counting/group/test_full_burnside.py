@@ -13,7 +13,7 @@ pytest.importorskip("pynauty")
 
 from counting.group.cover_automorphisms import cover_group  # noqa: E402
 from counting.group.full_burnside import (full_orbit_count, group_elements,  # noqa: E402
-                                          MAX_ELEMENTS)
+                                          quotient, MAX_ELEMENTS)
 from union_find import UnionFind  # noqa: E402
 from variant_samples import brute_fillings, kind_parts  # noqa: E402
 
@@ -53,3 +53,26 @@ def test_the_classes_partition_the_group_and_the_identity_fixes_every_grid(kind)
 def test_a_group_too_large_to_list_is_refused():
     with pytest.raises(ValueError, match="more than the"):
         group_elements([], MAX_ELEMENTS + 1)
+
+
+# a cover of four items whose exact covers are options {0, 1} and {2, 3}; the
+# option swap 0 <-> 1 (items 0 <-> 2, 1 <-> 3) maps it onto itself and fixes both
+SQUARE = [[0, 1], [2, 3], [0, 2], [1, 3]]
+SWAP = [1, 0, 2, 3]
+
+
+def test_the_quotient_has_one_row_per_orbit_and_the_items_covered_together_as_one():
+    q = quotient(SQUARE, SWAP, [True] * 4)
+    assert q.row_of.tolist() == [0, 0, 1, 2]
+    assert (q.n_primary, q.n_secondary) == (2, 0)     # items {0, 2} and {1, 3}
+    assert q.count() == 2
+
+
+def test_an_item_no_row_covers_leaves_no_cover_if_primary_and_changes_nothing_if_secondary():
+    assert quotient(SQUARE, SWAP, [True] * 4 + [False]).count() == 2     # item 4: no option
+    assert quotient(SQUARE, SWAP, [True] * 5).count() == 0
+
+
+def test_an_orbit_that_covers_an_item_twice_is_no_row():
+    q = quotient([[0], [0], [1]], [1, 0, 2], [True, True])
+    assert q.row_of.tolist() == [-1, -1, 0] and q.count() == 0

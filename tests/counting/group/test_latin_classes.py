@@ -9,7 +9,6 @@ Reference values (OEIS A003090, A057991, A040082) appear only as the
 brute force's own output for n ≤ 4; the script's run compares the rest.
 """
 import math
-from functools import cache
 from itertools import product
 
 import numpy as np
@@ -21,59 +20,7 @@ from counting.group.latin_classes import (COMMUTING_LIMIT, cell_commuting, first
                                           isomorphism_class_count, isomorphism_classes,
                                           main_class_count, paratopism, paratopy_classes,
                                           quotient_fixed, term_fixed)
-from union_find import UnionFind
-
-
-@cache
-def latin_squares(n: int) -> np.ndarray:
-    """``(count, n²)``: every Latin square as its sorted triple indices ``(r·n + c)·n + s``."""
-    out, grid = [], [[-1] * n for _ in range(n)]
-
-    def fill(k):
-        if k == n * n:
-            out.append([(r * n + c) * n + grid[r][c] for r in range(n) for c in range(n)])
-            return
-        r, c = divmod(k, n)
-        for s in range(n):
-            if s not in grid[r][:c] and all(grid[i][c] != s for i in range(r)):
-                grid[r][c] = s
-                fill(k + 1)
-        grid[r][c] = -1
-
-    fill(0)
-    return np.array(out, dtype=np.int64).reshape(len(out), n * n)
-
-
-def brute_fixed(n: int, perm) -> int:
-    squares = latin_squares(n)
-    return int((np.sort(np.asarray(perm)[squares], axis=1) == squares).all(axis=1).sum())
-
-
-def generators(n: int, group: str) -> list[np.ndarray]:
-    """Triple permutations generating S_n³ (``isotopy``), S_n ≀ S_3 (``main``)
-    or the diagonal S_n (``isomorphism``)."""
-    ident = tuple(range(n))
-    moves = [tuple([1, 0] + list(range(2, n))) if n > 1 else ident,
-             tuple(list(range(1, n)) + [0])]
-    if group == "isomorphism":
-        return [paratopism(n, a, a, a) for a in moves]
-    out = [paratopism(n, *[a if i == j else ident for j in range(3)]) for a in moves
-           for i in range(3)]
-    if group == "main":
-        out += [paratopism(n, ident, ident, ident, (1, 0, 2)),
-                paratopism(n, ident, ident, ident, (1, 2, 0))]
-    return out
-
-
-def union_find_classes(n: int, group: str) -> int:
-    squares = latin_squares(n)
-    keys = [s.tobytes() for s in squares]
-    sets = UnionFind(keys)
-    for g in generators(n, group):
-        images = np.sort(g[squares], axis=1)
-        for key, image in zip(keys, images):
-            sets.union(key, image.tobytes())
-    return sets.count()
+from latin_samples import brute_fixed, generators, union_find_classes
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
