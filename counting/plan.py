@@ -48,10 +48,8 @@ from counting.job import (Job, RunReport, Summary, default_db_path, run_count,
 from counting.options import CountOptions
 from counting.unit_ids import parse_unit_list
 from counting.reduction import get_reduction
-from counting.group.full_terms import refusal as full_group_refusal
-from counting.reduction.latin_orbits import refusal as latin_group_refusal
-from counting.reduction.registry import (GROUPS, LATIN_ONLY_GROUPS, check_shape, group_of,
-                                         symmetry_reduction)
+from counting.group_choice import GroupRefused, check_group, other_group
+from counting.reduction.registry import check_shape, symmetry_reduction
 from counting.run.dask_setup import DaskPoolError, NoWorkers, UnitFailed
 from counting.run.notice import say_if_slow
 from counting.run.pool import WorkerLost, check_memory
@@ -90,11 +88,6 @@ class NoGrids(ValueError):
         super().__init__(f"{shape} has no grid: no filling of the cells of {reduction} keeps "
                          f"its rules, so the count is 0")
         self.shape, self.reduction, self.counts = shape, reduction, counts
-
-
-class GroupRefused(ValueError):
-    """A ``--group`` that cannot count this kind (its full group mixes cells
-    with digits, or is too large to list): one line saying why."""
 
 
 class BadUnits(ValueError):
@@ -469,47 +462,6 @@ def open_store(path: Path, job: Job, *, fresh: bool = False, allow_mismatch: boo
     except BaseException:
         lock.release()
         raise
-
-
-def check_group(shape: str, group: str | None) -> None:
-    """:class:`GroupRefused`, in one line, when essentially different grids
-    of ``shape`` cannot be counted under ``group`` (``"full"``: its full
-    group is not cells × relabelling, or too large to list, or nauty is
-    missing; a Latin-square group: ``shape`` is no plain Latin square, or
-    of too large an order); ``ValueError`` for an unknown group."""
-    symmetry_reduction(group)
-    why = None
-    kind = as_kind(shape)
-    if group == "full":
-        why = full_group_refusal(kind)
-        if why is not None and kind.plain and kind.shape.latin:     # they have their own
-            why += " (Latin squares: --group main-class counts their main classes, paratopy)"
-    elif group in LATIN_ONLY_GROUPS:
-        why = latin_group_refusal(kind, group)
-    if why is not None:
-        raise GroupRefused(f"{kind.name}: {why}")
-
-
-def other_group(path: Path, job: Job) -> str | None:
-    """Why the store at ``path`` cannot take ``job``'s units because it
-    counts essentially different grids of the same kind under another
-    group (one line naming both groups); None otherwise (no store there,
-    the same group, or another job, which the store itself refuses)."""
-    mine = group_of(job.reduction)
-    if mine is None or not path.exists():
-        return None
-    try:
-        with Store.open(path) as held:
-            stored = held.job
-    except StoreError:
-        return None    # refused (or deleted by --fresh) with its own reason
-    theirs = group_of(stored.reduction)
-    if stored.shape != job.shape or theirs is None or theirs == mine:
-        return None
-    return (f"{path} counts the essentially different grids of {job.shape} under the "
-            f"{theirs} group (--group {theirs}), not the {mine} group (--group {mine}) asked "
-            f"for: use another --db (the {mine} group's default is "
-            f"{default_db_path(job.shape, GROUPS[mine])})")
 
 
 def _deletable_units(path: Path, job: Job) -> int:
