@@ -33,7 +33,7 @@ import numpy as np
 
 from factorization._kernel import LayerTable, layer_forms
 
-__all__ = ["next_layer", "next_layer_with_stats", "children_of", "TransitionStats", "layer_form", "layer_forms_of", "SumOverflow", "MAX_STEP_C"]
+__all__ = ["next_layer", "next_layer_with_stats", "children_of", "slot_bytes", "TransitionStats", "layer_form", "layer_forms_of", "SumOverflow", "MAX_STEP_C"]
 
 MAX_STEP_C = 6                  # masks of 12 bits: keys of three 64-bit words
 _CHUNKS_PER_THREAD = 64         # chunks of parents a thread takes, for balance
@@ -103,8 +103,9 @@ class TransitionStats:
 
 def _fill(items: list, C: int, threads: int) -> tuple[LayerTable, float]:
     """The children of the parents ``items`` (``(form, (T, stab))``) in one
-    table, filled by ``threads`` threads; and the CPU seconds it took."""
-    c0 = time.process_time()
+    table, filled by ``threads`` threads; and the CPU seconds it took (the
+    filling and merging: the empty tables' set-up, a constant a table, is
+    left out so that one parent's figure is its share of a whole layer's)."""
     forms = np.array([f for f, _ in items], dtype=np.int64).reshape(len(items), 2 * C)
     ts = [t for _, (t, _) in items]
     if any(t < 0 or t >> 128 for t in ts):
@@ -112,6 +113,7 @@ def _fill(items: list, C: int, threads: int) -> tuple[LayerTable, float]:
     lo = np.array([t & _U64 for t in ts], dtype=np.uint64)
     hi = np.array([t >> 64 for t in ts], dtype=np.uint64)
     tables = [LayerTable(C) for _ in range(threads)]
+    c0 = time.process_time()
     step = max(1, len(items) // (threads * _CHUNKS_PER_THREAD))
     starts = iter(range(0, len(items), step))
     lock = threading.Lock()
@@ -200,6 +202,13 @@ def next_layer(layer: dict, C: int, threads: int = 1, parents: slice | None = No
     """
     out, stats = next_layer_with_stats(layer, C, threads, parents)
     return out, stats.rows
+
+
+def slot_bytes(C: int) -> int:
+    """Bytes of one slot of a transition's table (a state, its stabiliser
+    order and its sum)."""
+    _check_stacks(C)
+    return LayerTable(C).slot_bytes
 
 
 def children_of(form, stab: int, C: int) -> tuple[np.ndarray, np.ndarray, TransitionStats]:
