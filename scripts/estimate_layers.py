@@ -18,7 +18,12 @@ import os
 import resource
 
 from counting.job import describe_machine
-from factorization.layer_estimate import estimate_layers, record_bytes, table_bytes
+from factorization.layer_estimate import Figure, estimate_layers, record_bytes, table_bytes
+
+
+def cpu_text(f) -> str:
+    """CPU seconds below an hour, core-hours above."""
+    return f.text("s") if f.value < 3600 else f.text("core-hours", 3600)
 
 
 def main() -> None:
@@ -49,15 +54,16 @@ def main() -> None:
     for s in e.stages:
         kids = "—" if math.isnan(s.children.value) else s.children.text()
         print(f"| {s.step} → {s.step + 1} | {s.parents.text()} | {s.rows.text()} | {kids} "
-              f"| {s.cpu.text('core-hours', 3600)} | {s.how} |")
+              f"| {cpu_text(s.cpu)} | {s.how} |")
     ch = e.core_hours
     big = e.largest_stage()
     layer, states = e.largest_table()
     P = e.workers_for_memory()
     disk, sent = e.disk_gib()
-    print(f"\n* **total: {ch.text('core-hours')}** (standard error), "
+    print(f"\n* **total: {ch.text('core-hours')}** ({cpu_text(Figure(3600 * ch.value))}; "
+          f"standard error), "
           f"{math.ceil(ch.value / 24):,} workers for a day; stage {big.step} → {big.step + 1} "
-          f"dominates ({big.cpu.text('core-hours', 3600)}, "
+          f"dominates ({cpu_text(big.cpu)}, "
           f"{100 * big.cpu.value / (3600 * ch.value):.0f} %).")
     print(f"* the target of 500 core-hours: {'met' if ch.value <= 500 else 'missed'} "
           f"({ch.value / 500:,.2f} × the target).")
