@@ -71,9 +71,9 @@ from dlx.estimate import LEAF_SOLUTIONS, estimate
 from factorization.layer_estimate import estimate_layers
 from grids.kind import GridKind
 
-__all__ = ["JobCost", "layers_estimate", "LAYERS_SAMPLE", "job_cost", "searching_memory", "quick_cost", "could_be_long", "REACH_DAYS",
+__all__ = ["JobCost", "job_cost", "searching_memory", "quick_cost", "could_be_long", "REACH_DAYS",
            "LONG_JOB_SECONDS", "IN_PROCESS_SECONDS", "runs_in_process", "QUICK", "QUICK_MARGIN", "SAMPLE", "TIMED_SAMPLE", "WIDE_SPREAD",
-           "format_seconds"]
+           "format_seconds", "layers_estimate", "LAYERS_SAMPLE", "LAYERS_STACKS"]
 
 #: A job estimated to take longer than this on the workers asked for is refused.
 REACH_DAYS = 7

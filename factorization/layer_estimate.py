@@ -44,7 +44,8 @@ import statistics
 import time
 from dataclasses import dataclass, field
 
-from factorization.layer_sample import parent_classes, random_child, row_count
+from factorization.layer_sample import (multiplicity_factorial, parent_classes, random_child,
+                                        row_count)
 from factorization.layer_steps import children_of, slot_bytes
 from factorization.layers import layer_counts
 
@@ -287,15 +288,9 @@ def _stage_after_computed(E, layer, forms, C, parents, rng, drawn_x, after, unit
         return StageCost(E, Figure(N), f(lambda u: u.rows), f(lambda u: u.children),
                          f(lambda u: u.cpu), f"sampled: {len(got):,} of {N:,} parents")
     per_row = after.cpu.value / after.rows.value
-    rows = Figure.of([N * row_count(x, C) / (layer[x][1] * _mult(x)) for x in drawn_x])
+    rows = Figure.of([N * row_count(x, C) / (layer[x][1] * multiplicity_factorial(x))
+                      for x in drawn_x])
     return StageCost(E, Figure(N), rows, Figure(math.nan),
                      Figure(rows.value * per_row, rows.stderr * per_row),
                      "approximated: rows (R over the stabiliser and multiplicities) × the "
                      "next stage's CPU a row")
-
-
-def _mult(form) -> int:
-    out = 1
-    for k in {m: form.count(m) for m in form}.values():
-        out *= math.factorial(k)
-    return out

@@ -64,8 +64,8 @@ import numpy as np
 
 from factorization.layer_steps import layer_forms_of
 
-__all__ = ["row_count", "row_of_rank", "unrows", "parent_classes", "child_probability",
-           "random_child", "SampledChild"]
+__all__ = ["row_count", "multiplicity_factorial", "row_of_rank", "unrows", "parent_classes",
+           "child_probability", "random_child", "SampledChild"]
 
 
 def _stack(j: int) -> int:
@@ -153,7 +153,8 @@ def _check(state: tuple[int, ...], C: int) -> None:
         raise ValueError(f"a state of {C} stacks has {2 * C} masks, got {len(state)}")
 
 
-def _mult_factorial(form) -> int:
+def multiplicity_factorial(form) -> int:
+    """``Π k_i!`` over the multiplicities ``k_i`` of a state's masks."""
     return math.prod(math.factorial(k) for k in Counter(form).values())
 
 
@@ -175,8 +176,8 @@ def child_probability(state, stab: int, C: int, layer_size: int, stab_of) -> Fra
     maps a parent form to its stabiliser order."""
     total = Fraction(0)
     for x, b in parent_classes(state, C).items():
-        total += Fraction(b * stab_of(x) * _mult_factorial(x), row_count(x, C))
-    return total / (layer_size * stab * _mult_factorial(tuple(state)))
+        total += Fraction(b * stab_of(x) * multiplicity_factorial(x), row_count(x, C))
+    return total / (layer_size * stab * multiplicity_factorial(tuple(state)))
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,8 @@ import numpy as np
 
 from factorization._kernel import LayerTable, layer_forms
 
-__all__ = ["next_layer", "next_layer_with_stats", "children_of", "slot_bytes", "TransitionStats", "layer_form", "layer_forms_of", "SumOverflow", "MAX_STEP_C"]
+__all__ = ["next_layer", "next_layer_with_stats", "children_of", "slot_bytes", "TransitionStats",
+           "layer_form", "layer_forms_of", "SumOverflow", "MAX_STEP_C"]
 
 MAX_STEP_C = 6                  # masks of 12 bits: keys of three 64-bit words
 _CHUNKS_PER_THREAD = 64         # chunks of parents a thread takes, for balance

@@ -60,8 +60,8 @@ def main() -> None:
     layer, states = e.largest_table()
     P = e.workers_for_memory()
     disk, sent = e.disk_gib()
-    print(f"\n* **total: {ch.text('core-hours')}** ({cpu_text(Figure(3600 * ch.value))}; "
-          f"standard error), "
+    seconds = f"{cpu_text(Figure(3600 * ch.value))}; " if ch.value < 1 else ""
+    print(f"\n* **total: {ch.text('core-hours')}** ({seconds}standard error), "
           f"{math.ceil(ch.value / 24):,} workers for a day; stage {big.step} → {big.step + 1} "
           f"dominates ({cpu_text(big.cpu)}, "
           f"{100 * big.cpu.value / (3600 * ch.value):.0f} %).")

@@ -26,7 +26,7 @@ from factorization.layer_steps import children_of, layer_form, next_layer
 from factorization.layers import layer_counts
 
 
-def _mult_factorial(form) -> int:
+def _mult_factorial(form) -> int:       # Π k!, written out here (an oracle)
     return math.prod(math.factorial(k) for k in Counter(form).values())
 
 
