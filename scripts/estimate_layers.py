@@ -9,21 +9,48 @@ layer-(C-2) units as CSV.  Record it in ``results/layers-2x6-estimate.md``.
 
     python scripts/estimate_layers.py 6 --samples 30 --children 2 --parents 6
     python scripts/estimate_layers.py 5 --samples 30 --children 3   # beside the exact 2x5 layers
+    python scripts/estimate_layers.py 6 --shared 20   # 20 layer-3 units: own tables or one
+
+With ``--shared N`` it only compares the CPU a row of N sampled layer-(C-3)
+units timed each on its own table (as the estimate times them) with the
+same units filling one table (as a whole layer's share would).
 """
 from __future__ import annotations
 
 import argparse
 import math
 import os
+import random
 import resource
 
 from counting.job import describe_machine
 from factorization.layer_estimate import Figure, estimate_layers, record_bytes, table_bytes
+from factorization.layer_sample import random_child
+from factorization.layer_steps import children_of, next_layer_with_stats
+from factorization.layers import layer_counts
 
 
 def cpu_text(f) -> str:
     """CPU seconds below an hour, core-hours above."""
     return f.text("s") if f.value < 3600 else f.text("core-hours", 3600)
+
+
+def shared_table_check(C: int, n: int, seed: int) -> None:
+    """CPU a row of ``n`` sampled layer-(C-3) units, each on its own table
+    and all on one table."""
+    layer = layer_counts(C, upto=C - 4).last
+    forms, rng, units = list(layer), random.Random(seed), {}
+    while len(units) < n:
+        s = random_child(layer, C, rng, forms)
+        units[s.form] = (1, s.stab)
+    alone = [children_of(f, stab, C)[2] for f, (_, stab) in units.items()]
+    rows, cpu = sum(a.rows for a in alone), sum(a.cpu for a in alone)
+    _, shared = next_layer_with_stats(units, C, parents=slice(0, n))
+    print(f"{n:,} layer-{C - 3} units, {rows:,} rows (load average {os.getloadavg()[0]:.1f}): "
+          f"each on its own table {cpu:,.2f} s CPU ({1e6 * cpu / rows:,.2f} µs a row, largest "
+          f"table {max(a.table_bytes for a in alone) / 2 ** 20:,.0f} MiB); all on one table "
+          f"{shared.cpu:,.2f} s ({1e6 * shared.cpu / shared.rows:,.2f} µs a row, "
+          f"{shared.children:,} children, table {shared.table_bytes / 2 ** 20:,.0f} MiB)")
 
 
 def main() -> None:
@@ -35,10 +62,14 @@ def main() -> None:
                     help="parents of layer C-4 timed for its stage (0: approximated)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--csv", help="write every sampled unit here (CSV)")
+    ap.add_argument("--shared", type=int, help="only compare own tables with one shared table")
     args = ap.parse_args()
     if args.samples < 2 or args.children < 1 or args.parents < 0:
         ap.error("--samples must be at least 2, --children at least 1, --parents at least 0")
     C = args.stacks
+    if args.shared is not None:
+        shared_table_check(C, max(1, args.shared), args.seed)
+        return
     m = describe_machine()
     load0 = os.getloadavg()
     print(f"machine: {m['cpu']}, {m['cores']} cores, {m['memory_gib']} GiB, {m['os']}, "
