@@ -170,9 +170,10 @@ class LayersEstimate:
         layer, states = self.largest_table()
         P = self.workers_for_memory()
         disk, sent = self.disk_gib()
-        return (f"by layers (issue 36; not runnable yet): {ch.text('core-hours')} (a measured "
-                f"estimate from {self.samples:,} sampled layer-{self.C - SAMPLED_LAYERS} states, "
-                f"standard error), {math.ceil(ch.value / 24):,} workers for a day; stage "
+        return (f"by layers (issue 36; not runnable yet): {ch.text('core-hours')} (± one "
+                f"standard error; measured on {self.samples:,} sampled "
+                f"layer-{self.C - SAMPLED_LAYERS} states), {math.ceil(ch.value / 24):,} "
+                f"workers for a day; stage "
                 f"{big.step} -> {big.step + 1} dominates ({big.cpu.value / 3600:,.0f} "
                 f"core-hours); the largest layer, {layer}, about {states:,.0f} states: one "
                 f"table {self.table_gib():,.1f} GiB, or {self.table_gib(P):,.1f} GiB a worker "
