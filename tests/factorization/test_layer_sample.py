@@ -139,3 +139,13 @@ def test_a_state_of_the_wrong_size_is_refused():
     with pytest.raises(ValueError, match="6 masks"):
         row_count((1, 2, 4), 3)
     assert unrows(np.array([1, 2, 4, 8, 16, 32]), 3).shape == (1, 6)
+
+
+@pytest.mark.parametrize("C,L", [(3, 1), (4, 1), (4, 2), (5, 1)])
+def test_the_estimate_of_the_next_transition_s_rows_with_every_sample_is_exact(C, L):
+    """Work, not only sizes: Σ p(y)·rows(y)/p(y) over layer L + 1 is the rows
+    the whole transition L + 1 -> L + 2 enumerates."""
+    layer, after, prob = forward_probabilities(C, L)
+    rows = {y: children_of(y, after[y][1], C)[2].rows for y in after}
+    exact = layer_counts(C, upto=L + 2).rows[L]
+    assert sum(p * rows[y] / backward(y, after, layer, C) for y, p in prob.items()) == exact
