@@ -73,10 +73,11 @@ class OutOfReach(ValueError):
     days: its reduction's name and the ``describe``d estimate."""
 
     def __init__(self, shape: str, reduction: str, estimate: str, *,
-                 refused_because: str | None = None):
+                 refused_because: str | None = None, also: str | None = None):
         why = refused_because or (f"more than {reach.REACH_DAYS} days, so it is refused "
                                   f"(--force runs it anyway)")
-        super().__init__(f"{shape} by reduction {reduction} is out of reach: {estimate}; {why}")
+        super().__init__(f"{shape} by reduction {reduction} is out of reach: {estimate}; {why}"
+                         + (f"; {also}" if also else ""))
         self.reduction, self.estimate = reduction, estimate
 
 
@@ -374,7 +375,8 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
             raise OutOfReach(s.name, red.name, cost.describe(workers),
                              refused_because="it is estimated only, never counted")
         if cost.out_of_reach(workers):
-            raise OutOfReach(s.name, red.name, cost.describe(workers))
+            raise OutOfReach(s.name, red.name, cost.describe(workers),
+                             also=None if up_to_symmetry else reach.layers_estimate(s))
         if cost.memory is not None and cost.memory_mib(workers) > MEMO_MB_MAX:
             raise OutOfReach(s.name, red.name, cost.describe(workers), refused_because=(
                 f"{workers} × {cost.memory[0] / 2 ** 20:,.0f} MiB a worker"

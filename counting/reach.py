@@ -68,10 +68,12 @@ from counting.reduction.base import knuth_method
 from counting.run.counter import count_unit, unit_problem
 from counting.run.pool import process_mib
 from dlx.estimate import LEAF_SOLUTIONS, estimate
+from factorization.layer_estimate import estimate_layers
+from grids.kind import GridKind
 
 __all__ = ["JobCost", "job_cost", "searching_memory", "quick_cost", "could_be_long", "REACH_DAYS",
            "LONG_JOB_SECONDS", "IN_PROCESS_SECONDS", "runs_in_process", "QUICK", "QUICK_MARGIN", "SAMPLE", "TIMED_SAMPLE", "WIDE_SPREAD",
-           "format_seconds"]
+           "format_seconds", "layers_estimate", "LAYERS_SAMPLE", "LAYERS_STACKS"]
 
 #: A job estimated to take longer than this on the workers asked for is refused.
 REACH_DAYS = 7
@@ -103,6 +105,25 @@ LEAST_PATHS = 20
 #: Sampled units this many times apart are said to vary widely.
 WIDE_SPREAD = 10
 #: How a unit is measured: Knuth's estimator, or a kernel's count timed.
+
+
+# The layer method's estimate beside a refused two-band job (issue 36): states
+# of layer C - 3 sampled, with one child and one grandchild each (a few CPU
+# seconds for C = 6; scripts/estimate_layers.py samples more).
+LAYERS_SAMPLE = {"samples": 4, "children": 1, "parents": 0, "seed": 1}
+LAYERS_STACKS = (6,)    # where the layers are estimated, not counted
+
+
+def layers_estimate(kind: GridKind) -> str | None:
+    """The layer method's measured estimate of ``kind``'s grids (a plain
+    two-band shape of :data:`LAYERS_STACKS` stacks: 2x6, 6x2), one
+    clause to print beside the search's; None for every other kind."""
+    s = kind.shape
+    if not kind.plain or s.latin or 2 not in (s.box_rows, s.box_cols) \
+            or s.box_rows * s.box_cols // 2 not in LAYERS_STACKS:
+        return None
+    e = estimate_layers(s.box_rows * s.box_cols // 2, **LAYERS_SAMPLE)
+    return e.describe() + " (scripts/estimate_layers.py samples more)"
 
 
 def timed_method(sampled: int) -> str:

@@ -62,8 +62,10 @@ SECOND_METHOD = {"2x3": ("patterns3",), "3x3": ("patterns3",)}
 NOT_COUNTED = {
     "1x10": "a long job (`gridcount count 1x10`, about 2 core-hours, resumable; counted to "
             "its published total): see results/bench_factorization.md",
-    "2x6": "out of reach (`gridcount count 2x6` refuses it with its cost estimate): "
-           "see results/bench_patterns2.md",
+    "2x6": "out of reach: about 1,600-1,700 core-hours by layers (measured from sampled layer-3 "
+           "states; layer 4 needs 96 GiB on one machine or 8 workers of 12 GiB; not runnable "
+           "yet), about 2,300,000 by the search (`gridcount count 2x6` refuses it with both "
+           "estimates): see results/layers-2x6-estimate.md",
     "1x9+x": "out of reach here (about 15,000 core-hours by its diagonals; a "
              "volunteer-computing count): see results/variants.md",
     "3x3+disjoint": "a job of about an hour (`gridcount count 3x3+disjoint`: band 1, 12,542 "

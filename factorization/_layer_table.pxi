@@ -44,6 +44,16 @@ cdef class LayerTable:
         return self.W.rows
 
     @property
+    def slot_bytes(self):
+        """Bytes of one slot of the table (a state, its stabiliser order and sum)."""
+        return sizeof(LSlot)
+
+    @property
+    def capacity(self):
+        """Slots allocated (a power of two; kept at least twice the states)."""
+        return self.W.cap
+
+    @property
     def leaves(self):
         """Admissible elements imaged by the canonical forms (statistics)."""
         return self.W.leaves

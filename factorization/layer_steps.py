@@ -25,13 +25,16 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 from collections import Counter
+from dataclasses import dataclass
 
 import numpy as np
 
 from factorization._kernel import LayerTable, layer_forms
 
-__all__ = ["next_layer", "layer_form", "layer_forms_of", "SumOverflow", "MAX_STEP_C"]
+__all__ = ["next_layer", "next_layer_with_stats", "children_of", "slot_bytes", "TransitionStats",
+           "layer_form", "layer_forms_of", "SumOverflow", "MAX_STEP_C"]
 
 MAX_STEP_C = 6                  # masks of 12 bits: keys of three 64-bit words
 _CHUNKS_PER_THREAD = 64         # chunks of parents a thread takes, for balance
@@ -73,35 +76,37 @@ def _multiplicity_factorial(form) -> int:
     return math.prod(math.factorial(k) for k in Counter(form).values())
 
 
-def next_layer(layer: dict, C: int, threads: int = 1, parents: slice | None = None
-               ) -> tuple[dict, int]:
-    """``({form: (T, stabiliser order)}, rows enumerated)`` of layer ``L + 1``.
+@dataclass(frozen=True)
+class TransitionStats:
+    """What one transition (or one parent's share of it) did.
 
-    Parameters
+    Attributes
     ----------
-    layer : dict
-        ``form -> (T, stabiliser order)`` of layer ``L``, forms canonical.
-    C : int
-        Stacks.
-    threads : int
-        Threads filling tables at once (each its own table).
-    parents : slice, optional
-        Only these parents (in the layer's order): a sample's children and
-        their partial sums, for timing; their ``T`` are then not checked.
-
-    Raises
-    ------
-    SumOverflow
-        A ``T`` of the layer or a sum of the next does not fit in 128 bits.
-    ArithmeticError
-        A complete layer's ``T`` is not a multiple of its labellings (a bug).
+    rows : int
+        Rows enumerated (after the symmetry saving).
+    leaves : int
+        Admissible elements imaged by the children's canonical forms.
+    children : int
+        Distinct children (states of the next layer reached).
+    cpu : float
+        CPU seconds of the compiled step (the process's, every thread's:
+        the rows, forms and sums, not the conversion to Python ints).
+    table_bytes : int
+        Bytes of the children's table (slots allocated × slot size).
     """
-    _check_stacks(C)
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ValueError(f"threads must be a positive integer, got {threads!r}")
-    items = list(layer.items())
-    if parents is not None:
-        items = items[parents]
+
+    rows: int
+    leaves: int
+    children: int
+    cpu: float
+    table_bytes: int
+
+
+def _fill(items: list, C: int, threads: int) -> tuple[LayerTable, float]:
+    """The children of the parents ``items`` (``(form, (T, stab))``) in one
+    table, filled by ``threads`` threads; and the CPU seconds it took (the
+    filling and merging: the empty tables' set-up, a constant a table, is
+    left out so that one parent's figure is its share of a whole layer's)."""
     forms = np.array([f for f, _ in items], dtype=np.int64).reshape(len(items), 2 * C)
     ts = [t for _, (t, _) in items]
     if any(t < 0 or t >> 128 for t in ts):
@@ -109,6 +114,7 @@ def next_layer(layer: dict, C: int, threads: int = 1, parents: slice | None = No
     lo = np.array([t & _U64 for t in ts], dtype=np.uint64)
     hi = np.array([t >> 64 for t in ts], dtype=np.uint64)
     tables = [LayerTable(C) for _ in range(threads)]
+    c0 = time.process_time()
     step = max(1, len(items) // (threads * _CHUNKS_PER_THREAD))
     starts = iter(range(0, len(items), step))
     lock = threading.Lock()
@@ -137,9 +143,27 @@ def next_layer(layer: dict, C: int, threads: int = 1, parents: slice | None = No
         raise errors[0]
     for other in tables[1:]:
         tables[0].merge(other)
-    table = tables[0]
-    if table.overflow:
+    if tables[0].overflow:
         raise SumOverflow("a sum of the next layer does not fit in 128 bits")
+    return tables[0], time.process_time() - c0
+
+
+def _check_call(C, threads) -> None:
+    _check_stacks(C)
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ValueError(f"threads must be a positive integer, got {threads!r}")
+
+
+def next_layer_with_stats(layer: dict, C: int, threads: int = 1, parents: slice | None = None
+                          ) -> tuple[dict, TransitionStats]:
+    """:func:`next_layer`, with the transition's :class:`TransitionStats`
+    instead of its rows alone (the statistics belong to this call: two calls
+    at once do not mix them)."""
+    _check_call(C, threads)
+    items = list(layer.items())
+    if parents is not None:
+        items = items[parents]
+    table, cpu = _fill(items, C, threads)
     kids, stab, s_lo, s_hi = table.export()
     order = _order(C)
     out = {}
@@ -150,5 +174,50 @@ def next_layer(layer: dict, C: int, threads: int = 1, parents: slice | None = No
             raise ArithmeticError(f"layer state {form}: T = {t} is not a multiple of its "
                                   f"{order // st} labellings")
         out[form] = (t, st)
-    next_layer.leaves = table.leaves     # statistics of the last call (benchmarks)
-    return out, table.rows
+    return out, TransitionStats(table.rows, table.leaves, len(table), cpu,
+                                table.capacity * table.slot_bytes)
+
+
+def next_layer(layer: dict, C: int, threads: int = 1, parents: slice | None = None
+               ) -> tuple[dict, int]:
+    """``({form: (T, stabiliser order)}, rows enumerated)`` of layer ``L + 1``.
+
+    Parameters
+    ----------
+    layer : dict
+        ``form -> (T, stabiliser order)`` of layer ``L``, forms canonical.
+    C : int
+        Stacks.
+    threads : int
+        Threads filling tables at once (each its own table).
+    parents : slice, optional
+        Only these parents (in the layer's order): a sample's children and
+        their partial sums, for timing; their ``T`` are then not checked.
+
+    Raises
+    ------
+    SumOverflow
+        A ``T`` of the layer or a sum of the next does not fit in 128 bits.
+    ArithmeticError
+        A complete layer's ``T`` is not a multiple of its labellings (a bug).
+    """
+    out, stats = next_layer_with_stats(layer, C, threads, parents)
+    return out, stats.rows
+
+
+def slot_bytes(C: int) -> int:
+    """Bytes of one slot of a transition's table (a state, its stabiliser
+    order and its sum)."""
+    _check_stacks(C)
+    return LayerTable(C).slot_bytes
+
+
+def children_of(form, stab: int, C: int) -> tuple[np.ndarray, np.ndarray, TransitionStats]:
+    """One parent's children: their forms ``(N, 2C)``, stabiliser orders
+    ``(N,)`` and the step's statistics (its CPU seconds are the parent's
+    unit of work: rows, forms and sums, without Python ints)."""
+    _check_stacks(C)
+    table, cpu = _fill([(tuple(form), (1, stab))], C, 1)
+    kids, stabs, _, _ = table.export()
+    return kids, stabs, TransitionStats(table.rows, table.leaves, len(table), cpu,
+                                        table.capacity * table.slot_bytes)

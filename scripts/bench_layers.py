@@ -27,7 +27,7 @@ from counting.job import describe_machine
 from counting.published import lookup
 from counting.reduction.patterns2 import pattern_classes
 from factorization import FactorizationCounter, count_factorizations
-from factorization.layer_steps import next_layer
+from factorization.layer_steps import next_layer_with_stats
 from factorization.layers import ENGINES, layer_counts, pattern_form
 
 
@@ -57,10 +57,11 @@ def sample_transition(C: int, L: int, n: int) -> None:
     cpu = []
     for i in picked:
         c0 = time.process_time()
-        kids, rows = next_layer({forms[i]: r.last[forms[i]]}, C, parents=slice(0, 1))
+        kids, stats = next_layer_with_stats({forms[i]: r.last[forms[i]]}, C,
+                                            parents=slice(0, 1))
         cpu.append(time.process_time() - c0)
-        print(f"| {i} | {r.last[forms[i]][1]:,} | {rows:,} | {len(kids):,} "
-              f"| {next_layer.leaves:,} | {cpu[-1]:,.1f} |", flush=True)
+        print(f"| {i} | {r.last[forms[i]][1]:,} | {stats.rows:,} | {len(kids):,} "
+              f"| {stats.leaves:,} | {cpu[-1]:,.1f} |", flush=True)
     mean = sum(cpu) / len(cpu)
     print(f"\nmean {mean:,.2f} s CPU a parent: the transition about "
           f"{mean * len(forms):,.0f} s CPU ({mean * len(forms) / 3600:,.2f} core-hours)")

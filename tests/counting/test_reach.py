@@ -379,3 +379,34 @@ def test_a_provisional_bound_refuses_but_never_accepts_a_job(monkeypatch):
         "4x3", "patterns3", 1, False, 1e6 * 3600, 0, 0.0, "bound", None, True, True))
     with pytest.raises(plan.OutOfReach, match="1,000,000 core-hours"):
         plan.check_reach("4x3", None, CountOptions(), 2)    # refused on the bound at once
+
+
+def test_2x6_s_refusal_has_the_layer_method_s_measured_estimate_beside(monkeypatch):
+    """The search's estimate (faked here: minutes of sampling) and, clearly
+    labelled, the layers' (stubbed: test_the_layers_estimate_is_measured...
+    runs it); not for a symmetry job, nor for shapes the layers do not
+    estimate."""
+    monkeypatch.setattr(reach, "job_cost", lambda red, options, **kw: JobCost(
+        red.shape.name, red.name, 14_098, False, 1e9, 2, 1.0))
+    monkeypatch.setattr(reach, "layers_estimate",
+                        lambda kind: f"by layers: the estimate of {kind.name}")
+    with pytest.raises(plan.OutOfReach) as e:
+        plan.check_reach("2x6", None, CountOptions(), 2)
+    assert str(e.value).startswith("2x6 by reduction patterns2 is out of reach: ")
+    assert "so it is refused (--force runs it anyway); by layers: the estimate of 2x6" \
+        in str(e.value)
+    with pytest.raises(plan.OutOfReach) as e:
+        plan.check_reach("2x6", None, CountOptions(), 2, up_to_symmetry=True,
+                         grid_total_known=True)
+    assert "by layers" not in str(e.value)
+
+
+def test_the_layers_estimate_is_measured_for_two_band_shapes_of_6_stacks_only():
+    from grids.kind import as_kind
+    text = reach.layers_estimate(as_kind("6x2"))
+    assert text.startswith("by layers (issue 36; not runnable yet): ")
+    for words in ("core-hours", "sampled layer-3 states", "workers for a day", "dominates",
+                  "GiB a worker split by key over", "disk"):
+        assert words in text
+    assert all(reach.layers_estimate(as_kind(k)) is None
+               for k in ("2x5", "3x3", "1x12", "2x3", "4x3"))

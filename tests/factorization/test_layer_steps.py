@@ -18,7 +18,8 @@ import pytest
 from counting.published import lookup
 from factorization import layers
 from factorization.layer_canon import canonical_states, coordinate_group
-from factorization.layer_steps import SumOverflow, layer_form, layer_forms_of, next_layer
+from factorization.layer_steps import (SumOverflow, children_of, layer_form, layer_forms_of,
+                                        next_layer, next_layer_with_stats)
 from factorization.layers import layer_counts
 from layer_samples import invariance_failures, states, transform
 
@@ -128,3 +129,25 @@ def test_bad_masks_are_refused(bad):
 def test_bad_options_are_refused(kwargs, match):
     with pytest.raises(ValueError, match=match):
         layer_counts(3, **kwargs)
+
+
+def test_each_call_returns_its_own_statistics():
+    """The statistics are the call's result (they were a function attribute
+    overwritten by the next call): a second transition leaves the first's."""
+    two = layer_counts(4, upto=2).last
+    first, stats = next_layer_with_stats(two, 4)
+    _, other = next_layer_with_stats(layer_counts(4, upto=3).last, 4)
+    assert (stats.rows, stats.children) == (next_layer(two, 4)[1], len(first))
+    assert stats.leaves >= stats.rows > other.rows
+    assert stats.table_bytes >= 2 * stats.children * 40     # at most half full, >= 40 B a slot
+    assert not hasattr(next_layer, "leaves")
+
+
+def test_one_parents_children_are_its_transition_s():
+    layer = layer_counts(5, upto=2).last
+    form, (t, stab) = next(iter(layer.items()))
+    kids, stabs, stats = children_of(form, stab, 5)
+    expected, rows = next_layer({form: (t, stab)}, 5, parents=slice(0, 1))
+    assert {tuple(k): s for k, s in zip(kids.tolist(), stabs.tolist())} \
+        == {k: s for k, (_, s) in expected.items()}
+    assert stats.rows == rows and stats.children == len(expected)
