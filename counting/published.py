@@ -240,7 +240,10 @@ def lookup(shape: str, *, up_to_symmetry: bool = False, group: str | None = None
     with ``up_to_symmetry`` the number of essentially different grids (under
     ``group``, a ``--group`` name: for ``"main-class"`` and ``"isomorphism"``
     the Latin squares' classes of :data:`LATIN_CLASSES`, None for any other
-    kind; every other group: today's, as before groups were named).
+    kind; for ``"full"`` the kind's full group's, :data:`FULL_GROUP`, None
+    for a kind it does not list (a job whose full group is today's group,
+    as plain 9×9's, asks for ``"grid"``: ``FullSymmetryReduction.published_group``);
+    every other group: today's, as before groups were named).
 
     Examples
     --------
@@ -252,6 +255,10 @@ def lookup(shape: str, *, up_to_symmetry: bool = False, group: str | None = None
     960
     >>> lookup("1x6", up_to_symmetry=True, group="main-class").total
     12
+    >>> lookup("3x3+windoku", up_to_symmetry=True, group="full").total
+    68239994
+    >>> lookup("3x3", up_to_symmetry=True, group="full") is None
+    True
     """
     head, plus, rules = shape.partition("+")
     try:
@@ -264,8 +271,9 @@ def lookup(shape: str, *, up_to_symmetry: bool = False, group: str | None = None
         if plus or not s.latin or n not in values:
             return None
         return Published(f"1x{n}", values[n], source)
-    if plus:       # a grid kind with extra rules: its total, none up to symmetry yet
-        r, c = sorted((s.box_rows, s.box_cols))
-        return None if up_to_symmetry else VARIANTS.get(f"{r}x{c}+{rules}")
     r, c = sorted((s.box_rows, s.box_cols))
+    if up_to_symmetry and group == "full":
+        return FULL_GROUP.get(f"{r}x{c}{plus}{rules}")
+    if plus:       # a grid kind with extra rules: its total, none up to today's group yet
+        return None if up_to_symmetry else VARIANTS.get(f"{r}x{c}+{rules}")
     return (ESSENTIALLY_DIFFERENT if up_to_symmetry else PUBLISHED).get(f"{r}x{c}")

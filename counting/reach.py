@@ -20,7 +20,9 @@ An estimate is *units × measured seconds per unit*:
   lower bound where enumerating them takes minutes, as for 2×6);
 * the seconds per unit are measured on this machine on a few units
   (:meth:`Reduction.sample_units`: drawn at random, or for a symmetry job
-  those of the smallest classes, the costliest), each by what fits the way
+  those of the smallest classes, the costliest, or for a Latin-group job a
+  sample stratified by a cheap check, each unit standing for its stratum:
+  :meth:`Reduction.sample_shares`), each by what fits the way
   it is counted (:func:`unit_seconds`): the reduction's own estimate where
   it has one (band tables: one slice of the contraction, timed), a unit
   counted by a kernel (``factor``) is counted and timed, and a unit that is
@@ -315,7 +317,12 @@ def job_cost(reduction: Reduction, options: CountOptions = CountOptions(), *,
                              max_seconds=budget, leaf_solutions=leaf_solutions,
                              min_probes=least)
                 for i, spec in enumerate(specs)]
-    mean = math.fsum(per_unit) / len(per_unit) if per_unit else 0.0
+    shares = reduction.sample_shares(specs, among=left)
+    if shares is None or not per_unit:     # a uniform sample: its mean stands for every unit
+        mean = math.fsum(per_unit) / len(per_unit) if per_unit else 0.0
+    else:                                  # a stratified one: each for its share of the units
+        mean = math.fsum(w * t for w, t in zip(shares, per_unit)) / \
+            max(n if left is None else len(left), 1)
     memory = reduction.estimate_memory(options)
     return JobCost(reduction.shape.name, reduction.name, n, exact, mean, len(specs),
                    time.perf_counter() - t0,

@@ -85,7 +85,7 @@ import numpy as np
 
 from counting.group.burnside import MAX_SEARCHED_IDENTITY, type_label
 from counting.group.cover import SAMPLE, Commuting
-from counting.group.fixed import count_fixed, relabelling_types
+from counting.group.fixed import cell_orbits, count_fixed, relabelling_types
 from counting.group.full_burnside import quotient
 from counting.group.orbits import orbit_classes
 from counting.group.permutations import centraliser_order, partitions, type_representative
@@ -97,7 +97,7 @@ from dlx.api import ConflictingGivensError
 __all__ = ["LatinClass", "LatinTerm", "LatinClasses", "paratopism", "paratopy_classes",
            "isomorphism_classes", "wreath_centraliser", "quotient_fixed", "first_row_classes",
            "diagonal_commuting", "cell_commuting",
-           "term_fixed",
+           "term_fixed", "ruled_out", "free_cells",
            "main_class_count", "isomorphism_class_count", "METHODS"]
 
 #: How the non-identity terms are counted: ``"fast"`` (cells × relabelling
@@ -377,14 +377,55 @@ def term_fixed(cls: LatinClass, options: CountOptions | None = None, *,
                              f"grid_total (the grid count of 1x{n})")
         return fact * count_fixed(f"1x{n}", Symmetry.identity(f"1x{n}"), (1,) * n,
                                   options).count
-    a1, a2, a3, delta = cls.perms()
     if method == "quotient" or cls.coset == "(123)":
         return quotient_fixed(n, cls.triples(), options)
+    cells, pi_type = _split_parts(cls)
+    return _split_fixed(n, cells, pi_type, options, transposing=cls.coset == "(12)")
+
+
+def _split_parts(cls: LatinClass) -> tuple[CellSymmetry | Symmetry, tuple]:
+    """A δ = id, (1 2) or diagonal representative as cells × relabelling:
+    ``(h, type of π)`` (module docstring)."""
+    n = cls.n
+    a1, a2, _, _ = cls.perms()
     if cls.coset == "(12)":                     # (r, c) ↦ (σ_s c, r), π = σ_t
-        cells = tuple(a1[c] * n + r for r in range(n) for c in range(n))
-        return _split_fixed(n, CellSymmetry(cells), cls.types[1], options, transposing=True)
+        return CellSymmetry(tuple(a1[c] * n + r for r in range(n) for c in range(n))), \
+            tuple(cls.types[1])
     pi_type = cls.types[-1] if cls.coset == "id" else cls.types[0]
-    return _split_fixed(n, Symmetry(tuple(a1), tuple(a2)), pi_type, options, transposing=False)
+    return Symmetry(tuple(a1), tuple(a2)), tuple(pi_type)
+
+
+def ruled_out(cls: LatinClass) -> bool:
+    """Whether the term's Fix is 0 without a search: a representative
+    split as cells × relabelling whose relabelling type
+    :func:`~.fixed.relabelling_types` rules out (:func:`term_fixed` returns
+    0 for it at once).  The identity and the δ = (1 2 3) terms are never
+    ruled out.  A check of a few milliseconds, made once per class of the
+    cell permutation (its types decide it: :data:`_POSSIBLE`)."""
+    if cls.is_identity or cls.coset == "(123)":
+        return False
+    cells_types = cls.types[:2] if cls.coset == "id" else cls.types[:1]
+    key = (cls.n, cls.coset, tuple(map(tuple, cells_types)))
+    cells, pi_type = _split_parts(cls)
+    if key not in _POSSIBLE:
+        _POSSIBLE[key] = frozenset(relabelling_types(f"1x{cls.n}", cells))
+    return pi_type not in _POSSIBLE[key]
+
+
+def free_cells(cls: LatinClass) -> float:
+    """The cells a square fixed by the term's representative is free to
+    fill: the orbits of its cell permutation (a δ = (1 2 3) term: the orbits
+    of its triple permutation / n).  A bound of no cost on the term's search,
+    for the cost estimate only: at order 9 the terms that carry the work
+    have 25 to 45, most of the others fewer."""
+    if cls.coset == "(123)":
+        return len(cell_orbits(cls.triples())) / cls.n
+    return float(len(cell_orbits(_split_parts(cls)[0].cell_permutation())))
+
+
+#: (order, coset, the cells' types) -> the relabelling types such cells can
+#: fix a square with (:func:`ruled_out`; a few thousand keys at most).
+_POSSIBLE: dict[tuple, frozenset] = {}
 
 
 @dataclass(frozen=True)

@@ -296,6 +296,14 @@ class Reduction(abc.ABC):
         units = self.units_among(among)
         return random.Random(seed).sample(units, min(k, len(units)))
 
+    def sample_shares(self, sample: list, among=None) -> list[float] | None:
+        """How many of the units estimated (``among``, None: all) each unit
+        of ``sample`` (drawn by :meth:`sample_units`) stands for, when they
+        were not drawn uniformly (a stratified sample,
+        :func:`~counting.reduction.cost.stratum_shares`); None (the
+        default): each stands for an equal share, their mean for every unit."""
+        return None
+
     def units_among(self, among=None) -> list:
         """The units whose ids are in ``among`` (None: every unit), in id order."""
         units = self.units()

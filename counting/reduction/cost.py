@@ -20,7 +20,7 @@ from counting.units import UnitSpec
 from grids.shape import Shape, as_shape
 
 __all__ = ["estimate_cost", "longest_first", "estimate_work", "smallest_class_first",
-           "even_work", "smallest_orbits_sample"]
+           "even_work", "smallest_orbits_sample", "stratified_sample", "stratum_shares"]
 
 
 def smallest_class_first(specs: Iterable) -> list:
@@ -39,6 +39,49 @@ def smallest_orbits_sample(units: Iterable, k: int, seed: int = 0) -> list:
     rng = random.Random(seed)
     rest = [u for u in units if u.unit_id != 0]
     return sorted(rest, key=lambda u: (u.size, rng.random()))[:k]
+
+
+def stratified_sample(strata: list[list], k: int, seed: int = 0) -> list:
+    """``k`` units drawn from ``strata`` (lists of units that share no
+    unit), each uniformly at random without replacement: first one from
+    each stratum in turn, then the rest from the first stratum (the one
+    that carries the work), the next when it runs out.  Every stratum that
+    has units gives one, even beyond ``k``: a stratum none is drawn from
+    would be estimated by the others' units.  The same ``seed`` draws the
+    same units.  Weigh what they measure by :func:`stratum_shares`.
+
+    Example
+    -------
+    >>> stratified_sample([[1, 2, 3], [10, 20]], 3, seed=4)[1] in (10, 20)
+    True
+    """
+    rng = random.Random(seed)
+    pools = [rng.sample(list(s), len(s)) for s in strata]
+    out = [p.pop() for p in pools if p]
+    for p in pools:
+        while p and len(out) < k:
+            out.append(p.pop())
+    return out
+
+
+def stratum_shares(strata: list[list], sample: list) -> list[float]:
+    """How many units of ``strata`` each unit of ``sample`` stands for:
+    its stratum's size over the number sampled from it (a stratum none was
+    sampled from is shared evenly by every sampled unit), so that
+    ``Σ share · cost`` estimates the strata's whole cost and the shares sum
+    to their units.
+
+    Example
+    -------
+    >>> stratum_shares([[1, 2, 3, 4], [10, 20]], [1, 2, 10])
+    [2.0, 2.0, 2.0]
+    """
+    where = {u: i for i, s in enumerate(strata) for u in s}     # units are hashable
+    picked = [0] * len(strata)
+    for u in sample:
+        picked[where[u]] += 1
+    left = sum(len(s) for s, m in zip(strata, picked) if not m) / max(len(sample), 1)
+    return [len(strata[where[u]]) / picked[where[u]] + left for u in sample]
 
 
 def even_work(specs: Iterable) -> dict[int, float]:

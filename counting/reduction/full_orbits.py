@@ -65,6 +65,14 @@ class FullSymmetryReduction(BurnsideTerms, Reduction):
         return SymmetryReduction(self.grid_kind.name)
 
     @property
+    def published_group(self) -> str:
+        """The ``--group`` whose published values count this job's orbits:
+        ``"grid"`` when ``C`` is today's group (plain 9×9: its essentially
+        different grids are the grid group's), else ``"full"``
+        (:func:`counting.published.lookup`)."""
+        return "grid" if self.terms.same_as_today else GROUP
+
+    @property
     def factors(self) -> tuple[tuple[str, int], ...]:
         return ()
 

@@ -148,8 +148,9 @@ def build_report(store: Store) -> Report:
 def _job_rows(job: Job, s, results, spans, by_worker, timed) -> list[tuple[str, str]]:
     """The job table: what is counted, how far, the total, and when, where and how long."""
     red = job.reduction_object
-    pub = published.lookup(job.shape, up_to_symmetry=red.counts_orbits,
-                           group=getattr(red, "group_name", None))
+    # the group whose published values count the job's orbits (a full group's may be today's)
+    under = getattr(red, "published_group", getattr(red, "group_name", None))
+    pub = published.lookup(job.shape, up_to_symmetry=red.counts_orbits, group=under)
     total_text = _n(s.total) if s.complete else \
         f"not yet: {job.n_units - s.done:,} of {job.n_units:,} units remain"
     if pub is None:
