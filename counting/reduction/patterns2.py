@@ -461,7 +461,10 @@ class TwoBandPatternReduction(Reduction):
         their number a bound) and with ``--private-memo``.  Without it the
         estimate of 2x5 counted each unit's children as if no other unit had
         met them: 8 to 12 times its CPU time, which had the job estimated
-        (6 s of one core) before its workers started."""
+        (6 s of one core) before its workers started.  The share errs low
+        when units share unequally, which matters little where it is used:
+        the enumerated shapes (R ≤ 5) count in seconds (2x5: 9.6 CPU-s
+        estimated, 13-15 counted)."""
         if not options.shared_memo or self.rows >= self.ESTIMATE_WITHOUT_CLASSES:
             return 1.0
         if self._share is None:
