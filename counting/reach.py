@@ -43,8 +43,11 @@ estimate either way.
 
 Knuth's estimator ignores memo hits shared between different parts of a
 unit, so where they are common (Latin squares of order 9) it is high, by
-about 4× to 10× there; two-band units that the 1-factorization kernel
-counts are estimated by their search, about 8× high for 2×5.  It is an
+about 4× to 10× there.  Two-band units that the 1-factorization kernel
+counts are estimated on its recurrence's tree with the children that many
+units share counted once (``TwoBandPatternReduction.children_share``: 2×5's
+quick look at 14 s of CPU for 15 s counted, where counting each unit's
+children apart put it at 185 s and had it estimated at length).  It is an
 order of magnitude, which is what the decision needs.  A job estimated to
 need more than :data:`REACH_DAYS` days on the workers asked for is refused,
 with the estimate; ``--force`` runs it anyway (unestimated).

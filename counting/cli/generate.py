@@ -12,7 +12,6 @@ import sys
 import time
 
 import click
-from tqdm import tqdm
 
 from counting.cli.common import CONTEXT_SETTINGS, not_together
 from counting.cli.puzzle_io import EXIT_NOT_UNIQUE, EXIT_OK, plural, progress_bar, shape_option
@@ -88,7 +87,7 @@ def generate(clues, count, seed, symmetric, minimal, max_seconds, out_fmt, shape
             if g.ok and not as_json:
                 text = (P.format_line(g.puzzle) + "\n" if out_fmt == "line"
                         else P.format_hints(g.puzzle))
-                tqdm.write(text, file=sys.stdout, end="")
+                bar.write(text, file=sys.stdout, end="")
     seconds = time.perf_counter() - t0
     if as_json:
         click.echo(json.dumps({

@@ -10,7 +10,6 @@ import os
 import sys
 
 import click
-from tqdm import tqdm
 
 from counting.cli.common import refuse
 from grids import puzzles as P
@@ -95,12 +94,37 @@ def read_source(source: str, shape: Shape | None, fmt: str,
                                  param_hint=SOURCE)
 
 
+class _NoBar:
+    """What :func:`progress_bar` gives when no bar can show: it counts
+    nothing and writes its lines straight through, as a hidden tqdm bar."""
+
+    disable = True
+
+    def __enter__(self) -> "_NoBar":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+    def update(self, n: int = 1) -> None:
+        return None
+
+    def write(self, text: str, file=None, end: str = "\n") -> None:
+        print(text, file=file if file is not None else sys.stdout, end=end)
+
+
 def progress_bar(total: int, no_progress: bool, unit: str = "puzzle"):
-    """A tqdm bar on stderr, shown only on a terminal and after two seconds."""
-    # disable=None: hidden when stderr is not a terminal; delay: only on
-    # files that take more than a couple of seconds
+    """A tqdm bar on stderr, shown only on a terminal and after two seconds;
+    its ``write`` prints a line without breaking the bar.  Without a terminal
+    (or with ``no_progress``) no bar can show and tqdm is not imported (it
+    and the package metadata it reads were a tenth of ``solve FILE``'s
+    start-up, issue 37)."""
+    if no_progress or not sys.stderr.isatty():
+        return _NoBar()
+    from tqdm import tqdm
+    # delay: only on files that take more than a couple of seconds
     return tqdm(total=total, unit=unit, file=sys.stderr, delay=2.0, leave=False,
-                disable=True if no_progress else None, unit_scale=True)
+                unit_scale=True)
 
 
 def plural(k: int, word: str) -> str:

@@ -91,3 +91,11 @@ def test_the_group_still_runs_its_commands():
     result = CliRunner().invoke(cli, ["classes", "2x2"])
     assert result.exit_code == 0, result.output
     assert "classes" in result.output
+
+
+def test_solve_without_a_bar_imports_neither_tqdm_nor_the_package_metadata():
+    # issue 37: tqdm (and the package metadata it reads) were imported for a bar
+    # that cannot show when stderr is no terminal: a tenth of `solve FILE`'s start-up
+    assert _loaded("solve", "1234341221434321", among=("tqdm", "importlib.metadata")) == []
+    assert _loaded("generate", "--shape", "2x2", "--clues", "6", "--seed", "1",
+                   among=("tqdm",)) == []

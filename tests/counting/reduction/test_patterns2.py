@@ -417,3 +417,21 @@ def test_the_kernels_shared_memo_file_is_made_before_the_workers_only_where_they
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     TwoBandPatternReduction("3x2").reserve_memo(options)
     assert memo_path(6, 64.0, tmp_path / "gridcount").exists() == made
+
+
+def test_the_estimate_counts_the_children_its_units_share_once(monkeypatch):
+    # issue 37: each unit's children were estimated as if no other unit had met
+    # them (2x5 at 8-12 times its CPU time, so it was estimated at length on one
+    # core before its workers started); the shared memo file expands them once
+    red = TwoBandPatternReduction("2x5")    # 2x4's units are counted at the memo's degree
+    share = red.children_share(CountOptions())
+    assert 0 < share < 0.5
+    assert red.children_share(CountOptions(shared_memo=False)) == 1.0
+    assert TwoBandPatternReduction("2x6").children_share(CountOptions()) == 1.0  # not enumerated
+    ticks = iter(range(10**6))      # one tick a timed expansion: the estimate counts nodes
+    monkeypatch.setattr("time.thread_time", lambda: float(next(ticks)))
+    kw = dict(probes=10, seed=0, max_seconds=0)
+    spec = red.units()[0]
+    alone = red.estimate_unit_seconds(spec, CountOptions(shared_memo=False), **kw)
+    shared = red.estimate_unit_seconds(spec, CountOptions(), **kw)
+    assert alone > 1 and shared == pytest.approx(1 + share * (alone - 1))  # the root: its own
