@@ -64,8 +64,9 @@ NOT_COUNTED = {
             "its published total): see results/bench_factorization.md",
     "2x6": "out of reach (`gridcount count 2x6` refuses it with its cost estimate): "
            "see results/bench_patterns2.md",
-    "1x9+x": "out of reach here (about 15,000 core-hours by its diagonals; a "
-             "volunteer-computing count): see results/variants.md",
+    "1x9+x": "out of reach here (`gridcount count 1x9+x --prefix diagonals` estimates "
+             "16,000 core-hours: 26 units of about 26 days each, 666 workers for a day; "
+             "published from a volunteer-computing count): see results/variants.md",
     "3x3+disjoint": "a job of about an hour (`gridcount count 3x3+disjoint`: band 1, 12,542 "
                     "units, 51 min on 2 cores): see results/variants.md",
     "3x3+x": "a long job (`gridcount count 3x3+x`: its diagonals, 74 units of about a "
