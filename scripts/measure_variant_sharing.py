@@ -31,6 +31,9 @@ is built:
    Sudoku's ``patterns3``), with the digits on the band's cells of the extra house
    (centre, girandola, asterisk), or with the band's last row (anti-king, whose pairs
    cross a band border between adjacent rows).
+5. **Anti-king in the engine** (two pairs of its band-1 units, measured): each unit's own
+   memo hits and stores, and what a table warm from the first unit of a pair saves the
+   second, for two units of equal band-1 column sets and for two of different ones.
 
     nice python scripts/measure_variant_sharing.py --markdown results/variants-sharing.md
 """
@@ -199,6 +202,41 @@ def engine_sample(red, units, row2, row3, per_unit: int, seed: int, memo_mb: flo
             "warm_cpu": out["warm"]["cpu"]}
 
 
+def anti_king_pairs(seed: int, memo_mb: float) -> dict:
+    """Step 5: anti-king's units of band 1 (no givens below): two of equal column sets
+    and two of different ones, the second of each counted after the first in one table
+    (warm) and alone (cold); each unit's own memo hits and stores."""
+    red = PrefixReduction("3x3+anti-king", "band")
+    units = red.units()
+    ec = red.problem(units[0]).build()
+    by_pattern = defaultdict(list)
+    for u in units:
+        cols = [0] * N
+        for r, c, d in u.givens:
+            cols[c] |= 1 << (d - 1)
+        by_pattern[tuple(cols)].append(u)
+    rng = random.Random(seed)
+    twins = rng.choice(sorted((v for v in by_pattern.values() if len(v) > 1),
+                              key=lambda v: v[0].unit_id))[:2]
+    pattern_a, pattern_b = rng.sample(sorted(by_pattern, key=lambda k: by_pattern[k][0].unit_id), 2)
+    apart = [by_pattern[pattern_a][0], by_pattern[pattern_b][0]]
+    out = {"units": len(units), "patterns": len(by_pattern)}
+    for label, (a, b) in (("same column sets", twins), ("different column sets", apart)):
+        ec.clear_memo()
+        ec.count(given=list(red.problem(a).given), memo=True, memo_mb=memo_mb)
+        first = ec.stats
+        ec.count(given=list(red.problem(b).given), memo=True, memo_mb=memo_mb)
+        warm = ec.stats
+        ec.clear_memo()
+        ec.count(given=list(red.problem(b).given), memo=True, memo_mb=memo_mb)
+        cold = ec.stats
+        out[label] = {"first_hits": first.memo_hits, "first_stores": first.memo_stores,
+                      "cold_nodes": cold.nodes, "warm_nodes": warm.nodes,
+                      "cold_hits": cold.memo_hits, "warm_hits": warm.memo_hits,
+                      "seconds": first.seconds + warm.seconds + cold.seconds}
+    return out
+
+
 # ---------------------------------------------------------------- band decomposition keys
 def band_key_sizes(kind_text: str, row2, row3, keys) -> dict:
     """Step 4: band-1 fillings (row 1 = 1..9) keeping the kind's rules inside band 1, and
@@ -282,6 +320,22 @@ def markdown(res: dict) -> str:
                              f"{g(e['cold_nodes'])} | {g(e['warm_nodes'])} | {within:.1%} | "
                              f"{saved:.1%} | {e['cold_cpu']:.1f} s | {e['warm_cpu']:.1f} s |")
             lines.append("")
+    ak = res.get("anti-king", {})
+    if "same column sets" in ak:
+        lines += [f"## 3x3+anti-king: its units of band 1 ({ak['units']:,} units, "
+                  f"{ak['patterns']:,} column-set patterns), in the engine", "",
+                  "**5.** Two units of equal band-1 column sets and two of different ones; the "
+                  "second of each pair counted after the first in one table (warm) and alone "
+                  "(cold):", "",
+                  "| pair | first unit: memo hits / stores | second, cold: nodes (hits) | "
+                  "second, warm: nodes (hits) | saved |", "|---|---:|---:|---:|---:|"]
+        for label in ("same column sets", "different column sets"):
+            e = ak[label]
+            lines.append(f"| {label} | {g(e['first_hits'])} / {g(e['first_stores'])} | "
+                         f"{g(e['cold_nodes'])} ({g(e['cold_hits'])}) | {g(e['warm_nodes'])} "
+                         f"({g(e['warm_hits'])}) | "
+                         f"{1 - e['warm_nodes'] / max(e['cold_nodes'], 1):.1%} |")
+        lines.append("")
     lines += ["## Band decomposition: the interfaces it would carry", "",
               "Every band 1 with row 1 = 1..9 that keeps the kind's rules inside the band, and "
               "how many distinct interfaces a band decomposition would key its tables on: "
@@ -300,6 +354,7 @@ def conclusion(res: dict) -> list[str]:
     """The reading of the figures above, each figure taken from them."""
     c, gi = res["kinds"]["3x3+centre"], res["kinds"]["3x3+girandola"]
     ak = res.get("anti-king")
+    ak2 = res.get("anti-king-rows2")
     bands = {b["kind"]: b for b in res["bands"]}
     plain = bands["3x3"]["patterns"]
 
@@ -352,10 +407,21 @@ def conclusion(res: dict) -> list[str]:
            "(rows 1-2, band 1), whose units are many times more work by the estimates "
            "(`results/variants-prefixes.md`: centre by band 1 3,641 core-hours against 164), "
            "and for anti-king, whose cheapest prefix is rows 1-2"
-           + (f" ({ak['units']:,} units, all with equal (no) givens below row 2)" if ak else "")
+           + (f" ({ak2['units']:,} units, all with equal (no) givens below row 2)" if ak2 else "")
            + ": there a state after row k holds row k's digits (its pairs with row k+1), so "
-           "states after row 3 determine row 2 and units can meet from row 4 on. Not measured "
-           "here (its sub-units take tens of seconds each).",
+           "states after row 3 determine row 2 and units can meet from row 4 on. "
+           + (f"Step 5: a unit of band 1 stored {ak['same column sets']['first_stores']:,} row-end "
+              f"states and found {ak['same column sets']['first_hits']:,} of them again, and a warm "
+              f"table saved {1 - ak['same column sets']['warm_nodes'] / max(ak['same column sets']['cold_nodes'], 1):.1%} "
+              "for a unit with the first one's column sets and "
+              f"{1 - ak['different column sets']['warm_nodes'] / max(ak['different column sets']['cold_nodes'], 1):.1%} "
+              "for one with other column sets: the memo key holds every secondary item of "
+              "the difference pairs, those of pairs whose two cells are filled too, so a state "
+              "keeps which digits every finished pair holds and no two states met are equal, "
+              "inside a unit or across units. A key without the items of finished pairs (they "
+              "no longer constrain anything) would let units of equal column sets meet from "
+              "row 4 on; not built: it is an engine change, and it concerns anti-knight too."
+              if ak and "same column sets" in ak else "Not measured here."),
            f"* **A band decomposition's interface is small for the kinds with one house cell per "
            f"box.** With row 1 fixed, plain Sudoku's bands have {plain:,} column-set patterns "
            f"(what `patterns3` contracts, 9×9 in under a second); carrying the digits on the "
@@ -414,7 +480,10 @@ def main() -> None:
             print(kres["engine"])
         res["kinds"][kind] = kres
     ak = PrefixReduction("3x3+anti-king", "rows=2").units()
-    res["anti-king"] = {"units": len(ak), "groups": group_table(ak)}
+    res["anti-king-rows2"] = {"units": len(ak), "groups": group_table(ak)}
+    if args.sample_units:
+        res["anti-king"] = anti_king_pairs(args.seed, args.memo_mb)
+        print(res["anti-king"])
     for kind in BAND_KINDS:
         res["bands"].append(band_key_sizes(kind, row2, row3, keys))
         print(res["bands"][-1])
