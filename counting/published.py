@@ -59,6 +59,13 @@ Essentially different SudokuP and Windoku grids under their full groups (``FULL_
     1411, 1130531, 12198455835, 2697818331680661, 15224734061438247321497
     (https://oeis.org/A057991).  What :mod:`counting.group.latin_classes`
     counts (``scripts/count_latin_classes.py``).
+``OEIS A274171``, ``OEIS A274806`` (diagonal Latin squares, ``VARIANTS``)
+    Diagonal Latin squares of order n with the first row in order: 1, 0, 0,
+    2, 8, 128, 171200, 7447587840, 5056994653507584
+    (https://oeis.org/A274171), times n! for all of them; A274806 lists all
+    of them, 1, 0, 0, 48, 960, 92160, 862848000, 300286741708800,
+    1835082219864832081920 (https://oeis.org/A274806), order 9 counted by
+    volunteer computing.
 Latin rectangles (``k × n``, what ``gridcount count 1xN --rows K`` counts)
     Each sequence is published normalised; the factor that makes it the
     number of all ``k × n`` Latin rectangles is the sequence's own
@@ -194,7 +201,8 @@ VARIANTS: dict[str, Published] = {p.shape: p for p in (
     Published("1x6+x", 92_160, _A274171),
     Published("1x7+x", 862_848_000, _A274171),
     Published("1x8+x", 300_286_741_708_800, _A274171),
-    Published("1x9+x", 1_835_082_219_864_832_081_920, _A274171),
+    Published("1x9+x", 1_835_082_219_864_832_081_920,
+              "OEIS A274806, by volunteer computing (= A274171 × n!)"),
     Published("3x3+x", 55_613_393_399_531_520,
               'Mathimagics 2018, enjoysudoku "SudokuX (Diagonal Sudoku)"'),
     Published("3x3+windoku", 6_337_174_388_428_800,

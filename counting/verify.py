@@ -66,8 +66,9 @@ NOT_COUNTED = {
            "states; layer 4 needs 96 GiB on one machine or 8 workers of 12 GiB; not runnable "
            "yet), about 2,300,000 by the search (`gridcount count 2x6` refuses it with both "
            "estimates): see results/layers-2x6-estimate.md",
-    "1x9+x": "out of reach here (about 15,000 core-hours by its diagonals; a "
-             "volunteer-computing count): see results/variants.md",
+    "1x9+x": "out of reach here (`gridcount count 1x9+x --prefix diagonals` estimates "
+             "16,000 core-hours: 26 units of about 26 days each, 666 workers for a day; "
+             "published from a volunteer-computing count): see results/variants.md",
     "3x3+disjoint": "a job of about an hour (`gridcount count 3x3+disjoint`: band 1, 12,542 "
                     "units, 51 min on 2 cores): see results/variants.md",
     "3x3+x": "a long job (`gridcount count 3x3+x`: its diagonals, 74 units of about a "

@@ -203,6 +203,18 @@ def test_verify_lists_anti_knight_beside_its_published_total():
     assert "3x3+anti-knight" in verify.default_shapes()
 
 
+def test_verify_lists_diagonal_latin_squares_of_order_9_with_the_estimate_of_count():
+    # issue 35 item 2: OEIS A274806 (a volunteer-computing count) beside the
+    # estimate `gridcount count 1x9+x --prefix diagonals` prints (16,000 core-hours)
+    assert "1x9+x" in verify.default_shapes() and "1x9+x" in verify.default_shapes(True)
+    row, = verify.verify(["1x9+x"])
+    assert row.status == "not counted" and row.computed is None and row.seconds == 0
+    assert row.published == 1_835_082_219_864_832_081_920 == 5_056_994_653_507_584 * 362_880
+    assert row.source.startswith("OEIS A274806") and "volunteer" in row.source
+    assert "`gridcount count 1x9+x --prefix diagonals` estimates 16,000 core-hours" in row.not_counted
+    assert "results/variants.md" in row.not_counted
+
+
 def test_a_variant_without_a_published_total_is_counted_without_a_reference():
     row, = verify.verify(["2x2+x"])
     assert (row.status, row.computed, row.published) == ("no reference", 48, None)
