@@ -544,7 +544,7 @@ def verify(all_shapes, shapes, workers, as_json, report):
             rows = verifying.verify(chosen, workers=workers, symmetry_shapes=sym, rectangles=rects,
                                     on_start=lambda sh: say(f"counting {sh} ..."), on_row=on_row,
                                     in_process_if_small=small_here, full_group_shapes=full,
-                                    latin_classes=latin)
+                                    latin_classes=latin, note=say)
     except KeyboardInterrupt as e:
         how = "terminated" if isinstance(e, Terminated) else "interrupted"
         bad = [r.label for r in done if r.failed]
