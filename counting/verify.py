@@ -26,6 +26,7 @@ from typing import Callable, Iterable
 
 from counting import published
 from counting.job import Job, run_count
+from counting.exact_json import exact_map
 from counting.options import CountOptions
 from counting.outputs import check_outputs, write_atomic
 from counting.plan import OutOfReach, check_reach, in_process_reason, record_identity
@@ -234,8 +235,7 @@ class VerifyRow:
     def as_json(self) -> dict:
         return {
             "shape": self.shape, "n": self.n, "kind": self.kind,
-            "computed": None if self.computed is None else str(self.computed),
-            "published": None if self.published is None else str(self.published),
+            **exact_map({"computed": self.computed, "published": self.published}),
             "source": self.source, "match": self.match, "status": self.status,
             "seconds": round(self.seconds, 3), "units": self.units,
             "reduction": self.reduction, "error": self.error, "not_counted": self.not_counted,
