@@ -40,6 +40,7 @@ from counting.run.progress import Progress
 from counting.run.counter import count_unit
 from counting.units import UnitResult, UnitSpec
 from counting.labels import labels_of
+from counting.exact_json import exact, exact_map
 from grids.kind import GridKind, as_kind
 from dlx import ENGINE_VERSION
 
@@ -359,26 +360,27 @@ class Summary:
         return math.prod(v for _, v in self.factors)
 
     def as_json(self) -> dict:
-        f = {_JSON_FACTOR_KEYS.get(label, label): value for label, value in self.factors}
-        f["weighted_unit_sum"] = None if self.weighted_sum is None else str(self.weighted_sum)
-        formula = " * ".join([*(k for k in f if k != "weighted_unit_sum"),
-                              f"({self.sum_label})"])
+        """The summary as ``--json`` and ``export --summary`` give it; every
+        integer that can pass 2^53 (the total, the factors and the divisors,
+        the sums over the units) as a decimal string with the integer beside
+        it (:mod:`counting.exact_json`)."""
+        factors = {_JSON_FACTOR_KEYS.get(label, label): value for label, value in self.factors}
+        formula = " * ".join([*factors, f"({self.sum_label})"])
         doc = {
             "shape": self.shape, "reduction": self.reduction,
             "engine_version": self.engine_version,
             "units_done": self.done, "units_total": self.n_units,
-            "total": None if self.total is None else str(self.total),
-            "total_int": self.total,
+            **exact("total", self.total),
             "total_counts": self.total_label,
-            "factorisation": f,
+            "factorisation": exact_map({**factors, "weighted_unit_sum": self.weighted_sum}),
             "formula": "total = " + formula + "".join(f" / {label}" for label, _ in self.divisors),
-            "unit_solutions": str(self.unit_solutions),
-            "nodes": self.nodes, "dead_ends": self.dead_ends, "memo_hits": self.memo_hits,
+            **exact_map({"unit_solutions": self.unit_solutions, "nodes": self.nodes,
+                         "dead_ends": self.dead_ends, "memo_hits": self.memo_hits}),
             "unit_wall_seconds": round(self.unit_wall_seconds, 3),
             "hosts": self.hosts,
         }
         if self.divisors:
-            doc["divisors"] = {label: value for label, value in self.divisors}
+            doc["divisors"] = exact_map(dict(self.divisors))
         if self.identity is not None:
             doc["identity"] = self.identity.as_json()
         return doc

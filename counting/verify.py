@@ -26,6 +26,7 @@ from typing import Callable, Iterable
 
 from counting import published
 from counting.job import Job, run_count
+from counting.exact_json import exact_map
 from counting.options import CountOptions
 from counting.outputs import check_outputs, write_atomic
 from counting.plan import OutOfReach, check_reach, in_process_reason, record_identity
@@ -237,8 +238,7 @@ class VerifyRow:
     def as_json(self) -> dict:
         return {
             "shape": self.shape, "n": self.n, "kind": self.kind,
-            "computed": None if self.computed is None else str(self.computed),
-            "published": None if self.published is None else str(self.published),
+            **exact_map({"computed": self.computed, "published": self.published}),
             "source": self.source, "match": self.match, "status": self.status,
             "seconds": round(self.seconds, 3), "units": self.units,
             "reduction": self.reduction, "error": self.error, "not_counted": self.not_counted,
@@ -248,7 +248,8 @@ class VerifyRow:
 
 def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountOptions(),
                  up_to_symmetry: bool = False, grid_total: int | None = None,
-                 reduction: str | None = None, in_process_if_small: bool = False) -> VerifyRow:
+                 reduction: str | None = None, in_process_if_small: bool = False,
+                 note: Callable[[str], None] | None = None) -> VerifyRow:
     """Count ``shape`` from scratch (temporary store) and compare.
 
     ``options`` chooses the counting method, as for :func:`run_count`.
@@ -261,7 +262,10 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
     default (a second, independent method: ``patterns3``).
     ``in_process_if_small``: a shape the quick look puts at a few seconds is
     counted in this process instead of on ``workers`` processes
-    (:func:`counting.plan.in_process_reason`).
+    (:func:`counting.plan.in_process_reason`).  ``note`` is told, once a
+    count, why a memo the workers would share cannot be used here (a FIFO
+    at the memo file's path...): the workers then keep their own tables
+    and say nothing (:func:`_count`).
     """
     name = as_kind(shape).name
     chosen_reduction = reduction
@@ -288,12 +292,12 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
                 job = Job.load(name, SYMMETRY)
                 if grid_total is None:
                     grid_total = _count(Job.load(name), Path(tmp) / "grids.sqlite", workers,
-                                        options)
+                                        options, note=note)
                 computed = _count(job, Path(tmp) / "symmetry.sqlite", workers, options,
-                                  identity=grid_total)
+                                  identity=grid_total, note=note)
             else:
                 job = Job.load(name, chosen_reduction)
-                computed = _count(job, Path(tmp) / "grids.sqlite", workers, options)
+                computed = _count(job, Path(tmp) / "grids.sqlite", workers, options, note=note)
             units, reduction = job.n_units, job.reduction
     except Exception as e:  # reported in the table, never a crash (Ctrl-C still stops)
         error = str(e) or type(e).__name__
@@ -306,11 +310,13 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
 
 
 def verify_full_group(shape: str, *, workers: int = 1, options: CountOptions = CountOptions(),
-                      grid_total: int | None = None) -> VerifyRow:
+                      grid_total: int | None = None,
+                      note: Callable[[str], None] | None = None) -> VerifyRow:
     """The essentially different grids of ``shape`` under its full group
     (:func:`counting.group.split_burnside.split_orbit_count`) beside the
     published value; the identity's term from ``grid_total`` (a grid count
-    of the same run) or a grid count made here first (beyond 6×6)."""
+    of the same run) or a grid count made here first (beyond 6×6; ``note``
+    as for :func:`verify_shape`)."""
     name = as_kind(shape).name
     n = as_kind(name).shape.n
     ref = published.FULL_GROUP.get(name)
@@ -324,7 +330,8 @@ def verify_full_group(shape: str, *, workers: int = 1, options: CountOptions = C
     try:
         if grid_total is None and n > MAX_SEARCHED_IDENTITY:
             with tempfile.TemporaryDirectory(prefix="gridcount-verify-") as tmp:
-                grid_total = _count(Job.load(name), Path(tmp) / "grids.sqlite", workers, options)
+                grid_total = _count(Job.load(name), Path(tmp) / "grids.sqlite", workers, options,
+                                    note=note)
         result = split_orbit_count(name, options, grid_total=grid_total)
         computed, units = result.orbits, len(result.terms)
     except Exception as e:  # reported in the table, never a crash (Ctrl-C still stops)
@@ -335,11 +342,13 @@ def verify_full_group(shape: str, *, workers: int = 1, options: CountOptions = C
 
 def verify_latin_classes(group: str, n: int, *, workers: int = 1,
                          options: CountOptions = CountOptions(),
-                         grid_total: int | None = None) -> VerifyRow:
+                         grid_total: int | None = None,
+                         note: Callable[[str], None] | None = None) -> VerifyRow:
     """Latin squares of order ``n`` up to ``group`` (``"main classes"`` or
     ``"isomorphism classes"``, :data:`LATIN_GROUPS`) beside the published
     value; the identity's term from ``grid_total`` (a grid count of the same
-    run) or a grid count of ``1xN`` made here first (beyond 6×6)."""
+    run) or a grid count of ``1xN`` made here first (beyond 6×6; ``note`` as
+    for :func:`verify_shape`)."""
     source, values = published.LATIN_CLASSES[group]
     t0 = time.perf_counter()
     computed = units = error = None
@@ -347,7 +356,7 @@ def verify_latin_classes(group: str, n: int, *, workers: int = 1,
         if grid_total is None and n > MAX_SEARCHED_IDENTITY:
             with tempfile.TemporaryDirectory(prefix="gridcount-verify-") as tmp:
                 grid_total = _count(Job.load(f"1x{n}"), Path(tmp) / "grids.sqlite", workers,
-                                    options)
+                                    options, note=note)
         result = LATIN_GROUPS[group](n, options, grid_total=grid_total)
         computed, units = result.classes, len(result.terms)
     except Exception as e:  # reported in the table, never a crash (Ctrl-C still stops)
@@ -376,13 +385,22 @@ def verify_rectangles(rows: int, n: int) -> VerifyRow:
 
 
 def _count(job: Job, path: Path, workers: int, options: CountOptions,
-           identity: int | None = None) -> int:
+           identity: int | None = None, note: Callable[[str], None] | None = None) -> int:
     """Count ``job`` into a new store at ``path``; its total.  ``identity``:
-    the grid count from which a symmetry job's unit 0 is recorded first."""
+    the grid count from which a symmetry job's unit 0 is recorded first.
+
+    As ``gridcount count`` does (:meth:`Reduction.local_options
+    <counting.reduction.base.Reduction.local_options>`), a memo the workers
+    would share but cannot use here is said once, to ``note``, and the
+    workers get tables of their own, instead of each saying it again."""
+    red = job.reduction_object
+    here = red.local_options(options)
+    if here != options and note is not None:
+        note(f"memo: {red.describe_memo(options)}")
     with Store.create_or_open(path, job.info()) as store:
         if identity is not None:
             record_identity(store, job.shape, identity, "this verify run")
-        run_count(job, store, workers=workers, options=options, progress=False,
+        run_count(job, store, workers=workers, options=here, progress=False,
                   log=lambda msg: None)
         counts = {r.unit_id: r.count for r in store.results()}
     return job.total(counts)
@@ -395,7 +413,8 @@ def verify(shapes: Iterable[str], *, workers: int = 1, options: CountOptions = C
            rectangles: Iterable[tuple[int, int]] = (),
            in_process_if_small: bool = False,
            full_group_shapes: Iterable[str] = (),
-           latin_classes: Iterable[tuple[str, int]] = ()) -> list[VerifyRow]:
+           latin_classes: Iterable[tuple[str, int]] = (),
+           note: Callable[[str], None] | None = None) -> list[VerifyRow]:
     """Verify every shape in turn, then the essentially different grids of
     ``symmetry_shapes`` (their identity taken from a grid count of this run
     when there is one), then those of ``full_group_shapes`` under their full
@@ -406,9 +425,17 @@ def verify(shapes: Iterable[str], *, workers: int = 1, options: CountOptions = C
     but not counted, :data:`NOT_COUNTED`) and ``on_row`` each row as it is done.
 
     Every shape is checked (``N <= 16``) before anything is counted, so a
-    bad shape fails at once with a ``ValueError``.  ``in_process_if_small``:
-    as for :func:`verify_shape`.
+    bad shape fails at once with a ``ValueError``.  ``in_process_if_small``
+    and ``note`` (each line once a run, not once a count): as for
+    :func:`verify_shape`.
     """
+    said: set[str] = set()
+
+    def note_once(line: str) -> None:
+        if note is not None and line not in said:
+            said.add(line)
+            note(line)
+
     names = [_checked_kind(s) for s in shapes]
     sym_names = [_checked_kind(s) for s in symmetry_shapes]
     full_names = [_checked_kind(s) for s in full_group_shapes]
@@ -423,7 +450,7 @@ def verify(shapes: Iterable[str], *, workers: int = 1, options: CountOptions = C
                      f"{name} by {red}" if red else name)
         row = verify_shape(name, workers=workers, options=options, up_to_symmetry=sym,
                            grid_total=grids.get(name) if sym else None, reduction=red,
-                           in_process_if_small=in_process_if_small)
+                           in_process_if_small=in_process_if_small, note=note_once)
         if not sym and red is None and row.computed is not None and row.match is not False:
             grids[name] = row.computed
         rows.append(row)
@@ -433,14 +460,14 @@ def verify(shapes: Iterable[str], *, workers: int = 1, options: CountOptions = C
         if on_start and name not in NOT_COUNTED_FULL_GROUP:
             on_start(f"{name} (essentially different, full group)")
         rows.append(verify_full_group(name, workers=workers, options=options,
-                                      grid_total=grids.get(name)))
+                                      grid_total=grids.get(name), note=note_once))
         if on_row:
             on_row(rows[-1])
     for group, n in latin_classes:
         if on_start:
             on_start(f"1x{n} ({group})")
         rows.append(verify_latin_classes(group, n, workers=workers, options=options,
-                                         grid_total=grids.get(f"1x{n}")))
+                                         grid_total=grids.get(f"1x{n}"), note=note_once))
         if on_row:
             on_row(rows[-1])
     for k, n in rectangles:

@@ -40,7 +40,7 @@ def run(shape: str, reduction: str, workers: int | None, memo: bool) -> dict:
         "cpu_s": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
         # ru_maxrss of children: the largest single process (KiB on Linux)
         "peak_rss_mib": after.ru_maxrss / 1024,
-        "nodes": doc["run"]["nodes"], "memo_hits": doc["run"]["memo_hits"],
+        "nodes": doc["run"]["nodes_int"], "memo_hits": doc["run"]["memo_hits_int"],
     }
 
 

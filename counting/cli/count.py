@@ -21,6 +21,7 @@ from counting.cli.full_group import show_group
 from counting.cli.common import (Terminated, check_outputs, check_size, enumeration_notice,
                                  fail, note, not_together, only_with, output_errors,
                                  print_table, refuse, sigterm_stops_like_ctrl_c)
+from counting.exact_json import exact, exact_map
 from counting.options import CountOptions
 from counting.reduction import registry
 from counting.reduction.latin_orbits import MAX_ORDER as MAX_LATIN_ORDER
@@ -324,7 +325,7 @@ def _count_rectangles(kind, rows: int, as_json: bool, quiet: bool) -> None:
         _bad_value("--rows", str(e))
     n = kind.shape.n
     if as_json:
-        click.echo(json.dumps({"rows": rows, "columns": n, "latin_rectangles": str(total)}))
+        click.echo(json.dumps({"rows": rows, "columns": n, **exact("latin_rectangles", total)}))
     elif quiet:
         click.echo(f"{total:,}")
     else:
@@ -379,11 +380,12 @@ def _count_options(memo_mb_text: str, no_memo: bool, no_tail: bool) -> CountOpti
 
 def _run_json(report: jobs.RunReport) -> dict:
     return {"units_counted": len(report.counted), "units_skipped": report.skipped,
-            "unit_solutions": str(report.unit_solutions), "wall_seconds": round(report.wall_seconds, 3),
+            **exact("unit_solutions", report.unit_solutions),
+            "wall_seconds": round(report.wall_seconds, 3),
             "unit_wall_seconds": round(report.unit_wall_seconds, 3), "workers": report.workers,
-            "dead_ends": sum(r.dead_ends for r in report.counted),
-            "nodes": sum(r.nodes for r in report.counted),
-            "memo_hits": sum(r.memo_hits for r in report.counted),
+            **exact_map({"dead_ends": sum(r.dead_ends for r in report.counted),
+                         "nodes": sum(r.nodes for r in report.counted),
+                         "memo_hits": sum(r.memo_hits for r in report.counted)}),
             "in_process": report.in_process,
             "per_worker": [w.as_json() for w in report.per_worker.values()]}
 
@@ -476,7 +478,7 @@ def classes(shape, reduction, prefix, force, as_json, full_group):
         cls = job.classes
     text = _row_text
     if as_json:
-        click.echo(json.dumps([{"class_id": c.class_id, "weight": c.weight,
+        click.echo(json.dumps([{"class_id": c.class_id, **exact("weight", c.weight),
                                 "representative": [text(row) for row in c.representative]}
                                for c in cls], indent=2))
         return
@@ -554,7 +556,7 @@ def verify(all_shapes, shapes, workers, as_json, report):
             rows = verifying.verify(chosen, workers=workers, symmetry_shapes=sym, rectangles=rects,
                                     on_start=lambda sh: say(f"counting {sh} ..."), on_row=on_row,
                                     in_process_if_small=small_here, full_group_shapes=full,
-                                    latin_classes=latin)
+                                    latin_classes=latin, note=say)
     except KeyboardInterrupt as e:
         how = "terminated" if isinstance(e, Terminated) else "interrupted"
         bad = [r.label for r in done if r.failed]

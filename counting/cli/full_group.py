@@ -14,6 +14,7 @@ import json
 import click
 
 from counting.cli.common import fail, note, print_table
+from counting.exact_json import exact_map
 from counting.group.cover_automorphisms import nauty_missing
 from counting.group.cover_cache import cached_compare
 from counting.group.group_note import with_factorial
@@ -36,9 +37,9 @@ def show_group(kind: GridKind, as_json: bool) -> None:
     except (ValueError, ArithmeticError) as e:
         fail(str(e))
     if as_json:
-        click.echo(json.dumps({"kind": kind.name, "full_order": c.full_order,
-                               "today_order": c.today_order, "index": index,
-                               "adds": adds}, indent=2))
+        orders = exact_map({"full_order": c.full_order, "today_order": c.today_order,
+                            "index": index})
+        click.echo(json.dumps({"kind": kind.name, **orders, "adds": adds}, indent=2))
         return
     n = kind.shape.n
     click.echo(f"{kind.name}: the symmetries of its exact cover (nauty), beside today's group")

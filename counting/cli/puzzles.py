@@ -41,6 +41,7 @@ from counting.cli.explain import explain
 from counting.cli.generate import generate
 from counting.cli.puzzle_io import (EXIT_MALFORMED, EXIT_NOT_UNIQUE, EXIT_OK, input_options,
                                     plural, progress_bar, read_source, run_options)
+from counting.exact_json import exact
 from dlx.api import COUNT_LIMIT_MAX
 from grids import puzzles as P
 
@@ -277,14 +278,14 @@ def count_solutions(source, shape, fmt, limit, no_limit, as_json, workers, no_pr
             rows.append({"line": e.line, "status": "malformed", "error": e.error})
         else:
             rows.append({"line": e.line, "clues": _clues(pf.grids[e.index]),
-                         "solutions": counts[e.index], "at_least": capped[e.index]})
+                         **exact("solutions", counts[e.index]), "at_least": capped[e.index]})
     malformed = sum(1 for r in rows if r.get("status") == "malformed")
     if as_json:
-        click.echo(json.dumps({"shape": pf.shape.name, "limit": None if no_limit else limit,
+        click.echo(json.dumps({"shape": pf.shape.name, **exact("limit", None if no_limit else limit),
                                "results": rows}, indent=1))
     else:
         texts = [("malformed" if r.get("status") else
-                  ("≥" if r["at_least"] else "") + f"{r['solutions']:,}") for r in rows]
+                  ("≥" if r["at_least"] else "") + f"{r['solutions_int']:,}") for r in rows]
         w_line = max([4] + [len(f"{r['line']}") for r in rows])
         w_sol = max([9] + [len(t) for t in texts])
         click.echo(f"{'line':>{w_line}}  {'clues':>5}  {'solutions':>{w_sol}}")

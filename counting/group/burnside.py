@@ -119,6 +119,7 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Mapping
 
+from counting.exact_json import exact_map
 from counting.options import CountOptions
 from counting.group.fixed import count_fixed, relabelling_types, standard_unit
 from counting.group.kind_group import kind_classes
@@ -391,9 +392,12 @@ class ClassRow:
         return self.size * self.fixed
 
     def as_dict(self) -> dict:
-        return {"class_id": self.class_id, "size": self.size, "fixed": self.fixed,
-                "weighted": self.weighted, "label": self.label,
-                "representative": self.representative}
+        """The row for ``--json``: ``size``, ``fixed`` and ``weighted`` as
+        decimal strings with the integers beside them (3x3's ``fixed`` passes
+        2^53: :mod:`counting.exact_json`)."""
+        return {"class_id": self.class_id,
+                **exact_map({"size": self.size, "fixed": self.fixed, "weighted": self.weighted}),
+                "label": self.label, "representative": self.representative}
 
 
 def _checked(shape, fixed: Mapping[int, int]) -> dict[int, int]:

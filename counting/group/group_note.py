@@ -36,6 +36,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from counting.exact_json import exact_map
 from counting.group import cover_cache
 from counting.group.cover_automorphisms import Comparison, compare, nauty_missing
 from grids.kind import GridKind, as_kind
@@ -143,11 +144,12 @@ class GroupNote:
                 ("full symmetry group", self.full_text())]
 
     def as_json(self) -> dict:
-        """Machine-readable: the orders as decimal strings, with the integers
-        beside them (``counted_order_int``, ``full_order_int``), as a
-        summary's ``total`` and ``total_int``: from 16x16 on they pass 2^53,
-        which a JSON reader that reads numbers as doubles (JavaScript's)
-        rounds; None where not known."""
+        """Machine-readable: the orders and the index as decimal strings,
+        with the integers beside them (``counted_order_int``,
+        ``full_order_int``, ``index_int``), as a summary's ``total`` and
+        ``total_int`` (:mod:`counting.exact_json`): from 16x16 on they pass
+        2^53, which a JSON reader that reads numbers as doubles
+        (JavaScript's) rounds; None where not known."""
         c = self.comparison
         index = None
         if c is not None and c.today_order == self.counted_order:
@@ -157,9 +159,8 @@ class GroupNote:
                 index = None
         full = None if c is None else c.full_order
         return {"group": self.group, "counted_under": self.scope,
-                "counted_order": str(self.counted_order), "counted_order_int": self.counted_order,
-                "full_order": None if full is None else str(full), "full_order_int": full,
-                "index": index,
+                **exact_map({"counted_order": self.counted_order, "full_order": full,
+                             "index": index}),
                 "adds": None if c is None or c.new_pairs is None else c.describe(),
                 "full_group_counted": self.group == "full" or (
                     self.group in LATIN_SCOPES and c is not None

@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
+from counting.exact_json import exact
+
 __all__ = ["WorkerStats", "add_result", "per_worker_rows", "describe_workers"]
 
 
@@ -64,7 +66,7 @@ class WorkerStats:
 
     def as_json(self) -> dict:
         return {"address": self.address, "name": self.name, "units": self.units,
-                "unit_solutions": str(self.unit_solutions), "seconds": round(self.seconds, 3),
+                **exact("unit_solutions", self.unit_solutions), "seconds": round(self.seconds, 3),
                 "replaces": self.replaces}
 
 

@@ -65,20 +65,20 @@ def test_classes_lists_71_classes_with_weights(run):
     assert res.exit_code == 0
     assert "71 classes, weights sum to 36,288 reduced bands" in res.output
     data = json.loads(run("classes", "3x3", "--json").output)
-    assert len(data) == 71 and sum(c["weight"] for c in data) == 36_288
+    assert len(data) == 71 and sum(c["weight_int"] for c in data) == 36_288
     assert data[0]["representative"] == ["123456789", "456789123", "789123456"]
 
 
 def test_classes_44(run):
     data = json.loads(run("classes", "3x3", "--reduction", "44", "--json").output)
-    assert len(data) == 44 and sum(c["weight"] for c in data) == 36_288
+    assert len(data) == 44 and sum(c["weight_int"] for c in data) == 36_288
 
 
 def test_classes_of_other_shapes():
     res = invoke("classes", "2x3")
     assert res.exit_code == 0 and "weights sum to 6 reduced bands" in res.output
     data = json.loads(invoke("classes", "3x2", "--reduction", "patterns", "--json").output)
-    assert sum(c["weight"] for c in data) == 80
+    assert sum(c["weight_int"] for c in data) == 80
     assert len(data[0]["representative"]) == 3 and data[0]["representative"][0] == "123456"
     res = invoke("classes", "1x4", "--reduction", "moves")
     assert "representative (row 1)" in res.output and "1234" in res.output
@@ -158,7 +158,7 @@ def test_the_engine_flags_become_the_count_options(run, tmp_path, monkeypatch, f
     doc = json.loads(res.output)
     assert doc["total_int"] == published.lookup("2x3").total
     if not options.memo:
-        assert doc["run"]["memo_hits"] == 0
+        assert doc["run"]["memo_hits_int"] == 0
 
 
 def test_a_rerun_skips_units_already_in_the_store(run, tmp_path):

@@ -38,8 +38,9 @@ def test_json():
     res = invoke("classes", "1x3", "--group", "--json")
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
-    assert data["full_order"] == 6 * 6 ** 3 and data["today_order"] == 6 ** 3
-    assert data["index"] == 6 and len(data["adds"]) == 3
+    assert data["full_order_int"] == 6 * 6 ** 3 and data["today_order_int"] == 6 ** 3
+    assert (data["full_order"], data["today_order"], data["index"]) == ("1296", "216", "6")
+    assert data["index_int"] == 6 and len(data["adds"]) == 3
 
 
 def test_group_and_reduction_contradict_each_other():

@@ -1,5 +1,6 @@
-"""How ``gridcount count`` treats the 1-factorization kernel's shared memo
-file when it cannot be used (counting/plan.py, the reductions' ``local_options``,
+"""How ``gridcount count`` and ``gridcount verify`` treat the
+1-factorization kernel's shared memo file when it cannot be used
+(counting/plan.py and counting/verify.py, the reductions' ``local_options``,
 factorization/memo_file.py's ``refusal``): said once, by the process that
 starts the workers, and counted with a table private to each worker."""
 import os
@@ -34,4 +35,27 @@ def test_a_fifo_at_the_memo_path_is_said_once_not_once_a_worker(tmp_path, shape,
     assert said == [f"memo: {path} is a FIFO, not a regular file; not read: each worker keeps "
                     f"its own"], res.stderr
     assert f"{shape} grids" in res.stdout and grids in res.stdout
+    assert stat.S_ISFIFO(os.stat(path).st_mode)   # left alone
+
+
+@pytest.mark.parametrize("shape, reduction", [("1x6", "factor"), ("3x2", "patterns2")])
+def test_verify_says_a_fifo_at_the_memo_path_once_not_once_a_worker(tmp_path, shape, reduction):
+    # noticed: verify's workers each said the FIFO ("shared memo not used, this process
+    # keeps its own"), once a worker and a count; the reductions that map the memo file
+    # are verify's second method here, as patterns3 is for 2x3 (verify.SECOND_METHOD)
+    path = memo_path(6, process_memo_mb(16), tmp_path / "cache" / "gridcount")
+    path.parent.mkdir(parents=True)
+    os.mkfifo(path)
+    run = ("import sys; from counting import verify; from counting.cli import cli; "
+           f"verify.SECOND_METHOD[{shape!r}] = ({reduction!r},); "
+           f"cli(['verify', '--shapes', {shape!r}, '--workers', '2'])")
+    res = subprocess.run([sys.executable, "-c", run], capture_output=True, text=True,
+                         timeout=120, env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert res.returncode == 0, res.stderr
+    said = [line for line in res.stderr.splitlines() if "FIFO" in line]
+    assert said == [f"memo: {path} is a FIFO, not a regular file; not read: each worker keeps "
+                    f"its own"], res.stderr
+    # exit code 0: both rows agree with the published total, the second counted by it
+    assert [line.split()[1] for line in res.stdout.splitlines()
+            if line.startswith(shape)][1:] == [reduction], res.stdout
     assert stat.S_ISFIFO(os.stat(path).st_mode)   # left alone

@@ -171,13 +171,14 @@ def test_count_solutions_json_and_no_limit(run):
     res = run("count-solutions", "--json", "--no-limit", "--shape", "2x3", "-",
               input="123456" + "." * 30 + "\n" + "." * 36 + "\n")
     doc = json.loads(res.stdout)
-    assert doc["limit"] is None
-    assert [(r["solutions"], r["at_least"]) for r in doc["results"]] == \
-        [(39_168, False), (28_200_960, False)]
+    assert doc["limit"] is None and doc["limit_int"] is None
+    assert [(r["solutions"], r["solutions_int"], r["at_least"]) for r in doc["results"]] == \
+        [("39168", 39_168, False), ("28200960", 28_200_960, False)]
     res = run("count-solutions", "--json", "--limit", "5", "-", input=f"{TWO}\nbad\n")
     doc = json.loads(res.stdout)
     assert res.exit_code == EXIT_MALFORMED
-    assert doc["results"][0] == {"line": 1, "clues": 28, "solutions": 2, "at_least": False}
+    assert doc["results"][0] == {"line": 1, "clues": 28, "solutions": "2", "solutions_int": 2,
+                                 "at_least": False}
     assert doc["results"][1]["status"] == "malformed"
 
 

@@ -85,7 +85,7 @@ def test_status_json_adds_the_group_fields(here, calls):
     group = doc["symmetry_group"]
     assert group["counted_order"] == "216" and group["full_order"] == str(LATIN_3)
     assert group["counted_order_int"] == 216 and group["full_order_int"] == LATIN_3
-    assert group["index"] == 6 and len(group["adds"]) == 3
+    assert (group["index"], group["index_int"]) == ("6", 6) and len(group["adds"]) == 3
     assert group["full_group_counted"] is False and group["not_known_because"] is None
 
 

@@ -45,8 +45,8 @@ def test_up_to_symmetry_counts_the_essentially_different_grids(here, shape, expe
     rows = doc["burnside"]
     assert all({"size", "fixed", "class_id"} <= set(r) for r in rows)
     # the table is Burnside's sum: Σ size·A / |G|
-    assert sum(r["size"] * r["fixed"] for r in rows) == expected * group_order(shape)
-    assert rows[0]["class_id"] == 0 and rows[0]["size"] == 1   # the identity
+    assert sum(r["size_int"] * r["fixed_int"] for r in rows) == expected * group_order(shape)
+    assert rows[0]["class_id"] == 0 and rows[0]["size_int"] == 1   # the identity
 
 
 def test_the_table_and_total_are_printed_with_thousands_separators(here):

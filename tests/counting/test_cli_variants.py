@@ -112,7 +112,7 @@ def test_a_store_of_one_prefix_is_refused_for_another_naming_both(tmp_path):
 def test_classes_lists_the_orbits_of_a_named_prefix():
     res = invoke("classes", "2x2+x", "--prefix", "diagonals", "--json")
     assert res.exit_code == 0, res.output
-    assert sum(c["weight"] for c in json.loads(res.output)) == 4   # normal diagonal fillings
+    assert sum(c["weight_int"] for c in json.loads(res.output)) == 4   # normal diagonal fillings
 
 
 @pytest.mark.parametrize("args, says", [
@@ -144,7 +144,7 @@ def test_up_to_symmetry_of_a_kind_equals_union_find_over_all_grids(tmp_path, mon
     R, C, houses, pairs = kind_parts(kind)
     grids = brute_fillings(R * C, houses, pairs)
     assert int(doc["total_int"]) == orbits_by_union_find(grids, rule_keeping_moves(kind))
-    assert doc["burnside"][0]["fixed"] * math.factorial(R * C) == len(grids)   # the identity
+    assert doc["burnside"][0]["fixed_int"] * math.factorial(R * C) == len(grids)   # the identity
     with Store.open(tmp_path / "results" / f"{kind}-rsymmetry.sqlite") as st:
         assert (st.job.shape, st.job.reduction) == (kind, "symmetry")
 
