@@ -39,8 +39,8 @@ def test_the_classes_through_count_are_the_union_find_orbits(here, n, group):
     assert doc["total_counts"] == {"main-class": "main classes",
                                    "isomorphism": "isomorphism classes"}[group]
     order = {"main-class": 6 * math.factorial(n) ** 3, "isomorphism": math.factorial(n)}[group]
-    assert sum(row["weighted"] for row in doc["burnside"]) == doc["total_int"] * order
-    assert doc["burnside"][0]["fixed"] == len(latin_squares(n))     # Fix(id): every square
+    assert sum(row["weighted_int"] for row in doc["burnside"]) == doc["total_int"] * order
+    assert doc["burnside"][0]["fixed_int"] == len(latin_squares(n))     # Fix(id): every square
 
 
 def test_isotopy_is_the_grid_group_s_job_and_store(here):
