@@ -24,10 +24,15 @@
 # no option never change, so they are never dropped; a class with nothing
 # to drop keys on the live set and its Zobrist hash exactly as before.
 # A masked key is hashed from its words (the incremental zhash covers
-# every item): one mix per word, the work of comparing the key anyway.
+# every item): a sum of its words times distinct odd constants (each term
+# a bijection of its word, so keys differing in one word hash apart), then
+# one mix so the bucket bits depend on every word.
+# The tail's keys after its lead row (_tail.pxi) stay whole live sets:
+# exact states too (at worst a missed hit), and tails are only declared
+# for kinds without secondary items.
 
 cdef enum:
-    KEY_MASK_WORDS_MAX = 1 << 20    # words of all masks together (8 MiB)
+    KEY_MASK_WORDS_MAX = 1 << 18    # words of all masks together (2 MiB)
 
 
 cdef int _key_masks_build(Engine eng, const cnp.int32_t[::1] indptr,
@@ -104,7 +109,7 @@ cdef inline const word_t *_memo_key(Engine eng, link_t c, word_t *h) noexcept no
     # again at its BACKUP, when the state, and so c, are the same.)
     cdef link_t m = eng.key_mask_of[c], j, n = eng.n_words
     cdef const word_t *mask
-    cdef word_t x = 0, w
+    cdef word_t x = 0, w, k = 0x9E3779B97F4A7C15ULL
     if m < 0:
         h[0] = eng.zhash
         return eng.live
@@ -112,6 +117,7 @@ cdef inline const word_t *_memo_key(Engine eng, link_t c, word_t *h) noexcept no
     for j in range(n):
         w = eng.live[j] & mask[j]
         eng.memo_key[j] = w
-        x ^= _mix(w + <word_t>j * 0x9E3779B97F4A7C15ULL)
-    h[0] = x & eng.hash_mask
+        x += w * k
+        k += 0xD6E8FEB86659FD92ULL         # even step: k stays odd
+    h[0] = _mix(x) & eng.hash_mask
     return eng.memo_key
