@@ -4,7 +4,7 @@
 Everything else about the package lives in pyproject.toml; this file only
 exists because the extensions need NumPy's headers and compiler flags.
 The extension is one compilation unit: _engine.pyx includes the .pxi files
-(_build, _memo, _tail, _checks, _batch, _enter) and the generated C includes _simd.h; all are
+(_build, _memo, _memokey, _tail, _checks, _batch, _enter) and the generated C includes _simd.h; all are
 shipped as package data, so sdists and editable installs build alike.
 """
 import numpy as np
@@ -16,7 +16,7 @@ extensions = [
         "dlx._engine",
         ["dlx/_engine.pyx"],
         include_dirs=[np.get_include(), "dlx"],
-        depends=["dlx/_engine.pxd", "dlx/_typedefs.pxd", "dlx/_memo.pxi",
+        depends=["dlx/_engine.pxd", "dlx/_typedefs.pxd", "dlx/_memo.pxi", "dlx/_memokey.pxi",
                  "dlx/_tail.pxi", "dlx/_build.pxi", "dlx/_checks.pxi", "dlx/_batch.pxi",
                  "dlx/_enter.pxi", "dlx/_simd.h"],
         extra_compile_args=["-O3"],

@@ -122,6 +122,7 @@ cdef int _build(Engine eng, const cnp.int32_t[::1] indptr,
     # With a single priority class the ROOT list stays in item order,
     # so the live bitset lists the uncovered primaries in list order.
     eng.flat = n_primary == 0 or (np.min(priority[:n_primary]) == np.max(priority[:n_primary]))
+    _key_masks_build(eng, indptr, indices, n_primary, priority)
     eng.n_live_primary = n_primary
     eng.level = 0
     eng.phase = DONE

@@ -110,6 +110,14 @@ cdef class Engine:
     cdef word_t *nodes_at_entry     # nodes when a memo point was entered
     cdef char *memo_pending         # level is a memo point awaiting its store
     cdef MemoTable memo             # the table (dlx/_memo.pxi)
+    # --- the memo key without dead items (dlx/_memokey.pxi), built once
+    cdef link_t *key_mask_of        # per item c: the mask of the memo key
+                                    # when c heads the ROOT list (-1: none,
+                                    # the key is live itself, hash zhash)
+    cdef word_t *key_masks          # masks, n_words words each: the items a
+                                    # key keeps (primary + not yet dead)
+    cdef word_t *memo_key           # n_words: the masked key of a memo point
+    cdef word_t hash_mask           # all ones; 0 after collide_hashes (tests)
 
     # --- closed-form tail (dlx/_tail.pxi: a Latin rectangle is left once
     #     the class tail_prio is entered).  Every group of tail items is

@@ -7,7 +7,8 @@ range, no repeats inside a row, no empty rows, distinct in-range givens).
 
 One compilation unit: this file (cover/uncover, the branching rule, the
 search loop, the Python-facing methods) includes ``_build.pxi`` (building
-the links), ``_memo.pxi`` (the memo table), ``_tail.pxi`` (the closed-form
+the links), ``_memo.pxi`` (the memo table), ``_memokey.pxi`` (its key at a
+memo point, without dead items), ``_tail.pxi`` (the closed-form
 tail), ``_checks.pxi`` (invariant checks for tests), ``_batch.pxi``
 (solve_batch) and ``_enter.pxi`` (the node-entry shortcuts, ``_enter_node``);
 ``_simd.h`` holds the vector scans of the flat branching rule.
@@ -36,8 +37,9 @@ Why it is shaped this way
     is a solution and none needs covering;
   - memoization (Nishino, Yasuda, Minato, Nagata, AAAI 2017): the remaining
     subproblem is determined by the set of uncovered items, so its count is
-    cached under that set (compared in full; the Zobrist hash only picks the
-    bucket);
+    cached under that set (compared in full; the hash only picks the
+    bucket), without the secondary items no option still choosable covers
+    (``_memokey.pxi``);
   - a declared tail (``configure_tail``): once a given priority class is
     reached the rest is a Latin rectangle with prescribed column sets
     (possibly after one lead row), counted without searching.
@@ -120,6 +122,7 @@ cdef inline word_t _splitmix(word_t *state) noexcept nogil:
 
 include "_build.pxi"
 include "_memo.pxi"
+include "_memokey.pxi"
 include "_tail.pxi"
 include "_checks.pxi"
 include "_batch.pxi"
@@ -151,6 +154,7 @@ cdef class Engine:
         free(self.nodes_at_entry); free(self.sol_at_entry)
         free(self.memo_pending); free(self.memo_class)
         free(self.memo.words)
+        free(self.key_mask_of); free(self.key_masks); free(self.memo_key)
         _tail_free(self)
 
     # ------------------------------------------------------------------
@@ -305,6 +309,8 @@ cdef class Engine:
         cdef link_t lvl = self.level
         cdef link_t cur
         cdef int rc
+        cdef const word_t *key
+        cdef word_t h
         while True:
             if self.phase == FORWARD:
                 # forward: enter a node; finish it at once or branch
@@ -338,7 +344,8 @@ cdef class Engine:
                 if self.memo_pending[lvl]:
                     # the state is again exactly the one at this node's entry
                     self.memo_pending[lvl] = 0
-                    _memo_store(&self.memo, self.live, self.zhash,
+                    key = _memo_key(self, self.rl[ROOT], &h)
+                    _memo_store(&self.memo, key, h,
                                 self.solutions - self.sol_at_entry[lvl],
                                 self.nodes - self.nodes_at_entry[lvl])
                 self.phase = LEAVE
@@ -531,6 +538,7 @@ cdef class Engine:
             self._unwind()
         memset(self.zobrist, 0, (self.n_items + 2) * sizeof(word_t))
         self.zhash = 0
+        self.hash_mask = 0
 
     def stats(self):
         return {

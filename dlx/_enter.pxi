@@ -50,7 +50,8 @@ cdef inline int _enter_node(Engine eng, link_t lvl, bint stop_at_solution) noexc
     cdef link_t c = eng.rl[ROOT], n
     cdef bint memo_here = False
     cdef count_t cached
-    cdef word_t work
+    cdef word_t work, h = 0
+    cdef const word_t *key = NULL
     cdef int rc
     if c == ROOT:
         eng.solutions += 1
@@ -60,21 +61,22 @@ cdef inline int _enter_node(Engine eng, link_t lvl, bint stop_at_solution) noexc
             return _RC_LIMIT
         return _FINISHED
     if eng.memo_on and _memo_point(eng, c, lvl):
-        if _memo_lookup(&eng.memo, eng.live, eng.zhash, &cached):
+        key = _memo_key(eng, c, &h)
+        if _memo_lookup(&eng.memo, key, h, &cached):
             return _add_solutions(eng, cached)
         memo_here = True
     if eng.tail_on and eng.prio[c] >= eng.tail_prio and \
             _tail_count(eng, &cached, &work):
         rc = _add_solutions(eng, cached)
         if memo_here and rc == _FINISHED:
-            _memo_store(&eng.memo, eng.live, eng.zhash, cached, work)
+            _memo_store(&eng.memo, key, h, cached, work)
         return rc
     c = eng._choose()
     n = eng.length[c]
     if n == 0:
         eng.dead_ends += 1
         if memo_here:
-            _memo_store(&eng.memo, eng.live, eng.zhash, 0, 1)
+            _memo_store(&eng.memo, key, h, 0, 1)
         return _FINISHED
     if not stop_at_solution and eng.n_live_primary <= eng.max_rsize \
             and _last_level(eng, c):
@@ -82,7 +84,7 @@ cdef inline int _enter_node(Engine eng, link_t lvl, bint stop_at_solution) noexc
         if eng.limit != 0 and eng.solutions >= eng.limit:
             return _RC_LIMIT
         if memo_here:
-            _memo_store(&eng.memo, eng.live, eng.zhash, <count_t>n, 1)
+            _memo_store(&eng.memo, key, h, <count_t>n, 1)
         return _FINISHED
     eng.best[lvl] = c
     eng.best_prio[lvl] = eng.prio[c]

@@ -96,3 +96,41 @@ def test_row_order_does_not_change_the_count(order):
 def test_row_order_must_be_a_permutation():
     with pytest.raises(ValueError, match=r"^row_order must be a permutation of 0..3, got \[0, 1, 1, 2\]$"):
         variant_exact_cover("2x2", row_order=[0, 1, 1, 2])
+
+
+# Difference kinds with the memo: the key leaves out the pairs of filled rows
+# (dlx/_memokey.pxi), so states meet; counts stay the brute-force ones.
+DIFFERENCE_WHOLE = ["2x2+anti-king", "2x2+anti-knight", "1x5+anti-king", "1x5+anti-knight"]
+DIFFERENCE_FIRST_ROW = ["2x3+anti-king", "3x2+anti-king", "2x3+anti-knight", "1x6+anti-knight"]
+
+
+@pytest.mark.parametrize("text", DIFFERENCE_WHOLE + DIFFERENCE_FIRST_ROW)
+def test_difference_kinds_count_the_same_with_the_memo(text):
+    R, C, houses, pairs = kind_parts(text)
+    n = R * C
+    given, grid = {}, ""
+    if text in DIFFERENCE_FIRST_ROW:
+        given = {(0, c): c + 1 for c in range(n)}
+        grid = "".join(str(d) for d in range(1, n + 1)) + "." * (n * n - n)
+    want = brute_count(n, houses, pairs, given)
+    ec = variant_exact_cover(text)
+    rows = variant_givens(text, grid) if grid else []
+    assert ec.count(given=rows) == want
+    for memo_at in ("class", "all"):
+        ec.clear_memo()
+        assert ec.count(given=rows, memo=True, memo_at=memo_at) == want, memo_at
+
+
+def test_anti_king_states_of_swapped_rows_meet():
+    """Two 3x2+anti-king grids whose rows 1 and 2 are swapped, given their
+    first three rows: the same columns, boxes and row 3 remain, and the pairs
+    of rows 1-3 no longer matter, so the second count is one memo hit."""
+    text = "3x2+anti-king"
+    rows = ["123456", "541632", "365214"]
+    swapped = [rows[1], rows[0], rows[2]]
+    ec = variant_exact_cover(text)
+    first = ec.count(given=variant_givens(text, "".join(rows) + "." * 18), memo=True)
+    assert first > 0
+    second = ec.count(given=variant_givens(text, "".join(swapped) + "." * 18), memo=True)
+    assert second == first
+    assert (ec.stats.nodes, ec.stats.memo_hits) == (1, 1)
