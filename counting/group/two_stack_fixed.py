@@ -221,6 +221,27 @@ def _centraliser(pi: tuple[int, ...], limit: int) -> list[tuple[int, ...]]:
     return out
 
 
+def _canonical(sets: tuple[int, ...], rho: tuple[int, ...], pi: tuple[int, ...]) -> bytes:
+    """The rows' sets up to a row permutation commuting with ``rho`` and a
+    relabelling commuting with ``pi`` (nauty's certificate of the digraph
+    rows → their digits, ``r → ρ(r)``, ``d → π(d)``, rows and digits told
+    apart): a stack's fixed fillings move with both, so they count the same."""
+    import pynauty
+    n = len(sets)
+    adjacency = {}
+    for r in range(n):
+        out = [n + d for d in range(n) if sets[r] >> d & 1]
+        if rho[r] != r:
+            out.append(rho[r])
+        adjacency[r] = out
+    for d in range(n):
+        if pi[d] != d:
+            adjacency[n + d] = [n + pi[d]]
+    graph = pynauty.Graph(2 * n, directed=True, adjacency_dict=adjacency,
+                          vertex_coloring=[set(range(n)), set(range(n, 2 * n))])
+    return pynauty.certificate(graph)
+
+
 class _Counter:
     """``#fixed(g, π)`` for a 2xC grid: patterns × stack fillings."""
 
@@ -320,7 +341,7 @@ class _Counter:
         """Fillings of one stack (``N×C``, row ``r`` holding its set) fixed by
         ``(ρ, κ, π)``, by exact cover; memoized."""
         sets = tuple(self.full ^ m for m in pattern) if complement else pattern
-        key = (sets, rho, kappa, pi)
+        key = (_canonical(sets, rho, pi), rho, kappa, pi)
         if key in self.memo:
             return self.memo[key]
         n, c = self.n, self.c
@@ -362,6 +383,12 @@ class _Counter:
                         if v == d and len(set(covered)) == len(covered):
                             options.append(covered)
         self.searches += 1
-        out = ExactCover(options, len(items)).count() if options else 0
+        out = 0
+        if options:
+            # fill column by column, memoized where a column is done: what is
+            # left is then which digits each row still needs
+            priority = [c if kind == "row" else (a if kind == "col" else b)
+                        for kind, a, b in items]
+            out = ExactCover(options, len(items), priority=priority).count(memo=True)
         self.memo[key] = out
         return out

@@ -1,0 +1,63 @@
+"""Specification of counting/group/two_stack_fixed.py: A_t(g) of a two-stack
+shape by patterns × stack fillings.
+
+The oracle is :func:`counting.group.fixed.count_fixed` (the whole grid
+searched as one exact cover, itself checked against brute force over every
+grid in test_fixed.py): the two methods share nothing but the definition of
+a fixed grid, so a dropped pattern condition (the band complement, the
+pattern rule ``S_ρ(r) = φ(S_r)``), a wrong class weight or a wrong stack
+cover changes some unit's count.
+"""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from counting.group.burnside import symmetry_units
+from counting.group.fixed import count_fixed
+from counting.group.symmetries import Symmetry
+from counting.group.two_stack_fixed import is_two_stack, two_stack_count, two_stack_fixed
+
+
+@pytest.mark.parametrize("shape", ["2x3", "3x2"])
+def test_every_unit_of_2x3_and_its_transpose_equals_the_whole_grid_search(shape):
+    for u in symmetry_units(shape):
+        assert two_stack_fixed(shape, u.symmetry, u.pi_type) == \
+            count_fixed(shape, u.symmetry, u.pi_type).count, (u.unit_id, u.symmetry.describe())
+
+
+def test_every_unit_of_2x4_but_the_identity_equals_the_whole_grid_search():
+    """Both stack behaviours (kept, swapped), row swaps inside bands, band
+    cycles, and relabellings whose centraliser is cut to a subgroup."""
+    units = symmetry_units("2x4")[1:]
+    assert {u.cols[0] >= 4 for u in units} == {False, True}
+    for u in units:
+        assert two_stack_fixed("2x4", u.symmetry, u.pi_type) == \
+            count_fixed("2x4", u.symmetry, u.pi_type).count, (u.unit_id, u.symmetry.describe())
+
+
+def test_the_identity_counts_the_grids_over_n_factorial():
+    """28,200,960 grids of 6×6 (every grid fixed with π = id)."""
+    out = two_stack_count("2x3", Symmetry.identity("2x3"), (1,) * 6)
+    assert out.fixed == 28_200_960
+    assert out.count == 28_200_960 // math.factorial(6)
+
+
+def test_a_pattern_class_is_counted_once_with_its_size_as_weight():
+    """The identity's patterns fall into few classes under S_6: far fewer
+    patterns are multiplied out than there are (20 first sets per band, 20³)."""
+    out = two_stack_count("2x3", Symmetry.identity("2x3"), (1,) * 6)
+    assert out.group_order == math.factorial(6) and out.patterns < 20 ** 3 // 100
+
+
+def test_only_two_stack_shapes_and_elements_without_transposition_are_counted():
+    assert is_two_stack("2x5") and is_two_stack("5x2") and not is_two_stack("3x3")
+    assert not is_two_stack("2x3+disjoint")
+    with pytest.raises(ValueError, match="boxes of 2 rows or 2 columns, not 3x3"):
+        two_stack_fixed("3x3", Symmetry.identity("3x3"), (1,) * 9)
+    flip = Symmetry.make("2x2", range(4), range(4), transpose=True)
+    with pytest.raises(ValueError, match="transposing"):
+        two_stack_fixed("2x2", flip, (1,) * 4)
+    with pytest.raises(ValueError, match="partition of 6"):
+        two_stack_fixed("2x3", Symmetry.identity("2x3"), (2, 2))
