@@ -299,13 +299,12 @@ class _Counter:
         while todo:
             r = todo.pop()
             image, target = self._phi(sets[r]), self.rho[r]
-            for row, value in ((target, image), (target ^ 1, self.full ^ image)):
-                if row in sets:
-                    if sets[row] != value:
-                        return None
-                else:
-                    sets[row] = value
-                    todo.append(row)
+            if target in sets:
+                if sets[target] != image:
+                    return None
+            else:
+                sets[target] = image
+                todo.append(target)
         return sets
 
     def fixed(self) -> int:
