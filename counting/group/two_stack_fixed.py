@@ -78,6 +78,7 @@ from dataclasses import dataclass
 from counting.group.permutations import centraliser_order, type_representative
 from counting.group.symmetries import Symmetry
 from dlx.api import ExactCover
+from factorization.api import FactorizationCounter, count_factorizations
 from grids.kind import as_kind
 
 __all__ = ["GROUP_LIMIT", "TwoStackCount", "is_two_stack", "two_stack_fixed", "two_stack_count"]
@@ -171,6 +172,14 @@ def _apply(perm, mask: int) -> int:
     return out
 
 
+def _is_identity(perm) -> bool:
+    return all(i == v for i, v in enumerate(perm))
+
+
+def _digits(mask: int) -> list[int]:
+    return [d for d in range(mask.bit_length()) if mask >> d & 1]
+
+
 def _centraliser(pi: tuple[int, ...], limit: int) -> list[tuple[int, ...]]:
     """Elements of the centraliser of ``pi`` in ``S_N``: cycles of equal
     length permuted among blocks, each cycle rotated; the blocks are cut
@@ -252,6 +261,7 @@ class _Counter:
         self.swap = cols[0] >= self.c
         self.group = _centraliser(pi, GROUP_LIMIT)
         self.memo: dict[tuple, int] = {}
+        self.factorizations = None              # the kernel's counter, made when first needed
         self.patterns = self.searches = 0
         c = self.c
         if self.swap:
@@ -344,6 +354,16 @@ class _Counter:
         if key in self.memo:
             return self.memo[key]
         n, c = self.n, self.c
+        if _is_identity(rho) and _is_identity(kappa) and _is_identity(pi):
+            # nothing to keep: the stack's fillings are the ordered
+            # 1-factorizations of rows vs digits (C × N Latin rectangles
+            # with column r holding S_r), counted by the factorization kernel
+            if self.factorizations is None:
+                self.factorizations = FactorizationCounter(n)
+            out = count_factorizations([_digits(m) for m in sets], c, counter=self.factorizations)
+            self.searches += 1
+            self.memo[key] = out
+            return out
         items: dict[tuple, int] = {}
 
         def item(*name) -> int:

@@ -15,8 +15,9 @@ import math
 import pytest
 
 from counting.group.burnside import symmetry_units
-from counting.group.fixed import count_fixed
-from counting.group.symmetries import Symmetry
+from counting.group.fixed import count_fixed, relabelling_types
+from counting.group.permutations import partitions
+from counting.group.symmetries import Symmetry, conjugacy_classes
 from counting.group.two_stack_fixed import is_two_stack, two_stack_count, two_stack_fixed
 
 
@@ -50,6 +51,18 @@ def test_every_unit_of_2x4_but_the_identity_equals_the_whole_grid_search():
     """Three minutes: the whole-grid search of 156 units."""
     for u in symmetry_units("2x4")[1:]:
         assert _agrees("2x4", u), (u.unit_id, u.symmetry.describe())
+
+
+def test_a_relabelling_type_no_grid_can_use_counts_zero():
+    """Every class of 2x3 with every partition of 6, not only the types
+    :func:`~counting.group.fixed.relabelling_types` keeps: a stack that ``g``
+    leaves in place cannot be fixed with a relabelling that moves digits."""
+    for cls in conjugacy_classes("2x3"):
+        g = cls.representative
+        kept = set(relabelling_types("2x3", g))
+        for t in partitions(6):
+            if t not in kept:
+                assert two_stack_fixed("2x3", g, t) == 0, (g.describe(), t)
 
 
 def test_the_identity_counts_the_grids_over_n_factorial():
