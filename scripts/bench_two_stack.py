@@ -80,6 +80,17 @@ def _estimates(path: Path | None) -> dict[int, str]:
     return out
 
 
+def _seconds(estimate: str) -> float | None:
+    """Seconds of an estimate written as ``83 days``, ``5.2 hours``, ``40 minutes`` or ``12 s``."""
+    units = {"day": 86400, "days": 86400, "hour": 3600, "hours": 3600, "minute": 60,
+             "minutes": 60, "s": 1, "seconds": 1, "years": 365.25 * 86400, "year": 365.25 * 86400}
+    parts = estimate.replace(",", "").split()
+    try:
+        return float(parts[0]) * units[parts[1]]
+    except (IndexError, KeyError, ValueError):
+        return None
+
+
 def _report(shape: str, rows: dict[int, list[str]], estimates: dict[int, str],
             grid_total: int | None, cap: float) -> str:
     units = symmetry_units(shape)
@@ -107,9 +118,17 @@ def _report(shape: str, rows: dict[int, list[str]], estimates: dict[int, str],
         lines.append(f"| {u.unit_id} | {u.size:,} | {cells[2]} | {cells[3]} | {int(cells[4]):,} | "
                      f"{float(cells[5]):,.1f} s | {int(cells[6]):,} | {int(cells[7]):,} | {estimate} |")
     missing = [u.unit_id for u in units[1:] if u.unit_id not in rows]
+    searched = [_seconds(estimates[k]) for k in done if k in estimates]
+    if searched:
+        lines += ["", f"The {len(searched):,} counted units with a search estimate: "
+                  f"{sum(s for s in searched if s is not None) / 86400:,.1f} days of CPU by the "
+                  f"whole-grid search, {sum(float(rows[k][5]) for k in done if k in estimates):,.1f} s "
+                  "by the two-stack method."]
     lines += ["", f"{len(done):,} of {len(units) - 1:,} non-identity units counted in "
               f"{seconds:,.1f} s in all; {len(out_of_time):,} ran out of time "
-              f"({', '.join(map(str, out_of_time)) or 'none'}); {len(missing):,} not run "
+              f"({', '.join(map(str, out_of_time)) or 'none'}: each takes more than {cap:g} s, "
+              f"so the units run take at least {seconds + cap * len(out_of_time):,.0f} s by this "
+              f"method); {len(missing):,} not run "
               f"({', '.join(map(str, missing[:40]))}{' …' if len(missing) > 40 else ''})."]
     if not out_of_time and not missing and grid_total is not None:
         done[0] = grid_total // math.factorial(len(units[0].rows))
