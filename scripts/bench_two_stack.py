@@ -80,6 +80,11 @@ def _estimates(path: Path | None) -> dict[int, str]:
     return out
 
 
+def _cap(cells: list[str]) -> float:
+    """The time a unit ran out of (``TIMEOUT>90``), 0 for an error."""
+    return float(cells[1].partition(">")[2] or 0)
+
+
 def _seconds(estimate: str) -> float | None:
     """Seconds of an estimate written as ``83 days``, ``5.2 hours``, ``40 minutes`` or ``12 s``."""
     units = {"day": 86400, "days": 86400, "hour": 3600, "hours": 3600, "minute": 60,
@@ -97,8 +102,8 @@ def _report(shape: str, rows: dict[int, list[str]], estimates: dict[int, str],
     machine = describe_machine()
     lines = [f"# {shape}: Burnside terms by the two-stack method", "",
              f"Machine: {machine['cpu']}, {machine['cores']} cores.  Written by `scripts/bench_two_stack.py`; each unit "
-             f"in its own process, wall seconds (the machine is shared: loaded), stopped after "
-             f"{cap:g} s.  `A_t(g)` by `counting.group.two_stack_fixed` (patterns × stack "
+             f"in its own process, wall seconds (the machine is shared: loaded), stopped after a "
+             f"time cap ({cap:g} s in the last run; a unit not counted says its own).  `A_t(g)` by `counting.group.two_stack_fixed` (patterns × stack "
              "fillings, tested equal to the whole-grid search on every unit of 2x3, 3x2 and 2x4).",
              "", "| unit | class size | type | element | A_t(g) | seconds | patterns | stack counts "
              "| search estimate |", "|---:|---:|---|---|---:|---:|---:|---:|---:|"]
@@ -111,7 +116,7 @@ def _report(shape: str, rows: dict[int, list[str]], estimates: dict[int, str],
         if len(cells) < len(FIELDS):
             out_of_time.append(u.unit_id)
             lines.append(f"| {u.unit_id} | {u.size:,} | {type_label(u.pi_type)} | "
-                         f"{u.symmetry.describe()} | {cells[1]} | | | | {estimate} |")
+                         f"{u.symmetry.describe()} | not counted | > {_cap(cells):g} s | | | {estimate} |")
             continue
         done[u.unit_id] = int(cells[4])
         seconds += float(cells[5])
@@ -126,8 +131,9 @@ def _report(shape: str, rows: dict[int, list[str]], estimates: dict[int, str],
                   "by the two-stack method."]
     lines += ["", f"{len(done):,} of {len(units) - 1:,} non-identity units counted in "
               f"{seconds:,.1f} s in all; {len(out_of_time):,} ran out of time "
-              f"({', '.join(map(str, out_of_time)) or 'none'}: each takes more than {cap:g} s, "
-              f"so the units run take at least {seconds + cap * len(out_of_time):,.0f} s by this "
+              f"({', '.join(f'{k} past {_cap(rows[k]):g} s' for k in out_of_time) or 'none'}, "
+              f"so the units run take at least "
+              f"{seconds + sum(_cap(rows[k]) for k in out_of_time):,.0f} s by this "
               f"method); {len(missing):,} not run "
               f"({', '.join(map(str, missing[:40]))}{' …' if len(missing) > 40 else ''})."]
     if not out_of_time and not missing and grid_total is not None:
