@@ -12,10 +12,11 @@ patterns and stack counts, beside the whole-grid search's estimate when
 ``unit`` and ``estimated CPU``, as the term-estimate script prints), and,
 when every unit is counted, the essentially different grids
 (:func:`~counting.group.burnside.essentially_different`, the identity from
-``--grid-total``, default the published grid count).
+``--grid-total``, default the total of gridcount's own summary
+``results/SHAPE.json``, a count, never a published figure).
 
     nice python scripts/bench_two_stack.py 2x5 --units 43 39 20 --cap 90 \\
-        --search-estimates /tmp/2x5-terms.md
+        --search-estimates results/2x5-symmetry-terms.md
 """
 from __future__ import annotations
 
@@ -163,8 +164,12 @@ def main() -> None:
     tsv = args.tsv or Path(f"results/{shape}-symmetry-two-stack.tsv")
     out = args.out or Path(f"results/{shape}-symmetry-two-stack.md")
     grid_total = args.grid_total
-    if grid_total is None and lookup(shape) is not None:
-        grid_total = lookup(shape).total
+    summary = Path(f"results/{shape}.json")
+    if grid_total is None and summary.exists():
+        import json
+        doc = json.loads(summary.read_text())
+        if doc.get("units_done") == doc.get("units_total"):
+            grid_total = int(doc["total_int"])     # gridcount's count of the grids
     ids = args.units if args.units else [u.unit_id for u in symmetry_units(shape)[1:]]
     for unit in ids:
         rows = _read(tsv)
