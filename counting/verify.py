@@ -18,7 +18,6 @@ Example
 from __future__ import annotations
 
 import tempfile
-import textwrap
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,10 +27,11 @@ from counting import published
 from counting.job import Job, run_count
 from counting.exact_json import exact_map
 from counting.options import CountOptions
-from counting.outputs import check_outputs, write_atomic
 from counting.plan import OutOfReach, check_reach, in_process_reason, record_identity
 from counting.reduction.registry import MAX_N, SYMMETRY
 from counting.store.database import Store
+from counting.verify_table import (LONGEST_IN_TABLE, TABLE_WIDTH, format_markdown, format_table,
+                                  write_markdown)
 from counting.group.burnside import MAX_SEARCHED_IDENTITY
 from counting.group.latin_classes import isomorphism_class_count, main_class_count
 from counting.group.split_burnside import split_orbit_count
@@ -108,7 +108,6 @@ NOT_COUNTED_FULL_GROUP = {
 # identity's term): orders 4-7 in seconds; --all adds 8 (about 20 CPU-s) and
 # 9 (about 4 minutes with its grid count; results/latin-classes.md).
 LATIN_GROUPS = {"main classes": main_class_count, "isomorphism classes": isomorphism_class_count}
-LATIN_SHORT = {"main classes": "main classes", "isomorphism classes": "iso. classes"}
 QUICK_LATIN_CLASSES = tuple((g, n) for n in (4, 5, 6, 7) for g in LATIN_GROUPS)
 LONG_LATIN_CLASSES = tuple((g, n) for n in (8, 9) for g in LATIN_GROUPS)
 NOT_COUNTED_SYMMETRY = {
@@ -486,123 +485,3 @@ def _checked_kind(text: str) -> str:
         raise ValueError(f"{text!r} makes {n}x{n} grids; verify counts grids up to "
                          f"{MAX_N}x{MAX_N} (gridcount count --force counts larger ones)")
     return as_kind(text).name
-
-
-# ---------------------------------------------------------------------------
-# formatting
-
-_HEADER = ("shape", "grid", "counts", "computed total", "published total", "source", "match",
-           "time")
-_RIGHT = {1, 3, 4, 7}  # right-aligned columns
-
-
-def _cells(row: VerifyRow) -> tuple[str, ...]:
-    return (
-        row.shape,
-        f"{row.n}x{row.n}",
-        row.counts,
-        "—" if row.computed is None else f"{row.computed:,}",
-        "—" if row.published is None else f"{row.published:,}",
-        row.source or "—",
-        row.status,
-        f"{row.seconds:,.2f} s",
-    )
-
-
-#: The terminal table's columns: the published value and its source go to
-#: numbered notes under the table, so a row fits 100 columns.
-_TERM_HEADER = ("shape", "method", "counts", "computed total", "match", "ref.", "time")
-_TERM_RIGHT = {3, 6}
-TABLE_WIDTH = 100
-LONGEST_IN_TABLE = 41   # a longer computed total is written in full under the table
-
-
-def format_table(rows: list[VerifyRow]) -> str:
-    """An aligned text table that fits :data:`TABLE_WIDTH` columns:
-    thousands separators, seconds with their unit; each published total is
-    a numbered note under the table with its source (the same value and
-    source once for rows that share them), and failed counts are listed
-    with their error."""
-    notes: dict[tuple[int, str], int] = {}
-    long_totals: list[str] = []
-    body = [_TERM_HEADER]
-    for r in rows:
-        ref = "—"
-        if r.published is not None:
-            key = (r.published, r.source or "")
-            ref = f"[{notes.setdefault(key, len(notes) + 1)}]"
-        computed = "—" if r.computed is None else f"{r.computed:,}"
-        if len(computed) > LONGEST_IN_TABLE:   # said in full under the table
-            long_totals.append(f"{r.label}: computed {computed}")
-            computed = "(below)"
-        body.append((r.shape, r.method, LATIN_SHORT[r.latin_group] if r.latin_group else
-                     "ess. diff. (full)" if r.full_group else
-                     "ess. diff." if r.up_to_symmetry else
-                     f"{r.rect_rows}x{r.n} rect." if r.rect_rows is not None else "grids",
-                     computed, r.status, ref, f"{r.seconds:,.1f} s"))
-    widths = [max(len(line[i]) for line in body) for i in range(len(_TERM_HEADER))]
-    out = []
-    for k, line in enumerate(body):
-        cells = [c.rjust(w) if i in _TERM_RIGHT else c.ljust(w)
-                 for i, (c, w) in enumerate(zip(line, widths))]
-        out.append("  ".join(cells).rstrip())
-        if k == 0:
-            out.append("  ".join("-" * w for w in widths))
-    if notes or long_totals:
-        out.append("")
-    for line in long_totals:
-        out += textwrap.wrap(line, TABLE_WIDTH, subsequent_indent="  ")
-    for (value, source), k in notes.items():
-        out += textwrap.wrap(f"[{k}] {value:,} ({source})", TABLE_WIDTH,
-                             subsequent_indent=" " * (len(str(k)) + 3))
-    for r in rows:
-        if r.error is not None:
-            out += textwrap.wrap(f"{r.label}: count failed: {r.error}", TABLE_WIDTH,
-                                 subsequent_indent="  ")
-        if r.not_counted is not None:
-            out += textwrap.wrap(f"{r.label}: not counted here: {r.not_counted}", TABLE_WIDTH,
-                                 subsequent_indent="  ")
-    return "\n".join(out)
-
-
-def format_markdown(rows: list[VerifyRow], machine: dict, command: str) -> str:
-    """A Markdown report of a run: the table, the command and the machine
-    (``machine`` as :func:`counting.job.describe_machine` gives it, plus
-    anything the caller adds, e.g. the load average)."""
-    lines = [
-        "# `gridcount verify`: computed totals beside published ones",
-        "",
-        "Written by `" + command + "`; every computed total comes from the normal",
-        "counting path (default reduction, a temporary store, the process pool).",
-        "Published values and their sources: `counting/published.py`.",
-        "",
-        "| " + " | ".join(_HEADER) + " |",
-        "|" + "|".join("---:" if i in _RIGHT else "---" for i in range(len(_HEADER))) + "|",
-    ]
-    for r in rows:
-        lines.append("| " + " | ".join(_cells(r)) + " |")
-    failed = [r for r in rows if r.error is not None]
-    if failed:
-        lines += [""] + [f"* {r.label}: count failed: {r.error}" for r in failed]
-    listed = [r for r in rows if r.not_counted is not None]
-    if listed:
-        lines += [""] + [f"* {r.label}: not counted here: {r.not_counted}" for r in listed]
-    total_s = sum(r.seconds for r in rows)
-    lines += [
-        "",
-        f"{sum(r.status == 'ok' for r in rows)} of {len(rows)} shapes agree; "
-        f"{total_s:,.1f} s in all.",
-        "",
-        "## Machine",
-        "",
-    ]
-    lines += [f"* {k}: {v}" for k, v in machine.items()]
-    return "\n".join(lines) + "\n"
-
-
-def write_markdown(path: Path, rows: list[VerifyRow], machine: dict, command: str) -> None:
-    """Write :func:`format_markdown` to ``path`` atomically (temp file +
-    rename, :func:`counting.outputs.write_atomic`); raises
-    :class:`~counting.outputs.OutputError`."""
-    check_outputs([], [path])
-    write_atomic({path: format_markdown(rows, machine, command)})

@@ -25,8 +25,8 @@ LAYERS = [
     ["counting.reduction"],
     ["counting.run", "counting.store"],
     ["counting.job", "counting.reach"],
-    ["counting.plan", "counting.group_choice", "counting.verify", "counting.report",
-     "counting.rectangles"],
+    ["counting.plan", "counting.group_choice", "counting.verify", "counting.verify_table",
+     "counting.report", "counting.rectangles"],
     ["counting.cli", "counting.__main__"],
 ]
 
