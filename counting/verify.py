@@ -112,7 +112,9 @@ QUICK_LATIN_CLASSES = tuple((g, n) for n in (4, 5, 6, 7) for g in LATIN_GROUPS)
 LONG_LATIN_CLASSES = tuple((g, n) for n in (8, 9) for g in LATIN_GROUPS)
 NOT_COUNTED_SYMMETRY = {
     "2x5": "out of reach (`gridcount count 2x5 --up-to-symmetry` refuses it with its cost "
-           "estimate): see results/bench_symmetry.md",
+           "estimate, about 24,000 core-hours by search: results/2x5-symmetry-terms.md); "
+           "126 of its 129 terms counted by the two-stack method, 3 not reached: see "
+           "results/2x5-symmetry-two-stack.md",
 }
 
 
