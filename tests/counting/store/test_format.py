@@ -456,14 +456,20 @@ def _multi_line_damage(db: Path) -> bytes:
     problem in several lines (found by trying a few byte patterns on each
     page: where each lands depends on SQLite's page layout)."""
     original = db.read_bytes()
+    conn = sqlite3.connect(db)
+    try:
+        meta = conn.execute("SELECT key, value FROM meta").fetchall()
+    finally:
+        conn.close()
     for page in range(1, len(original) // 4096):
         for offset, pattern in ((8, b"\xff" * 4), (0, b"\x0d"), (5, b"\x00\x01")):
             at = page * 4096 + offset
             damaged = original[:at] + pattern + original[at + len(pattern):]
             db.write_bytes(damaged)
             conn = sqlite3.connect(db)
-            try:   # the header and meta still readable: the store is opened up to quick_check
-                conn.execute("SELECT key, value FROM meta").fetchall()
+            try:   # the header and meta still read whole: the store is opened up to quick_check
+                if conn.execute("SELECT key, value FROM meta").fetchall() != meta:
+                    continue   # meta damaged: refused before quick_check, as another case
                 first = conn.execute("PRAGMA quick_check").fetchone()[0]
             except sqlite3.DatabaseError:
                 continue
