@@ -214,40 +214,38 @@ def estimate_layers(C: int, *, samples: int = 8, children: int = 2, parents: int
     forms = list(layer)
     units: list[UnitSample] = []
 
-    def unit(L, form, stab, weight):
+    # terms[level][quantity]: one unbiased term per sample y
+    keys = ("states", "rows", "children", "cpu")
+
+    def unit(L, form, stab, weight, acc):
+        """Expand one sampled state of layer ``L``, record it, and add its
+        weighted figures to ``acc`` (the sample's sums, by level past ``E``)."""
         kids, stabs, st = children_of(form, stab, C)
         u = UnitSample(L, tuple(form), int(stab), st.rows, st.children, st.cpu, weight)
         units.append(u)
         if on_unit is not None:
             on_unit(u)
-        return kids, stabs, u
-
-    # terms[level][quantity]: one unbiased term per sample y
-    keys = ("states", "rows", "children", "cpu")
+        for k, v in zip(keys, (1, u.rows, u.children, u.cpu)):
+            acc[L - E - 1][k] += weight * v
+        return kids, stabs
     terms = {lv: {k: [] for k in keys} for lv in range(3)}
     drawn_x = []
     for _ in range(samples):
         s = random_child(layer, C, rng, forms)
         drawn_x.append(s.parent)
         wy = 1 / float(s.probability)
-        kids, stabs, uy = unit(E + 1, s.form, s.stab, wy)
         acc = [{k: 0.0 for k in keys} for _ in range(3)]
-        for k, v in zip(keys, (1, uy.rows, uy.children, uy.cpu)):
-            acc[0][k] = wy * v
+        kids, stabs = unit(E + 1, s.form, s.stab, wy, acc)
         zs = _draw(len(kids), children, rng)
         for j in zs:
             z = tuple(kids[j].tolist())
             wz = wy * len(kids) / len(zs) / len(parent_classes(z, C))
-            kz, sz, uz = unit(E + 2, z, int(stabs[j]), wz)
-            for k, v in zip(keys, (1, uz.rows, uz.children, uz.cpu)):
-                acc[1][k] += wz * v
+            kz, sz = unit(E + 2, z, int(stabs[j]), wz, acc)
             ws = _draw(len(kz), children, rng)
             for i in ws:
                 w = tuple(kz[i].tolist())
                 ww = wz * len(kz) / len(ws) / len(parent_classes(w, C))
-                _, _, uw = unit(E + 3, w, int(sz[i]), ww)
-                for k, v in zip(keys, (1, uw.rows, uw.children, uw.cpu)):
-                    acc[2][k] += ww * v
+                unit(E + 3, w, int(sz[i]), ww, acc)
         for lv in range(3):
             for k in keys:
                 terms[lv][k].append(acc[lv][k])
