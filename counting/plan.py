@@ -158,6 +158,8 @@ class Outcome:
     report: RunReport
     table: list | None = None
     deleted: int = 0
+    #: the lines the run told a person (estimates, a refused memo file, deletions,
+    #: the identity step), in order: ``count --json`` prints them as ``notes``
     notes: list[str] = field(default_factory=list)
 
 
@@ -191,6 +193,13 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
     """
     r = request
     quick: list = []
+    notes: list[str] = []     # what a person is told, kept for --json (Outcome.notes)
+    told = say
+
+    def say(msg: str) -> None:
+        notes.append(msg)
+        told(msg)
+
     symmetry = symmetry_reduction(r.group)
     if r.up_to_symmetry:
         check_group(r.shape, r.group)
@@ -277,7 +286,7 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
         lock.release()
         if grid_lock is not None:
             grid_lock.release()
-    return Outcome(path, summary, report, table, deleted)
+    return Outcome(path, summary, report, table, deleted, notes)
 
 
 def in_process_reason(quick: list, workers: int) -> str | None:

@@ -254,6 +254,7 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
         if outcome.table is not None:
             doc["burnside"] = [row.as_dict() for row in outcome.table]
         doc["store"] = str(outcome.path)
+        doc["notes"] = outcome.notes   # what the run says on stderr without --json
         click.echo(json.dumps(doc, indent=2))
         return
     if not quiet:

@@ -3,6 +3,7 @@
 (counting/plan.py and counting/verify.py, the reductions' ``local_options``,
 factorization/memo_file.py's ``refusal``): said once, by the process that
 starts the workers, and counted with a table private to each worker."""
+import json
 import os
 import stat
 import subprocess
@@ -59,3 +60,22 @@ def test_verify_says_a_fifo_at_the_memo_path_once_not_once_a_worker(tmp_path, sh
     assert [line.split()[1] for line in res.stdout.splitlines()
             if line.startswith(shape)][1:] == [reduction], res.stdout
     assert stat.S_ISFIFO(os.stat(path).st_mode)   # left alone
+
+
+def test_under_json_a_refused_memo_file_is_in_the_notes(tmp_path):
+    # noticed: with --json the refusal was said nowhere (stderr is quiet then),
+    # so a script could not tell that each worker had counted with its own table
+    path = memo_path(6, process_memo_mb(16), tmp_path / "cache" / "gridcount")
+    path.parent.mkdir(parents=True)
+    os.mkfifo(path)
+    res = subprocess.run(
+        [sys.executable, "-m", "counting", "count", "1x6", "--reduction", "factor",
+         "--db", str(tmp_path / "s.sqlite"), "--workers", "2", "--json"],
+        capture_output=True, text=True, timeout=120,
+        env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert res.returncode == 0, res.stderr
+    doc = json.loads(res.stdout)
+    assert doc["total_int"] == 812_851_200
+    assert doc["notes"] == [f"memo: {path} is a FIFO, not a regular file; not read: each "
+                            f"worker keeps its own"]
+    assert "FIFO" not in res.stderr
