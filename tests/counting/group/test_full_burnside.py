@@ -17,7 +17,8 @@ from counting.group.full_burnside import (full_orbit_count, group_elements,  # n
 from union_find import UnionFind  # noqa: E402
 from variant_samples import brute_fillings, kind_parts  # noqa: E402
 
-SMALL = ["1x1", "1x2", "2x1", "1x3", "1x4", "2x2", "2x2+x", "1x4+x", "1x3+x", "2x2+anti-king"]
+SMALL = ["1x1", "1x2", "2x1", "1x3", "1x4", "2x2", "2x2+x", "1x4+x", "1x3+x", "2x2+anti-king",
+         "2x2+anti-knight", "2x2+disjoint", "2x2+disjoint+x"]
 
 
 def union_find_orbits(kind) -> int:
@@ -76,3 +77,49 @@ def test_an_item_no_row_covers_leaves_no_cover_if_primary_and_changes_nothing_if
 def test_an_orbit_that_covers_an_item_twice_is_no_row():
     q = quotient([[0], [0], [1]], [1, 0, 2], [True, True])
     assert q.row_of.tolist() == [-1, -1, 0] and q.count() == 0
+
+
+# the quotient construction broken on purpose, three ways: the oracle above
+# must tell each from the real one (a test that cannot fail would pass them)
+def _keeping_orbits_that_cover_an_item_twice(real):
+    """The quotient with an orbit that covers some item twice kept as a row
+    covering the union of its items (each option passed on with only the
+    items no earlier option of its orbit covers)."""
+    def broken(items, perm, primary):
+        items, seen = [list(i) for i in items], set()
+        for start in range(len(perm)):
+            if start in seen:
+                continue
+            covered, o = set(), start
+            while o not in seen:
+                seen.add(o)
+                items[o] = [j for j in items[o] if j not in covered]
+                covered.update(items[o])
+                o = int(perm[o])
+        return real(items, perm, primary)
+    return broken
+
+
+BREAKAGES = {
+    "an orbit that covers an item twice kept": _keeping_orbits_that_cover_an_item_twice,
+    "the orbits of g squared, not of g":
+        lambda real: lambda items, perm, primary: real(items, [perm[perm[o]] for o in
+                                                               range(len(perm))], primary),
+    "every option its own orbit":
+        lambda real: lambda items, perm, primary: real(items, list(range(len(perm))), primary),
+}
+
+
+@pytest.mark.parametrize("breakage", sorted(BREAKAGES))
+@pytest.mark.parametrize("kind", ["2x2", "1x4"])
+def test_a_broken_quotient_no_longer_gives_the_union_find_orbit_count(monkeypatch, kind,
+                                                                     breakage):
+    from counting.group import full_burnside
+
+    expected = union_find_orbits(kind)
+    monkeypatch.setattr(full_burnside, "quotient", BREAKAGES[breakage](full_burnside.quotient))
+    try:
+        broken = full_burnside.full_orbit_count.__wrapped__(kind).orbits
+    except ArithmeticError:         # Σ |K|·Fix is no longer a multiple of the order
+        return
+    assert broken != expected

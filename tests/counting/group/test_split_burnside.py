@@ -32,7 +32,8 @@ from variant_samples import (brute_fillings, kind_parts, orbits_by_union_find,  
                              standard_orbits)
 
 
-@pytest.mark.parametrize("kind", ["2x2", "2x2+disjoint", "2x2+x", "2x2+disjoint+x"])
+@pytest.mark.parametrize("kind", ["2x2", "2x2+disjoint", "2x2+x", "2x2+disjoint+x",
+                                  "2x2+anti-king", "2x2+anti-knight"])
 def test_4x4_kinds_equal_union_find_over_every_grid_and_the_listed_full_group(kind):
     R, C, houses, pairs = kind_parts(kind)
     grids = brute_fillings(R * C, houses, pairs)
@@ -41,7 +42,8 @@ def test_4x4_kinds_equal_union_find_over_every_grid_and_the_listed_full_group(ki
     assert full_orbit_count(kind).orbits == orbits
 
 
-@pytest.mark.parametrize("kind", ["2x3", "2x3+disjoint", "3x2+disjoint"])
+@pytest.mark.parametrize("kind", ["2x3", "2x3+disjoint", "3x2+disjoint", "2x3+x",
+                                  "2x3+anti-king", "2x3+anti-knight"])
 def test_6x6_kinds_equal_union_find_over_every_grid(kind, standard_grids):
     grids = kind_grids(kind, standard_grids)
     assert split_orbit_count(kind).orbits == standard_orbits(Shape.parse(kind.split("+")[0]),
