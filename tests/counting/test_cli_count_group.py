@@ -121,6 +121,10 @@ def test_status_and_report_say_the_group(here):
     assert res.exit_code == 0, res.output
     counted = next(line for line in res.output.splitlines() if line.startswith("counted under"))
     assert counted.endswith("3,072 (128 × 4!) (--group full)") and "full group" in counted
+    full = next(line for line in res.output.splitlines()
+                if line.startswith("full symmetry group"))
+    assert "4× today's group (--group grid, 768 = 32 × 4!): it also maps rows onto boxes" \
+        in full
     doc = json.loads(invoke("status", db, "--json").output)
     assert doc["symmetry_group"]["group"] == "full"
     assert doc["symmetry_group"]["full_group_counted"] is True
