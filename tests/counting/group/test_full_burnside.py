@@ -123,3 +123,33 @@ def test_a_broken_quotient_no_longer_gives_the_union_find_orbit_count(monkeypatc
     except ArithmeticError:         # Σ |K|·Fix is no longer a multiple of the order
         return
     assert broken != expected
+
+
+JIGSAW = "regions\nAABB\nACBB\nACDD\nCCDD\nhouse r1c1 r2c2 r3c3 r4c4\ndiffer r1c4 r2c3\n"
+
+
+def test_a_user_s_kind_file_gets_its_full_group_with_nothing_typed_for_it(tmp_path,
+                                                                         monkeypatch):
+    """The group comes from the exact cover alone: a kind file that spells out
+    the diagonals has 2x2+x's group, and a jigsaw with a diagonal and a pair
+    of different cells is counted under its own group, matched with
+    union-find over its grids listed here from the file's text."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.kind").write_text("house r1c1 r2c2 r3c3 r4c4\nhouse r1c4 r2c3 r3c2 r4c1\n")
+    (tmp_path / "j.kind").write_text(JIGSAW)
+    assert cover_group("2x2+@x.kind").order == cover_group("2x2+x").order == 384
+    regions = ["AABB", "ACBB", "ACDD", "CCDD"]
+    cells = [(r, c) for r in range(4) for c in range(4)]
+    houses = ([[(r, c) for c in range(4)] for r in range(4)]
+              + [[(r, c) for r in range(4)] for c in range(4)]
+              + [[x for x in cells if regions[x[0]][x[1]] == s] for s in "ABCD"]
+              + [[(i, i) for i in range(4)]])
+    grids = [frozenset(k * 4 + d - 1 for k, d in enumerate(grid))
+             for grid in brute_fillings(4, houses, [((0, 3), (1, 2))])]
+    sets = UnionFind(grids)
+    group = cover_group("2x2+@j.kind")
+    for perm in group.generators:
+        for grid in grids:
+            sets.union(grid, frozenset(perm[o] for o in grid))
+    assert len(grids) == 24
+    assert full_orbit_count("2x2+@j.kind").orbits == sets.count()
