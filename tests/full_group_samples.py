@@ -25,13 +25,16 @@ def cell_moves(kind: str) -> list[tuple[int, ...]]:
 def kind_grids(kind: str, standard_grids) -> np.ndarray:
     """The grids of a 6×6 kind with box 1 standard: the plain grids
     (``standard_grids``, the fixture of tests/counting/group/conftest.py)
-    that keep its extra houses."""
+    that keep its extra houses and its difference pairs (anti-king,
+    anti-knight: the two cells hold different digits)."""
     head = kind.split("+")[0]
-    R, C, houses, _ = kind_parts(kind)
+    R, C, houses, pairs = kind_parts(kind)
     n = R * C
     grids = standard_grids(head)
     extra = [[r * n + c for r, c in h] for h in houses[3 * n:]]
     ok = np.ones(len(grids), dtype=bool)
     for cells in extra:
         ok &= (np.sort(grids[:, cells], axis=1) == np.arange(1, n + 1)).all(axis=1)
+    for (r1, c1), (r2, c2) in pairs:
+        ok &= grids[:, r1 * n + c1] != grids[:, r2 * n + c2]
     return grids[ok]

@@ -497,7 +497,9 @@ def classes(shape, reduction, prefix, force, as_json, full_group):
 
 @click.command()
 @click.option("--all", "all_shapes", is_flag=True,
-              help="Add the long shapes: 1x8, 2x4, 4x2, 3x3, 2x5 and 1x9 (minutes).")
+              help="Add the long rows (minutes): the shapes 1x8, 2x4, 4x2, 3x3, 2x5 and 1x9, "
+                   "Windoku under its full group, Latin squares' main and isomorphism "
+                   "classes of orders 8 and 9.")
 @click.option("--shapes", default=None, help="Only these shapes, e.g. 2x3,3x2.")
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
               help="Worker processes [default: number of cores; a shape estimated at a few "

@@ -107,7 +107,7 @@ class GroupNote:
         """What the full group is and adds, in one line."""
         c, n = self.comparison, self.kind.shape.n
         if self.group == "full":
-            return "the group counted under (above)"
+            return self._beside_today()
         if c is None:
             return f"not known here: {self.why_not}"
         head = f"{with_factorial(c.full_order, n)}: automorphisms of the kind's exact cover (nauty)"
@@ -136,6 +136,27 @@ class GroupNote:
         return f"{head}, {index:,}× larger: " + "; ".join(c.describe()) + f"; {where} " \
             "(docs/symmetry.md)"
 
+    def _beside_today(self) -> str:
+        """A count under the full group: how it compares with today's group."""
+        c, n, head = self.comparison, self.kind.shape.n, "the group counted under (above)"
+        if c is None:
+            return head if self.why_not is None else \
+                f"{head}; today's group (--group grid) not known here: {self.why_not}"
+        if c.full_order != self.counted_order:
+            return (f"{head}; its comparison found a full group of order {c.full_order:,}, "
+                    f"not the store's {self.counted_order:,}: one of them is wrong")
+        try:
+            index = c.index
+        except ArithmeticError as e:
+            return f"{head}; {e}"
+        if index is None:
+            return f"{head}; today's group (--group grid): {c.describe()[0]}"
+        if index == 1:
+            return f"{head}, the same as today's group (--group grid): it adds nothing"
+        today = with_factorial(c.today_order, n).replace(" (", " = ", 1).rstrip(")")
+        return (f"{head}, {index:,}× today's group (--group grid, {today}): "
+                + "; ".join(c.describe()))
+
     def rows(self) -> list[tuple[str, str]]:
         """``(label, text)`` rows for a table."""
         return [("counted under",
@@ -152,7 +173,8 @@ class GroupNote:
         (JavaScript's) rounds; None where not known."""
         c = self.comparison
         index = None
-        if c is not None and c.today_order == self.counted_order:
+        if c is not None and (c.today_order == self.counted_order
+                              or (self.group == "full" and c.full_order == self.counted_order)):
             try:
                 index = c.index
             except ArithmeticError:
@@ -210,10 +232,11 @@ def note_for(reduction, root=None) -> GroupNote | None:
     if group in LATIN_SCOPES:      # the full group from today's note (its cache)
         today = group_note(kind, reduction.today_order, root)
         return GroupNote(kind, reduction.group_order, today.comparison, today.why_not, group)
-    if group == "full":
+    if group == "full":          # today's group beside it, from the same cache
         n = kind.shape.n
         counted = reduction.group_order * math.factorial(n) if n > 1 else 1
-        return GroupNote(kind, counted, None, None, "full")
+        today = group_note(kind, reduction.group_order, root)    # only its comparison is used
+        return GroupNote(kind, counted, today.comparison, today.why_not, "full")
     # a kind with rules: its classes' representatives generate H, which
     # the job has searched already (a plain kind's comparison needs no H)
     reps = None if kind.plain else [c.representative for c in reduction.group.classes]

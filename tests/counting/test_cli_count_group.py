@@ -121,6 +121,10 @@ def test_status_and_report_say_the_group(here):
     assert res.exit_code == 0, res.output
     counted = next(line for line in res.output.splitlines() if line.startswith("counted under"))
     assert counted.endswith("3,072 (128 × 4!) (--group full)") and "full group" in counted
+    full = next(line for line in res.output.splitlines()
+                if line.startswith("full symmetry group"))
+    assert "4× today's group (--group grid, 768 = 32 × 4!): it also maps rows onto boxes" \
+        in full
     doc = json.loads(invoke("status", db, "--json").output)
     assert doc["symmetry_group"]["group"] == "full"
     assert doc["symmetry_group"]["full_group_counted"] is True
@@ -146,3 +150,21 @@ def test_9x9_under_the_full_group_is_5_472_730_538_as_under_the_grid_group(here)
     full = count_json("3x3", "--group", "full", workers=2)
     grid = count_json("3x3", "--group", "grid", workers=2)
     assert full["total_int"] == grid["total_int"] == 5_472_730_538
+
+
+def test_a_grid_store_forged_after_a_full_group_s_identity_was_taken_is_noticed(here):
+    """The full group's identity is tied to the grid count's store as today's
+    group's is: a grid store whose rows change afterwards (a count and its
+    checksum rewritten) makes status refuse, in one line naming both stores."""
+    from store_samples import store_wrong_count
+
+    count_json("2x2+disjoint", "--group", "full")
+    grid = here / "results" / "2x2+disjoint-rprefix-rows=2.sqlite"
+    with Store.open(grid) as st:
+        right = st.get(0).count
+    store_wrong_count(grid, 0, right + 1)
+    res = invoke("status", "results/2x2+disjoint-rsymmetry-full.sqlite")
+    assert res.exit_code == 1 and res.output.count("\n") == 1, res.output
+    for words in ("2x2+disjoint-rprefix-rows=2.sqlite", "2x2+disjoint-rsymmetry-full.sqlite",
+                  "changed since"):
+        assert words in res.output, res.output

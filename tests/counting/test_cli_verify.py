@@ -99,6 +99,16 @@ def test_ctrl_c_in_verify_says_what_was_verified(sig, code, word):
     assert "Aborted!" not in err and "Traceback" not in err and out == ""
 
 
+def test_the_help_of_all_names_every_kind_of_row_it_adds():
+    # issue 34's audit: --all's one line named only the grid shapes it adds, not
+    # the essentially different rows (Windoku's full group, Latin classes 8-9)
+    text = " ".join(invoke("verify", "--help").output.split())
+    options = text[text.index("Options:"):]
+    line = options[options.index("--all"):options.index("--shapes")]
+    for words in ("1x8", "2x5", "Windoku", "full group", "main", "isomorphism", "8 and 9"):
+        assert words in line, (words, line)
+
+
 def test_verify_option_errors():
     assert invoke("verify", "--all", "--shapes", "2x2").exit_code == 2
     assert "no shape given" in invoke("verify", "--shapes", ",").output

@@ -33,6 +33,14 @@ def test_ci_runs_the_readme_test_command_verbatim_plus_the_slow_checks():
     assert f"{install_and_test} --runslow" in _ci_commands()
 
 
+def test_the_full_symmetry_group_s_library_is_a_dependency_not_only_an_extra():
+    # issue 34: classes --group, status's group note and count --group full need
+    # pynauty, which installs as a wheel: a plain install brings it
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    dependencies = re.search(r"^dependencies = \[(.*?)\n\]", pyproject, re.S | re.M).group(1)
+    assert '"pynauty>=' in dependencies
+
+
 def test_the_test_extra_brings_what_the_tests_of_the_optional_parts_import():
     # a test of an extra either runs under the README's command or skips with a
     # message; the report and Dask tests run, so the test extra brings them

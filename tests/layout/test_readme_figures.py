@@ -83,3 +83,35 @@ def test_the_refusals_the_readme_shows_are_lines_the_program_printed():
     assert shown, "the README shows what a refused job prints"
     for line in shown:
         assert line in recorded, line
+
+
+def _full_group_counts() -> set[str]:
+    """Every count of essentially different grids under a kind's full group
+    that results/symmetry-full.md records: the last column of its runs'
+    tables ("... | essentially different |") and the bold totals of its
+    table of ``count --group full`` jobs."""
+    text = (ROOT / "results" / "symmetry-full.md").read_text()
+    counts, header = set(), None
+    for line in text.splitlines():
+        if line.startswith("|"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if header is None:
+                header = cells
+            elif header[-1] == "essentially different" and re.fullmatch(r"[\d,]+", cells[-1]):
+                counts.add(cells[-1])
+            counts.update(re.findall(r"\*\*([\d,]+)\*\*", line))
+        else:
+            header = None
+    return counts
+
+
+def test_the_readme_s_section_on_essentially_different_grids_quotes_every_full_group_count():
+    # issue 34's audit: Sudoku X's count under its full group (which is today's
+    # group) was in results/ but not in the README's section, so a reader could
+    # not tell whether it had been counted, nor that no published value was found
+    section = README[README.index("## Essentially different grids"):]
+    section = section[:section.index("\n## ")]
+    counts = _full_group_counts()
+    assert {"53,666,689", "68,239,994", "1,596,582,158", "1,061,973"} <= counts
+    missing = sorted(c for c in counts if c not in section)
+    assert not missing, missing

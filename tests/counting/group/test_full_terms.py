@@ -36,14 +36,16 @@ def orbits(kind: str) -> int:
     return q
 
 
-@pytest.mark.parametrize("kind", ["2x2", "2x2+disjoint", "2x2+x", "2x2+disjoint+x"])
+@pytest.mark.parametrize("kind", ["2x2", "2x2+disjoint", "2x2+x", "2x2+disjoint+x",
+                                  "2x2+anti-king", "2x2+anti-knight"])
 def test_4x4_kinds_equal_union_find_over_every_grid_under_the_full_group(kind):
     R, C, houses, pairs = kind_parts(kind)
     grids = brute_fillings(R * C, houses, pairs)
     assert orbits(kind) == orbits_by_union_find(grids, cell_moves(kind))
 
 
-@pytest.mark.parametrize("kind", ["2x3", "2x3+disjoint"])
+@pytest.mark.parametrize("kind", ["2x3", "2x3+disjoint", "2x3+x", "2x3+anti-king",
+                                  "2x3+anti-knight"])
 def test_6x6_kinds_equal_union_find_over_every_grid(kind, standard_grids):
     grids = kind_grids(kind, standard_grids)
     assert orbits(kind) == standard_orbits(Shape.parse(kind.split("+")[0]), grids,

@@ -69,6 +69,34 @@ def test_sudokup_says_both_orders_the_index_and_what_it_adds(tmp_path):
         "full_group_counted": False, "not_known_because": None}
 
 
+def test_a_count_under_the_full_group_says_what_it_adds_beyond_today_s(tmp_path):
+    # noticed (issue 34 audit): status of a --group full store gave the full
+    # group's order but not today's beside it, nor what the full group adds
+    write_cached(sudoku_p(), tmp_path)
+    fake = type("Full", (), {"counts_orbits": True, "grid_kind": as_kind("3x3+disjoint"),
+                             "group_name": "full", "group_order": 10_368})()
+    note = note_for(fake, tmp_path)
+    rows = dict(note.rows())
+    assert rows["counted under"].endswith("3,762,339,840 (10,368 × 9!) (--group full)")
+    assert rows["full symmetry group"] == (
+        "the group counted under (above), 4× today's group (--group grid, "
+        "940,584,960 = 2,592 × 9!): it also maps rows onto boxes; "
+        "it also maps columns onto boxes")
+    doc = note.as_json()
+    assert (doc["full_order_int"], doc["index_int"]) == (10_368 * NINE, 4)
+    assert doc["adds"] == ["it also maps rows onto boxes", "it also maps columns onto boxes"]
+    assert doc["full_group_counted"] is True
+
+
+def test_a_count_under_the_full_group_that_is_today_s_says_it_adds_nothing(tmp_path):
+    write_cached(Comparison(as_kind("3x3"), 3_359_232 * NINE, 3_359_232 * NINE, ()), tmp_path)
+    fake = type("Full", (), {"counts_orbits": True, "grid_kind": as_kind("3x3"),
+                             "group_name": "full", "group_order": 3_359_232})()
+    assert dict(note_for(fake, tmp_path).rows())["full symmetry group"] == (
+        "the group counted under (above), the same as today's group (--group grid): "
+        "it adds nothing")
+
+
 def test_orders_past_2_to_the_53_are_given_in_json_as_strings_like_the_total(tmp_path):
     # noticed: status --json gave the orders as bare integers; 16x16's pass 2^53
     # (Number.MAX_SAFE_INTEGER), past which a reader of JSON numbers as doubles

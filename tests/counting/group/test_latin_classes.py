@@ -23,12 +23,12 @@ from counting.group.latin_classes import (COMMUTING_LIMIT, cell_commuting, first
 from latin_samples import brute_fixed, generators, union_find_classes
 
 
-@pytest.mark.parametrize("n", [1, 2, 3, 4])
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5])
 def test_main_classes_are_the_union_find_orbits_under_paratopy(n):
     assert main_class_count(n).classes == union_find_classes(n, "main")
 
 
-@pytest.mark.parametrize("n", [1, 2, 3, 4])
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5])
 def test_isomorphism_classes_are_the_union_find_orbits_under_the_diagonal_group(n):
     assert isomorphism_class_count(n).classes == union_find_classes(n, "isomorphism")
 

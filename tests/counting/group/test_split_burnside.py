@@ -32,7 +32,8 @@ from variant_samples import (brute_fillings, kind_parts, orbits_by_union_find,  
                              standard_orbits)
 
 
-@pytest.mark.parametrize("kind", ["2x2", "2x2+disjoint", "2x2+x", "2x2+disjoint+x"])
+@pytest.mark.parametrize("kind", ["2x2", "2x2+disjoint", "2x2+x", "2x2+disjoint+x",
+                                  "2x2+anti-king", "2x2+anti-knight"])
 def test_4x4_kinds_equal_union_find_over_every_grid_and_the_listed_full_group(kind):
     R, C, houses, pairs = kind_parts(kind)
     grids = brute_fillings(R * C, houses, pairs)
@@ -41,7 +42,8 @@ def test_4x4_kinds_equal_union_find_over_every_grid_and_the_listed_full_group(ki
     assert full_orbit_count(kind).orbits == orbits
 
 
-@pytest.mark.parametrize("kind", ["2x3", "2x3+disjoint", "3x2+disjoint"])
+@pytest.mark.parametrize("kind", ["2x3", "2x3+disjoint", "3x2+disjoint", "2x3+x",
+                                  "2x3+anti-king", "2x3+anti-knight"])
 def test_6x6_kinds_equal_union_find_over_every_grid(kind, standard_grids):
     grids = kind_grids(kind, standard_grids)
     assert split_orbit_count(kind).orbits == standard_orbits(Shape.parse(kind.split("+")[0]),
@@ -129,3 +131,33 @@ def test_class_of_names_the_class_of_an_element_and_refuses_a_stranger():
     swap[0], swap[1] = 1, 0          # two cells of one row: keeps no rule
     with pytest.raises(ValueError, match="not in the full group of 2x2\\+disjoint"):
         group.class_of(swap)
+
+
+@pytest.mark.parametrize("kind", ["2x2+disjoint", "2x3+disjoint"])
+def test_each_term_equals_the_quotient_exact_cover_of_its_element(kind):
+    """Two methods on every element both can count: the option permutation
+    (cell k, digit d) -> (c(k), q(d)) fixes Fix grids, the exact covers of
+    the quotient by its orbits (full_burnside.fixed_grids); relabelling a
+    grid conjugates q, so the grids c maps onto a relabelling of themselves
+    by a q of type t are N!/z_t · Fix, and count_fixed's A_t(c) counts those
+    with a standard unit, one in N!: Fix = z_t · A_t(c) for every class
+    representative c and every type t (0 for the types split_units leaves out)."""
+    from counting.group.cover_automorphisms import cover_graph
+    from counting.group.full_burnside import fixed_grids
+    from counting.group.permutations import centraliser_order, partitions, type_representative
+
+    group, graph = split_group(kind), cover_graph(kind)
+    n = group.kind.shape.n
+    terms = {(cls.class_id, t): count_split_unit(kind, cls, t).fixed
+             for cls, t in split_units(kind)}
+    checked = 0
+    for cls in group.classes:
+        cells = cls.representative.cells
+        for t in partitions(n):
+            q = type_representative(t)
+            perm = [cells[o // n] * n + q[o % n] for o in range(n ** 3)]
+            fixed = fixed_grids(graph, perm)
+            assert fixed == centraliser_order(t) * terms.get((cls.class_id, t), 0), \
+                (cls.class_id, t)
+            checked += fixed > 0
+    assert checked >= 10
