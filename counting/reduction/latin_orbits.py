@@ -123,10 +123,14 @@ def refusal(kind, group: str) -> str | None:
                 f"({kind.side} {kind.family} grids{rules})")
     n = kind.shape.n
     if group != "isotopy" and n > MAX_ORDER:
-        why = ("its δ = id terms are today's isotopy terms, out of reach" if group == "main-class"
-               else "its terms are not measured, and its identity is the grid count")
-        return (f"--group {group} counts orders up to {MAX_ORDER}: not order {n} ({why}; "
-                f"results/latin-classes.md)")
+        if group == "main-class":
+            why = (f"its terms, today's isotopy terms among them, are out of reach: each one's "
+                   f"cost estimated by scripts/estimate_latin_terms.py {n}, as "
+                   f"results/latin-classes.md records for order 10")
+        else:
+            why = "its terms are not measured, and its identity is the grid count; " \
+                  "results/latin-classes.md"
+        return f"--group {group} counts orders up to {MAX_ORDER}: not order {n} ({why})"
     return None
 
 
