@@ -67,9 +67,10 @@ from grids.kind import GridKind, as_kind
 __all__ = ["LatinUnit", "LatinGroupReduction", "MainClassReduction", "IsomorphismReduction",
            "LatinGroupRefused", "refusal", "LATIN_GROUPS", "MAX_ORDER", "RECOUNT_METHOD"]
 
-#: Largest order counted: order 10's main-class terms include today's isotopy
-#: terms, estimated at about 140,000,000 core-hours (results/latin-classes.md);
-#: its isomorphism terms were never measured.
+#: Largest order counted: order 10's main-class terms, today's isotopy terms
+#: among them, are estimated term by term at millions of core-hours
+#: (scripts/estimate_latin_terms.py, results/latin-classes.md); its
+#: isomorphism terms were never measured.
 MAX_ORDER = 9
 
 RECOUNT_METHOD = ("Fix(g) counted again for a conjugate h·g·h⁻¹ (h a paratopism drawn from the "
