@@ -30,7 +30,8 @@ from counting.published import LATIN_CLASSES
 from counting.store.database import Store
 
 #: The largest order counted: order 10's grid count takes about 4 core-hours
-#: (results/1x10-report.md) and its terms were never measured.
+#: (results/1x10-report.md) and its main-class terms are estimated out of reach
+#: (scripts/estimate_latin_terms.py 10, results/latin-classes.md).
 MAX_ORDER = 9
 CSV_HEADER = ("n", "group", "class", "size", "representative", "fixed", "size_x_fixed",
               "cpu_seconds")

@@ -97,7 +97,7 @@ from dlx.api import ConflictingGivensError
 __all__ = ["LatinClass", "LatinTerm", "LatinClasses", "paratopism", "paratopy_classes",
            "isomorphism_classes", "wreath_centraliser", "quotient_fixed", "first_row_classes",
            "diagonal_commuting", "cell_commuting",
-           "term_fixed", "ruled_out", "free_cells",
+           "term_fixed", "ruled_out", "free_cells", "split_parts", "triple_quotient",
            "main_class_count", "isomorphism_class_count", "METHODS"]
 
 #: How the non-identity terms are counted: ``"fast"`` (cells × relabelling
@@ -285,6 +285,13 @@ def first_row_classes(n: int, perm) -> list[tuple[tuple[int, ...], int]]:
     return [(tuple(int(x) for x in rows[i]), int(k)) for i, k in zip(first, size)]
 
 
+def triple_quotient(n: int, perm):
+    """The quotient exact cover of the Latin squares of order ``n`` by
+    ``⟨perm⟩`` (``perm`` a permutation of the n³ triples): its exact covers
+    are the squares ``perm`` maps onto themselves (:func:`.full_burnside.quotient`)."""
+    return quotient(_items(n).tolist(), np.asarray(perm, dtype=np.int64), [True] * (3 * n * n))
+
+
 def quotient_fixed(n: int, perm, options: CountOptions | None = None, *,
                    split_at: int | None = SPLIT_AT) -> int:
     """The Latin squares of order ``n`` that the triple permutation ``perm``
@@ -294,8 +301,7 @@ def quotient_fixed(n: int, perm, options: CountOptions | None = None, *,
     per class of :func:`first_row_classes` (given to the search), weighted
     by the class size; else one search."""
     options = CountOptions() if options is None else options
-    perm = np.asarray(perm, dtype=np.int64)
-    q = quotient(_items(n).tolist(), perm, [True] * (3 * n * n))
+    q = triple_quotient(n, perm)
     if not q.rows:
         return 0
     cover, row_of = q.cover(), q.row_of
@@ -379,13 +385,16 @@ def term_fixed(cls: LatinClass, options: CountOptions | None = None, *,
                                   options).count
     if method == "quotient" or cls.coset == "(123)":
         return quotient_fixed(n, cls.triples(), options)
-    cells, pi_type = _split_parts(cls)
+    cells, pi_type = split_parts(cls)
     return _split_fixed(n, cells, pi_type, options, transposing=cls.coset == "(12)")
 
 
-def _split_parts(cls: LatinClass) -> tuple[CellSymmetry | Symmetry, tuple]:
+def split_parts(cls: LatinClass) -> tuple[CellSymmetry | Symmetry, tuple]:
     """A δ = id, (1 2) or diagonal representative as cells × relabelling:
-    ``(h, type of π)`` (module docstring)."""
+    ``(h, type of π)`` (module docstring); ValueError for a δ = (1 2 3) one."""
+    if cls.coset == "(123)":
+        raise ValueError(f"a δ = (1 2 3) term moves symbols into rows: no cells × relabelling "
+                         f"({cls.label()})")
     n = cls.n
     a1, a2, _, _ = cls.perms()
     if cls.coset == "(12)":                     # (r, c) ↦ (σ_s c, r), π = σ_t
@@ -406,7 +415,7 @@ def ruled_out(cls: LatinClass) -> bool:
         return False
     cells_types = cls.types[:2] if cls.coset == "id" else cls.types[:1]
     key = (cls.n, cls.coset, tuple(map(tuple, cells_types)))
-    cells, pi_type = _split_parts(cls)
+    cells, pi_type = split_parts(cls)
     if key not in _POSSIBLE:
         _POSSIBLE[key] = frozenset(relabelling_types(f"1x{cls.n}", cells))
     return pi_type not in _POSSIBLE[key]
@@ -420,7 +429,7 @@ def free_cells(cls: LatinClass) -> float:
     have 25 to 45, most of the others fewer."""
     if cls.coset == "(123)":
         return len(cell_orbits(cls.triples())) / cls.n
-    return float(len(cell_orbits(_split_parts(cls)[0].cell_permutation())))
+    return float(len(cell_orbits(split_parts(cls)[0].cell_permutation())))
 
 
 #: (order, coset, the cells' types) -> the relabelling types such cells can

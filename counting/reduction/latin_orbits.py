@@ -67,9 +67,10 @@ from grids.kind import GridKind, as_kind
 __all__ = ["LatinUnit", "LatinGroupReduction", "MainClassReduction", "IsomorphismReduction",
            "LatinGroupRefused", "refusal", "LATIN_GROUPS", "MAX_ORDER", "RECOUNT_METHOD"]
 
-#: Largest order counted: order 10's main-class terms include today's isotopy
-#: terms, estimated at about 140,000,000 core-hours (results/latin-classes.md);
-#: its isomorphism terms were never measured.
+#: Largest order counted: order 10's main-class terms, today's isotopy terms
+#: among them, are estimated term by term at millions of core-hours
+#: (scripts/estimate_latin_terms.py, results/latin-classes.md); its
+#: isomorphism terms were never measured.
 MAX_ORDER = 9
 
 RECOUNT_METHOD = ("Fix(g) counted again for a conjugate h·g·h⁻¹ (h a paratopism drawn from the "
@@ -123,10 +124,14 @@ def refusal(kind, group: str) -> str | None:
                 f"({kind.side} {kind.family} grids{rules})")
     n = kind.shape.n
     if group != "isotopy" and n > MAX_ORDER:
-        why = ("its δ = id terms are today's isotopy terms, out of reach" if group == "main-class"
-               else "its terms are not measured, and its identity is the grid count")
-        return (f"--group {group} counts orders up to {MAX_ORDER}: not order {n} ({why}; "
-                f"results/latin-classes.md)")
+        if group == "main-class":
+            why = (f"its terms, today's isotopy terms among them, are out of reach: each one's "
+                   f"cost estimated by scripts/estimate_latin_terms.py {n}, as "
+                   f"results/latin-classes.md records for order 10")
+        else:
+            why = "its terms are not measured, and its identity is the grid count; " \
+                  "results/latin-classes.md"
+        return f"--group {group} counts orders up to {MAX_ORDER}: not order {n} ({why})"
     return None
 
 

@@ -88,6 +88,13 @@ def test_kinds_that_are_no_latin_squares_and_large_orders_are_refused(kind, word
     assert refusal("1x10", "isotopy") is None and refusal("5x1", "isomorphism") is None
 
 
+@pytest.mark.parametrize("n", [10, 11])
+def test_main_classes_of_a_large_order_are_refused_naming_where_each_term_is_estimated(n):
+    why = refusal(f"1x{n}", "main-class")
+    assert f"scripts/estimate_latin_terms.py {n}" in why
+    assert "results/latin-classes.md" in why and "\n" not in why
+
+
 def test_each_class_weighs_what_its_unit_weighs_so_an_export_sums_to_the_total():
     red = MainClassReduction("1x4")
     counts = {u.unit_id: red.count_directly(u).count for u in red.units()}
