@@ -61,7 +61,8 @@ def orders(text: str) -> list[int]:
         raise ValueError(f"orders must be positive, got {text!r}")
     if max(out) > MAX_ORDER:
         raise ValueError(f"orders up to {MAX_ORDER} only (order {max(out)}'s grid count takes "
-                         f"hours and its terms were never measured), got {text!r}")
+                         f"hours and its terms are estimated at millions of core-hours: "
+                         f"scripts/estimate_latin_terms.py, results/latin-classes.md), got {text!r}")
     return out
 
 
