@@ -539,6 +539,7 @@ def test_a_malformed_scheduler_address_is_rejected():
     assert res.exit_code == 2 and "--scheduler" in res.output
 
 
+@pytest.mark.slow
 def test_count_on_a_local_dask_cluster_matches_the_local_pool(run, tmp_path):
     pytest.importorskip("distributed")
     a, b = tmp_path / "pool.sqlite", tmp_path / "dask.sqlite"

@@ -64,6 +64,7 @@ def test_store_resumes_after_kill_9_with_no_unit_counted_twice(tmp_path):
             assert st.get(u).count == count_unit(spec[u], CountOptions(), fresh_memo=True).count
 
 
+@pytest.mark.slow
 def test_the_resume_hint_after_fresh_is_a_command_that_resumes(tmp_path):
     # issue 26.2: after `count --fresh` and Ctrl-C, "run the same command again"
     # ran --fresh again and deleted the stored units
@@ -87,7 +88,8 @@ def test_the_resume_hint_after_fresh_is_a_command_that_resumes(tmp_path):
 
 @pytest.mark.parametrize("sig, code, word", [
     (signal.SIGINT, 130, "interrupted"),   # Ctrl-C
-    (signal.SIGTERM, 143, "terminated"),   # kill, or a batch scheduler's stop
+    pytest.param(signal.SIGTERM, 143, "terminated",   # kill, or a batch scheduler's stop
+                 marks=pytest.mark.slow),
 ])
 def test_ctrl_c_or_sigterm_keeps_finished_units_and_says_how_to_resume(tmp_path, sig, code,
                                                                        word):
@@ -130,6 +132,7 @@ def _pool_workers(pid: int) -> list[int]:
 needs_proc = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux /proc")
 
 
+@pytest.mark.slow
 @needs_proc
 def test_a_killed_worker_is_replaced_and_its_unit_counted_again(tmp_path):
     # multiprocessing.Pool lost the unit of a killed worker and then waited

@@ -40,6 +40,7 @@ def test_read_commands_create_nothing_beside_the_store(counted, tmp_path):
     assert listing(tmp_path) == ["c.sqlite", "c.sqlite-shm", "out"]
 
 
+@pytest.mark.slow
 @needs_mounts
 def test_a_store_on_a_read_only_mount_can_be_read(counted, tmp_path):
     media, out = tmp_path / "media", tmp_path / "out"
@@ -88,6 +89,7 @@ def test_a_store_with_a_wal_file_on_a_read_only_mount_says_what_to_do(tmp_path):
 # ---------------------------------------------------------------------------
 # A store that a running count holds
 
+@pytest.mark.slow
 def test_a_second_count_on_a_store_is_refused_until_the_first_ends(tmp_path):
     db = tmp_path / "s.sqlite"
     first = start_gated_count(db, "0-199", tmp_path / "gate", 1, "--workers", 1)
@@ -234,6 +236,7 @@ def test_a_count_from_another_environment_through_a_hard_link_is_refused(tmp_pat
         assert st.done_ids() == {0}
 
 
+@pytest.mark.slow
 def test_status_says_a_count_is_running_on_the_store_naming_its_pid_and_host(tmp_path):
     # issue 26.20: status did not say that a count was running on the store
     db = tmp_path / "s.sqlite"

@@ -184,6 +184,7 @@ def test_recount_of_a_wrong_symmetry_count_counts_a_conjugate_and_names_the_unit
     assert res.output.count("  ok") == len(symmetry_units("2x3")) - 2   # not 0 nor 3
 
 
+@pytest.mark.slow
 def test_a_symmetry_job_runs_on_a_dask_cluster_too(here):
     pytest.importorskip("distributed")
     res = invoke("count", "2x3", "--up-to-symmetry", "--scheduler", "local:2", "--json")

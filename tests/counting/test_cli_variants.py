@@ -208,7 +208,7 @@ def test_a_kind_file_path_may_contain_a_plus(tmp_path):
     assert totals == [want, want]
 
 
-@pytest.mark.parametrize("kind", ["1x3+x", "2x3+disjoint+x"])
+@pytest.mark.parametrize("kind", ["1x3+x", pytest.param("2x3+disjoint+x", marks=pytest.mark.slow)])
 def test_a_kind_with_no_grid_counts_0_and_says_so(tmp_path, monkeypatch, kind):
     monkeypatch.chdir(tmp_path)
     R, C, houses, pairs = kind_parts(kind)
@@ -297,6 +297,7 @@ def test_an_edited_kind_file_is_another_kind_counted_in_a_flat_store_of_its_own(
     assert f"kind-{d_old}" in res.output and f"kind-{d_new}" in res.output
 
 
+@pytest.mark.slow
 def test_a_kind_file_store_is_read_without_the_file_and_resumed_only_for_its_content(
         tmp_path):
     path, db = tmp_path / "gone.kind", tmp_path / "s.sqlite"

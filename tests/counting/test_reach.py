@@ -166,7 +166,8 @@ def invoke(*args):
     return CliRunner().invoke(cli, [str(a) for a in args])
 
 
-@pytest.mark.parametrize("args", [("6x2",), ("2x5", "--reduction", "moves"), ("1x11",)])
+@pytest.mark.parametrize("args", [("6x2",), pytest.param(("2x5", "--reduction", "moves"), marks=pytest.mark.slow),
+                                  pytest.param(("1x11",), marks=pytest.mark.slow)])
 def test_count_refuses_a_job_out_of_reach_at_once_with_its_estimate(tmp_path, args):
     db = tmp_path / "x.sqlite"
     t = time.perf_counter()
@@ -327,6 +328,7 @@ def test_the_description_says_the_memo_a_worker_needs_and_the_workers_for_a_day(
     assert "1 worker would finish it in a day" in cost(1, 100).describe(1)
 
 
+@pytest.mark.slow
 def test_a_factor_job_whose_memo_exceeds_the_machine_is_refused_before_it_starts(
         tmp_path, monkeypatch):
     from counting import plan
@@ -401,6 +403,7 @@ def test_2x6_s_refusal_has_the_layer_method_s_measured_estimate_beside(monkeypat
     assert "by layers" not in str(e.value)
 
 
+@pytest.mark.slow
 def test_the_layers_estimate_is_measured_for_two_band_shapes_of_6_stacks_only():
     from grids.kind import as_kind
     text = reach.layers_estimate(as_kind("6x2"))

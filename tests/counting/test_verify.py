@@ -220,6 +220,7 @@ def test_a_variant_without_a_published_total_is_counted_without_a_reference():
     assert (row.status, row.computed, row.published) == ("no reference", 48, None)
 
 
+@pytest.mark.slow
 def test_a_shape_out_of_reach_fails_at_once_with_its_estimate_instead_of_running_for_ever():
     row, = verify.verify(["1x12"], workers=1)
     assert row.status == "FAILED" and row.computed is None

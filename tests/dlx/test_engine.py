@@ -167,6 +167,7 @@ class _Alarm(Exception):
     pass
 
 
+@pytest.mark.slow
 def test_a_memo_count_after_an_interrupted_memo_count_is_exact():
     # Unwinding an interrupted search must clear the memo points still
     # awaiting their store (memo_pending): left set, the next count stores

@@ -101,6 +101,7 @@ def _spin(seconds: float) -> float:
     return seconds
 
 
+@pytest.mark.slow
 def test_a_worker_past_its_deadline_that_still_uses_the_cpu_is_left_to_finish(
         fails_instead_of_hanging):
     stalls = []

@@ -70,6 +70,7 @@ def test_the_estimate_with_every_sample_is_layer_3_of_2x5():
     assert sum(p / backward(y, after, layer, 5) for y, p in prob.items()) == 16_150
 
 
+@pytest.mark.slow
 def test_sampled_layer_3_states_of_2x5_have_their_forward_probability():
     """Twenty random draws: the backward probability of each equals the
     forward sum over all 107 parents (the exhaustive check is --runslow)."""
@@ -141,7 +142,7 @@ def test_a_state_of_the_wrong_size_is_refused():
     assert unrows(np.array([1, 2, 4, 8, 16, 32]), 3).shape == (1, 6)
 
 
-@pytest.mark.parametrize("C,L", [(3, 1), (4, 1), (4, 2), (5, 1)])
+@pytest.mark.parametrize("C,L", [(3, 1), (4, 1), (4, 2), pytest.param(5, 1, marks=pytest.mark.slow)])
 def test_the_estimate_of_the_next_transition_s_rows_with_every_sample_is_exact(C, L):
     """Work, not only sizes: Σ p(y)·rows(y)/p(y) over layer L + 1 is the rows
     the whole transition L + 1 -> L + 2 enumerates."""

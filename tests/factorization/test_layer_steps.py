@@ -36,7 +36,7 @@ def test_two_threads_give_the_same_layers():
     assert layer_counts(4, threads=2).last == layer_counts(4).last
 
 
-@pytest.mark.parametrize("C", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("C", [2, 3, 4, pytest.param(5, marks=pytest.mark.slow), 6])
 def test_forms_are_invariant_under_the_group(C):
     """Random images (stack permutations and column swaps) of every sample
     state get its form and its stabiliser order."""

@@ -57,6 +57,7 @@ def test_3x3_unit_8_measured_keeps_three_rows():
     assert cover.searches == 31
 
 
+@pytest.mark.slow
 def test_latin_order_9_unit_7_measured_lists_two_rows():
     """Rows and columns (23)(45)(67)(89), relabellings 2⁴1: with row 1 alone
     (one filling) the search takes CPU-hours; rows 1-2 (81,088 fillings in

@@ -39,6 +39,7 @@ def _agrees(shape, u) -> bool:
         count_fixed(shape, u.symmetry, u.pi_type).count
 
 
+@pytest.mark.slow
 def test_units_of_2x4_of_every_sort_equal_the_whole_grid_search():
     units = symmetry_units("2x4")
     assert {units[i].cols[0] >= 4 for i in QUICK_2X4} == {False, True}

@@ -118,7 +118,7 @@ def test_every_class_member_has_its_representatives_completions(name, kind):
         assert count_with(name, band_cells(band)) == rep_counts[k]
 
 
-@pytest.mark.parametrize("name", SMALL_SHAPES + ["6x1", "2x4", "4x2"])
+@pytest.mark.parametrize("name", SMALL_SHAPES + ["6x1", "2x4", pytest.param("4x2", marks=pytest.mark.slow)])
 def test_units_of_every_shape(name):
     r, c, n = shape_of(name)
     for kind in REDUCTION_KINDS:

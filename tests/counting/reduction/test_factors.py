@@ -65,7 +65,7 @@ def test_relabel_factor_against_brute_force(name):
     assert brute_force_grids(name) == factorisation(name).relabel * count_with(name, box1)
 
 
-@pytest.mark.parametrize("name", SMALL_SHAPES + ["6x1", "2x4", "4x2"])
+@pytest.mark.parametrize("name", SMALL_SHAPES + ["6x1", "2x4", pytest.param("4x2", marks=pytest.mark.slow)])
 def test_band_factor_against_brute_force(name):
     bands = reduced_bands(name)
     assert brute_force_bands_with_box1_standard(name) == factorisation(name).band * len(bands)

@@ -379,7 +379,7 @@ def test_applies_only_to_two_band_shapes_it_can_enumerate(shape):
 # slow test_verify.py::test_verify_all_counts_2x5_to_its_published_total.
 
 
-@pytest.mark.parametrize("shape, k", [("3x2", 4), ("4x2", 8), ("2x5", 3)])
+@pytest.mark.parametrize("shape, k", [("3x2", 4), ("4x2", 8), pytest.param("2x5", 3, marks=pytest.mark.slow)])
 def test_the_kernel_and_the_search_agree_on_units_picked_at_random(shape, k):
     # issue 24: the factorization kernel counts what dancing links search
     import random

@@ -109,6 +109,7 @@ def check_class(red, r44, band_class):
     assert red.band_completions(sets) == via_44
 
 
+@pytest.mark.slow
 def test_44_units_agree_on_a_few_classes(r44):
     red = ThreeBandPatternReduction("3x3")
     chosen = random.Random(3).sample(r44.classes(), 2)

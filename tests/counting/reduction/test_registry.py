@@ -136,7 +136,7 @@ def test_measured_kinds_get_their_cheapest_prefix_by_default_and_other_kinds_row
     assert registry.get_reduction("3x3+x", "prefix-rows=2").name == "prefix-rows=2"
 
 
-@pytest.mark.parametrize("n", [7, 8])
+@pytest.mark.parametrize("n", [pytest.param(7, marks=pytest.mark.slow), 8])
 def test_diagonal_latin_squares_take_their_diagonals_either_way_round(n):
     # 1x8+x by rows 1-2 is about 16 core-hours, by its diagonals 26 units and a
     # minute; 8x1+x is the same squares transposed, and must not default to rows 1-2

@@ -49,6 +49,7 @@ def test_a_unit_result_carries_the_engines_count_and_statistics():
     assert res.seconds == round(res.seconds, 6) > 0     # the engine's time, in µs
 
 
+@pytest.mark.slow
 def test_options_choose_the_method_never_the_count():
     spec = _bench_unit()
     with_tail = count_unit(spec, CountOptions(), fresh_memo=True)

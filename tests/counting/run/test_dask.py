@@ -194,6 +194,7 @@ def test_the_options_reach_the_workers(cluster):
     assert all(r.memo_hits == 0 for r in plain)
 
 
+@pytest.mark.slow
 def test_local_scheduler_starts_and_closes_its_own_cluster(specs, reference, distributed):
     run = run_units_dask(specs[:2], scheduler="local:2")
     cluster = run._conn.cluster
@@ -272,6 +273,7 @@ def test_a_mismatching_result_is_never_yielded(cluster, specs, monkeypatch):
     assert run._conn.client.status == "closed"
 
 
+@pytest.mark.slow
 def test_killing_a_worker_mid_run_still_gives_a_complete_store(distributed, specs, reference,
                                                                tmp_path):
     # one unit is counted; the others wait at the gate until a worker holding
@@ -298,6 +300,7 @@ def test_killing_a_worker_mid_run_still_gives_a_complete_store(distributed, spec
             os.kill(killed, 0)                                # it really died
 
 
+@pytest.mark.slow
 def test_a_stopped_worker_is_removed_and_its_units_counted_once_by_the_others(
         distributed, specs, reference, monkeypatch, tmp_path, fails_instead_of_hanging):
     # Dask alone drops a silent worker only after its worker-ttl (5 min)
@@ -403,6 +406,7 @@ def test_a_scheduler_without_workers_is_said_at_once_and_given_up(distributed, s
                             f"--nthreads 1")
 
 
+@pytest.mark.slow
 def test_a_run_whose_last_worker_died_stops_after_wait_workers_keeping_its_units(distributed,
                                                                                   tmp_path):
     # the bar used to freeze for ever; now: said at once, exit 1 after
@@ -440,6 +444,7 @@ def test_a_run_whose_last_worker_died_stops_after_wait_workers_keeping_its_units
     assert len(kept) == 2 and len(set(kept)) == 2
 
 
+@pytest.mark.slow
 def test_a_result_lost_with_the_last_worker_before_it_was_fetched_still_stops_after_wait_workers(
         distributed, specs, fails_instead_of_hanging):
     # The race behind a count that waited far past --wait-workers: a unit

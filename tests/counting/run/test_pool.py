@@ -87,6 +87,7 @@ def _stop(pid: int) -> None:
     pytest.fail(f"process {pid} did not stop within 60 s")
 
 
+@pytest.mark.slow
 def test_a_stopped_worker_s_unit_is_counted_again_after_the_stall_floor_and_yielded_once(
         monkeypatch, fails_instead_of_hanging):
     # the run used to sit at 8/9 for ever; the floor is 120 s for users
@@ -118,6 +119,7 @@ def test_a_stopped_worker_s_unit_is_counted_again_after_the_stall_floor_and_yiel
     assert int(again.worker.rsplit(":", 1)[1]) != victim.pid
 
 
+@pytest.mark.slow
 def test_a_unit_that_stalls_every_worker_stops_the_run(monkeypatch, fails_instead_of_hanging):
     monkeypatch.setenv(FLOOR_VARIABLE, "3")
     monkeypatch.setattr(pool, "ATTEMPTS", 1)       # the first stall is the last
@@ -210,6 +212,7 @@ if __name__ == "__main__":
 '''
 
 
+@pytest.mark.slow
 def test_workers_on_symmetry_units_end_when_their_parent_is_killed(tmp_path):
     """Issue 38 item 9: killed with SIGKILL, ``count 2x4 --up-to-symmetry``
     left its workers counting for 30-60 s at full CPU (the workers of short

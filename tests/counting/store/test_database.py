@@ -423,6 +423,7 @@ _CHILD = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_store_survives_kill_9(db, job):
     kill_9_once_stored(_CHILD, db, KILL_N_UNITS, at_least=KILL_N_UNITS // 10)
 
