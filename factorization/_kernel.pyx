@@ -364,7 +364,7 @@ cdef gc_count_t _F(Ctx* X, int d, const mask_t* adj) noexcept nogil:
             return value
         X.misses += 1
         memo = True
-    if d == 4 and X.two_factor:
+    if d == 4 and X.two_factor and _four_regular(n, adj):
         value = _F4_two_factors(n, adj)
     else:
         for c in range(n):

@@ -149,6 +149,21 @@ cdef gc_count_t _two_factor_sum(TwoFactorSearch* S, mask_t cols) noexcept nogil:
     return total
 
 
+cdef bint _four_regular(int n, const mask_t* adj) noexcept nogil:
+    """Whether every column and every symbol has exactly 4 edges: the search
+    below assumes it (a column's R pair is what its K pair leaves), and the
+    kernel's callers may ask F_4 of other graphs (factorization/estimate.py
+    times ``count(g, memo_min)`` on graphs of lower degree), which then go
+    to the rooted recurrence."""
+    cdef mask_t adjT[MAXN]
+    cdef int c
+    _transpose(n, adj, adjT)
+    for c in range(n):
+        if gc_popcount(adj[c]) != 4 or gc_popcount(adjT[c]) != 4:
+            return False
+    return True
+
+
 cdef gc_count_t _F4_two_factors(int n, const mask_t* adj) noexcept nogil:
     """F_4 of the 4-regular graph ``adj``: 6·Σ 2^{c(K) + c(G - K)} over the
     2-factors K through column 0's two lowest edges."""

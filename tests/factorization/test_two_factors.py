@@ -6,7 +6,11 @@ two lowest edges; the brute-force form over all 2-factors is in
 test_identities.py.  A kernel without a memo computes every F_4 afresh, so
 each equality below compares the two routes themselves.
 """
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -85,3 +89,26 @@ def test_latin_squares_of_order_six_through_the_counter():
     # L_6 = F_6(K_{6,6}) = 9,408 reduced squares · 6! · 5!
     assert count_factorizations([range(1, 7)] * 6, counter=FactorizationCounter(6)) == \
         9408 * 720 * 120 == 812_851_200
+
+
+def test_a_graph_not_four_regular_goes_to_the_recurrence_without_crashing():
+    # factorization/estimate.py times count(g, memo_min) on graphs of lower
+    # degree: the 2-factor search read a column's "other two symbols" past
+    # the end of its masks and the worker died (SIGSEGV, count 3x2).  Run in
+    # a child process, so a crash fails this test instead of ending pytest.
+    graphs = [[int(m) for m in masks(random_regular(n, d, random.Random(n)))]
+              for n, d in ((6, 3), (7, 5), (5, 2))]
+    code = f"""
+import numpy as np
+from factorization.kernel import Kernel
+for g in {graphs!r}:
+    adj = np.array(g, dtype=np.uint32)
+    a = Kernel(len(g), 0.0).count(adj, 4)
+    b = Kernel(len(g), 0.0, two_factor=False).count(adj, 4)
+    print(a == b)
+"""
+    root = str(Path(__file__).resolve().parents[2])     # this checkout's kernel
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60, cwd=root, env={**os.environ, "PYTHONPATH": root})
+    assert res.returncode == 0, (res.returncode, res.stderr)
+    assert res.stdout.split() == ["True"] * 3
