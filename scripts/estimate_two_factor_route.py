@@ -132,6 +132,7 @@ def main() -> None:
     ap.add_argument("--top", type=int, default=6, help="top pattern classes timed")
     ap.add_argument("--lookups", type=int, default=4,
                     help="layer-5 states whose look-up cost is timed (each fills a memo)")
+    ap.add_argument("--lookup-mb", type=float, default=64.0, help="the look-ups' memo, MiB")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     terms = read_units(args.units)
@@ -176,7 +177,7 @@ def main() -> None:
             t_layer, n_got = rooted_layer_forms(state)
             assert n_got == len(keys)
             if len(lookups) < args.lookups:
-                lookups.append(lookup_cost(adj, keys, t_kernel))
+                lookups.append(lookup_cost(adj, keys, t_kernel, args.lookup_mb))
             P = layer_classes_in_kernel_class(adj, state)
             acc["n5"] += w
             acc["k5"] += w / P
@@ -246,7 +247,8 @@ def main() -> None:
           f"{statistics.median(ratios):,.2f} × faster ({min(ratios):,.2f} to {max(ratios):,.2f}, "
           f"{len(ratios)} states, medians of {args.repeats} interleaved timings).")
     print(f"* a look-up: {1e6 * lookup:,.2f} µs a child (F_5's time beyond its children's "
-          f"forms with every child's F_4 in a 64 MiB memo, median of {len(lookups)} layer-5 "
+          f"forms with every child's F_4 in a {args.lookup_mb:,.0f} MiB memo, median of "
+          f"{len(lookups)} layer-5 "
           f"states; a whole memo's look-ups miss the caches more).")
     memo(F["k4"].value + F["k5"].value, "A: the kernel classes of degree 4 and 5", 64)
     memo(F["n4"].value + F["n5"].value, "B: the layer classes of degree 4 and 5", 48)
@@ -266,9 +268,10 @@ def rooted_layer_forms(state) -> tuple[float, int]:
     return t, len(rooted)
 
 
-def lookup_cost(adj, keys, t_children) -> float:
-    """Seconds a child beyond its form: F_5 with every child's F_4 memoised."""
-    k = Kernel(N, 64.0)
+def lookup_cost(adj, keys, t_children, memo_mb: float) -> float:
+    """Seconds a child beyond its form: F_5 with every child's F_4 memoised
+    (in a memo of ``memo_mb`` MiB: a larger one misses the caches more)."""
+    k = Kernel(N, memo_mb)
     for key in np.unique(keys, axis=0):
         k.count(key_to_adj(tuple(int(x) for x in key), N), 4)
     before = k.stats()["hits"]
