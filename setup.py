@@ -56,7 +56,7 @@ extensions = [
         ["factorization/_kernel.pyx"],
         include_dirs=[np.get_include(), "factorization"],
         depends=["factorization/_canon.pxi", "factorization/_layer_steps.pxi",
-                 "factorization/_layer_table.pxi",
+                 "factorization/_layer_table.pxi", "factorization/_two_factors.pxi",
                  "factorization/_memo.h"],
         extra_compile_args=["-O3"],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],

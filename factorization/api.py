@@ -12,6 +12,9 @@ ints; the identities it uses (each tested in ``tests/factorization``):
 * Rooted recurrence: ``F_d(G) = d · Σ_{M ∋ e} F_{d-1}(G - M)`` over the
   perfect matchings ``M`` through one edge ``e`` (colour classes are
   symmetric, so ``e`` has each colour in ``F_d / d`` factorizations).
+* 2-factors: ``F_4(G) = Σ_K 2^{c(K) + c(G - K)}`` over the 2-factors ``K``
+  (colours 1, 2 form ``K``), the kernel's ``F_4``, enumerated as
+  ``6 · Σ`` over the ``K`` through two fixed edges of one column.
 * ``F_d`` is a class function of ``G`` under permuting columns and symbols
   separately, so it is memoised on a canonical form.
 * ``L_n = F_n(K_{n,n})``; ``k × n`` rectangles are the sequences of ``k``

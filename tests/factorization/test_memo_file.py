@@ -3,6 +3,7 @@ believed when damaged or foreign (factorization.memo_file)."""
 import errno
 import multiprocessing
 import os
+import random
 import signal
 import struct
 import time
@@ -14,6 +15,7 @@ from factorization import FactorizationCounter, latin_squares
 from factorization import api as factor_api
 from factorization.memo_file import (COUNT_OFFSET, HEADER_BYTES, MemoFileError, NoRoomForMemo,
                                      memo_path, open_memo, remove_stale_temporaries)
+from factorization_brute import random_regular
 from lock_waits import needs_proc_locks, wait_until, waits_for_a_lock
 
 SLOT = np.dtype([("state", "<u4"), ("degree", "<u4"), ("key", "<u8", (4,)), ("lo", "<u8"),
@@ -165,10 +167,13 @@ def test_a_damaged_header_is_refused_and_the_process_counts_with_its_own_table(
 
 
 def test_a_full_table_recomputes_and_is_never_wrong(tmp_path):
-    k6 = np.full(6, 63, dtype=np.uint32)
-    memo = open_memo(6, 0.001, directory=tmp_path)           # 16 slots
-    counter = FactorizationCounter(6, memo_min=3, memo_file=memo)
-    assert counter.count(k6, 6) == latin_squares(6)
+    # a graph with more classes of degree >= 3 on its way down than 12 (F_4
+    # by 2-factors visits no degree 3: K_{6,6} has only 6 classes left)
+    g = random_regular(8, 5, random.Random(1))
+    adj = np.array([sum(1 << (s - 1) for s in col) for col in g], dtype=np.uint32)
+    memo = open_memo(8, 0.001, directory=tmp_path)           # 16 slots
+    counter = FactorizationCounter(8, memo_min=3, memo_file=memo)
+    assert counter.count(adj, 5) == FactorizationCounter(8, memo_mb=0).count(adj, 5)
     st = counter.stats()
     assert st["dropped"] > 0 and 4 * st["entries"] <= 3 * st["capacity"] == 3 * 16
 
