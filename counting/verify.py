@@ -63,10 +63,12 @@ SECOND_METHOD = {"2x3": ("patterns3",), "3x3": ("patterns3",)}
 NOT_COUNTED = {
     "1x10": "a long job (`gridcount count 1x10`, about 2 core-hours, resumable; counted to "
             "its published total): see results/bench_factorization.md",
-    "2x6": "out of reach: about 1,600-1,700 core-hours by layers (measured from sampled layer-3 "
-           "states; layer 4 needs 96 GiB on one machine or 8 workers of 12 GiB; not runnable "
-           "yet), about 2,300,000 by the search (`gridcount count 2x6` refuses it with both "
-           "estimates): see results/layers-2x6-estimate.md",
+    "2x6": "out of reach: about 1,600-1,700 core-hours by the layer DP (measured from sampled "
+           "layer-3 states; layer 4 needs 96 GiB on one machine or 8 workers of 12 GiB), "
+           "about 400-440 by the 2-factor route (F_4 by 2-factors, F_5 and F_6 rooted, "
+           "measured from the same samples; a 32 GiB memo on one machine), neither runnable "
+           "yet; about 2,300,000 by the search (`gridcount count 2x6` refuses it): see "
+           "results/layers-2x6-estimate.md",
     "1x9+x": "out of reach here (`gridcount count 1x9+x --prefix diagonals` estimates "
              "16,000 core-hours: 26 units of about 26 days each, 666 workers for a day; "
              "published from a volunteer-computing count): see results/variants.md",
