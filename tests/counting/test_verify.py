@@ -88,7 +88,8 @@ def test_verify_lists_the_shapes_it_does_not_count_beside_their_published_totals
     assert rows[0].published == published.lookup("2x6").total and rows[0].computed is None
     assert "refuses" in rows[0].not_counted and rows[0].seconds == 0
     # 2x6's row gives the layer method's measured estimate and where it is recorded
-    assert "core-hours by layers" in rows[0].not_counted
+    assert "core-hours by the layer DP" in rows[0].not_counted
+    assert "by the 2-factor route" in rows[0].not_counted
     assert "results/layers-2x6-estimate.md" in rows[0].not_counted
     assert (Path(__file__).resolve().parents[2] / "results/layers-2x6-estimate.md").exists()
 
