@@ -48,7 +48,7 @@ digits of code ``x`` onto those of code ``T'x``.  On a ``T'``-orbit of
 digits of one of them is any ``τ ∈ S_k``, a ``τ``-cycle of length ``l`` is
 a ``σ``-cycle of length ``m·l``, and each ``τ`` comes from ``(k!)^(m-1)``
 ``σ``'s: so the ``σ``'s of ``π``'s cycle type are counted from the
-partitions of each ``k`` (:func:`_sigmas`), never listed.
+partitions of each ``k`` (:func:`stabilising_relabellings`), never listed.
 
 The tests check :func:`involution_fixed` against the pattern walk and the
 whole-grid search on every unit of 2x3, 3x2 and 2x4 it applies to.
@@ -64,7 +64,7 @@ from counting.group.permutations import centraliser_order, cycle_type, partition
 from factorization.api import FactorizationCounter, count_factorizations
 
 __all__ = ["InvolutionCount", "is_stack_swapping_involution", "involution_fixed",
-           "pattern_element"]
+           "pattern_element", "stabilising_relabellings"]
 
 
 @dataclass(frozen=True)
@@ -135,7 +135,7 @@ def involution_fixed(rows: tuple[int, ...], cols: tuple[int, ...], pi: tuple[int
         pairs = 0                      # |h^G ∩ H|: conjugates of h fixing this pattern
         for t in conjugates:
             if all(mult[t.table[x]] == k for x, k in mult.items()):
-                pairs += _sigmas(t.table, mult, mu)
+                pairs += stabilising_relabellings(t.table, mult, mu)
         if not pairs:
             continue
         size = group // stabiliser * math.factorial(n) // math.prod(
@@ -151,9 +151,21 @@ def involution_fixed(rows: tuple[int, ...], cols: tuple[int, ...], pi: tuple[int
     return InvolutionCount(fixed, classes, classes, group * math.factorial(n))
 
 
-def _sigmas(table, mult: Counter, mu: Counter) -> int:
+def stabilising_relabellings(table, mult: Counter, mu: Counter) -> int:
     """Digit permutations of cycle type ``mu`` mapping the digits of each
-    code ``x`` onto those of ``table[x]`` (``mult``: digits per code)."""
+    code ``x`` onto those of ``table[x]``.
+
+    ``table`` maps codes to codes (an element of ``B_C`` keeping the
+    multiset), ``mult`` counts the digits of each code, ``mu`` the cycles
+    of each length (a ``Counter``).  Counted per orbit of ``table`` on the
+    codes (the module docstring), never listed.
+
+    Example
+    -------
+    >>> from collections import Counter
+    >>> stabilising_relabellings((1, 0), Counter({0: 2, 1: 2}), Counter({2: 2}))
+    2
+    """
     ways = {(): 1}                          # cycles so far (sorted (length, count)) -> σ's
     seen = set()
     for x in mult:
