@@ -57,6 +57,11 @@ size.  The group is the centraliser of ``π`` in ``S_N``
 most :data:`GROUP_LIMIT` elements when larger (any subgroup gives the same
 count).
 
+Elements swapping the stacks with ``g² = 1`` (and ``π² = 1``) leave one
+unrestricted stack, and every pattern may be valid (2x5: 10^12 of them):
+those are counted by classes of patterns under ``B_C × S_N`` instead
+(:mod:`.two_stack_involution`), unless ``method="walk"`` asks for the walk.
+
 Shapes ``Cx2`` (two bands) are counted through the transpose: ``Y = Xᵀ`` is
 a ``2xC`` grid fixed by ``(κ, ρ)`` with the same ``π``.
 
@@ -77,15 +82,19 @@ from dataclasses import dataclass
 
 from counting.group.permutations import centraliser_order, type_representative
 from counting.group.symmetries import Symmetry
+from counting.group.two_stack_involution import involution_fixed, is_stack_swapping_involution
 from dlx.api import ExactCover
 from factorization.api import FactorizationCounter, count_factorizations
 from grids.kind import as_kind
 
-__all__ = ["GROUP_LIMIT", "TwoStackCount", "is_two_stack", "two_stack_fixed", "two_stack_count"]
+__all__ = ["GROUP_LIMIT", "METHODS", "TwoStackCount", "is_two_stack", "two_stack_fixed", "two_stack_count"]
 
 #: Most relabellings used to sort patterns into classes (a subgroup of the
 #: centraliser of ``π`` when it is larger).
 GROUP_LIMIT = 4_000
+
+#: Ways to count: by :func:`two_stack_count`'s choice, the pattern walk, the pattern classes.
+METHODS = ("auto", "walk", "classes")
 
 
 @dataclass(frozen=True)
@@ -99,11 +108,14 @@ class TwoStackCount:
     fixed : int
         ``#fixed(g, π_t)``: grids fixed with the one relabelling ``π_t``.
     patterns : int
-        Patterns (one per class) whose stack counts were multiplied.
+        Patterns (one per class) whose stack counts were multiplied (by
+        pattern classes: the classes with valid patterns).
     stack_counts : int
-        Stack fillings counted by exact cover (the others came from the memo).
+        Stack fillings counted by exact cover or the factorization kernel
+        (the others came from the memo).
     group_order : int
-        Order of the relabelling group the patterns were sorted by.
+        Order of the relabelling group the patterns were sorted by (by
+        pattern classes: of ``B_C × S_N``).
     """
 
     count: int
@@ -119,12 +131,13 @@ def is_two_stack(shape) -> bool:
     return kind.plain and 2 in (kind.shape.box_rows, kind.shape.box_cols)
 
 
-def two_stack_fixed(shape, g: Symmetry, pi_type: tuple[int, ...]) -> int:
+def two_stack_fixed(shape, g: Symmetry, pi_type: tuple[int, ...], method: str = "auto") -> int:
     """``A_t(g)`` for ``t = pi_type``: :func:`two_stack_count`'s count."""
-    return two_stack_count(shape, g, pi_type).count
+    return two_stack_count(shape, g, pi_type, method).count
 
 
-def two_stack_count(shape, g: Symmetry, pi_type: tuple[int, ...]) -> TwoStackCount:
+def two_stack_count(shape, g: Symmetry, pi_type: tuple[int, ...],
+                    method: str = "auto") -> TwoStackCount:
     """``A_t(g)`` of a two-stack shape, exact (see the module docstring).
 
     Parameters
@@ -135,10 +148,18 @@ def two_stack_count(shape, g: Symmetry, pi_type: tuple[int, ...]) -> TwoStackCou
         An element of its group without transposition.
     pi_type : tuple of int
         A partition of N: the cycle type of the relabelling.
+    method : str
+        ``"walk"``: the pattern walk; ``"classes"``: the pattern classes of
+        :mod:`.two_stack_involution` (elements swapping the stacks with
+        ``g² = 1`` and ``π² = 1`` only); ``"auto"`` (the default): the
+        classes where they apply, else the walk.
 
-    Raises ``ValueError`` (one line) for another shape, a transposing ``g``
-    or a type that is not a partition of N.
+    Raises ``ValueError`` (one line) for another shape, a transposing ``g``,
+    a type that is not a partition of N, an unknown method or ``"classes"``
+    for an element it does not apply to.
     """
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     kind = as_kind(shape)
     s = kind.shape
     if not is_two_stack(kind):
@@ -151,14 +172,21 @@ def two_stack_count(shape, g: Symmetry, pi_type: tuple[int, ...]) -> TwoStackCou
     rows, cols = tuple(g.rows), tuple(g.cols)
     if s.box_rows != 2:                       # Cx2: count the transpose, a 2xC grid
         rows, cols = cols, rows
-    counter = _Counter(s.n, rows, cols, type_representative(pi_type))
-    fixed = counter.fixed()
+    pi = type_representative(pi_type)
+    if method == "classes" or (method == "auto" and is_stack_swapping_involution(rows, cols, pi)):
+        by_classes = involution_fixed(rows, cols, pi)
+        fixed, patterns, searches, order = (by_classes.fixed, by_classes.classes,
+                                            by_classes.stack_counts, by_classes.group_order)
+    else:
+        counter = _Counter(s.n, rows, cols, pi)
+        fixed, patterns, searches, order = (counter.fixed(), counter.patterns, counter.searches,
+                                            len(counter.group))
     z = centraliser_order(pi_type)
     count, r = divmod(fixed, z)
     if r:
         raise ArithmeticError(f"{fixed:,} fixed grids are not a multiple of z = {z:,}: "
                               "the two-stack count is wrong")
-    return TwoStackCount(count, fixed, counter.patterns, counter.searches, len(counter.group))
+    return TwoStackCount(count, fixed, patterns, searches, order)
 
 
 def _apply(perm, mask: int) -> int:

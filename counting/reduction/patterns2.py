@@ -60,7 +60,9 @@ set in ``R`` of its codes, so the children of the canonical multisets on
 ``k`` bits, each reduced to canonical form, are all of them.  The canonical
 form of a multiset is the lexicographically smallest of its images sorted in
 the order (weight, code); only translates ``M ⊕ u`` (``u ∈ M``) with the
-smallest sorted weights can give it, so only those are permuted.
+smallest sorted weights can give it, so only those are permuted
+(:mod:`counting.group.balanced_codes`, the one home of the codes, shared
+with the two-stack Burnside terms).
 
 Work units
 ----------
@@ -81,7 +83,6 @@ Example
 """
 from __future__ import annotations
 
-import itertools
 import math
 import random
 import time
@@ -90,6 +91,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from counting.group.balanced_codes import balanced_orbits, canonical_codes, pattern_from_codes
 from counting.reduction.base import Reduction
 from counting.reduction.cost import even_work, smallest_class_first
 from counting.units import Tally, UnitProblem, WorkUnit
@@ -161,84 +163,6 @@ class PatternUnitSpec(WorkUnit):
 # Classes: balanced multisets of codes under the hyperoctahedral group
 # ---------------------------------------------------------------------------
 
-@lru_cache(maxsize=None)
-def _cube(k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(order, rank, weight, perms)`` of the k-cube: codes in (weight,
-    code) order, each code's position in it, its weight, and the image of
-    every code under every permutation of the bits, ``(k!, 2^k)``."""
-    codes = np.arange(1 << k)
-    weight = np.array([bin(v).count("1") for v in codes], dtype=np.int64)
-    order = np.lexsort((codes, weight))
-    rank = np.empty_like(order)
-    rank[order] = np.arange(order.size)
-    bits = (codes[:, None] >> np.arange(k)) & 1
-    perms = np.array([(bits[:, list(p)] << np.arange(k)).sum(1)
-                      for p in itertools.permutations(range(k))], dtype=np.int64)
-    return order, rank, weight, perms
-
-
-def _canonical(multisets: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Canonical forms of a batch of multisets of k-bit codes, ``(B, n)``.
-
-    Returns the forms (codes sorted in (weight, code) order, ``(B, n)``) and
-    the order of each multiset's stabiliser in ``B_k``.  The form is the
-    smallest image (in the order of :func:`_cube`) under the group.  A
-    group element maps some ``u ∈ M`` to 0, i.e. is a translate by ``u``
-    followed by a bit permutation, and permutations keep weights: so only
-    translates with the smallest sorted weights are tried, each under every
-    permutation.  Keys: 6 bits per rank, ``n <= 12`` ranks in two int64.
-    """
-    order, rank, weight, perms = _cube(k)
-    x = np.sort(multisets, axis=1)
-    b, n = x.shape
-    trans = x[:, :, None] ^ x[:, None, :]                  # (B, u, n)
-    wkey = (np.sort(weight[trans], axis=-1) << (3 * np.arange(n - 1, -1, -1))).sum(-1)
-    wkey[:, 1:][x[:, 1:] == x[:, :-1]] = np.iinfo(np.int64).max  # each u once
-    child, u = np.nonzero(wkey == wkey.min(axis=1, keepdims=True))
-    images = np.sort(rank[perms][:, trans[child, u]], axis=-1)   # (k!, K, n)
-    h = n // 2
-    key1 = (images[..., :h] << (6 * np.arange(h - 1, -1, -1))).sum(-1).ravel()
-    key2 = (images[..., h:] << (6 * np.arange(n - h - 1, -1, -1))).sum(-1).ravel()
-    owner = np.broadcast_to(child, images.shape[:2]).ravel()
-    by = np.lexsort((key2, key1, owner))
-    first = np.ones(by.size, dtype=bool)
-    first[1:] = owner[by][1:] != owner[by][:-1]
-    best = by[first]                                       # the minimum of each multiset
-    same = (key1 == key1[best][owner]) & (key2 == key2[best][owner])
-    stabiliser = np.bincount(owner[same], minlength=b)
-    return order[images.reshape(-1, n)[best]], stabiliser
-
-
-def _children(parent: tuple[int, ...], R: int, k: int) -> np.ndarray:
-    """The ways to set bit ``k`` in exactly ``R`` codes of a multiset, up to
-    complementing bit ``k`` (it sets ``m - c`` of ``m`` equal codes where
-    ``c`` was set): those setting at most half of the first code's copies."""
-    values, mult = np.unique(parent, return_counts=True)
-    choices = np.array(list(itertools.product(*[range(m + 1) for m in mult])), dtype=np.int64)
-    choices = choices[(choices.sum(axis=1) == R) & (2 * choices[:, 0] <= mult[0])]
-    out = np.empty((len(choices), len(parent)), dtype=np.int64)
-    for j, ones in enumerate(choices):
-        out[j] = np.repeat(np.concatenate([values, values | (1 << k)]),
-                           np.concatenate([mult - ones, ones]))
-    return out
-
-
-@lru_cache(maxsize=None)
-def _orbits(R: int) -> dict[tuple[int, ...], int]:
-    """Canonical balanced multisets of ``2R`` R-bit codes -> stabiliser order."""
-    level = {(0,) * R + (1,) * R: 0}          # one bit: the only balanced multiset
-    for k in range(1, R + 1):
-        if k > 1:
-            kids = np.concatenate([_children(q, R, k - 1) for q in sorted(level)])
-        else:
-            kids = np.array(list(level), dtype=np.int64)
-        level = {}
-        for j in range(0, len(kids), 256):     # batches bound the memory
-            forms, stab = _canonical(kids[j:j + 256], k)
-            level.update(zip(map(tuple, forms.tolist()), stab.tolist()))
-    return level
-
-
 def dual_codes(codes, R: int) -> tuple[int, ...] | None:
     """The dual pattern's codes (columns and digits exchanged), or None.
 
@@ -265,12 +189,6 @@ def n_patterns(R: int) -> int:
     return math.comb(2 * R, R) ** R
 
 
-def pattern_from_codes(codes, R: int) -> tuple[tuple[int, ...], ...]:
-    """Column sets of the pattern whose digit ``i + 1`` has code ``codes[i]``."""
-    return tuple(tuple(i + 1 for i, v in enumerate(codes) if (v >> s) & 1 == b)
-                 for s in range(R) for b in (0, 1))
-
-
 @lru_cache(maxsize=None)
 def pattern_classes(R: int, dual: bool = True) -> tuple[PatternClass, ...]:
     """The classes of the patterns of ``R × 2`` grids (cached).
@@ -284,7 +202,7 @@ def pattern_classes(R: int, dual: bool = True) -> tuple[PatternClass, ...]:
     """
     if isinstance(R, bool) or not isinstance(R, int) or not 1 <= R <= MAX_R:
         raise ValueError(f"pattern classes are enumerated for R = 1..{MAX_R}, got {R!r}")
-    orbits = _orbits(R)
+    orbits = balanced_orbits(R)
     group, labellings = 2 ** R * math.factorial(R), math.factorial(2 * R)
     size = {q: group // stab * labellings // math.prod(math.factorial(m) for m in
                                                       np.unique(q, return_counts=True)[1].tolist())
@@ -294,7 +212,7 @@ def pattern_classes(R: int, dual: bool = True) -> tuple[PatternClass, ...]:
         for q in orbits:
             d = dual_codes(q, R)
             if d is not None:
-                form = tuple(_canonical(np.array([d]), R)[0][0].tolist())
+                form = tuple(canonical_codes(np.array([d]), R)[0][0].tolist())
                 if form != q:
                     joined = members[q] | members[form]
                     for m in joined:
