@@ -144,7 +144,10 @@ def _report(shape: str, rows: dict[int, list[str]], estimates: dict[int, str],
                   f"{grid_total:,} over N!)."]
         published = lookup(shape, up_to_symmetry=True)
         if published is not None:
-            same = "equal" if published.total == total else "DIFFERENT"
+            gap = published.total - total
+            same = "equal" if gap == 0 else (
+                f"DIFFERENT: {abs(gap):,} {'short' if gap > 0 else 'over'}; some term is wrong "
+                f"or missing, so this total is not a count to believe")
             lines.append(f"Published ({published.source}): {published.total:,} — {same}.")
     return "\n".join(lines) + "\n"
 
