@@ -392,8 +392,10 @@ class ThreeBandPatternReduction(Reduction):
     def estimate_method(self, sampled: int) -> str:
         width = self._slices_timed()
         what = "one" if width == 1 else f"{width} consecutive"
+        scaled = "" if self.rows <= DENSE_MAX_R else (
+            ", scaled to the slices band 1's symmetries leave a unit")
         return (f"{what} of {self.choices // 2} band-2 slices timed in each of {sampled} "
-                f"sampled unit{'s' * (sampled != 1)}")
+                f"sampled unit{'s' * (sampled != 1)}{scaled}")
 
     def estimate_unit_seconds(self, spec, options, *, probes: int, seed: int,
                               max_seconds: float) -> float:

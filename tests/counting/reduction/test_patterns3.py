@@ -315,6 +315,7 @@ def test_the_4x3_estimate_scales_to_the_slices_the_orbits_leave(monkeypatch):
     slices = len(first_stack_orbits(band_codes(CLASS0_4X3, 4), 4)[1])
     assert slices < 173
     assert red.estimate_unit_seconds(spec, None, probes=0, seed=0, max_seconds=1) == slices
+    assert red.estimate_method(8).endswith("scaled to the slices band 1's symmetries leave a unit")
 
 
 def test_slices_add_up_to_the_unit():
