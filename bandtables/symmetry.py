@@ -46,9 +46,9 @@ relabels the band so that the chosen stack's box has the standard code,
 whose stabiliser (``(R!)³·3!`` relabellings, :func:`standard_stabiliser_perms`)
 contains every ``h`` above, and keeps the stack with the fewest orbits.
 
-What it saves: on 4×3 about a fifth of the slices on average (the
-classes with a symmetry fixing a stack; most have none), nothing on the
-others; see ``results/bench_patterns3.md``.
+What it saves: on 4×3 a whole unit sums 135.7 of its 173 slices on
+average (1,000 classes sampled; the 46 % of classes with no symmetry fixing
+a stack save nothing, class 0 needs 3); see ``results/bench_patterns3.md``.
 """
 from __future__ import annotations
 

@@ -242,8 +242,8 @@ def completions4_by_orbits(t: Tables4, codes: np.ndarray) -> tuple[int, int]:
     """The whole of :func:`completions4` (``x0=None``) and the number of
     slices counted for it: one slice per orbit of a stack's choices under
     band 1's symmetries (:func:`bandtables.symmetry.orbit_completions`: the
-    same sum, fewer terms when band 1 has a symmetry fixing a stack; ``K``
-    slices of ``K³`` terms would be ``K/2`` doubled)."""
+    same sum, fewer terms when band 1 has a symmetry fixing a stack; each
+    slice is ``K³`` terms, and without a symmetry there are ``K/2``)."""
     from bandtables.symmetry import orbit_completions
     codes = np.asarray(codes)
     if codes.shape != (4, 12):
