@@ -39,6 +39,14 @@ under those ``h`` and the exchange,
 
     Σ_{P2} l(P2)·l(P3) = Σ_{x_0} slice(x_0) = Σ_O |O| · slice(rep O).
 
+*Level 2.*  The same argument with ``x_0`` fixed: the elements above (or
+``h`` composed with the exchange) that fix stack 0's choice ``x_0`` and
+stack 1's code ``u_1`` map the terms with ``(x_0, x_1)`` one to one onto
+those with ``(x_0, g x_1)`` (stacks 2 .. R-1 among themselves), so
+``slice(x_0) = Σ_{O'} |O'| · Σ_{x_2..} term(x_0, rep O', x_2, ..)`` over the
+orbits ``O'`` of stack 1's choices under that stabiliser
+(:func:`orbit_plan`; the kernels take ``K1``, the stack-1 choices to sum).
+
 Any stack may play stack 0 (the sum is the same for any order of the
 stacks, by 2.), and any relabelling of band 1 may be applied first (it
 maps the unit's terms one to one, by 1. and 2.): :func:`first_stack_orbits`
@@ -46,9 +54,8 @@ relabels the band so that the chosen stack's box has the standard code,
 whose stabiliser (``(R!)³·3!`` relabellings, :func:`standard_stabiliser_perms`)
 contains every ``h`` above, and keeps the stack with the fewest orbits.
 
-What it saves: on 4×3 a whole unit sums 135.7 of its 173 slices on
-average (1,000 classes sampled; the 46 % of classes with no symmetry fixing
-a stack save nothing, class 0 needs 3); see ``results/bench_patterns3.md``.
+What it saves on 4×3 (the 46 % of classes with no symmetry fixing a stack
+save nothing): see ``results/bench_patterns3.md``.
 """
 from __future__ import annotations
 
@@ -60,7 +67,7 @@ import numpy as np
 from bandtables.partitions import code_index, compatible_pairs, unordered_codes
 
 __all__ = ["standard_stabiliser_perms", "stack_symmetries", "choice_orbits",
-           "first_stack_orbits", "orbit_completions", "MAX_GENERATORS"]
+           "first_stack_orbits", "orbit_plan", "orbit_completions", "MAX_GENERATORS"]
 
 #: At most this many of a stack's symmetries are used as generators of its
 #: orbits (evenly spaced through the list; fewer generators can only make
@@ -190,26 +197,115 @@ def first_stack_orbits(codes: np.ndarray, R: int):
     return band, reps, weights
 
 
-def orbit_completions(codes: np.ndarray, R: int, kernel) -> tuple[int, int]:
-    """``(Σ_{P2} l(P2)·l(P3), slices counted)`` for band 1's ordered codes:
-    the sum exact, counting one slice per orbit of stack 0's choices (the
-    identity above).
+def _second_stack(band: np.ndarray, R: int, H: np.ndarray) -> np.ndarray:
+    """``band`` with the stack (of ``1 .. R-1``) whose code the most of ``H``
+    fix moved to row 1 (the sum is the same for any order of the stacks)."""
+    u = code_index(band, R)
+    labels = unordered_codes(R)
+    fixed = [int((_images(H, np.broadcast_to(labels[u[s]], H.shape), R) == u[s]).sum())
+             for s in range(1, R)]
+    s1 = 1 + int(np.argmax(fixed))
+    return band[[0, s1] + [s for s in range(1, R) if s != s1]]
 
-    ``kernel(b, c, start, stop)`` is a contraction kernel's call
+
+def _stabiliser_of(band: np.ndarray, R: int, H: np.ndarray, x0: int):
+    """The elements ``(h, exchanged)`` of the relabellings ``H`` and the
+    exchange that fix stack 0's choice ``x0`` and stack 1's code (so they act
+    on stack 1's choices), the identity left out."""
+    b0, c0 = compatible_pairs(band[0], R)
+    labels = unordered_codes(R)
+    u1 = code_index(band[1:2], R)[0]
+    keep = _images(H, np.broadcast_to(labels[u1], H.shape), R) == u1
+    H = H[keep]
+    hb = _images(H, np.broadcast_to(labels[b0[x0]], H.shape), R)
+    hc = _images(H, np.broadcast_to(labels[c0[x0]], H.shape), R)
+    plain = np.flatnonzero((hb == b0[x0]) & (hc == c0[x0]))
+    swapped = np.flatnonzero((hc == b0[x0]) & (hb == c0[x0]))
+    return ([(H[i], False) for i in plain if not np.array_equal(H[i], np.arange(3 * R))]
+            + [(H[i], True) for i in swapped])
+
+
+def _orbits_under(b: np.ndarray, c: np.ndarray, elements, R: int) -> np.ndarray:
+    """Orbit number of each choice ``(b[x], c[x])`` under ``elements``
+    (``(h, exchanged)``: ``(β, γ) ↦ (hβ, hγ)``, or ``(hγ, hβ)``), numbered
+    by first occurrence; at most :data:`MAX_GENERATORS` of them are used."""
+    K, U = len(b), len(unordered_codes(R))
+    first: dict[int, int] = {}
+    for x, k in enumerate((b.astype(np.int64) * U + c).tolist()):
+        first.setdefault(k, x)
+    parent = list(range(K))
+
+    def root(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def join(images: np.ndarray, other: np.ndarray) -> None:
+        for x, k in enumerate((images.astype(np.int64) * U + other).tolist()):
+            rx, ry = root(x), root(first[k])
+            if rx != ry:
+                parent[max(rx, ry)] = min(rx, ry)
+
+    join(b, c)                                   # equal pairs: one orbit
+    labels = unordered_codes(R)
+    step = max(1, len(elements) // MAX_GENERATORS)
+    for h, exchanged in elements[::step]:
+        hs = np.broadcast_to(h, (K, 3 * R))
+        hb, hc = _images(hs, labels[b], R), _images(hs, labels[c], R)
+        join(hc, hb) if exchanged else join(hb, hc)
+    order: dict[int, int] = {}
+    return np.array([order.setdefault(root(x), len(order)) for x in range(K)])
+
+
+def orbit_plan(codes: np.ndarray, R: int):
+    """What :func:`orbit_completions` sums: ``(band, calls)``.
+
+    ``band`` is band 1 rearranged (:func:`first_stack_orbits`, then the
+    stack whose code most symmetries fix moved to row 1); each call is
+    ``(weight, x0s, x1s)``: the sum over stack 0's choices ``x0s`` and stack
+    1's ``x1s`` (all of the other stacks'), times ``weight``.  Level 1: one
+    ``x_0`` per orbit of stack 0's choices, weight the orbit's size.  Level
+    2: the symmetries fixing that ``x_0`` (and stack 1's code) map the terms
+    with ``x_1`` onto those with its image, by the same argument, so stack 1
+    too is summed one choice per orbit of that stabiliser, times its size."""
+    band, reps, weights = first_stack_orbits(codes, R)
+    H = stack_symmetries(band, R)
+    band = _second_stack(band, R, H)
+    b1, c1 = compatible_pairs(band[1], R)
+    groups: dict[tuple, list[int]] = {}
+    for x0, w0 in zip(reps.tolist(), weights.tolist()):
+        orbit = _orbits_under(b1, c1, _stabiliser_of(band, R, H, x0), R)
+        x1s = [int(np.flatnonzero(orbit == o)[0]) for o in range(orbit.max() + 1)]
+        w1s = np.bincount(orbit).tolist()
+        for w1 in sorted(set(w1s)):
+            key = (w0 * w1, tuple(x for x, w in zip(x1s, w1s) if w == w1))
+            groups.setdefault(key, []).append(x0)
+    calls = [(w, np.array(x0s), np.array(x1s)) for (w, x1s), x0s in sorted(groups.items())]
+    return band, calls
+
+
+def orbit_completions(codes: np.ndarray, R: int, kernel) -> tuple[int, int]:
+    """``(Σ_{P2} l(P2)·l(P3), terms summed)`` for band 1's ordered codes,
+    exact, by :func:`orbit_plan`: one choice per orbit in stacks 0 and 1.
+
+    ``kernel(b, c, start, stop, K1)`` is a contraction kernel's call
     (:func:`bandtables.kernels.contract` with its tables bound, or
     ``contract4``): the sum over stack 0's choices ``start <= x_0 < stop``
-    of ``b``, ``c`` ``(R, K)`` uint16, as ``(high, low)`` 64-bit halves.
-    Orbits of one size are counted in one call (their representatives
-    gathered at the front of stack 0's row), times that size."""
-    band, reps, weights = first_stack_orbits(codes, R)
+    and stack 1's first ``K1`` of ``b``, ``c`` ``(R, K)`` uint16, as
+    ``(high, low)`` 64-bit halves.  Each call of the plan gathers its
+    choices at the front of rows 0 and 1."""
+    band, calls = orbit_plan(codes, R)
     rows = [compatible_pairs(band[s], R) for s in range(R)]
     b = np.ascontiguousarray([r[0] for r in rows], dtype=np.uint16)
     c = np.ascontiguousarray([r[1] for r in rows], dtype=np.uint16)
-    total = 0
-    for w in np.unique(weights):
-        chosen = reps[weights == w]
+    K = b.shape[1]
+    total = terms = 0
+    for w, x0s, x1s in calls:
         bw, cw = b.copy(), c.copy()
-        bw[0, :len(chosen)], cw[0, :len(chosen)] = b[0, chosen], c[0, chosen]
-        hi, lo = kernel(bw, cw, 0, len(chosen))
+        for row, chosen in ((0, x0s), (1, x1s)):
+            bw[row, :len(chosen)], cw[row, :len(chosen)] = b[row, chosen], c[row, chosen]
+        hi, lo = kernel(bw, cw, 0, len(x0s), len(x1s))
         total += int(w) * ((int(hi) << 64) | int(lo))
-    return total, len(reps)
+        terms += len(x0s) * len(x1s) * K ** (R - 2)
+    return total, terms

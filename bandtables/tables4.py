@@ -240,19 +240,19 @@ def completions4(t: Tables4, codes: np.ndarray, x0: tuple[int, int] | None = Non
 
 def completions4_by_orbits(t: Tables4, codes: np.ndarray) -> tuple[int, int]:
     """The whole of :func:`completions4` (``x0=None``) and the number of
-    slices counted for it: one slice per orbit of a stack's choices under
-    band 1's symmetries (:func:`bandtables.symmetry.orbit_completions`: the
-    same sum, fewer terms when band 1 has a symmetry fixing a stack; each
-    slice is ``K³`` terms, and without a symmetry there are ``K/2``)."""
+    terms summed for it: one choice per orbit in two stacks under band 1's
+    symmetries (:func:`bandtables.symmetry.orbit_completions`: the same sum,
+    fewer terms when band 1 has a symmetry fixing a stack than the
+    ``K/2 · K³`` of :func:`completions4`)."""
     from bandtables.symmetry import orbit_completions
     codes = np.asarray(codes)
     if codes.shape != (4, 12):
         raise ValueError(f"band 1 of 4x3 has codes of shape (4, 12), got {codes.shape}")
     _check_bounds(len(band2_choices(codes, 4)[0][0]))
 
-    def kernel(b, c, start, stop):
+    def kernel(b, c, start, stop, K1):
         return kernels.contract4(t.act, t.act0, t.rep1, t.trans1, t.index1, t.rep2, t.trans2,
-                                 t.pair_index, t.LT, b, c, start, stop)
+                                 t.pair_index, t.LT, b, c, start, stop, K1=K1)
     return orbit_completions(codes, 4, kernel)
 
 

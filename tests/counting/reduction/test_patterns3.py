@@ -282,8 +282,8 @@ def test_the_4x3_estimate_times_the_slices_the_kernel_sorts_together(monkeypatch
     asked = []
     monkeypatch.setattr(red, "_l", lambda sets: 1)
     monkeypatch.setattr(red, "count_slice", lambda spec, x0: asked.append(x0))
-    monkeypatch.setattr("bandtables.symmetry.first_stack_orbits",
-                        lambda codes, R: (None, range(173), None))   # the next test's
+    monkeypatch.setattr("bandtables.symmetry.orbit_plan",                # the next test's
+                        lambda codes, R: (None, [(2, range(173), range(346))]))
     spec = BandPatternUnitSpec("4x3", "patterns3", 0, 0, 0, 1, CLASS0_4X3)
     for seed in range(30):
         assert red.estimate_unit_seconds(spec, None, probes=0, seed=seed, max_seconds=1) >= 0
@@ -298,21 +298,23 @@ CLASS0_4X3 = tuple(tuple(range(1 + 4 * j, 5 + 4 * j)) for _ in range(4) for j in
 
 
 def test_the_4x3_estimate_scales_to_the_slices_the_orbits_leave(monkeypatch):
-    """A whole 4x3 unit sums one slice per orbit of a stack's choices under
-    band 1's symmetries (bandtables/symmetry.py): class 0 needs a few, not
-    K/2 = 173, and the estimate scales the timed slices to those (with a
-    clock that gives every slice one second and the orbits none)."""
+    """A whole 4x3 unit sums one choice per orbit in two stacks under band
+    1's symmetries (bandtables/symmetry.py): class 0 needs a few slices'
+    worth of terms, not K/2 = 173, and the estimate scales the timed slices
+    to those (with a clock that gives every slice one second and the orbits
+    none)."""
     import itertools
     from bandtables.api import band_codes
     from bandtables.kernels import BATCH4
-    from bandtables.symmetry import first_stack_orbits
+    from bandtables.symmetry import orbit_plan
     red = ThreeBandPatternReduction("4x3")
     monkeypatch.setattr(red, "_l", lambda sets: 1)
     monkeypatch.setattr(red, "count_slice", lambda spec, x0: None)
     clock = itertools.chain([0.0, float(BATCH4)], itertools.repeat(100.0))
     monkeypatch.setattr(time, "process_time", lambda: next(clock))
     spec = BandPatternUnitSpec("4x3", "patterns3", 0, 0, 0, 1, CLASS0_4X3)
-    slices = len(first_stack_orbits(band_codes(CLASS0_4X3, 4), 4)[1])
+    calls = orbit_plan(band_codes(CLASS0_4X3, 4), 4)[1]
+    slices = sum(len(x0s) * len(x1s) for _, x0s, x1s in calls) / 346
     assert slices < 173
     assert red.estimate_unit_seconds(spec, None, probes=0, seed=0, max_seconds=1) == slices
     assert red.estimate_method(8).endswith("scaled to the slices band 1's symmetries leave a unit")
