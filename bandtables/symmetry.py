@@ -208,21 +208,25 @@ def _second_stack(band: np.ndarray, R: int, H: np.ndarray) -> np.ndarray:
     return band[[0, s1] + [s for s in range(1, R) if s != s1]]
 
 
-def _stabiliser_of(band: np.ndarray, R: int, H: np.ndarray, x0: int):
-    """The elements ``(h, exchanged)`` of the relabellings ``H`` and the
-    exchange that fix stack 0's choice ``x0`` and stack 1's code (so they act
-    on stack 1's choices), the identity left out."""
+def _stabilisers(band: np.ndarray, R: int, H: np.ndarray, reps: np.ndarray):
+    """For each of stack 0's choices ``reps``, the elements of the
+    relabellings ``H`` and the exchange that fix it and stack 1's code (so
+    they act on stack 1's choices), the identity left out:
+    ``((i, exchanged), …)`` indexing ``H1``, the relabellings of ``H`` that
+    fix stack 1's code.  Returns ``(list of those tuples, H1)``."""
     b0, c0 = compatible_pairs(band[0], R)
     labels = unordered_codes(R)
     u1 = code_index(band[1:2], R)[0]
-    keep = _images(H, np.broadcast_to(labels[u1], H.shape), R) == u1
-    H = H[keep]
-    hb = _images(H, np.broadcast_to(labels[b0[x0]], H.shape), R)
-    hc = _images(H, np.broadcast_to(labels[c0[x0]], H.shape), R)
-    plain = np.flatnonzero((hb == b0[x0]) & (hc == c0[x0]))
-    swapped = np.flatnonzero((hc == b0[x0]) & (hb == c0[x0]))
-    return ([(H[i], False) for i in plain if not np.array_equal(H[i], np.arange(3 * R))]
-            + [(H[i], True) for i in swapped])
+    H1 = H[_images(H, np.broadcast_to(labels[u1], H.shape), R) == u1]
+    identity = np.all(H1 == np.arange(3 * R)[None, :], axis=1)
+    out = []
+    for x0 in reps.tolist():
+        hb = _images(H1, np.broadcast_to(labels[b0[x0]], H1.shape), R)
+        hc = _images(H1, np.broadcast_to(labels[c0[x0]], H1.shape), R)
+        plain = np.flatnonzero((hb == b0[x0]) & (hc == c0[x0]) & ~identity)
+        swapped = np.flatnonzero((hc == b0[x0]) & (hb == c0[x0]))
+        out.append(tuple([(int(i), False) for i in plain] + [(int(i), True) for i in swapped]))
+    return out, H1
 
 
 def _orbits_under(b: np.ndarray, c: np.ndarray, elements, R: int) -> np.ndarray:
@@ -274,10 +278,14 @@ def orbit_plan(codes: np.ndarray, R: int):
     band = _second_stack(band, R, H)
     b1, c1 = compatible_pairs(band[1], R)
     groups: dict[tuple, list[int]] = {}
-    for x0, w0 in zip(reps.tolist(), weights.tolist()):
-        orbit = _orbits_under(b1, c1, _stabiliser_of(band, R, H, x0), R)
-        x1s = [int(np.flatnonzero(orbit == o)[0]) for o in range(orbit.max() + 1)]
-        w1s = np.bincount(orbit).tolist()
+    seen: dict[tuple, tuple[list[int], list[int]]] = {}     # stabiliser -> stack 1's orbits
+    stabs, H1 = _stabilisers(band, R, H, reps)
+    for x0, w0, stab in zip(reps.tolist(), weights.tolist(), stabs):
+        if stab not in seen:
+            orbit = _orbits_under(b1, c1, [(H1[i], ex) for i, ex in stab], R)
+            seen[stab] = ([int(np.flatnonzero(orbit == o)[0]) for o in range(orbit.max() + 1)],
+                          np.bincount(orbit).tolist())
+        x1s, w1s = seen[stab]
         for w1 in sorted(set(w1s)):
             key = (w0 * w1, tuple(x for x, w in zip(x1s, w1s) if w == w1))
             groups.setdefault(key, []).append(x0)
