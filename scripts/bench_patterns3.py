@@ -188,9 +188,9 @@ def check4(csv_path: str, directory: str | None, width: int = 1, limit: int | No
 def whole4(csv_path: str, directory: str | None, limit: int | None) -> dict:
     """Count the classes of the first ``limit`` published 4x3 units whole, as
     the job counts a unit (``completions4_by_orbits`` where the checkout has
-    it: one slice per orbit of a stack's choices; else ``completions4`` over
-    all ``K/2`` slices), timed by the process clock; per class the slices
-    summed and the sum (to compare checkouts)."""
+    it: one choice per orbit in two stacks; else ``completions4`` over all
+    ``K/2`` slices), timed by the process clock; per class the slices' worth
+    of terms summed and the sum (to compare checkouts)."""
     import csv
 
     import bandtables.tables4 as tables4
@@ -208,9 +208,10 @@ def whole4(csv_path: str, directory: str | None, limit: int | None) -> dict:
         class_id = int(row["class_id"])
         codes = band_codes(pattern_column_sets(t4.reps[class_id].tolist(), 4), 4)
         c = time.process_time()
-        inner, slices = by_orbits(t4, codes) if by_orbits else (tables4.completions4(t4, codes), 173)
+        inner, terms = (by_orbits(t4, codes) if by_orbits
+                        else (tables4.completions4(t4, codes), 173 * 346 ** 3))
         units.append({"class_id": class_id, "cpu_s": round(time.process_time() - c, 3),
-                      "slices": slices, "sum": str(inner)})
+                      "slices": round(terms / 346 ** 3, 2), "sum": str(inner)})
     return {"units": len(units), "by_orbits": by_orbits is not None,
             "cpu_s": round(sum(u["cpu_s"] for u in units), 2),
             "load_average": os.getloadavg(), "per_unit": units}
