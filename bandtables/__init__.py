@@ -6,7 +6,9 @@ built once per machine into the cache of :mod:`bandtables.cache` and
 memory-mapped read-only by every process.  :mod:`bandtables.partitions` (box column codes and their
 relabelling tables), :mod:`bandtables.tables` (dense classes and l),
 :mod:`bandtables.orbits` (classes through a stabiliser chain) and
-:mod:`bandtables.estimate` (job sizes) build what they read; the private
+:mod:`bandtables.estimate` (job sizes) build what they read, and
+:mod:`bandtables.symmetry` sums a unit one slice per orbit of a stack's
+choices under band 1's symmetries; the private
 compiled modules are ``_contract`` (the ``nogil`` contraction kernels),
 ``_rect`` (l of one band) and ``_rows4`` (l of a 3-box prefix and every
 box-4 code at once).

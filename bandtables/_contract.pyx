@@ -49,9 +49,10 @@ BATCH4 = 16
 
 
 cdef int _contract(const uint16_t* act, const uint64_t* T, const uint16_t* b,
-                   const uint16_t* c, int R, int K, int64_t U, int x0_start, int x0_stop,
+                   const uint16_t* c, int R, int K, int K1, int64_t U, int x0_start, int x0_stop,
                    acc_t* out) noexcept nogil:
-    """Add the terms with ``x0_start <= x_0 < x0_stop`` to ``*out``.  Returns 0."""
+    """Add the terms with ``x0_start <= x_0 < x0_stop`` and ``x_1 < K1`` to
+    ``*out`` (the other stacks run over all ``K``).  Returns 0."""
     cdef int64_t ib[MAX_R]          # ib[s]: flat index of (x_1 .. x_s) in T for band 2, unscaled tail
     cdef int64_t ic[MAX_R]          # the same for band 3
     cdef int pos[MAX_R]             # odometer digits x_1 .. x_{R-2}
@@ -72,12 +73,12 @@ cdef int _contract(const uint16_t* act, const uint64_t* T, const uint16_t* b,
             ic[s] = (ic[s - 1] + rc[c[s * K]]) * U
         while True:
             # invariant: ib[R-2] = Σ_{s=1..R-2} act[b0, b[s, pos[s]]] · U^(R-1-s)
-            for x in range(K):
+            for x in range(K1 if R == 2 else K):
                 acc += <acc_t>T[ib[R - 2] + rb[bl[x]]] * T[ic[R - 2] + rc[cl[x]]]
             s = R - 2                   # advance the odometer, last digit fastest
             while s >= 1:
                 pos[s] += 1
-                if pos[s] < K:
+                if pos[s] < (K1 if s == 1 else K):
                     break
                 pos[s] = 0
                 s -= 1
@@ -92,14 +93,22 @@ cdef int _contract(const uint16_t* act, const uint64_t* T, const uint16_t* b,
 
 
 def contract(const uint16_t[:, ::1] act, const uint64_t[::1] T, const uint16_t[:, ::1] b,
-             const uint16_t[:, ::1] c, int x0_start, int x0_stop):
-    """Σ of the terms with ``x0_start <= x_0 < x0_stop``, as ``(high, low)`` 64-bit halves."""
+             const uint16_t[:, ::1] c, int x0_start, int x0_stop, int K1=-1):
+    """Σ of the terms with ``x0_start <= x_0 < x0_stop``, as ``(high, low)`` 64-bit halves.
+
+    ``K1`` (``0 <= K1 <= K``; -1: ``K``): only stack 1's first ``K1`` choices."""
     cdef int R = b.shape[0]
     cdef int K = b.shape[1]
     cdef int64_t U = act.shape[0]
     cdef acc_t acc = 0
+    if K1 == -1:
+        K1 = K
+    if not 0 <= K1 <= K:
+        raise ValueError(f"contract: K1 must be in 0..{K}, got {K1}")
+    if K1 == 0:
+        return 0, 0
     with nogil:
-        _contract(&act[0, 0], &T[0], &b[0, 0], &c[0, 0], R, K, U, x0_start, x0_stop, &acc)
+        _contract(&act[0, 0], &T[0], &b[0, 0], &c[0, 0], R, K, K1, U, x0_start, x0_stop, &acc)
     return <uint64_t>(acc >> 64), <uint64_t>acc
 
 
@@ -255,11 +264,11 @@ cdef acc_t _sorted_prefixes(const _Chain* t, const _Scratch* s, int K,
     return acc
 
 
-cdef int _contract4(const _Chain* t, const uint16_t* b, const uint16_t* c, int K,
+cdef int _contract4(const _Chain* t, const uint16_t* b, const uint16_t* c, int K, int K1,
                     int x0_start, int x0_stop, int batch, _Scratch* s,
                     acc_t* out) noexcept nogil:
-    """Add the R = 4 terms with ``x0_start <= x_0 < x0_stop`` to ``*out``,
-    ``batch`` values of x0 at a time.  Returns 0.
+    """Add the R = 4 terms with ``x0_start <= x_0 < x0_stop`` and ``x_1 < K1``
+    to ``*out``, ``batch`` values of x0 at a time.  Returns 0.
 
     A prefix's key packs, from the top, band 2's act0 row and pair, band 3's
     act0 row and pair (``rbits`` and ``pbits`` each); sorting the prefixes of
@@ -271,7 +280,7 @@ cdef int _contract4(const _Chain* t, const uint16_t* b, const uint16_t* c, int K
     cdef const uint16_t* rc
     cdef const uint16_t* g1b
     cdef const uint16_t* g1c
-    cdef int64_t i1b, i1c, vb, vc, n, KK = <int64_t>K * K, row
+    cdef int64_t i1b, i1c, vb, vc, n, KK = <int64_t>K1 * K, row
     cdef uint64_t key
     cdef acc_t acc = 0
     cdef int x0, x1, x2, x, j, nb, first
@@ -283,8 +292,8 @@ cdef int _contract4(const _Chain* t, const uint16_t* b, const uint16_t* c, int K
             x0 = first + j
             rb = t.act + <int64_t>b[x0] * U
             rc = t.act + <int64_t>c[x0] * U
-            for x1 in range(K):
-                row = <int64_t>j * K + x1           # (x0, x1) in the batch
+            for x1 in range(K1):
+                row = <int64_t>j * K1 + x1          # (x0, x1) in the batch
                 vb = rb[b[K + x1]]
                 vc = rc[c[K + x1]]
                 g1b = t.act0 + <int64_t>t.trans1[vb] * U
@@ -324,8 +333,10 @@ def contract4(const uint16_t[:, ::1] act, const uint16_t[:, ::1] act0,
               const uint16_t[:, ::1] rep2, const int32_t[:, ::1] trans2,
               const int32_t[:, ::1] pair_index, const uint32_t[:, ::1] LT,
               const uint16_t[:, ::1] b, const uint16_t[:, ::1] c, int x0_start, int x0_stop,
-              int batch=BATCH4):
+              int batch=BATCH4, int K1=-1):
     """Σ of the R = 4 terms with ``x0_start <= x_0 < x0_stop``, as ``(high, low)`` halves.
+
+    ``K1`` (``0 <= K1 <= K``; -1: ``K``): only stack 1's first ``K1`` choices.
 
     ``batch`` values of x0 are sorted and summed together (the same sum for
     every ``batch >= 1``; more reuse of the tables' rows, ``batch·K²·24``
@@ -339,6 +350,12 @@ def contract4(const uint16_t[:, ::1] act, const uint16_t[:, ::1] act0,
     cdef acc_t acc = 0
     if batch < 1:
         raise ValueError(f"contract4: batch must be at least 1, got {batch}")
+    if K1 == -1:
+        K1 = K
+    if not 0 <= K1 <= K:
+        raise ValueError(f"contract4: K1 must be in 0..{K}, got {K1}")
+    if K1 == 0 or x0_stop <= x0_start:
+        return 0, 0
     batch = max(1, min(batch, x0_stop - x0_start))
     n = <int64_t>batch * K * K
     s.rbits, s.pbits = _bits(act0.shape[0]), _bits(LT.shape[0])
@@ -359,7 +376,7 @@ def contract4(const uint16_t[:, ::1] act, const uint16_t[:, ::1] act0,
         t.pair_index, t.LT, t.U = &pair_index[0, 0], &LT[0, 0], act.shape[0]
         t.n_pairs, t.n_rows = LT.shape[0], act0.shape[0]
         with nogil:
-            _contract4(&t, &b[0, 0], &c[0, 0], K, x0_start, x0_stop, batch, &s, &acc)
+            _contract4(&t, &b[0, 0], &c[0, 0], K, K1, x0_start, x0_stop, batch, &s, &acc)
     finally:
         free(s.v2b)
         free(s.v3b)

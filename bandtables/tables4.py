@@ -42,7 +42,7 @@ from bandtables.kernels import count_l
 from bandtables.partitions import band2_choices, normalisers, unordered_codes
 
 __all__ = ["block_masks", "class_l", "prefix_rows", "compact", "build", "load", "Tables4",
-           "completions4", "ARRAYS", "FORMAT"]
+           "completions4", "completions4_by_orbits", "ARRAYS", "FORMAT"]
 
 #: The version of the files :func:`build` writes (the cache directory's name carries it):
 #: bumped whenever they change.  1: the chain's arrays; 2: ``act0`` compacted (:func:`compact`).
@@ -223,7 +223,6 @@ def completions4(t: Tables4, codes: np.ndarray, x0: tuple[int, int] | None = Non
         If ``K`` terms below Bregman's bound could pass 2^64 in the kernel's
         64-bit prefix sums, or ``K^4`` of them 2^128.
     """
-    from bandtables.api import max_terms_bound
     R = 4
     codes = np.asarray(codes)
     if codes.shape != (R, 3 * R):
@@ -233,9 +232,33 @@ def completions4(t: Tables4, codes: np.ndarray, x0: tuple[int, int] | None = Non
     start, stop = (0, K // 2) if x0 is None else x0
     if not (isinstance(start, int) and isinstance(stop, int) and 0 <= start <= stop <= K // 2):
         raise ValueError(f"x0 must be a range inside 0..{K // 2}, got {x0!r}")
-    bound = max_terms_bound(R)
-    if bound ** 2 * K >= 2 ** 64 or bound ** 2 * K ** R >= 2 ** 128:
-        raise OverflowError("the kernel's 64/128-bit sums are not proven safe for these sizes")
+    _check_bounds(K)
     hi, lo = kernels.contract4(t.act, t.act0, t.rep1, t.trans1, t.index1, t.rep2, t.trans2,
                                  t.pair_index, t.LT, b, c, start, stop)
     return 2 * ((int(hi) << 64) | int(lo))
+
+
+def completions4_by_orbits(t: Tables4, codes: np.ndarray) -> tuple[int, int]:
+    """The whole of :func:`completions4` (``x0=None``) and the number of
+    terms summed for it: one choice per orbit in two stacks under band 1's
+    symmetries (:func:`bandtables.symmetry.orbit_completions`: the same sum,
+    fewer terms when band 1 has a symmetry fixing a stack than the
+    ``K/2 · K³`` of :func:`completions4`)."""
+    from bandtables.symmetry import orbit_completions
+    codes = np.asarray(codes)
+    if codes.shape != (4, 12):
+        raise ValueError(f"band 1 of 4x3 has codes of shape (4, 12), got {codes.shape}")
+    _check_bounds(len(band2_choices(codes, 4)[0][0]))
+
+    def kernel(b, c, start, stop, K1):
+        return kernels.contract4(t.act, t.act0, t.rep1, t.trans1, t.index1, t.rep2, t.trans2,
+                                 t.pair_index, t.LT, b, c, start, stop, K1=K1)
+    return orbit_completions(codes, 4, kernel)
+
+
+def _check_bounds(K: int) -> None:
+    """Refuse sizes whose 64-bit prefix sums or 128-bit total are not proven safe."""
+    from bandtables.api import max_terms_bound
+    bound = max_terms_bound(4)
+    if bound ** 2 * K >= 2 ** 64 or bound ** 2 * K ** 4 >= 2 ** 128:
+        raise OverflowError("the kernel's 64/128-bit sums are not proven safe for these sizes")

@@ -7,6 +7,8 @@ and prints what it measured.  Run it under ``nice`` on a shared machine::
     nice python scripts/bench_patterns3.py --r4       # also the 4x3 building blocks
     nice python scripts/bench_patterns3.py --sample4 DIR   # 4x3 units from built tables
     nice python scripts/bench_patterns3.py --check4        # recount the published 4x3 sample
+    nice python scripts/bench_patterns3.py --whole4 --limit 6   # published classes whole, as the job
+    nice python scripts/bench_patterns3.py --orbit-slices 1000  # slices a whole unit sums, sampled
 
 Each shape is counted in a fresh process (``--one SHAPE``), so "tables"
 includes building every table from nothing, and "whole" is the process's
@@ -183,6 +185,71 @@ def check4(csv_path: str, directory: str | None, width: int = 1, limit: int | No
             "load_average": os.getloadavg(), "per_unit": units}
 
 
+def whole4(csv_path: str, directory: str | None, limit: int | None) -> dict:
+    """Count the classes of the first ``limit`` published 4x3 units whole, as
+    the job counts a unit (``completions4_by_orbits`` where the checkout has
+    it: one choice per orbit in two stacks; else ``completions4`` over all
+    ``K/2`` slices), timed by the process clock; per class the slices' worth
+    of terms summed and the sum (to compare checkouts)."""
+    import csv
+
+    import bandtables.tables4 as tables4
+    from bandtables.api import band_codes
+    from bandtables.tables import pattern_column_sets
+    if directory is None:
+        from bandtables.cache import tables4_dir
+        directory = str(tables4_dir())
+    t4 = tables4.load(directory)
+    by_orbits = getattr(tables4, "completions4_by_orbits", None)
+    with open(csv_path, newline="") as fh:
+        published = list(csv.DictReader(fh))[:limit]
+    units = []
+    for row in published:
+        class_id = int(row["class_id"])
+        codes = band_codes(pattern_column_sets(t4.reps[class_id].tolist(), 4), 4)
+        c = time.process_time()
+        inner, terms = (by_orbits(t4, codes) if by_orbits
+                        else (tables4.completions4(t4, codes), 173 * 346 ** 3))
+        units.append({"class_id": class_id, "cpu_s": round(time.process_time() - c, 3),
+                      "slices": round(terms / 346 ** 3, 2), "sum": str(inner)})
+    return {"units": len(units), "by_orbits": by_orbits is not None,
+            "cpu_s": round(sum(u["cpu_s"] for u in units), 2),
+            "load_average": os.getloadavg(), "per_unit": units}
+
+
+def orbit_slices(n: int, seed: int, directory: str | None) -> dict:
+    """Slices' worth of terms a whole unit sums (one choice per orbit in two
+    stacks under band 1's symmetries, :mod:`bandtables.symmetry`; and with
+    stack 0's orbits alone) for ``n`` 4x3 classes drawn with ``seed``: their
+    mean, its standard error, and the fraction of the ``K/2 = 173`` slices
+    summed without the orbits; the CPU seconds a class of finding the plan."""
+    import numpy as np
+
+    from bandtables.api import band_codes
+    from bandtables.symmetry import first_stack_orbits, orbit_plan
+    from bandtables.tables import pattern_column_sets
+    from bandtables.tables4 import load
+    if directory is None:
+        from bandtables.cache import tables4_dir
+        directory = str(tables4_dir())
+    t4 = load(directory)
+    ids = np.random.default_rng(seed).choice(len(t4.reps), n, replace=False)
+    one, two, cpu = [], [], 0.0
+    for i in ids:
+        codes = band_codes(pattern_column_sets(t4.reps[i].tolist(), 4), 4)
+        one.append(len(first_stack_orbits(codes, 4)[1]))
+        c = time.process_time()
+        calls = orbit_plan(codes, 4)[1]          # what a whole unit's count finds first
+        cpu += time.process_time() - c
+        two.append(sum(len(x0s) * len(x1s) for _, x0s, x1s in calls) / 346)
+    one, two = np.array(one), np.array(two)
+    return {"classes": n, "seed": seed,
+            "stack0_mean_slices": float(one.mean()), "stack0_sem": float(one.std(ddof=1) / np.sqrt(n)),
+            "mean_slices": float(two.mean()), "sem": float(two.std(ddof=1) / np.sqrt(n)),
+            "fraction_of_173": float(two.mean() / 173), "classes_with_fewer": int((two < 173).sum()),
+            "orbit_cpu_s_per_class": cpu / n}
+
+
 def r5_size() -> dict:
     """5x3: sizes only (nothing is built)."""
     from bandtables.estimate import job_size
@@ -204,10 +271,20 @@ def main(argv=None) -> int:
     ap.add_argument("--width", type=int, default=1,
                     help="--check4: slices of a unit counted in one call, from x0 on (timed per slice)")
     ap.add_argument("--limit", type=int, help="--check4: the first LIMIT published units only")
+    ap.add_argument("--whole4", action="store_true",
+                    help="count the first --limit published 4x3 classes whole, as the job does, timed")
+    ap.add_argument("--orbit-slices", type=int, metavar="N",
+                    help="slices per whole 4x3 unit by orbits, for N classes drawn with --seed")
     ap.add_argument("--tree", metavar="PATH", help="import the packages of this checkout")
     args = ap.parse_args(argv)
     if args.tree:
         sys.path.insert(0, os.path.abspath(args.tree))
+    if args.whole4:
+        print(json.dumps(whole4(args.csv, args.tables, args.limit)))
+        return 0
+    if args.orbit_slices:
+        print(json.dumps(orbit_slices(args.orbit_slices, args.seed, args.tables)))
+        return 0
     if args.check4:
         print(json.dumps(check4(args.csv, args.tables, args.width, args.limit)))
         return 0

@@ -43,7 +43,10 @@ column sets, divided by ``(R!)³``.  The sum is a table contraction (the
 search: :meth:`~ThreeBandPatternReduction.problem` is None.
 Exchanging bands 2 and 3 keeps every term and pairs stack 1's ``K``
 band-2 choices, so the kernels sum ``K/2`` of them and double; a unit may
-be counted in slices of those (``count_slice(spec, (start, stop))``).
+be counted in slices of those (``count_slice(spec, (start, stop))``).  A
+whole 4x3 unit is summed one choice per orbit of two stacks' choices under
+band 1's symmetries (:mod:`bandtables.symmetry`: the same sum, fewer
+terms; measured in ``results/bench_patterns3.md``).
 
 Tables: every table a unit reads is memory-mapped read-only from the
 machine's cache directory, where it is built on first use and checked by
@@ -389,22 +392,34 @@ class ThreeBandPatternReduction(Reduction):
     def estimate_method(self, sampled: int) -> str:
         width = self._slices_timed()
         what = "one" if width == 1 else f"{width} consecutive"
+        scaled = "" if self.rows <= DENSE_MAX_R else (
+            ", scaled to the slices band 1's symmetries leave a unit")
         return (f"{what} of {self.choices // 2} band-2 slices timed in each of {sampled} "
-                f"sampled unit{'s' * (sampled != 1)}")
+                f"sampled unit{'s' * (sampled != 1)}{scaled}")
 
     def estimate_unit_seconds(self, spec, options, *, probes: int, seed: int,
                               max_seconds: float) -> float:
-        """CPU seconds of counting ``spec``: every unit has ``K^R / 2`` terms,
-        so a few consecutive slices (:meth:`_slices_timed`, from stack 1's
-        choice drawn with ``seed``) are counted in one call, timed by this
-        process's CPU clock (a shared machine stretches wall time, not
-        core-hours), and scaled to the ``K/2`` slices."""
+        """CPU seconds of counting ``spec``: a few consecutive slices
+        (:meth:`_slices_timed`, from stack 1's choice drawn with ``seed``)
+        are counted in one call, timed by this process's CPU clock (a shared
+        machine stretches wall time, not core-hours), and scaled to the
+        slices the unit sums: ``K/2``, or for 4x3 the slices' worth of terms
+        left by the orbits of band 1's symmetries (:mod:`bandtables.symmetry`;
+        the time to find them included)."""
         width = self._slices_timed()
         x0 = random.Random(seed).randrange(self.choices // 2 - width + 1)
         self._l(spec.column_sets)              # the tables mapped before the clock starts
         t0 = time.process_time()
         self.count_slice(spec, (x0, x0 + width))
-        return (time.process_time() - t0) * (self.choices // 2) / width
+        per_slice = (time.process_time() - t0) / width
+        if self.rows <= DENSE_MAX_R:
+            return per_slice * (self.choices // 2)
+        from bandtables.api import band_codes
+        from bandtables.symmetry import orbit_plan
+        t0 = time.process_time()
+        _, calls = orbit_plan(band_codes(spec.column_sets, self.rows), self.rows)
+        slices = sum(len(x0s) * len(x1s) for _, x0s, x1s in calls) / self.choices
+        return per_slice * slices + (time.process_time() - t0)
 
     def estimate_memory(self, options=None) -> tuple[int, int] | None:
         """For 4x3: this process's private resident memory (measured, after
@@ -416,14 +431,22 @@ class ThreeBandPatternReduction(Reduction):
         t = tables4(self.table_dir)
         return _private_bytes(), table_bytes(Path(t.act.filename).parent)
 
-    def _completions(self, column_sets, x0=None) -> int:
-        """``Σ_{P2} l(P2)·l(P3)`` for band 1's column sets (stack 1's choice in ``x0``)."""
-        R = self.rows
+    def _completions(self, column_sets, x0=None) -> tuple[int, int]:
+        """``(Σ_{P2} l(P2)·l(P3), terms summed)`` for band 1's column sets
+        (stack 1's choice in ``x0``).  A whole 4x3 unit (``x0`` None) is
+        summed one choice per orbit in two stacks under band 1's symmetries
+        (:mod:`bandtables.symmetry`: the same sum, fewer terms when band 1
+        has a symmetry fixing a stack)."""
+        R, K = self.rows, self.choices
+        width = K // 2 if x0 is None else x0[1] - x0[0]
         if R <= DENSE_MAX_R:
-            return tables(R).completions(column_sets, x0)
+            return tables(R).completions(column_sets, x0), width * K ** (R - 1)
         from bandtables.api import band_codes
-        from bandtables.tables4 import completions4
-        return completions4(tables4(self.table_dir), band_codes(column_sets, R), x0)
+        from bandtables.tables4 import completions4, completions4_by_orbits
+        codes = band_codes(column_sets, R)
+        if x0 is None:
+            return completions4_by_orbits(tables4(self.table_dir), codes)
+        return completions4(tables4(self.table_dir), codes, x0), width * K ** (R - 1)
 
     def _l(self, column_sets) -> int:
         R = self.rows
@@ -442,7 +465,7 @@ class ThreeBandPatternReduction(Reduction):
     def band_completions(self, column_sets) -> int:
         """Completions of bands 2 and 3 of any band 1 with these column sets
         (``R × 3`` orientation): ``(R!)² · Σ_{P2} l(P2)·l(P3)``, exact."""
-        return math.factorial(self.rows) ** 2 * self._completions(column_sets)
+        return math.factorial(self.rows) ** 2 * self._completions(column_sets)[0]
 
     def count_directly(self, spec: BandPatternUnitSpec,
                        options: CountOptions = CountOptions()) -> Tally:
@@ -463,10 +486,10 @@ class ThreeBandPatternReduction(Reduction):
         self._check_spec(spec)
         K = self.choices
         t0 = time.perf_counter()
-        count = self._l(spec.column_sets) * self._completions(spec.column_sets, x0)
+        inner, terms = self._completions(spec.column_sets, x0)
+        count = self._l(spec.column_sets) * inner
         seconds = time.perf_counter() - t0
-        width = K // 2 if x0 is None else x0[1] - x0[0]
-        return Tally(count, nodes=width * K ** (self.rows - 1), seconds=seconds,
+        return Tally(count, nodes=terms, seconds=seconds,
                      engine_version=ENGINE_VERSION + self.engine_suffix())
 
     def engine_suffix(self) -> str:

@@ -66,6 +66,31 @@ def test_slices_of_stack_1_add_up_to_the_whole_sum(R):
     assert kernel_sum(act, T, b, c, 1, 4) == slow_sum(act, T, b, c, 1, 4)
 
 
+@pytest.mark.parametrize("R", [2, 3, 4])
+@pytest.mark.parametrize("K1", [0, 1, 3, 5])
+def test_K1_keeps_stack_2s_first_choices_only(R, K1):
+    """``K1``: the sum over stack 2's (row 1's) first K1 choices only, the
+    other stacks over all K, written out term by term."""
+    rng = np.random.default_rng(8)
+    act, T, b, c = random_problem(rng, R, U=6, K=5, high=50)
+    U, K = act.shape[0], b.shape[1]
+    expected = 0
+    for x in itertools.product(range(1, 4), range(K1), *[range(K)] * (R - 2)):
+        ib = ic = 0
+        for s in range(1, R):
+            ib = ib * U + int(act[b[0, x[0]], b[s, x[s]]])
+            ic = ic * U + int(act[c[0, x[0]], c[s, x[s]]])
+        expected += int(T[ib]) * int(T[ic])
+    hi, lo = kernels.contract(act, T, b, c, 1, 4, K1)
+    assert (int(hi) << 64 | int(lo)) == expected
+
+
+def test_K1_outside_0_to_K_is_refused():
+    act, T, b, c = random_problem(np.random.default_rng(9), 3, U=6, K=5, high=50)
+    with pytest.raises(ValueError, match="K1 must be in 0..5"):
+        kernels.contract(act, T, b, c, 0, 2, 6)
+
+
 def test_kernel_sums_past_2_to_the_64_exactly():
     rng = np.random.default_rng(1)
     act, _, b, c = random_problem(rng, 3, U=4, K=3, high=2)

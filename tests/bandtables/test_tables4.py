@@ -197,6 +197,24 @@ def test_contract4_gives_the_same_sum_for_every_batch_of_x0(seed, U, G, P, batch
     assert (int(hi) << 64 | int(lo)) == written_out_sum(chain, b, c, 1, 6)
 
 
+@pytest.mark.parametrize("K1", [0, 1, 4, 6])
+@pytest.mark.parametrize("batch", [1, 16])
+def test_contract4_with_K1_sums_stack_2s_first_choices_only(K1, batch):
+    """``K1``: stack 2's (row 1's) first K1 choices only, the other stacks
+    over all K, against the written-out sum."""
+    rng = np.random.default_rng(13)
+    chain = SyntheticChain(rng, U=40, G=300, P=60, high=1 << 29)
+    t = chain.tables()
+    K = 6
+    b = rng.integers(0, 40, (4, K), dtype=np.uint16)
+    c = rng.integers(0, 40, (4, K), dtype=np.uint16)
+    expected = sum(chain.lookup(b[range(4), x]) * chain.lookup(c[range(4), x])
+                   for x in itertools.product(range(1, 5), range(K1), range(K), range(K)))
+    hi, lo = kernels.contract4(t.act, t.act0, t.rep1, t.trans1, t.index1, t.rep2, t.trans2,
+                               t.pair_index, t.LT, b, c, 1, 5, batch=batch, K1=K1)
+    assert (int(hi) << 64 | int(lo)) == expected
+
+
 def test_contract4_refuses_a_batch_below_one():
     chain = SyntheticChain(np.random.default_rng(0))
     t = chain.tables()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from pathlib import Path
 
 import numpy as np
@@ -276,19 +277,48 @@ def test_the_4x3_estimate_times_the_slices_the_kernel_sorts_together(monkeypatch
     """A 4x3 unit is counted whole, BATCH4 slices to a kernel call, and one
     slice alone runs about 1.7x slower a slice (results/bench_patterns3.md):
     so the estimate times BATCH4 consecutive slices in one call, inside
-    0..K/2, and scales them to K/2; below 4x3 it times one slice."""
+    0..K/2; below 4x3 it times one slice."""
     from bandtables.kernels import BATCH4
     red = ThreeBandPatternReduction("4x3")
     asked = []
     monkeypatch.setattr(red, "_l", lambda sets: 1)
     monkeypatch.setattr(red, "count_slice", lambda spec, x0: asked.append(x0))
-    spec = BandPatternUnitSpec("4x3", "patterns3", 0, 0, 0, 1, ())   # column sets unread
+    monkeypatch.setattr("bandtables.symmetry.orbit_plan",                # the next test's
+                        lambda codes, R: (None, [(2, range(173), range(346))]))
+    spec = BandPatternUnitSpec("4x3", "patterns3", 0, 0, 0, 1, CLASS0_4X3)
     for seed in range(30):
         assert red.estimate_unit_seconds(spec, None, probes=0, seed=seed, max_seconds=1) >= 0
     assert len(asked) == 30
     assert all(stop - start == BATCH4 and 0 <= start and stop <= 173 for start, stop in asked)
     assert red.estimate_method(2).startswith(f"{BATCH4} consecutive of 173 band-2 slices")
     assert ThreeBandPatternReduction("3x3").estimate_method(1).startswith("one of 28")
+
+
+#: Band 1 of 4x3's class 0 (results/4x3-sample-units.csv): every box 1234 5678 9abc.
+CLASS0_4X3 = tuple(tuple(range(1 + 4 * j, 5 + 4 * j)) for _ in range(4) for j in range(3))
+
+
+def test_the_4x3_estimate_scales_to_the_slices_the_orbits_leave(monkeypatch):
+    """A whole 4x3 unit sums one choice per orbit in two stacks under band
+    1's symmetries (bandtables/symmetry.py): class 0 needs a few slices'
+    worth of terms, not K/2 = 173, and the estimate scales the timed slices
+    to those (with a clock that gives every slice one second and the orbits
+    none)."""
+    import itertools
+    from bandtables.api import band_codes
+    from bandtables.kernels import BATCH4
+    from bandtables.symmetry import orbit_plan
+    red = ThreeBandPatternReduction("4x3")
+    monkeypatch.setattr(red, "_l", lambda sets: 1)
+    monkeypatch.setattr(red, "count_slice", lambda spec, x0: None)
+    clock = itertools.chain([0.0, float(BATCH4)], itertools.repeat(100.0))
+    monkeypatch.setattr(time, "process_time", lambda: next(clock))
+    spec = BandPatternUnitSpec("4x3", "patterns3", 0, 0, 0, 1, CLASS0_4X3)
+    calls = orbit_plan(band_codes(CLASS0_4X3, 4), 4)[1]
+    slices = sum(len(x0s) * len(x1s) for _, x0s, x1s in calls) / 346
+    assert slices < 173
+    assert red.estimate_unit_seconds(spec, None, probes=0, seed=0, max_seconds=1) == slices
+    assert red.estimate_method(8).endswith("scaled to the slices band 1's symmetries leave a unit")
 
 
 def test_slices_add_up_to_the_unit():
