@@ -121,37 +121,54 @@ def stack_symmetries(codes: np.ndarray, R: int) -> np.ndarray:
     return H[np.all(np.sort(imgs, axis=1) == others[None, :], axis=1)]
 
 
-def _orbits(b: np.ndarray, c: np.ndarray, H: np.ndarray, R: int) -> np.ndarray:
-    """Orbit number of each of the ``K`` choices ``(b[x], c[x])`` under the
-    relabellings ``H`` and the exchange of bands 2 and 3, numbered by first
-    occurrence (a union-find over the choices; equal pairs join too)."""
-    K, U = len(b), len(unordered_codes(R))
-    first: dict[int, int] = {}
-    for x, k in enumerate((b.astype(np.int64) * U + c).tolist()):
-        first.setdefault(k, x)
-    parent = list(range(K))
+class _ChoiceUnion:
+    """A union-find over the ``K`` choices ``(b[x], c[x])`` of a stack: an
+    image pair joins the choice it came from to the first choice equal to
+    it; equal pairs start joined.  :meth:`numbers` gives each choice its
+    orbit's number, numbered by first occurrence."""
 
-    def root(x: int) -> int:
+    def __init__(self, b: np.ndarray, c: np.ndarray, R: int):
+        self.U = len(unordered_codes(R))
+        self.first: dict[int, int] = {}
+        for x, k in enumerate((b.astype(np.int64) * self.U + c).tolist()):
+            self.first.setdefault(k, x)
+        self.parent = list(range(len(b)))
+        self.join(b, c)                          # equal pairs: one orbit
+
+    def root(self, x: int) -> int:
+        parent = self.parent
         while parent[x] != x:
             parent[x] = parent[parent[x]]
             x = parent[x]
         return x
 
-    def join(images: np.ndarray, other: np.ndarray) -> None:
-        for x, k in enumerate((images.astype(np.int64) * U + other).tolist()):
-            rx, ry = root(x), root(first[k])
+    def join(self, images: np.ndarray, other: np.ndarray) -> None:
+        """Join choice ``x`` to the choice ``(images[x], other[x])``."""
+        for x, k in enumerate((images.astype(np.int64) * self.U + other).tolist()):
+            rx, ry = self.root(x), self.root(self.first[k])
             if rx != ry:
-                parent[max(rx, ry)] = min(rx, ry)
+                self.parent[max(rx, ry)] = min(rx, ry)
 
-    join(b, c)                                   # equal pairs: one orbit
+    def numbers(self) -> np.ndarray:
+        order: dict[int, int] = {}
+        return np.array([order.setdefault(self.root(x), len(order))
+                         for x in range(len(self.parent))])
+
+
+def _orbits(b: np.ndarray, c: np.ndarray, H: np.ndarray, R: int) -> np.ndarray:
+    """Orbit number of each of the ``K`` choices ``(b[x], c[x])`` under the
+    relabellings ``H`` and the exchange of bands 2 and 3, numbered by first
+    occurrence (a union-find over the choices; equal pairs join too)."""
+    K = len(b)
+    orbits = _ChoiceUnion(b, c, R)
+    join = orbits.join
     join(c, b)                                   # bands 2 and 3 exchanged
     labels = unordered_codes(R)
     step = max(1, len(H) // MAX_GENERATORS)
     for h in H[1::step]:
         hs = np.broadcast_to(h, (K, 3 * R))
         join(_images(hs, labels[b], R), _images(hs, labels[c], R))
-    order: dict[int, int] = {}
-    return np.array([order.setdefault(root(x), len(order)) for x in range(K)])
+    return orbits.numbers()
 
 
 def _normaliser(u: int, R: int) -> np.ndarray:
@@ -233,33 +250,16 @@ def _orbits_under(b: np.ndarray, c: np.ndarray, elements, R: int) -> np.ndarray:
     """Orbit number of each choice ``(b[x], c[x])`` under ``elements``
     (``(h, exchanged)``: ``(β, γ) ↦ (hβ, hγ)``, or ``(hγ, hβ)``), numbered
     by first occurrence; at most :data:`MAX_GENERATORS` of them are used."""
-    K, U = len(b), len(unordered_codes(R))
-    first: dict[int, int] = {}
-    for x, k in enumerate((b.astype(np.int64) * U + c).tolist()):
-        first.setdefault(k, x)
-    parent = list(range(K))
-
-    def root(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    def join(images: np.ndarray, other: np.ndarray) -> None:
-        for x, k in enumerate((images.astype(np.int64) * U + other).tolist()):
-            rx, ry = root(x), root(first[k])
-            if rx != ry:
-                parent[max(rx, ry)] = min(rx, ry)
-
-    join(b, c)                                   # equal pairs: one orbit
+    K = len(b)
+    orbits = _ChoiceUnion(b, c, R)
+    join = orbits.join
     labels = unordered_codes(R)
     step = max(1, len(elements) // MAX_GENERATORS)
     for h, exchanged in elements[::step]:
         hs = np.broadcast_to(h, (K, 3 * R))
         hb, hc = _images(hs, labels[b], R), _images(hs, labels[c], R)
         join(hc, hb) if exchanged else join(hb, hc)
-    order: dict[int, int] = {}
-    return np.array([order.setdefault(root(x), len(order)) for x in range(K)])
+    return orbits.numbers()
 
 
 def orbit_plan(codes: np.ndarray, R: int):
