@@ -120,6 +120,14 @@ def store_wrong_count(path: Path, unit_id: int, count: int) -> None:
     edit_row(path, unit_id, count=str(count), checksum=row_checksum(job, stored_row(result)))
 
 
+
+def store_count_plus_one(path: Path, unit_id: int = 0) -> None:
+    """:func:`store_wrong_count` with the stored count plus one: a store whose
+    rows changed after another job took a figure from it."""
+    with Store.open(path) as st:
+        right = st.get(unit_id).count
+    store_wrong_count(path, unit_id, right + 1)
+
 # The schema of store format 1, as gridcount wrote it before format 2.
 FORMAT_1_SCHEMA = """
 CREATE TABLE meta (

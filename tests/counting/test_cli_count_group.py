@@ -156,13 +156,11 @@ def test_a_grid_store_forged_after_a_full_group_s_identity_was_taken_is_noticed(
     """The full group's identity is tied to the grid count's store as today's
     group's is: a grid store whose rows change afterwards (a count and its
     checksum rewritten) makes status refuse, in one line naming both stores."""
-    from store_samples import store_wrong_count
+    from store_samples import store_count_plus_one
 
     count_json("2x2+disjoint", "--group", "full")
     grid = here / "results" / "2x2+disjoint-rprefix-rows=2.sqlite"
-    with Store.open(grid) as st:
-        right = st.get(0).count
-    store_wrong_count(grid, 0, right + 1)
+    store_count_plus_one(grid)
     res = invoke("status", "results/2x2+disjoint-rsymmetry-full.sqlite")
     assert res.exit_code == 1 and res.output.count("\n") == 1, res.output
     for words in ("2x2+disjoint-rprefix-rows=2.sqlite", "2x2+disjoint-rsymmetry-full.sqlite",

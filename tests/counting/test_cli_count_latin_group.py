@@ -152,13 +152,11 @@ def test_group_full_on_latin_squares_is_refused_pointing_to_main_class(here):
 def test_a_grid_store_forged_after_a_main_class_identity_was_taken_is_noticed(here):
     """The main-class job's identity is tied to the 1xN grid store like every
     symmetry job's: rows changed afterwards are refused in one line naming both."""
-    from store_samples import store_wrong_count
+    from store_samples import store_count_plus_one
 
     count_json("1x4", "--group", "main-class")
     grid = here / "results" / "1x4-rcycles2.sqlite"
-    with Store.open(grid) as st:
-        right = st.get(0).count
-    store_wrong_count(grid, 0, right + 1)
+    store_count_plus_one(grid)
     res = invoke("status", "results/1x4-rsymmetry-main-class.sqlite")
     assert res.exit_code == 1 and res.output.count("\n") == 1, res.output
     for words in ("1x4-rcycles2.sqlite", "1x4-rsymmetry-main-class.sqlite", "changed since"):
