@@ -84,6 +84,8 @@ class OutOfReach(ValueError):
         self.reduction, self.estimate = reduction, estimate
         #: the measured estimate of a route not built yet, given instead of the search's
         self.route = route
+        #: the lines :func:`count` had said before the refusal (``count --json``'s ``notes``)
+        self.notes: list[str] = []
 
 
 class NoGrids(ValueError):
@@ -220,10 +222,15 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
         if r.force:      # --force runs a job past its estimate, never one that cannot be counted
             refuse_uncountable(r.shape, r.reduction, r.options, r.workers)
         else:            # before the units are enumerated: 2x6's take minutes
-            for what, cost in check_reach(r.shape, r.reduction, r.options, r.workers,
-                                          up_to_symmetry=r.up_to_symmetry, group=r.group,
-                                          has_store=True, store=r.db, fresh=r.fresh,
-                                          note=note, quick=quick, say=say):
+            try:
+                costs = check_reach(r.shape, r.reduction, r.options, r.workers,
+                                    up_to_symmetry=r.up_to_symmetry, group=r.group,
+                                    has_store=True, store=r.db, fresh=r.fresh,
+                                    note=note, quick=quick, say=say)
+            except OutOfReach as e:
+                e.notes = list(notes)      # what was said before (a route file refused)
+                raise
+            for what, cost in costs:
                 say(f"estimated cost of {what}: {cost.describe(r.workers)}")
         with say_if_slow(note, f"preparing the units of {r.shape} ..."):
             job = Job.load(r.shape, symmetry if r.up_to_symmetry else r.reduction, force=r.force)

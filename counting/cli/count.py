@@ -289,7 +289,7 @@ def _refuse_out_of_reach(e: "plan.OutOfReach", as_json: bool, quiet: bool, worke
     """A refused job; a route's measured estimate (2x6 by layers) first as a table
     (``--json``: as data, ``route_estimate``); then the one line, exit code 2."""
     route = {} if e.route is None else {"route_estimate": e.route.as_json(workers)}
-    _json_error(as_json, str(e), 2, **route)
+    _json_error(as_json, str(e), 2, **route, **({"notes": e.notes} if e.notes else {}))
     if route and not (as_json or quiet):
         print_table(e.route.rows(workers))
     refuse(str(e))

@@ -106,6 +106,9 @@ def test_a_missing_or_foreign_file_is_said_in_one_line_and_the_search_estimated(
     assert len(said) == 1 and said[0].startswith(f"the layer route's measurement: {path} {says}")
     assert said[0].endswith("; the search's estimate instead")
     assert res.stdout == ""
+    res = invoke("count", "2x6", "--json", "--db", tmp_path / "s.sqlite")
+    doc = json.loads(res.stdout)
+    assert doc["notes"] == said and "route_estimate" not in doc and doc["exit_code"] == 2
 
 
 def test_the_committed_measurement_is_what_count_2x6_prints(tmp_path, no_search):
