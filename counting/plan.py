@@ -42,7 +42,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
-from counting import reach
+from counting import reach, route_estimate
 from counting.job import (Job, RunReport, Summary, default_db_path, run_count,
                           summarise)
 from counting.options import CountOptions
@@ -50,6 +50,7 @@ from counting.unit_ids import parse_unit_list
 from counting.reduction import get_reduction
 from counting.group_choice import GroupRefused, check_group, other_group
 from counting.reduction.registry import check_shape, symmetry_reduction
+from counting.route_estimate import RouteEstimate
 from counting.run.dask_setup import DaskPoolError, NoWorkers, UnitFailed
 from counting.run.notice import say_if_slow
 from counting.run.pool import WorkerLost, check_memory
@@ -73,12 +74,18 @@ class OutOfReach(ValueError):
     days: its reduction's name and the ``describe``d estimate."""
 
     def __init__(self, shape: str, reduction: str, estimate: str, *,
-                 refused_because: str | None = None, also: str | None = None):
+                 refused_because: str | None = None, also: str | None = None,
+                 route: RouteEstimate | None = None):
         why = refused_because or (f"more than {reach.REACH_DAYS} days, so it is refused "
                                   f"(--force runs it anyway)")
-        super().__init__(f"{shape} by reduction {reduction} is out of reach: {estimate}; {why}"
+        job = f"{shape} by reduction {reduction}" if route is None else f"{shape} by layers"
+        super().__init__(f"{job} is out of reach: {estimate}; {why}"
                          + (f"; {also}" if also else ""))
         self.reduction, self.estimate = reduction, estimate
+        #: the measured estimate of a route not built yet, given instead of the search's
+        self.route = route
+        #: the lines :func:`count` had said before the refusal (``count --json``'s ``notes``)
+        self.notes: list[str] = []
 
 
 class NoGrids(ValueError):
@@ -215,10 +222,15 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
         if r.force:      # --force runs a job past its estimate, never one that cannot be counted
             refuse_uncountable(r.shape, r.reduction, r.options, r.workers)
         else:            # before the units are enumerated: 2x6's take minutes
-            for what, cost in check_reach(r.shape, r.reduction, r.options, r.workers,
-                                          up_to_symmetry=r.up_to_symmetry, group=r.group,
-                                          has_store=True, store=r.db, fresh=r.fresh,
-                                          note=note, quick=quick):
+            try:
+                costs = check_reach(r.shape, r.reduction, r.options, r.workers,
+                                    up_to_symmetry=r.up_to_symmetry, group=r.group,
+                                    has_store=True, store=r.db, fresh=r.fresh,
+                                    note=note, quick=quick, say=say)
+            except OutOfReach as e:
+                e.notes = list(notes)      # what was said before (a route file refused)
+                raise
+            for what, cost in costs:
                 say(f"estimated cost of {what}: {cost.describe(r.workers)}")
         with say_if_slow(note, f"preparing the units of {r.shape} ..."):
             job = Job.load(r.shape, symmetry if r.up_to_symmetry else r.reduction, force=r.force)
@@ -316,7 +328,7 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
                 up_to_symmetry: bool = False, group: str | None = None,
                 grid_total_known: bool | None = None,
                 has_store: bool = False, store: Path | None = None, fresh: bool = False,
-                note: Say = _silent, quick: list | None = None) -> list:
+                note: Say = _silent, quick: list | None = None, say: Say = _silent) -> list:
     """The estimates of a job that could run long (``(what, JobCost)``
     pairs, to be printed before it starts); :class:`OutOfReach`, with the
     estimate, when one would take more than
@@ -341,6 +353,12 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
     ``quick``, when given, is appended each quick look made
     (:class:`counting.reach.JobCost`): what a run's place is chosen by
     (:func:`in_process_reason`).
+
+    A grid job whose shape has a measured route not built yet (2x6 by
+    layers, :mod:`counting.route_estimate`) is refused with that route's
+    estimate, read from its measurement file, instead of the search's
+    (:class:`OutOfReach` with ``route``); a missing, damaged or foreign
+    file is said to ``say`` in one line and the search is estimated.
     """
     kind = as_kind(shape)
     check_shape(kind)
@@ -352,6 +370,10 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
     if state == "refused" or (state == "complete" and not fresh):
         return []
     done = 0 if fresh else done      # units the run will not count again
+    route = None if up_to_symmetry else route_estimate.for_job(kind, grid.name, say)
+    if route is not None:
+        raise OutOfReach(s.name, grid.name, route.describe(workers), route=route,
+                         refused_because=route.refusal(grid.name, workers))
     # the units left, when some are stored: those are the ones estimated
     left = None if not done else units_left(store or default_db_path(s.name, job.name))
     wanted = [("this job", grid, done, left)]

@@ -26,13 +26,24 @@ Sources
 2×3, 2×4, 2×5 and 2×6
     The rectangular-box totals 28,200,960 (2×3) and
     29,136,487,207,403,520 (2×4) are the values quoted in issue 5, 2×5 and
-    2×6 those quoted in issue 16; they are
+    2×6 those quoted in issue 16 (2×6's sources now: below); they are
     the ones listed in the table of rectangular-box counts of Wikipedia's
     "Mathematics of Sudoku" (2×3 attributed to Pettersen, 2×4 to Russell),
     see also Russell & Jarvis, "Mathematics of Sudoku II" (2006).  [Not
     confirmed from a primary source with this project's search tools: no
     OEIS entry for the total number of 2×n grids was found (OEIS A291188
     counts *inequivalent* 2×n grids, a different number).]
+2×6 (``Pettersen 2006; linche89/sudoku-enumeration 2026``)
+    Kjell Fredrik Pettersen announced the 2×6 total on the New Sudoku
+    Players' Forum on 2006-11-14 ("6x2 counting",
+    https://forum.enjoysudoku.com/6x2-counting-t4835.html#p37761: 63,199
+    band classes, a weighted sum of squares, about 4-5 weeks); the GitHub
+    repository linche89/sudoku-enumeration reproduced it in 2026 (its
+    README's table of verified results, the computation completed on
+    2026-09-07, with downloadable class tables).  Both were read here
+    through the project's search tools (the repository's README and its
+    notes quoting the forum announcement), so this value is confirmed from
+    a published reproduction, not only from Wikipedia.
 ``OEIS A109741``, ``OEIS A291188`` (essentially different grids)
     Inequivalent n²×n² grids: 1, 1, 2, 5472730538 (https://oeis.org/A109741;
     the 9×9 value is Russell & Jarvis, "Mathematics of Sudoku II", 2006), and
@@ -135,7 +146,7 @@ PUBLISHED: dict[str, Published] = {p.shape: p for p in (
     Published("2x5", 1_903_816_047_972_624_930_994_913_280_000,
               "Pettersen & Russell, via Wikipedia" + _UNCONFIRMED),
     Published("2x6", 38_296_278_920_738_107_863_746_324_732_012_492_486_187_417_600_000,
-              "Pettersen & Russell, via Wikipedia" + _UNCONFIRMED),
+              "Pettersen 2006; linche89/sudoku-enumeration 2026"),
     Published("3x3", 6_670_903_752_021_072_936_960,
               "Felgenhauer & Jarvis 2005; OEIS A107739"),
 )}

@@ -46,14 +46,18 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import math
 import os
 import random
 import statistics
+import sys
 import time
+from datetime import datetime, timezone
 
 import numpy as np
 
+from counting import route_estimate
 from counting.job import describe_machine
 from factorization.kernel import Kernel, key_to_adj
 from factorization.layer_estimate import Figure
@@ -134,6 +138,9 @@ def main() -> None:
                     help="layer-5 states whose look-up cost is timed (each fills a memo)")
     ap.add_argument("--lookup-mb", type=float, default=64.0, help="the look-ups' memo, MiB")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", default=None, metavar="PATH",
+                    help="also write route A's measurement there (results/layers-2x6-route.json "
+                         "is what `gridcount count 2x6` and `verify` read)")
     args = ap.parse_args()
     terms = read_units(args.units)
     m = describe_machine()
@@ -254,6 +261,18 @@ def main() -> None:
     memo(F["n4"].value + F["n5"].value, "B: the layer classes of degree 4 and 5", 48)
     print(f"\nmeasured in {time.perf_counter() - t_start:,.0f} s wall; load average after "
           f"{os.getloadavg()[0]:.1f}")
+    if args.json:
+        k = Figure(F["k4"].value + F["k5"].value, math.hypot(F["k4"].stderr, F["k5"].stderr))
+        sample = {"terms": len(terms), "layer_4_states": sum(len(t[4]) for t in terms),
+                  "layer_5_states": sum(len(t[5]) for t in terms), "top_classes_timed": len(tops),
+                  "look_up_states_timed": len(lookups), "timings_a_state": args.repeats,
+                  "units_file": args.units, "look_up_memo_mib": args.lookup_mb}
+        write_measurement(args.json, m, load0, sample, [
+            ("F_4", "by 2-factors, once per kernel class of degree 4", f4),
+            ("F_5", "rooted, from memoised F_4 of its children, once per kernel class of "
+                    "degree 5", a5),
+            ("F_6", f"rooted, from memoised F_5, each of the {TOP_CLASSES:,} top classes",
+             Figure(top_a * 3600, 0.0))], k)
 
 
 def rooted_layer_forms(state) -> tuple[float, int]:
@@ -278,6 +297,27 @@ def lookup_cost(adj, keys, t_children, memo_mb: float) -> float:
     t5, _ = cpu(k.count, adj, 5)
     assert k.stats()["hits"] - before == len(keys)
     return max(0.0, t5 - t_children) / len(keys)
+
+
+def write_measurement(path, machine, load0, sample, stages, entries) -> None:
+    """Write route A's measurement (:mod:`counting.route_estimate`'s format)."""
+    doc = {"format": route_estimate.FORMAT, "version": route_estimate.VERSION, "shape": "2x6",
+           "route": "the layer method's 2-factor route (F_4 by 2-factors; F_5, F_6 rooted; "
+                    "memoised by kernel forms)",
+           "stages": [{"name": n, "what": w, "cpu_seconds": f.value, "stderr_seconds": f.stderr}
+                      for n, w, f in stages],
+           "memo": {"entries": entries.value, "entries_stderr": entries.stderr,
+                    "slot_bytes": SLOT_BYTES, "fill": 0.75},
+           "worker_limit_gib": LIMIT_GIB, "sample": sample,
+           "machine": {k: machine[k] for k in ("cpu", "cores", "memory_gib", "os", "python")},
+           "load_average": {"before": [round(x, 2) for x in load0],
+                            "after": [round(x, 2) for x in os.getloadavg()]},
+           "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+           "command": "python scripts/estimate_two_factor_route.py " + " ".join(sys.argv[1:])}
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    print(f"wrote {path}")
 
 
 def memo(n: float, label: str, slot: int) -> None:

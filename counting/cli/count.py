@@ -230,7 +230,9 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
     except plan.NoGrids as e:
         _say_no_grids(e, as_json, quiet)
         return
-    except (plan.OutOfReach, plan.NoDiskRoom, plan.GroupRefused) as e:
+    except plan.OutOfReach as e:
+        _refuse_out_of_reach(e, as_json, quiet, estimate_on)
+    except (plan.NoDiskRoom, plan.GroupRefused) as e:
         _json_error(as_json, str(e), 2)
         refuse(str(e))
     except plan.TooMuchMemory as e:
@@ -276,12 +278,21 @@ def _say_no_grids(e: "plan.NoGrids", as_json: bool, quiet: bool) -> None:
         click.echo(f"{e}\n{e.shape} {e.counts}  0")
 
 
-def _json_error(as_json: bool, message: str, exit_code: int) -> None:
+def _json_error(as_json: bool, message: str, exit_code: int, **data) -> None:
     """Under ``--json``, a refusal or failure is a JSON object on stdout too
-    (``{"error": ..., "exit_code": ...}``), so a script never reads an empty
-    stdout; the one line on stderr follows as usual."""
+    (``{"error": ..., "exit_code": ..., **data}``): a script never reads an empty stdout."""
     if as_json:
-        click.echo(json.dumps({"error": message, "exit_code": exit_code}))
+        click.echo(json.dumps({"error": message, "exit_code": exit_code, **data}))
+
+
+def _refuse_out_of_reach(e: "plan.OutOfReach", as_json: bool, quiet: bool, workers: int) -> NoReturn:
+    """A refused job; a route's measured estimate (2x6 by layers) first as a table
+    (``--json``: as data, ``route_estimate``); then the one line, exit code 2."""
+    route = {} if e.route is None else {"route_estimate": e.route.as_json(workers)}
+    _json_error(as_json, str(e), 2, **route, **({"notes": e.notes} if e.notes else {}))
+    if route and not (as_json or quiet):
+        print_table(e.route.rows(workers))
+    refuse(str(e))
 
 
 def _prefix_reduction(kind, reduction: str | None, prefix: str | None) -> str | None:

@@ -6,7 +6,7 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from counting import plan, reach
+from counting import plan, reach, route_estimate
 from counting.cli import cli
 from counting.options import CountOptions
 from counting.reach import (REACH_DAYS, JobCost, could_be_long, format_seconds, job_cost,
@@ -174,7 +174,7 @@ def test_count_refuses_a_job_out_of_reach_at_once_with_its_estimate(tmp_path, ar
     res = invoke("count", *args, "--db", db)
     assert time.perf_counter() - t < 60
     assert res.exit_code == 2   # a refusal, like every usage error (issue 26.1)
-    line = res.output.strip()
+    line = res.stderr.strip()   # (6x2's stdout: the layer route's estimate as a table)
     assert "\n" not in line and "Traceback" not in line
     assert "out of reach" in line and "core-hours" in line and "--force" in line
     assert not db.exists()
@@ -383,11 +383,13 @@ def test_a_provisional_bound_refuses_but_never_accepts_a_job(monkeypatch):
         plan.check_reach("4x3", None, CountOptions(), 2)    # refused on the bound at once
 
 
-def test_2x6_s_refusal_has_the_layer_method_s_measured_estimate_beside(monkeypatch):
-    """The search's estimate (faked here: minutes of sampling) and, clearly
-    labelled, the layers' (stubbed: test_the_layers_estimate_is_measured...
-    runs it); not for a symmetry job, nor for shapes the layers do not
-    estimate."""
+def test_2x6_s_refusal_has_the_layer_method_s_measured_estimate_beside(monkeypatch, tmp_path):
+    """Without the layer route's measurement file (the route's own refusal:
+    tests/counting/test_cli_count_route.py), the search's estimate (faked
+    here: minutes of sampling) and, clearly labelled, the layers' (stubbed:
+    test_the_layers_estimate_is_measured... runs it); not for a symmetry
+    job, nor for shapes the layers do not estimate."""
+    monkeypatch.setitem(route_estimate.FILES, "2x6", tmp_path / "no-measurement.json")
     monkeypatch.setattr(reach, "job_cost", lambda red, options, **kw: JobCost(
         red.shape.name, red.name, 14_098, False, 1e9, 2, 1.0))
     monkeypatch.setattr(reach, "layers_estimate",
@@ -401,6 +403,22 @@ def test_2x6_s_refusal_has_the_layer_method_s_measured_estimate_beside(monkeypat
         plan.check_reach("2x6", None, CountOptions(), 2, up_to_symmetry=True,
                          grid_total_known=True)
     assert "by layers" not in str(e.value)
+
+
+def test_2x6_is_refused_with_the_route_s_estimate_without_the_search_s(monkeypatch):
+    """The committed measurement file read; the search not estimated; a
+    symmetry job or another reduction still the search's."""
+    def searched(*args, **kwargs):
+        raise AssertionError("the search was estimated")
+    monkeypatch.setattr(reach, "job_cost", searched)
+    with pytest.raises(plan.OutOfReach) as e:
+        plan.check_reach("6x2", None, CountOptions(), 2)
+    assert e.value.route is not None and e.value.reduction == "patterns2"
+    assert str(e.value) == (f"6x2 by layers is out of reach: {e.value.route.describe(2)}; "
+                            f"{e.value.route.refusal('patterns2', 2)}")
+    for kw in ({"up_to_symmetry": True, "grid_total_known": True}, {}):
+        with pytest.raises(AssertionError, match="the search was estimated"):
+            plan.check_reach("2x6", "moves" if not kw else None, CountOptions(), 2, **kw)
 
 
 @pytest.mark.slow

@@ -6,13 +6,15 @@ The literal totals here are reference values (OEIS A002860, A107739, …);
 the program computes its own and reads published ones only in verify.
 """
 import ast
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from counting import published, verify
+from counting import published, route_estimate, verify
+from grids.kind import as_kind
 
 COUNTING = Path(verify.__file__).parent
 
@@ -87,11 +89,31 @@ def test_verify_lists_the_shapes_it_does_not_count_beside_their_published_totals
     assert [r.status for r in rows] == ["not counted"]
     assert rows[0].published == published.lookup("2x6").total and rows[0].computed is None
     assert "refuses" in rows[0].not_counted and rows[0].seconds == 0
-    # 2x6's row gives the layer method's measured estimate and where it is recorded
-    assert "core-hours by the layer DP" in rows[0].not_counted
-    assert "by the 2-factor route" in rows[0].not_counted
+    # 2x6's row gives the layer route's measured estimate and where it is recorded
+    est = route_estimate.load(as_kind("2x6"))
+    assert rows[0].not_counted.startswith(f"by layers, an estimate: {est.describe()}; ")
+    assert "results/layers-2x6-route.json" in rows[0].not_counted
     assert "results/layers-2x6-estimate.md" in rows[0].not_counted
     assert (Path(__file__).resolve().parents[2] / "results/layers-2x6-estimate.md").exists()
+    assert rows[0].source == "Pettersen 2006; linche89/sudoku-enumeration 2026"
+
+
+def test_verify_s_2x6_row_reads_the_route_s_measurement_file(monkeypatch, tmp_path):
+    """A planted measurement changes the row's estimate; a missing one is
+    said in the row instead (issue 36)."""
+    doc = route_estimate.example_document()
+    path = tmp_path / "route.json"
+    path.write_text(json.dumps(doc))
+    monkeypatch.setitem(route_estimate.FILES, "2x6", path)
+    row = verify.verify(["2x6"])[0]
+    assert row.status == "not counted"
+    assert row.not_counted.startswith("by layers, an estimate: 150 ± 5 core-hours by an "
+                                      "example route (measured 2026-01-01T00:00:00Z")
+    assert "7 workers for a day; F_5 dominates (140 ± 4 core-hours)" in row.not_counted
+    path.unlink()
+    row = verify.verify(["2x6"])[0]
+    assert row.not_counted.startswith(f"the layer route's measurement: {path} is missing; "
+                                      f"out of reach here")
 
 
 @pytest.mark.slow

@@ -1,0 +1,118 @@
+"""``gridcount count 2x6``: the layer route's measured estimate, read from its
+file under results/, in place of the search's (issue 36); the search's when
+the file is missing, damaged or foreign, said in one line
+(counting/cli/count.py, counting/plan.py, counting/route_estimate.py)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from counting import reach, route_estimate
+from counting.reach import JobCost
+from counting.route_estimate import example_document
+from grids.kind import as_kind
+
+from cli_samples import invoke
+
+
+@pytest.fixture
+def no_search(monkeypatch):
+    """The search's estimate must not be made (it takes seconds and is not
+    what is printed while the route's file can be read)."""
+    def searched(*args, **kwargs):
+        raise AssertionError("the search's estimate was made")
+    monkeypatch.setattr(reach, "job_cost", searched)
+    monkeypatch.setattr(reach, "layers_estimate", searched)
+
+
+@pytest.fixture
+def fake_search(monkeypatch):
+    """A search estimate made at once (a million core-hours), and no live
+    layer sampling beside it."""
+    monkeypatch.setattr(reach, "job_cost", lambda red, options, **kw: JobCost(
+        red.shape.name, red.name, 1_000, False, 3.6e6, 2, 1.0))
+    monkeypatch.setattr(reach, "layers_estimate", lambda kind: None)
+
+
+def plant(monkeypatch, tmp_path, text: str | None = None, f5_hours: float | None = None):
+    """The 2x6 measurement file replaced by ``text``, or by the module's
+    example with F_5 taking ``f5_hours``; None and None: no file at all."""
+    path = tmp_path / "planted-route.json"
+    if f5_hours is not None:
+        doc = example_document()
+        doc["stages"][1]["cpu_seconds"] = f5_hours * 3600
+        text = json.dumps(doc)
+    if text is not None:
+        path.write_text(text)
+    monkeypatch.setitem(route_estimate.FILES, "2x6", path)
+    return path
+
+
+def refusal_line(res) -> str:
+    assert res.exit_code == 2, res.output
+    lines = res.stderr.strip().splitlines()
+    assert lines[-1].startswith("Error: ") and "Traceback" not in res.output
+    return lines[-1]
+
+
+@pytest.mark.parametrize("f5_hours, total, day", [(140, "150 ± 5 core-hours", "7"),
+                                                  (1_490, "1,500 ± 5 core-hours", "63")])
+def test_count_2x6_prints_the_estimate_of_the_measurement_file(monkeypatch, tmp_path, no_search,
+                                                               f5_hours, total, day):
+    path = plant(monkeypatch, tmp_path, f5_hours=f5_hours)
+    res = invoke("count", "2x6", "--db", tmp_path / "s.sqlite")
+    rows = {line.split("  ", 1)[0]: line.split("  ", 1)[1].strip()
+            for line in res.stdout.splitlines() if "  " in line}
+    assert rows["core-hours"] == f"{total} (± one standard error)"
+    assert rows["workers for a day"] == day and rows["dominant stage"].startswith("F_5 (")
+    assert rows["memory"].startswith("32.0 GiB on one machine")
+    assert "the target of 20 GiB a worker is not met" in rows["memory"]
+    assert rows["disk"].startswith("17.9 GiB")
+    assert rows["date"] == "2026-01-01T00:00:00Z" and rows["measurement file"] == str(path)
+    assert "not runnable yet" in rows["route"] and rows["machine"].startswith("a CPU, 2 cores")
+    line = refusal_line(res)
+    assert line.startswith(f"Error: 2x6 by layers is out of reach: {total} by an example route")
+    assert "so it is refused (--force runs the per-class count by patterns2 instead" in line
+    assert not (tmp_path / "s.sqlite").exists()
+
+
+def test_count_6x2_json_gives_the_same_estimate_as_data(monkeypatch, tmp_path, no_search):
+    plant(monkeypatch, tmp_path, f5_hours=140)
+    res = invoke("count", "6x2", "--json", "--db", tmp_path / "s.sqlite")
+    doc = json.loads(res.stdout)
+    assert doc["exit_code"] == 2 and doc["error"] == refusal_line(res)[len("Error: "):]
+    est = doc["route_estimate"]
+    assert est["core_hours"] == 150.0 and est["cpu_seconds"] == 540_000.0
+    assert [s["name"] for s in est["stages"]] == ["F_4", "F_5"]
+    assert est["runnable"] is False and est["memory_target_met"] is False
+    assert est["workers_for_a_day"] == 7 and est["memory_one_machine_bytes"] == 32 * 2 ** 30
+
+
+@pytest.mark.parametrize("text, says", [
+    (None, "is missing"),
+    ("[1, 2", "is damaged: not JSON"),
+    (json.dumps({**example_document(), "shape": "2x5"}), "is a measurement of 2x5, not 2x6"),
+    (json.dumps({"format": "a spreadsheet"}), "is not a route measurement"),
+])
+def test_a_missing_or_foreign_file_is_said_in_one_line_and_the_search_estimated(
+        monkeypatch, tmp_path, fake_search, text, says):
+    path = plant(monkeypatch, tmp_path, text)
+    res = invoke("count", "2x6", "--db", tmp_path / "s.sqlite")
+    line = refusal_line(res)
+    assert line.startswith("Error: 2x6 by reduction patterns2 is out of reach: 1,000,000 "
+                           "core-hours")
+    said = [x for x in res.stderr.splitlines() if "the layer route's measurement" in x]
+    assert len(said) == 1 and said[0].startswith(f"the layer route's measurement: {path} {says}")
+    assert said[0].endswith("; the search's estimate instead")
+    assert res.stdout == ""
+    res = invoke("count", "2x6", "--json", "--db", tmp_path / "s.sqlite")
+    doc = json.loads(res.stdout)
+    assert doc["notes"] == said and "route_estimate" not in doc and doc["exit_code"] == 2
+
+
+def test_the_committed_measurement_is_what_count_2x6_prints(tmp_path, no_search):
+    e = route_estimate.load(as_kind("2x6"))
+    res = invoke("count", "2x6", "--workers", "2", "--db", tmp_path / "s.sqlite")
+    assert f"Error: 2x6 by layers is out of reach: {e.describe(2)}" in refusal_line(res)
+    assert "results/layers-2x6-route.json" in res.stdout
