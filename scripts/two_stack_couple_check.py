@@ -75,8 +75,6 @@ import numpy as np
 
 TABLE = Path(__file__).resolve().parent.parent / "results" / "2x5-symmetry-two-stack.tsv"
 UNITS = (12, 13, 14, 15, 16, 17, 34, 35, 36, 37, 38, 39, 52, 53, 54, 55, 56, 57)
-Z_PI = 3840                        # centraliser order of π of type 2^5 in S_10
-ALL_DIGITS = frozenset(range(10))
 
 
 def read_table(path: Path = TABLE) -> dict[int, tuple[str, tuple[int, ...], tuple[int, ...], int]]:
@@ -91,12 +89,14 @@ def read_table(path: Path = TABLE) -> dict[int, tuple[str, tuple[int, ...], tupl
 
 
 def structure(rows: tuple[int, ...], cols: tuple[int, ...]) -> tuple[int, int, tuple, tuple]:
-    """(perm bands, couples, κ_L, κ_R) of an element this script counts."""
-    if any(c // 5 != cols[c] // 5 for c in range(10)) or \
-            any(cols[cols[c]] != c for c in range(10)):
+    """(perm bands, couples, κ_L, κ_R) of an element of a ``2xC`` shape
+    (``C = len(cols) // 2`` bands and columns a stack) this script counts."""
+    size = len(cols) // 2
+    if any(c // size != cols[c] // size for c in range(2 * size)) or \
+            any(cols[cols[c]] != c for c in range(2 * size)):
         raise ValueError("columns must be an involution keeping each stack")
     n_perm = n_couple = 0
-    for b in range(5):
+    for b in range(size):
         images = {rows[2 * b] // 2, rows[2 * b + 1] // 2}
         if len(images) != 1 or any(rows[rows[r]] != r for r in (2 * b, 2 * b + 1)):
             raise ValueError("rows must move whole bands, an involution")
@@ -107,34 +107,36 @@ def structure(rows: tuple[int, ...], cols: tuple[int, ...]) -> tuple[int, int, t
             n_perm += 1
         elif image > b:
             n_couple += 1
-    kappa_l = tuple(cols[c] for c in range(5))
-    kappa_r = tuple(cols[c] - 5 for c in range(5, 10))
+    kappa_l = tuple(cols[c] for c in range(size))
+    kappa_r = tuple(cols[c] - size for c in range(size, 2 * size))
     return n_perm, n_couple, kappa_l, kappa_r
 
 
 class Stack:
-    """``N(κ; row sets)`` for one stack's column involution ``κ``."""
+    """``N(κ; row sets)`` for one stack's column involution ``κ`` (``C``
+    columns, ``C`` free rows, ``2C`` digits)."""
 
     def __init__(self, kappa: tuple[int, ...]):
         self.kappa = kappa
-        self.bits: list[tuple[int, ...]] = []      # per column: how a digit there sets a bit
+        size = len(kappa)
+        self.bits: list[tuple[str, int]] = []      # per column: how a digit there sets a bit
         offset = 0
         first = {}
-        for c in range(5):
+        for c in range(size):
             k = kappa[c]
             if k == c:
                 self.bits.append(("pair", offset))
-                offset += 5
+                offset += size
             elif k > c:
                 first[c] = offset
                 self.bits.append(("own", offset))
-                offset += 10
+                offset += 2 * size
             else:
                 self.bits.append(("mate", first[k]))
         self.full = (1 << offset) - 1
-        assert offset == 25
-        cent = [p for p in itertools.permutations(range(5))
-                if all(p[kappa[c]] == kappa[p[c]] for c in range(5))]
+        assert offset == size * size
+        cent = [p for p in itertools.permutations(range(size))
+                if all(p[kappa[c]] == kappa[p[c]] for c in range(size))]
         self.centraliser = cent
         self._masks: dict[tuple[int, ...], np.ndarray] = {}
         self._firsts: dict[tuple[int, ...], np.ndarray] = {}
@@ -161,7 +163,7 @@ class Stack:
             # one arrangement per orbit of the columns' centraliser: the least
             reps = []
             for p in itertools.permutations(digits):
-                if p == min(tuple(p[q[c]] for c in range(5)) for q in self.centraliser):
+                if p == min(tuple(p[q[c]] for c in range(len(p))) for q in self.centraliser):
                     m = self.mask(p)
                     if m >= 0:
                         reps.append(m)
@@ -173,12 +175,14 @@ class Stack:
         return self._firsts[digits]
 
     def count(self, rows: list[tuple[int, ...]]) -> int:
-        """``N``: arrangements of the five rows with disjoint bits."""
-        first = _join(self.firsts(rows[0]), None, self.masks(rows[1]), None)
-        last = _join(self.masks(rows[3]), None, self.masks(rows[4]), None)
+        """``N``: arrangements of the rows (at least 3) with disjoint bits:
+        the first two joined, the rest after the third joined, the third
+        matched between them."""
+        keys, weights = _join(self.firsts(rows[0]), None, self.masks(rows[1]), None)
+        lkeys, lweights = np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64)
+        for row in rows[3:]:
+            lkeys, lweights = _join(lkeys, lweights, self.masks(row), None)
         middle = self.masks(rows[2])
-        keys, weights = first
-        lkeys, lweights = last
         total = 0
         for m in middle:
             ok = (keys & m) == 0
@@ -215,37 +219,42 @@ def codes(n_perm: int, n_couple: int) -> list[tuple[tuple[int, ...], tuple[int, 
 
 def fixed_count(n_perm: int, n_couple: int, left: Stack, right: Stack) -> int:
     """``#fixed``: the sum over the data's classes (see the module docstring)."""
-    assert n_perm >= 1 and n_perm + 2 * n_couple == 5
+    size = len(left.kappa)
+    if n_perm < 1 or n_perm + 2 * n_couple != size or size < 3:
+        raise ValueError("needs a perm band, every band accounted for, and C >= 3")
     code_list = codes(n_perm, n_couple)
+    all_digits = frozenset(range(2 * size))
     total = 0
-    for multiset in itertools.combinations_with_replacement(range(len(code_list)), 5):
+    for multiset in itertools.combinations_with_replacement(range(len(code_list)), size):
         chosen = [code_list[i] for i in multiset]
-        if any(sum(len(h[k]) for _, h in chosen) != 5 for k in range(n_couple)):
+        if any(sum(len(h[k]) for _, h in chosen) != size for k in range(n_couple)):
             continue
-        perm_sets = [tuple(2 * p for p in range(5))]
+        perm_sets = [tuple(2 * p for p in range(size))]
         for i in range(n_perm - 1):
             perm_sets.append(tuple(2 * p + s[i] for p, (s, _) in enumerate(chosen)))
         xs = [tuple(sorted(2 * p + e for p, (_, h) in enumerate(chosen) for e in h[k]))
               for k in range(n_couple)]
-        comp = [tuple(sorted(ALL_DIGITS - set(x))) for x in xs]
+        comp = [tuple(sorted(all_digits - set(x))) for x in xs]
         rows_l = perm_sets + [r for k in range(n_couple) for r in (xs[k], comp[k])]
         rows_r = [tuple(sorted(d ^ 1 for d in s)) for s in perm_sets] + \
             [r for k in range(n_couple) for r in (comp[k], xs[k])]
         nl = left.count(rows_l)
         if nl == 0:
             continue
-        weight = math.factorial(5)
+        weight = math.factorial(size)
         for m in Counter(multiset).values():
             weight //= math.factorial(m)
         total += weight * nl * right.count(rows_r)
-    return 32 * total
+    return 2 ** size * total
 
 
-def unit_a(rows, cols) -> int:
+def unit_a(rows: tuple[int, ...], cols: tuple[int, ...]) -> int:
+    """``A`` of the element (0-based row and column maps of a ``2xC`` grid)
+    with π of type ``2^C``: ``#fixed`` over π's centraliser order ``2^C·C!``."""
     n_perm, n_couple, kl, kr = structure(rows, cols)
     fixed = fixed_count(n_perm, n_couple, Stack(kl), Stack(kr))
-    a, r = divmod(fixed, Z_PI)
-    assert r == 0, "#fixed is not a multiple of 3840"
+    a, r = divmod(fixed, 2 ** len(kl) * math.factorial(len(kl)))
+    assert r == 0, "#fixed is not a multiple of the centraliser order"
     return a
 
 
