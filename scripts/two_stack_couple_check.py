@@ -5,7 +5,9 @@ within the band or the band swapped with another: units 12-17, 34-39 and
 52-57 of ``counting.group.burnside.symmetry_units("2x5")``.  It reads the
 elements and the walk's values from ``results/2x5-symmetry-two-stack.tsv``
 and shares no code with ``counting/group/two_stack_fixed.py`` (nor with the
-package: plain Python and numpy).
+package: plain Python and numpy).  Written for five columns a stack, it
+works for any ``2xC`` (``C`` bands, ``C`` columns a stack, ``2C`` digits,
+π of type ``2^C``; the tests compare it with the package on 2x3 and 2x4).
 
 The fixed grids
 ---------------
@@ -49,7 +51,8 @@ Fewer data
 A relabelling ``h`` that commutes with π (pairs permuted, signs flipped
 within pairs) maps fixed grids to fixed grids and data to data with the
 same ``N`` in both stacks.  Flipping signs moves the first perm band's ``S``
-to the all-even set, freely (a factor 32).  Then the data are, pair by pair,
+to the all-even set, freely (a factor ``2^C = 32``: so at least one band
+must have its rows swapped).  Then the data are, pair by pair,
 a code (the pair's sign in the other perm bands' ``S``, and which of its two
 digits each ``X`` holds), and permuting the pairs permutes the codes: the
 sum runs over the multisets of five codes (each ``X`` of size 5), weighted
@@ -57,10 +60,10 @@ by ``5!/Π mult!``.  A column permutation commuting with ``κ`` maps
 arrangements to arrangements and acts freely on the first row's, so only
 one first row per orbit is arranged, times the orbit size.
 
-Finally ``A = #fixed / 3840`` (3840 = the centraliser of π of type 2^5 in
-S_10), as the table's terms are defined.
+Finally ``A = #fixed / 3840`` (3840 = ``2^5·5!``, the centraliser of π of
+type 2^5 in S_10), as the table's terms are defined.
 
-    python scripts/two_stack_couple_check.py [UNIT ...]     # default: all 18
+    python scripts/two_stack_couple_check.py [--markdown] [UNIT ...]   # default: all 18
 """
 from __future__ import annotations
 
@@ -261,17 +264,36 @@ def unit_a(rows: tuple[int, ...], cols: tuple[int, ...]) -> int:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("units", nargs="*", type=int, default=list(UNITS))
+    ap.add_argument("--markdown", action="store_true", help="print a markdown table")
     args = ap.parse_args()
     table = read_table()
     for unit in args.units:
-        kind, rows, cols, walk = table[unit]
+        if unit not in table:
+            ap.error(f"unit {unit} is not in {TABLE.name}")
+        kind, rows, cols, _ = table[unit]
         if kind != "2^5":
-            raise SystemExit(f"unit {unit}: π of type {kind}, not 2^5")
+            ap.error(f"unit {unit}: π of type {kind}, not 2^5")
+        try:
+            structure(rows, cols)
+        except ValueError as e:
+            ap.error(f"unit {unit}: {e}")
+    if args.markdown:
+        print("| unit | element | A here | A in the table | | seconds |")
+        print("|---:|---|---:|---:|---|---:|")
+    for unit in args.units:
+        _, rows, cols, walk = table[unit]
         start = time.perf_counter()
         a = unit_a(rows, cols)
         seconds = time.perf_counter() - start
         verdict = "equal" if a == walk else f"DIFFERENT (by {a - walk:,})"
-        print(f"unit {unit}: A = {a:,}  table {walk:,}  {verdict}  ({seconds:.1f} s)", flush=True)
+        if args.markdown:
+            element = "rows={} cols={}".format(",".join(str(r + 1) for r in rows),
+                                               ",".join(str(c + 1) for c in cols))
+            print(f"| {unit} | {element} | {a:,} | {walk:,} | {verdict} | {seconds:.1f} s |",
+                  flush=True)
+        else:
+            print(f"unit {unit}: A = {a:,}  table {walk:,}  {verdict}  ({seconds:.1f} s)",
+                  flush=True)
 
 
 if __name__ == "__main__":
