@@ -63,13 +63,18 @@ one first row per orbit is arranged, times the orbit size.
 Finally ``A = #fixed / 3840`` (3840 = ``2^5·5!``, the centraliser of π of
 type 2^5 in S_10), as the table's terms are defined.
 
-    python scripts/two_stack_couple_check.py [--markdown] [UNIT ...]   # default: all 18
+    python scripts/two_stack_couple_check.py [--markdown] [--record] [UNIT ...]   # default: all 18
+
+``--record`` writes the table as the last section of
+``results/2x5-symmetry-two-stack.md`` (``scripts/bench_two_stack.py`` keeps
+it when it rewrites the file).
 """
 from __future__ import annotations
 
 import argparse
 import itertools
 import math
+import os
 import time
 from collections import Counter
 from pathlib import Path
@@ -77,6 +82,7 @@ from pathlib import Path
 import numpy as np
 
 TABLE = Path(__file__).resolve().parent.parent / "results" / "2x5-symmetry-two-stack.tsv"
+RESULTS = TABLE.with_suffix(".md")
 UNITS = (12, 13, 14, 15, 16, 17, 34, 35, 36, 37, 38, 39, 52, 53, 54, 55, 56, 57)
 
 
@@ -261,10 +267,56 @@ def unit_a(rows: tuple[int, ...], cols: tuple[int, ...]) -> int:
     return a
 
 
+SECTION = "## Units 12-17, 34-39 and 52-57 by the free rows' digit sets"
+
+
+def machine() -> str:
+    """The CPU's model name and core count, as the results say it."""
+    name = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                name = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{name}, {os.cpu_count()} cores"
+
+
+def record(path: Path, rows: list[str], load: tuple[float, float], seconds: float) -> None:
+    """Write (or replace) this script's section at the end of ``path``."""
+    text = path.read_text()
+    start = text.find("\n" + SECTION + "\n")
+    if start >= 0:
+        end = text.find("\n## ", start + 1)
+        text = text[:start + 1] + (text[end + 1:] if end >= 0 else "")
+    same = sum(" | equal | " in r for r in rows)
+    body = [SECTION, "",
+            "Written by `python scripts/two_stack_couple_check.py --record`: `A` of every unit "
+            "that keeps the stacks with π of type 2^5, counted again as a sum over the free rows' "
+            "digit sets (a band with its rows swapped: one digit of each π-pair; two exchanged "
+            "bands: a 5-set and its complement) of two per-stack exact covers, plain Python and "
+            "numpy, sharing no code with `counting.group.two_stack_fixed` (the derivation is the "
+            "script's docstring; `tests/scripts/test_two_stack_couple_check.py` compares it with "
+            "the package on 2x3 and 2x4).",
+            "",
+            f"Machine: {machine()}; load average {load[0]:.1f} at the start, {load[1]:.1f} at "
+            f"the end (shared); {seconds:.0f} s wall in all.",
+            "",
+            "| unit | element | A here | A in the table | | seconds |",
+            "|---:|---|---:|---:|---|---:|", *rows, "",
+            f"{same} of {len(rows)} equal."
+            + ("" if same == len(rows) else " The others are DIFFERENT: a term of the table is wrong."),
+            ""]
+    path.write_text(text.rstrip("\n") + "\n\n" + "\n".join(body))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("units", nargs="*", type=int, default=list(UNITS))
     ap.add_argument("--markdown", action="store_true", help="print a markdown table")
+    ap.add_argument("--record", action="store_true",
+                    help=f"write the table into {RESULTS.name} (section {SECTION[3:]!r})")
     args = ap.parse_args()
     table = read_table()
     for unit in args.units:
@@ -280,20 +332,24 @@ def main() -> None:
     if args.markdown:
         print("| unit | element | A here | A in the table | | seconds |")
         print("|---:|---|---:|---:|---|---:|")
+    load_start, begin, lines = os.getloadavg()[0], time.perf_counter(), []
     for unit in args.units:
         _, rows, cols, walk = table[unit]
         start = time.perf_counter()
         a = unit_a(rows, cols)
         seconds = time.perf_counter() - start
         verdict = "equal" if a == walk else f"DIFFERENT (by {a - walk:,})"
+        element = "rows={} cols={}".format(",".join(str(r + 1) for r in rows),
+                                           ",".join(str(c + 1) for c in cols))
+        lines.append(f"| {unit} | {element} | {a:,} | {walk:,} | {verdict} | {seconds:.1f} s |")
         if args.markdown:
-            element = "rows={} cols={}".format(",".join(str(r + 1) for r in rows),
-                                               ",".join(str(c + 1) for c in cols))
-            print(f"| {unit} | {element} | {a:,} | {walk:,} | {verdict} | {seconds:.1f} s |",
-                  flush=True)
+            print(lines[-1], flush=True)
         else:
             print(f"unit {unit}: A = {a:,}  table {walk:,}  {verdict}  ({seconds:.1f} s)",
                   flush=True)
+    if args.record:
+        record(RESULTS, lines, (load_start, os.getloadavg()[0]), time.perf_counter() - begin)
+        print(f"recorded in {RESULTS}")
 
 
 if __name__ == "__main__":
