@@ -305,8 +305,9 @@ def record(path: Path, rows: list[str], load: tuple[float, float], seconds: floa
             "",
             "| unit | element | A here | A in the table | | seconds |",
             "|---:|---|---:|---:|---|---:|", *rows, "",
-            f"{same} of {len(rows)} equal."
-            + ("" if same == len(rows) else " The others are DIFFERENT: a term of the table is wrong."),
+            f"{same} of {len(rows)} equal"
+            + (": the difference from A291188 is not in these terms." if same == len(rows)
+               else "; the others are DIFFERENT: a term of the table is wrong."),
             ""]
     path.write_text(text.rstrip("\n") + "\n\n" + "\n".join(body))
 
