@@ -180,6 +180,7 @@ class Stack:
         return self._masks[digits]
 
     def firsts(self, digits: tuple[int, ...]) -> np.ndarray:
+        """:meth:`masks` of one arrangement per orbit of the columns' centraliser."""
         self.masks(digits)
         return self._firsts[digits]
 
@@ -192,6 +193,8 @@ class Stack:
         for row in rows[3:]:
             lkeys, lweights = _join(lkeys, lweights, self.masks(row), None)
         middle = self.masks(rows[2])
+        if len(keys) == 0 or len(lkeys) == 0:
+            return 0
         total = 0
         for m in middle:
             ok = (keys & m) == 0
