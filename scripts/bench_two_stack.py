@@ -13,7 +13,8 @@ patterns and stack counts, beside the whole-grid search's estimate when
 when every unit is counted, the essentially different grids
 (:func:`~counting.group.burnside.essentially_different`, the identity from
 ``--grid-total``, default the total of gridcount's own summary
-``results/SHAPE.json``, a count, never a published figure).
+``results/SHAPE.json``, a count, never a published figure).  Sections
+(``## ``) that other scripts appended to the report are kept.
 
     nice python scripts/bench_two_stack.py 2x5 --units 43 39 20 --cap 90 \\
         --search-estimates results/2x5-symmetry-terms.md
@@ -152,6 +153,18 @@ def _report(shape: str, rows: dict[int, list[str]], estimates: dict[int, str],
     return "\n".join(lines) + "\n"
 
 
+def with_kept_sections(report: str, old: str) -> str:
+    """``report`` followed by the ``## `` sections of the file's ``old`` text:
+    this script writes none, other scripts add theirs below its report (as
+    ``scripts/two_stack_couple_check.py --record`` does), and a rerun keeps them."""
+    at = old.find("\n## ")
+    return report if at < 0 else report.rstrip("\n") + "\n\n" + old[at + 1:]
+
+
+def _write(out: Path, report: str) -> None:
+    out.write_text(with_kept_sections(report, out.read_text() if out.exists() else ""))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("shape")
@@ -182,9 +195,9 @@ def main() -> None:
         kept = [v for k, v in sorted(rows.items()) if k != unit]
         tsv.write_text("".join("\t".join(v) + "\n" for v in kept) + line + "\n")
         print(line, flush=True)
-        out.write_text(_report(shape, _read(tsv), _estimates(args.search_estimates), grid_total,
-                               args.cap))
-    out.write_text(_report(shape, _read(tsv), _estimates(args.search_estimates), grid_total, args.cap))
+        _write(out, _report(shape, _read(tsv), _estimates(args.search_estimates), grid_total,
+                            args.cap))
+    _write(out, _report(shape, _read(tsv), _estimates(args.search_estimates), grid_total, args.cap))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,33 @@
+"""Specification of scripts/bench_two_stack.py's report file: its rewrite
+keeps the sections other scripts appended below the report (the independent
+check of ``scripts/two_stack_couple_check.py --record``), which a rerun of the
+benchmark used to drop."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "bench_two_stack.py"
+
+REPORT = "# 2x5: Burnside terms\n\n| unit | A |\n|---:|---:|\n| 12 | 7 |\n\nTotal: 7.\n"
+CHECK = "## An independent check\n\nWritten by another script.\n\n| unit | A |\n|---:|---:|\n| 12 | 7 |\n"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("bench_two_stack", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_rewrite_keeps_the_sections_below_the_old_report(bench):
+    old = REPORT.replace("7", "6") + "\n" + CHECK
+    assert bench.with_kept_sections(REPORT, old) == REPORT + "\n" + CHECK
+
+
+def test_a_report_with_no_sections_below_it_is_written_as_is(bench):
+    assert bench.with_kept_sections(REPORT, REPORT.replace("7", "6")) == REPORT
+    assert bench.with_kept_sections(REPORT, "") == REPORT
