@@ -61,19 +61,19 @@ SECOND_METHOD = {"2x3": ("patterns3",), "3x3": ("patterns3",)}
 # counted: each is a long job for `gridcount count` (or one it refuses with
 # its cost estimate), measured in the results file named.
 NOT_COUNTED = {
-    "1x10": "a long job (`gridcount count 1x10`, about 2 core-hours, resumable; counted to "
-            "its published total): see results/bench_factorization.md",
+    "1x10": "a long job (`gridcount count 1x10`, resumable; counted to its published total, "
+            "its time measured): see results/bench_factorization.md",
     "2x6": "out of reach here (`gridcount count 2x6` prints this estimate and refuses the "
            "job; the per-class search is far longer): see results/layers-2x6-estimate.md",
-    "1x9+x": "out of reach here (`gridcount count 1x9+x --prefix diagonals` estimates "
-             "16,000 core-hours: 26 units of about 26 days each, 666 workers for a day; "
-             "published from a volunteer-computing count): see results/variants.md",
-    "3x3+disjoint": "a job of about an hour (`gridcount count 3x3+disjoint`: band 1, 12,542 "
-                    "units, 51 min on 2 cores): see results/variants.md",
-    "3x3+x": "a long job (`gridcount count 3x3+x`: its diagonals, 74 units of about a "
-             "CPU-minute each, resumable): see results/variants.md",
-    "3x3+anti-knight": "a job of about 12 minutes on 2 cores (`gridcount count "
-                       "3x3+anti-knight`: rows 1-2, 1,406 units): see results/variants.md",
+    "1x9+x": "out of reach here (`gridcount count 1x9+x --prefix diagonals` prints its "
+             "measured estimate in core-hours and workers for a day; published from a "
+             "volunteer-computing count): see results/variants.md",
+    "3x3+disjoint": "a long job (`gridcount count 3x3+disjoint`, by band 1, resumable; its "
+                    "time measured): see results/variants.md",
+    "3x3+x": "a long job (`gridcount count 3x3+x`: its diagonals, resumable): see "
+             "results/variants.md",
+    "3x3+anti-knight": "a job of minutes (`gridcount count 3x3+anti-knight`: "
+                       "rows 1-2, resumable): see results/variants.md",
 }
 # Grid kinds with extra rules (variants) counted by the prefix reduction:
 # diagonal Latin squares of orders 4-7 in seconds (order 7 by its diagonals,
@@ -97,9 +97,8 @@ LONG_SYMMETRY = ("2x4", "1x8", "3x3", "1x9")
 # process) is --all's; SudokuP is listed (results/symmetry-full.md).
 LONG_FULL_GROUP = ("3x3+windoku",)
 NOT_COUNTED_FULL_GROUP = {
-    "3x3+disjoint": "a job of over an hour (its grid count, about an hour on 2 cores, then "
-                    "211 terms of its full group, about 2 CPU-minutes): see "
-                    "results/symmetry-full.md",
+    "3x3+disjoint": "a long job (its grid count, then the terms of its full "
+                    "group): see results/symmetry-full.md",
 }
 # Latin squares' main classes (paratopy) and isomorphism classes of quasigroups
 # (counting/group/latin_classes.py, Burnside with the grid count as the
@@ -109,12 +108,11 @@ LATIN_GROUPS = {"main classes": main_class_count, "isomorphism classes": isomorp
 QUICK_LATIN_CLASSES = tuple((g, n) for n in (4, 5, 6, 7) for g in LATIN_GROUPS)
 LONG_LATIN_CLASSES = tuple((g, n) for n in (8, 9) for g in LATIN_GROUPS)
 NOT_COUNTED_SYMMETRY = {
-    "2x5": "out of reach (`gridcount count 2x5 --up-to-symmetry` refuses it with its cost "
-           "estimate, about 24,000 core-hours by search: results/2x5-symmetry-terms.md); "
-           "all 129 terms counted by the two-stack method (about 11 minutes), but their "
-           "Burnside total is 174,617,388 short of OEIS A291188, so some term is wrong or "
-           "missing and the count is not believed: see results/2x5-symmetry-two-stack.md and "
-           "docs/symmetry.md",
+    "2x5": "out of reach by search (`gridcount count 2x5 --up-to-symmetry` refuses it with "
+           "its cost estimate: results/2x5-symmetry-terms.md); every term counted by the "
+           "two-stack method, but their Burnside total differs from OEIS A291188, so the "
+           "count is not believed: the difference and the second route for each term in "
+           "results/2x5-symmetry-second-routes.md, docs/symmetry.md",
 }
 
 
