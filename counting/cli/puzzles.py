@@ -4,8 +4,9 @@
 
 A thin layer over :mod:`grids.puzzles`: read the file, call the library,
 format the result.  :func:`register` adds the five puzzle commands to a
-click group (``counting.cli`` calls ``register(cli)``); what they share is
-:mod:`counting.cli.puzzle_io`.
+click group (``gridcount`` itself lists each command in
+``counting.cli.COMMANDS`` and imports its module when it runs); what they
+share is :mod:`counting.cli.puzzle_io`.
 
 Conventions shared by the commands
 ----------------------------------
@@ -37,8 +38,6 @@ import click
 import numpy as np
 
 from counting.cli.common import CONTEXT_SETTINGS, not_together, only_with
-from counting.cli.explain import explain
-from counting.cli.generate import generate
 from counting.cli.puzzle_io import (EXIT_MALFORMED, EXIT_NOT_UNIQUE, EXIT_OK, input_options,
                                     plural, progress_bar, read_source, run_options)
 from counting.exact_json import exact
@@ -356,10 +355,14 @@ def check(source, shape, fmt, quiet, as_json, workers, no_progress):
 
 # ----------------------------------------------------------------------
 
-COMMANDS = (solve, count_solutions, check, generate, explain)
+#: The commands defined here (``generate`` and ``explain`` are in their own modules).
+COMMANDS = (solve, count_solutions, check)
 
 
 def register(group: click.Group) -> None:
-    """Add solve, count-solutions, check, generate and explain to ``group``."""
-    for cmd in COMMANDS:
+    """Add solve, count-solutions, check, generate and explain to ``group``
+    (the last two imported here: ``solve`` does not load them, issue 37)."""
+    from counting.cli.explain import explain
+    from counting.cli.generate import generate
+    for cmd in (*COMMANDS, generate, explain):
         group.add_command(cmd)

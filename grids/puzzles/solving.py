@@ -15,7 +15,6 @@ the exact-cover engine (:func:`grids.grid.solve_grids`) to count;
 from __future__ import annotations
 
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -200,6 +199,9 @@ def solve_batch(grids, *, shape=None, limit: int = 2, workers: int = 1,
     if workers == 1 or m <= chunk_size:
         counts, sols = run(0, m)
     else:
+        # imported here: concurrent.futures (and the logging it loads) is a
+        # few per cent of a one-thread `gridcount solve FILE` (issue 37)
+        from concurrent.futures import ThreadPoolExecutor
         bounds = [(lo, min(lo + chunk_size, m)) for lo in range(0, m, chunk_size)]
         with ThreadPoolExecutor(max_workers=workers) as pool:
             parts = list(pool.map(lambda b: run(*b), bounds))
