@@ -8,7 +8,8 @@ one puzzle.  This package is the library behind ``gridcount solve``,
 public names are all importable from ``grids.puzzles``:
 
 * grids as text and arrays — :mod:`grids.grid` (``to_array``, ``as_batch``,
-  ``format_line``, ``format_lines``, ``format_hints``, ``unit_conflict``);
+  ``format_line``, ``format_lines``, ``format_block``, ``format_hints``,
+  ``unit_conflict``);
 * files — :mod:`grids.puzzles.files` (``read_puzzles``, ``parse_puzzles``,
   ``parse_puzzle``, ``write_puzzles``);
 * solving and counting — :mod:`grids.puzzles.solving` (``solve``,
@@ -51,9 +52,9 @@ Example
 >>> count_solutions("." * 16, shape="2x2")
 288
 """
-from grids.grid import (PuzzleError, as_batch, cell_name, cell_rc, format_hints, format_line,
-                        format_lines, to_array, unit_conflict)
-from grids.puzzles.files import (FORMATS, Entry, PuzzleFile, parse_puzzle, parse_puzzles,
+from grids.grid import (PuzzleError, as_batch, cell_name, cell_rc, format_block, format_hints,
+                        format_line, format_lines, to_array, unit_conflict)
+from grids.puzzles.files import (FORMATS, Entries, Entry, PuzzleFile, parse_puzzle, parse_puzzles,
                                read_puzzles, write_puzzles)
 from grids.puzzles.solving import (DEFAULT_LIMIT, STATUSES, BatchResult, MultipleSolutionsError,
                                  NoSolutionError, classify, classify_batch, count_batch,
@@ -94,10 +95,11 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "PuzzleError", "NoSolutionError", "MultipleSolutionsError",
-    "get_sudoku", "to_array", "as_batch", "format_line", "format_lines", "format_hints",
+    "get_sudoku", "to_array", "as_batch", "format_line", "format_lines", "format_block",
+    "format_hints",
     "unit_conflict",
     "cell_name", "cell_rc",
-    "PuzzleFile", "Entry", "FORMATS", "read_puzzles", "parse_puzzles", "parse_puzzle",
+    "PuzzleFile", "Entry", "Entries", "FORMATS", "read_puzzles", "parse_puzzles", "parse_puzzle",
     "write_puzzles",
     "STATUSES", "DEFAULT_LIMIT", "solve", "solutions", "count_solutions", "is_unique", "classify",
     "BatchResult", "solve_batch", "count_batch", "classify_batch",
