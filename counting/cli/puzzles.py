@@ -233,8 +233,11 @@ def _lean_text(pf: P.PuzzleFile, batch: P.BatchResult, first: bool) -> bytes:
     block = P.format_block(batch.solutions)
     width = pf.shape.n_cells + 1                  # bytes of a line
     others = np.flatnonzero(counts <= 0 if first else counts != 1).tolist()
+    if not others and not pf.entries.errors:
+        return block                            # every puzzle solved: no copy
+    rows = memoryview(block)                    # slices of it copy nothing
     lines = pf.entries.lines
-    chunks: list[bytes] = []
+    chunks: list = []                           # bytes and memoryviews
     row = 0             # the next row of the block to write
     other = 0           # the next of `others`
 
@@ -243,11 +246,11 @@ def _lean_text(pf: P.PuzzleFile, batch: P.BatchResult, first: bool) -> bytes:
         while other < len(others) and others[other] < stop:
             k = others[other]
             other += 1
-            chunks.append(block[row * width:k * width])
+            chunks.append(rows[row * width:k * width])
             doc = _solve_doc(pf, int(lines[k]), k, int(counts[k]), first)
             chunks.append(_text_lines(_solve_lines(doc, False, 0)))
             row = k + 1
-        chunks.append(block[row * width:stop * width])
+        chunks.append(rows[row * width:stop * width])
         row = stop
 
     # the j-th malformed puzzle (from 0) at place p of the file follows p - j puzzles read

@@ -197,3 +197,24 @@ def test_a_file_s_entries_are_the_same_read_at_once_or_line_by_line():
                       "line")
     assert isinstance(pf.entries, P.Entries) and pf.lines.tolist() == [3]
     assert [e.line for e in pf.errors] == [4]
+
+
+@pytest.mark.parametrize("text", [
+    WIKI + "\n" + WIKI,                              # no final newline
+    WIKI[:80] + "\n" + WIKI + "5\n",                 # 80 + 82 symbols: two 81-byte rows' worth
+    WIKI + "\n\n" + WIKI + "\n",                      # a blank line
+    WIKI + "\r\n" + WIKI + "\r\n",                    # CRLF
+    WIKI[:80] + "\u00e9\n" + WIKI + "\n",             # a symbol beyond ASCII
+    WIKI.replace(".", "0", 3) + "\n" + WIKI.lower() + "\n",
+    WIKI[:80] + "x\n" + WIKI + "\n",                  # an unknown symbol
+    "#" + WIKI[1:] + "\n" + WIKI + "\n",               # a comment of 81 characters
+    WIKI[:40] + " " + WIKI[41:] + "\n" + WIKI + "\n",  # a space
+])
+def test_a_file_read_at_once_reads_as_line_by_line(text):
+    # issue 37: the common file is read as rows of N²+1 bytes; any other
+    # falls back to the line-by-line reading, with the same entries and grids
+    at_once = P.parse_puzzles(text)
+    by_line = P.parse_puzzles("#\n" + text)          # a comment forces the line-by-line reading
+    assert [(e.line + 1, e.index, e.error) for e in at_once.entries] == \
+        [(e.line, e.index, e.error) for e in by_line.entries]
+    assert np.array_equal(at_once.grids, by_line.grids)
