@@ -347,7 +347,8 @@ def format_lines(grids, blank: str = ".") -> list[str]:
         return ["".join(symbols[v] for v in row) for row in arr.tolist()]
     # value v is byte v of the table (0: blank), so the lines are one
     # lookup; each line is then `width` characters of the decoded text
-    text = _symbol_bytes(blank)[arr].tobytes().decode("ascii")
+    table = np.frombuffer((blank + ALPHABET).encode("ascii"), dtype=np.uint8)
+    text = table[arr].tobytes().decode("ascii")
     return [text[k:k + width] for k in range(0, len(text), width)]
 
 
@@ -368,7 +369,11 @@ def format_block(grids, blank: str = ".") -> bytes:
     arr = _text_digits(grids)
     out = np.empty((arr.shape[0], arr.shape[1] + 1), dtype=np.uint8)
     out[:, -1] = ord("\n")
-    np.take(_symbol_bytes(blank), arr, out=out[:, :-1])
+    # bytes.translate, not a table lookup: numpy would widen the digits to
+    # 8-byte indices first (an int64 copy of the batch)
+    table = (blank + ALPHABET).encode("ascii").ljust(256, b"?")
+    text = arr.astype(np.uint8, copy=False).tobytes().translate(table)
+    out[:, :-1] = np.frombuffer(text, dtype=np.uint8).reshape(arr.shape)
     return out.tobytes()
 
 
@@ -383,11 +388,6 @@ def _text_digits(grids) -> np.ndarray:
         raise PuzzleError(f"digit {bad} has no symbol: text has symbols for at "
                           f"most {len(ALPHABET)} digits (1-9, A-Z)")
     return arr
-
-
-def _symbol_bytes(blank: str) -> np.ndarray:
-    """Value → ASCII byte of its symbol (value 0: ``blank``)."""
-    return np.frombuffer((blank + ALPHABET).encode("ascii"), dtype=np.uint8)
 
 
 def format_hints(grid, shape=None) -> str:

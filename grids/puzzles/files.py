@@ -206,14 +206,20 @@ def _parse_plain_lines(text: str, s: Shape) -> tuple[Entries, np.ndarray] | None
         buf += b"\n"
     if not buf or len(buf) % (nn + 1):
         return None
-    rows = np.frombuffer(buf, dtype=np.uint8).reshape(-1, nn + 1)
-    if (rows[:, nn] != ord("\n")).any():
+    if (np.frombuffer(buf, dtype=np.uint8)[nn::nn + 1] != ord("\n")).any():
         return None
     # a newline is no symbol (-1), so a shorter or longer line is refused too
-    vals = symbol_table(s.n)[rows[:, :nn]]
+    vals = _symbols(buf, s.n).reshape(-1, nn + 1)[:, :nn]
     if (vals < 0).any():     # '#', spaces, unknown symbols: the line-by-line reading says which
         return None
-    return Entries(np.arange(1, len(rows) + 1)), vals.view(np.uint8)
+    return Entries(np.arange(1, len(vals) + 1)), np.ascontiguousarray(vals).view(np.uint8)
+
+
+def _symbols(buf: bytes, n: int) -> np.ndarray:
+    """``symbol_table(n)`` of each byte of ``buf`` (int8, -1 for no symbol),
+    by :meth:`bytes.translate`: indexing the table with the bytes would
+    widen them to 8-byte indices first (30 MB for the 17-clue file)."""
+    return np.frombuffer(buf.translate(symbol_table(n).tobytes()), dtype=np.int8)
 
 
 def _parse_line_format(text: str, s: Shape) -> tuple[Entries, np.ndarray]:
@@ -234,7 +240,7 @@ def _parse_line_format(text: str, s: Shape) -> tuple[Entries, np.ndarray]:
     # brute force is the rule for input, but 50,000 lines a second needs a
     # lookup table over the whole file at once
     buf = "".join(good).encode("latin-1", errors="replace")
-    vals = symbol_table(n)[np.frombuffer(buf, dtype=np.uint8)].reshape(len(good), nn)
+    vals = _symbols(buf, n).reshape(len(good), nn)
     bad_rows = np.flatnonzero((vals < 0).any(axis=1)) if vals.size else np.zeros(0, np.int64)
     bad = set(bad_rows.tolist())
     entries: list[Entry] = []
