@@ -10,8 +10,9 @@ every puzzle of the file and reports CPU time.  No tdoku code is copied.
 Each round runs, in turn (A B A B ...), on the same puzzle file:
 
   * rate, limit 1: tdoku's ``SolveSudoku(limit=1)`` on every puzzle, then
-    ``grids.puzzles.solve_batch(limit=1)`` on the whole file (first
-    solution); puzzles per CPU second of the process;
+    ``grids.puzzles.solve_batch(limit=1, dtype=np.uint8)`` on the whole
+    file as read (first solution; one byte a cell, as ``gridcount solve``
+    runs it); puzzles per CPU second of the process;
   * rate, limit 2: the same with the uniqueness check (tdoku's count only:
     it returns no solution at limit 2; ``solve_batch`` returns both);
   * process: tdoku's example program (``solve 2``: count, then the solution
