@@ -6,8 +6,21 @@ with given column sets (:mod:`grids.rectangle`), grid text
 (:mod:`grids.grid`) and puzzles (:mod:`grids.puzzles`).  Everything here
 builds on the exact-cover engine :mod:`dlx` and nothing else of gridcount.
 """
+from grids.kind import register_constraints
 
-# The variant constraints (extra houses, difference rules, regions) register
-# themselves with grids.kind when their package is imported: here, so every
-# kind text parses wherever grids is used, and grids.kind imports no variant.
-import grids.variants  # noqa: E402,F401
+
+def variant_constraint(name: str):
+    """The variant constraint called ``name`` (extra houses, difference
+    rules, kind files), or None: :mod:`grids.variants` is imported on the
+    first look-up of a constraint name, by :func:`grids.kind.as_kind`.
+
+    Registered here, so every kind text parses wherever grids is used, while
+    grids.kind imports no variant and a process that names no constraint
+    (``gridcount solve FILE``) does not load them (issue 37: 15 ms and more
+    of its start-up, with hashlib and the variant encoding).
+    """
+    from grids.variants import variant_constraint as constraint
+    return constraint(name)
+
+
+register_constraints(variant_constraint)

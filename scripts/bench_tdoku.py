@@ -10,8 +10,9 @@ every puzzle of the file and reports CPU time.  No tdoku code is copied.
 Each round runs, in turn (A B A B ...), on the same puzzle file:
 
   * rate, limit 1: tdoku's ``SolveSudoku(limit=1)`` on every puzzle, then
-    ``grids.puzzles.solve_batch(limit=1)`` on the whole file (first
-    solution); puzzles per CPU second of the process;
+    ``grids.puzzles.solve_batch(limit=1, dtype=np.uint8)`` on the whole
+    file as read (first solution; one byte a cell, as ``gridcount solve``
+    runs it); puzzles per CPU second of the process;
   * rate, limit 2: the same with the uniqueness check (tdoku's count only:
     it returns no solution at limit 2; ``solve_batch`` returns both);
   * process: tdoku's example program (``solve 2``: count, then the solution
@@ -114,8 +115,11 @@ def tdoku_rate(driver: Path, path: Path, limit: int) -> float:
 
 
 def gridcount_rate(grids, limit: int) -> float:
+    """Puzzles per CPU second of ``solve_batch`` on the file's grids as read
+    (one byte a cell), with byte solutions as ``gridcount solve`` asks: the
+    default int64 solutions would time a 30 MB widening copy too."""
     t0 = time.process_time()
-    P.solve_batch(grids, limit=limit)
+    P.solve_batch(grids, limit=limit, dtype=np.uint8)
     return len(grids) / (time.process_time() - t0)
 
 
@@ -126,7 +130,9 @@ def process(cmd: list[str], stdin: Path | None, out: Path, pycache: Path) -> tup
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     with open(out, "w") as fout, (open(stdin) if stdin else open(os.devnull)) as fin:
-        subprocess.run(cmd, stdin=fin, stdout=fout, stderr=subprocess.DEVNULL, env=env)
+        # cwd ROOT: `python -m` puts the working directory first on sys.path,
+        # so another tree's directory would be the one that ran
+        subprocess.run(cmd, stdin=fin, stdout=fout, stderr=subprocess.DEVNULL, env=env, cwd=ROOT)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

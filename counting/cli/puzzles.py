@@ -4,8 +4,9 @@
 
 A thin layer over :mod:`grids.puzzles`: read the file, call the library,
 format the result.  :func:`register` adds the five puzzle commands to a
-click group (``counting.cli`` calls ``register(cli)``); what they share is
-:mod:`counting.cli.puzzle_io`.
+click group (``gridcount`` itself lists each command in
+``counting.cli.COMMANDS`` and imports its module when it runs); what they
+share is :mod:`counting.cli.puzzle_io`.
 
 Conventions shared by the commands
 ----------------------------------
@@ -37,8 +38,6 @@ import click
 import numpy as np
 
 from counting.cli.common import CONTEXT_SETTINGS, not_together, only_with
-from counting.cli.explain import explain
-from counting.cli.generate import generate
 from counting.cli.puzzle_io import (EXIT_MALFORMED, EXIT_NOT_UNIQUE, EXIT_OK, input_options,
                                     plural, progress_bar, read_source, run_options)
 from counting.exact_json import exact
@@ -53,20 +52,21 @@ _CHUNK = 2048
 
 def _solve_file(pf: P.PuzzleFile, limit: int, workers: int, no_progress: bool) -> P.BatchResult:
     """The whole file through the batch engine, chunk by chunk for the bar
-    (in one call when no bar is shown: no chunks to join)."""
+    (in one call when no bar is shown: no chunks to join); solutions of one
+    byte a cell, as the file's grids are (no int64 copies, issue 37)."""
     m = pf.grids.shape[0]
     counts, sols = [], []
     with progress_bar(m, no_progress) as bar:
         step = max(m, 1) if bar.disable else _CHUNK * workers
         for lo in range(0, m, step):
             r = P.solve_batch(pf.grids[lo:lo + step], shape=pf.shape, limit=limit,
-                              workers=workers, chunk_size=_CHUNK)
+                              workers=workers, chunk_size=_CHUNK, dtype=np.uint8)
             counts.append(r.counts)
             sols.append(r.solutions)
             bar.update(len(r))
     n = pf.shape.n
     if not counts:
-        return P.BatchResult(np.zeros(0, np.int64), np.zeros((0, n, n), np.int64), limit)
+        return P.BatchResult(np.zeros(0, np.int64), np.zeros((0, n, n), np.uint8), limit)
     if len(counts) == 1:
         return P.BatchResult(counts[0], sols[0], limit)
     return P.BatchResult(np.concatenate(counts), np.concatenate(sols), limit)
@@ -155,43 +155,32 @@ def solve(source, shape, fmt, all_solutions, limit, first, as_json, workers, no_
     pf, _ = read_source(source, shape, fmt, errors_in_output=True)
     t0 = time.perf_counter()
     batch = _solve_file(pf, 1 if first else 2, workers, no_progress)
-    tally = _tally(["solved", "none"] if first else ["unique", "none", "multiple"])
-    tally["malformed"] = 0
-    results = []
+    tally = _solve_tally(batch.counts, first, len(pf.errors))
+    if not (as_json or all_solutions):
+        # the common run: solution lines straight from the batch's bytes,
+        # a document only for a puzzle without one (issue 37)
+        text = _lean_text(pf, batch, first)
+        if text:
+            click.echo(text, nl=False)
+        click.echo(_summary(tally, time.perf_counter() - t0, [e.line for e in pf.errors]),
+                   err=True)
+        sys.exit(_exit_code(tally))
     counts = batch.counts.tolist()
     lines = P.format_lines(batch.solutions)     # the whole batch's text at once
-    solved = "solved" if first else "unique"
-    lean = not (as_json or all_solutions)
+    results = []
     for e in pf.entries:
-        if lean and e.ok and (counts[e.index] == 1 or (first and counts[e.index] > 0)):
-            # the common case as a bare line (no result document): a tenth
-            # of the command's time on a large file when it built one each
-            tally[solved] += 1
-            results.append(lines[e.index])
-            continue
         if not e.ok:
-            tally["malformed"] += 1
             results.append({"line": e.line, "status": "malformed", "error": e.error})
             continue
-        count = counts[e.index]
-        doc: dict = {"line": e.line}
-        if count <= 0:
-            doc["status"] = "none"
-            if count < 0:
-                doc["reason"] = _conflict_reason(pf, e.index)
-        elif first:
-            doc["status"] = "solved"
-        else:
-            doc["status"] = "unique" if count == 1 else "multiple"
+        doc = _solve_doc(pf, e.line, e.index, counts[e.index], first)
         if doc["status"] in ("unique", "solved"):
             doc["solution"] = lines[e.index]
-        if all_solutions and count > 0:
+        if all_solutions and counts[e.index] > 0:
             # one more than printed, to know whether the list is complete
             sols = P.solutions(pf.grids[e.index], shape=pf.shape, limit=limit + 1)
             doc["solutions"] = [P.format_line(s) for s in sols[:limit]]
             doc["count"] = min(len(sols), limit)
             doc["at_least"] = len(sols) > limit
-        tally[doc["status"]] += 1
         results.append(doc)
     seconds = time.perf_counter() - t0
     if as_json:
@@ -199,15 +188,82 @@ def solve(source, shape, fmt, all_solutions, limit, first, as_json, workers, no_
                                "summary": tally}, indent=1))
     else:
         out = []
-        for doc in results:     # a solution line as it is, a document as its lines
-            if isinstance(doc, str):
-                out.append(doc)
-            else:
-                out += _solve_lines(doc, all_solutions, limit)
+        for doc in results:
+            out += _solve_lines(doc, all_solutions, limit)
         if out:
             click.echo("\n".join(out))     # one write, not one per puzzle
         click.echo(_summary(tally, seconds, [e.line for e in pf.errors]), err=True)
     sys.exit(_exit_code(tally))
+
+
+def _solve_tally(counts: np.ndarray, first: bool, malformed: int) -> dict:
+    """The summary's counts by status (``solved``/``none`` with ``--first``)."""
+    found = int(np.count_nonzero(counts > 0))
+    if first:
+        return {"solved": found, "none": counts.size - found, "malformed": malformed}
+    unique = int(np.count_nonzero(counts == 1))
+    return {"unique": unique, "none": counts.size - found, "multiple": found - unique,
+            "malformed": malformed}
+
+
+def _solve_doc(pf: P.PuzzleFile, line: int, index: int, count: int, first: bool) -> dict:
+    """The result document of a puzzle that was read (its status, and why
+    it has no solution when its givens repeat a digit; no solution text)."""
+    doc: dict = {"line": line}
+    if count <= 0:
+        doc["status"] = "none"
+        if count < 0:
+            doc["reason"] = _conflict_reason(pf, index)
+    elif first:
+        doc["status"] = "solved"
+    else:
+        doc["status"] = "unique" if count == 1 else "multiple"
+    return doc
+
+
+def _lean_text(pf: P.PuzzleFile, batch: P.BatchResult, first: bool) -> bytes:
+    """``solve``'s output without --json or --all, in input order: the
+    solution line of each puzzle solved (unique, or any with --first), the
+    lines of its document for any other, as one ASCII text.
+
+    The solutions are one block of bytes (:func:`grids.grid.format_block`);
+    the runs of solved puzzles between the others are slices of it, so a
+    file of 50,000 puzzles makes no string or document per puzzle."""
+    counts = batch.counts
+    block = P.format_block(batch.solutions)
+    width = pf.shape.n_cells + 1                  # bytes of a line
+    others = np.flatnonzero(counts <= 0 if first else counts != 1).tolist()
+    if not others and not pf.entries.errors:
+        return block                            # every puzzle solved: no copy
+    rows = memoryview(block)                    # slices of it copy nothing
+    lines = pf.entries.lines
+    chunks: list = []                           # bytes and memoryviews
+    row = 0             # the next row of the block to write
+    other = 0           # the next of `others`
+
+    def rows_until(stop: int) -> None:
+        nonlocal row, other
+        while other < len(others) and others[other] < stop:
+            k = others[other]
+            other += 1
+            chunks.append(rows[row * width:k * width])
+            doc = _solve_doc(pf, int(lines[k]), k, int(counts[k]), first)
+            chunks.append(_text_lines(_solve_lines(doc, False, 0)))
+            row = k + 1
+        chunks.append(rows[row * width:stop * width])
+        row = stop
+
+    # the j-th malformed puzzle (from 0) at place p of the file follows p - j puzzles read
+    for j, (place, e) in enumerate(pf.entries.errors):
+        rows_until(place - j)
+        chunks.append(_text_lines(_solve_lines(
+            {"line": e.line, "status": "malformed", "error": e.error}, False, 0)))
+    rows_until(len(counts))
+    return b"".join(chunks)
+
+
+def _text_lines(lines: list[str]) -> bytes:
+    return "".join(line + "\n" for line in lines).encode("utf-8")
 
 
 def _solve_lines(doc: dict, all_solutions: bool, limit: int) -> list[str]:
@@ -356,10 +412,14 @@ def check(source, shape, fmt, quiet, as_json, workers, no_progress):
 
 # ----------------------------------------------------------------------
 
-COMMANDS = (solve, count_solutions, check, generate, explain)
+#: The commands defined here (``generate`` and ``explain`` are in their own modules).
+COMMANDS = (solve, count_solutions, check)
 
 
 def register(group: click.Group) -> None:
-    """Add solve, count-solutions, check, generate and explain to ``group``."""
-    for cmd in COMMANDS:
+    """Add solve, count-solutions, check, generate and explain to ``group``
+    (the last two imported here: ``solve`` does not load them, issue 37)."""
+    from counting.cli.explain import explain
+    from counting.cli.generate import generate
+    for cmd in (*COMMANDS, generate, explain):
         group.add_command(cmd)

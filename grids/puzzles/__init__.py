@@ -8,7 +8,8 @@ one puzzle.  This package is the library behind ``gridcount solve``,
 public names are all importable from ``grids.puzzles``:
 
 * grids as text and arrays — :mod:`grids.grid` (``to_array``, ``as_batch``,
-  ``format_line``, ``format_lines``, ``format_hints``, ``unit_conflict``);
+  ``format_line``, ``format_lines``, ``format_block``, ``format_hints``,
+  ``unit_conflict``);
 * files — :mod:`grids.puzzles.files` (``read_puzzles``, ``parse_puzzles``,
   ``parse_puzzle``, ``write_puzzles``);
 * solving and counting — :mod:`grids.puzzles.solving` (``solve``,
@@ -51,25 +52,54 @@ Example
 >>> count_solutions("." * 16, shape="2x2")
 288
 """
-from grids.grid import (PuzzleError, as_batch, cell_name, cell_rc, format_hints, format_line,
-                        format_lines, to_array, unit_conflict)
-from grids.puzzles.explanation import Explanation, RuleStats, explain, explain_stats
-from grids.puzzles.files import (FORMATS, Entry, PuzzleFile, parse_puzzle, parse_puzzles,
+from grids.grid import (PuzzleError, as_batch, cell_name, cell_rc, format_block, format_hints,
+                        format_line, format_lines, to_array, unit_conflict)
+from grids.puzzles.files import (FORMATS, Entries, Entry, PuzzleFile, parse_puzzle, parse_puzzles,
                                read_puzzles, write_puzzles)
-from grids.puzzles.generation import (Generated, check_generate_args, generate, generate_many,
-                                    max_minimal_clues, min_clues, random_grid)
-from grids.puzzles.rules import BASIC_RULES, RULES, Step
 from grids.puzzles.solving import (DEFAULT_LIMIT, STATUSES, BatchResult, MultipleSolutionsError,
                                  NoSolutionError, classify, classify_batch, count_batch,
                                  count_solutions, get_sudoku, is_unique, solutions, solve,
                                  solve_batch)
 
+# Explanation and generation (and the rule solver and techniques under
+# them) are imported on first use of one of their names, not with the
+# package: ``gridcount solve FILE`` uses none of them, and they were a tenth
+# of its start-up with what they pull in (the process pool of dlx.pools;
+# issue 37).  ``P.explain``, ``from grids.puzzles import explain`` and
+# ``import *`` work as before (PEP 562).
+_GENERATION = ("Generated", "check_generate_args", "generate", "generate_many",
+               "max_minimal_clues", "min_clues", "random_grid")
+_EXPLANATION = ("Explanation", "RuleStats", "explain", "explain_stats")
+_RULES = ("BASIC_RULES", "RULES", "Step")
+
+
+def __getattr__(name: str):
+    """The names of the generation, explanation and rules modules, each
+    module imported when one of its names is first asked for."""
+    if name in _GENERATION:
+        from grids.puzzles import generation as module
+    elif name in _EXPLANATION:
+        from grids.puzzles import explanation as module
+    elif name in _RULES:
+        from grids.puzzles import rules as module
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(module, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_GENERATION, *_EXPLANATION, *_RULES})
+
+
 __all__ = [
     "PuzzleError", "NoSolutionError", "MultipleSolutionsError",
-    "get_sudoku", "to_array", "as_batch", "format_line", "format_lines", "format_hints",
+    "get_sudoku", "to_array", "as_batch", "format_line", "format_lines", "format_block",
+    "format_hints",
     "unit_conflict",
     "cell_name", "cell_rc",
-    "PuzzleFile", "Entry", "FORMATS", "read_puzzles", "parse_puzzles", "parse_puzzle",
+    "PuzzleFile", "Entry", "Entries", "FORMATS", "read_puzzles", "parse_puzzles", "parse_puzzle",
     "write_puzzles",
     "STATUSES", "DEFAULT_LIMIT", "solve", "solutions", "count_solutions", "is_unique", "classify",
     "BatchResult", "solve_batch", "count_batch", "classify_batch",

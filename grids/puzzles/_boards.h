@@ -220,11 +220,18 @@ static inline int bb_solution_ok(const bb_search *S, const int64_t *grid, const 
 /* Solve grids[p] (m x n_cells digits, 0 blank; checked by the caller:
    0 <= digit <= n <= 16) for p < m: counts[p] solutions found, at most
    limit, -1 when givens repeat a digit in a unit; sols[p] the first
-   solution (zeros when none).  Returns 0; -1 if memory ran out; -2 - p if
-   the solution found for puzzle p failed its check (a defect). */
+   solution (zeros when none).  The cells are int64 (grids, sols) or, when
+   grids8 and sols8 are given instead, one byte each: a byte puzzle is
+   widened into a scratch int64 grid, solved as any other, and its solution
+   narrowed back, so the search and the checks see int64 cells either way
+   [issue 37: the byte form is an eighth of the memory, and a large batch's
+   int64 arrays cost the whole process more in page faults than the
+   widening costs].  Returns 0; -1 if memory ran out; -2 - p if the
+   solution found for puzzle p failed its check (a defect). */
 static int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
                           int n_peers, const int32_t *peers, const int64_t *grids,
-                          int64_t m, int64_t limit, int64_t *counts, int64_t *sols) {
+                          const uint8_t *grids8, int64_t m, int64_t limit, int64_t *counts,
+                          int64_t *sols, uint8_t *sols8) {
     bb_search S;
     size_t nc = (size_t)n_cells, levels = nc + 1;
     int64_t p;
@@ -235,6 +242,7 @@ static int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
     b9_tables *T9 = NULL;
     b9_board *stack9 = NULL;
     b9_branch *branch9 = NULL;
+    int64_t *wide = NULL;                   /* scratch grid and solution of a byte puzzle */
     S.n = n; S.n_cells = n_cells; S.n_units = n_units; S.units = units;
     S.n_peers = n_peers; S.peers = peers;
     S.full = (bb_mask)((1u << n) - 1);
@@ -243,6 +251,8 @@ static int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
     S.cand = malloc(levels * nc * sizeof(bb_mask));
     S.pending = malloc(2 * nc * sizeof(int32_t));
     S.cell_units = calloc(nc, sizeof(uint64_t));
+    if (grids8)
+        wide = malloc(2 * nc * sizeof(int64_t));
     if (is_9x9) {
         T9 = malloc(sizeof *T9);
         stack9 = malloc(82 * sizeof *stack9);
@@ -250,7 +260,7 @@ static int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
         if (T9)
             b9_make_tables(T9);
     }
-    if (!S.first || !S.cand || !S.pending || !S.cell_units
+    if (!S.first || !S.cand || !S.pending || !S.cell_units || (grids8 && !wide)
             || (is_9x9 && (!T9 || !stack9 || !branch9))) {
         rc = -1;
         goto out;
@@ -258,12 +268,22 @@ static int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
     for (c = 0; c < n_units * n; c++)
         S.cell_units[units[c]] |= (uint64_t)1 << (c / n);
     for (p = 0; p < m; p++) {
-        const int64_t *grid = grids + p * (int64_t)nc;
-        int64_t *sol = sols + p * (int64_t)nc;
+        const int64_t *grid;
+        int64_t *sol;
+        if (grids8) {
+            const uint8_t *g8 = grids8 + p * (int64_t)nc;
+            for (c = 0; c < n_cells; c++)
+                wide[c] = g8[c];
+            grid = wide;
+            sol = wide + nc;
+        } else {
+            grid = grids + p * (int64_t)nc;
+            sol = sols + p * (int64_t)nc;
+        }
         memset(sol, 0, nc * sizeof(int64_t));
         if (bb_givens_conflict(&S, grid)) {
             counts[p] = -1;
-            continue;
+            goto store;
         }
         if (is_9x9) {
             counts[p] = S.found = b9_solve(T9, grid, limit, sol, stack9, branch9);
@@ -292,11 +312,18 @@ static int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
                 break;
             }
         }
+    store:
+        if (sols8) {
+            uint8_t *s8 = sols8 + p * (int64_t)nc;
+            for (c = 0; c < n_cells; c++)
+                s8[c] = (uint8_t)sol[c];
+        }
     }
 out:
     free(S.first); free(S.cand); free(S.pending);
     free(S.cell_units);
     free(T9); free(stack9); free(branch9);
+    free(wide);
     return rc;
 }
 

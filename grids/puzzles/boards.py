@@ -44,15 +44,17 @@ def solve_boards(shape: Shape, grids: np.ndarray, limit: int) -> tuple[np.ndarra
     ``0..N``, 0 blank), as :func:`grids.grid.solve_grids` gives them:
     ``counts[k]`` solutions found, at most ``limit``, ``-1`` when two givens
     repeat a digit in a unit; the first solution found of each grid as a
-    flat int64 row, zeros when there is none.
+    flat row, zeros when there is none.  The solutions are uint8 when the
+    grids are (one byte a cell, solved without widening the batch), else
+    int64.
 
     Example
     -------
     >>> from grids.grid import as_batch
     >>> counts, sols = solve_boards(Shape(2, 2), as_batch(["12..............",
     ...                                                     "11.............."]), 2)
-    >>> counts.tolist(), bool(sols[1].any())
-    ([2, -1], False)
+    >>> counts.tolist(), bool(sols[1].any()), sols.dtype.name
+    ([2, -1], False, 'int64')
     """
     n = shape.n
     if n > MAX_DIGITS:
@@ -60,13 +62,16 @@ def solve_boards(shape: Shape, grids: np.ndarray, limit: int) -> tuple[np.ndarra
                          f"not {n}")
     if not 1 <= limit <= np.iinfo(np.int64).max:
         raise ValueError(f"limit must be >= 1, got {limit}")
-    arr = np.ascontiguousarray(grids, dtype=np.int64)
+    grids = np.asarray(grids)
+    dtype = np.uint8 if grids.dtype == np.uint8 else np.int64
+    arr = np.ascontiguousarray(grids, dtype=dtype)
     if arr.ndim != 2 or arr.shape[1] != shape.n_cells:
         raise ValueError(f"grids must have shape (m, {shape.n_cells}), got {arr.shape}")
     if arr.size and (arr.min() < 0 or arr.max() > n):
         raise ValueError(f"digits must be in 0..{n}")
     units, peers = _tables(shape)
     counts = np.zeros(arr.shape[0], dtype=np.int64)
-    sols = np.zeros(arr.shape, dtype=np.int64)
-    _boards.solve_batch(n, units, peers, arr, int(limit), counts, sols)
+    sols = np.zeros(arr.shape, dtype=dtype)
+    kernel = _boards.solve_batch_bytes if dtype is np.uint8 else _boards.solve_batch
+    kernel(n, units, peers, arr, int(limit), counts, sols)
     return counts, sols

@@ -18,6 +18,7 @@ argument) into the same :class:`PuzzleFile`.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -28,7 +29,7 @@ from grids.grid import (ALPHABET, PuzzleError, as_batch, decimal, format_hints, 
                         text_shape, to_array)
 from grids.shape import Shape
 
-__all__ = ["Entry", "PuzzleFile", "parse_puzzles", "read_puzzles", "write_puzzles",
+__all__ = ["Entry", "Entries", "PuzzleFile", "parse_puzzles", "read_puzzles", "write_puzzles",
            "parse_puzzle", "FORMATS"]
 
 #: Input formats: ``auto`` detects ``line`` or ``hints`` from the first line.
@@ -58,36 +59,107 @@ class Entry:
         return self.error is None
 
 
+class Entries(Sequence):
+    """The entries of a file (a sequence of :class:`Entry`, in input order),
+    kept as the line of each puzzle read and the malformed ones.
+
+    A file of 50,000 puzzles would otherwise make 50,000 :class:`Entry`
+    objects, more time than reading it (issue 37); they are made here only
+    when the sequence is indexed or iterated.  ``lines`` and ``errors`` are
+    there at once.
+
+    Attributes
+    ----------
+    lines : ndarray of int64
+        ``lines[k]``: the line of the puzzle in row ``k`` of the grids.
+    errors : list of (int, Entry)
+        Each malformed puzzle and its place in the sequence, in order.
+    """
+
+    def __init__(self, lines, errors=()):
+        self.lines = np.asarray(lines, dtype=np.int64)
+        self.errors = list(errors)
+        self._list: list[Entry] | None = None
+
+    @classmethod
+    def of(cls, entries) -> "Entries":
+        """The entries of a list of :class:`Entry`."""
+        if isinstance(entries, Entries):
+            return entries
+        entries = list(entries)
+        out = cls([e.line for e in entries if e.ok],
+                  [(k, e) for k, e in enumerate(entries) if not e.ok])
+        out._list = entries
+        return out
+
+    def _entries(self) -> list[Entry]:
+        if self._list is None:
+            out: list[Entry] = []
+            row = 0
+            for place, bad in self.errors:
+                take = place - len(out)         # puzzles read before this malformed one
+                out += [Entry(line, row + j)
+                        for j, line in enumerate(self.lines[row:row + take].tolist())]
+                row += take
+                out.append(bad)
+            out += [Entry(line, row + j) for j, line in enumerate(self.lines[row:].tolist())]
+            self._list = out
+        return self._list
+
+    def __len__(self) -> int:
+        return len(self.lines) + len(self.errors)
+
+    def __getitem__(self, i):
+        return self._entries()[i]
+
+    def __iter__(self) -> Iterator[Entry]:
+        return iter(self._entries())
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
+            return NotImplemented
+        return list(self) == list(other)
+
+    def __repr__(self) -> str:
+        return f"Entries({len(self.lines):,} puzzles, {len(self.errors):,} malformed)"
+
+
 @dataclass
 class PuzzleFile:
     """Puzzles read from a file, in input order.
 
     Attributes
     ----------
-    entries : list of Entry
-        Every puzzle and every malformed puzzle, in input order.
-    grids : ndarray, shape (m, N²)
+    entries : Entries
+        Every puzzle and every malformed puzzle, in input order (a list of
+        :class:`Entry` given here becomes :class:`Entries`).
+    grids : ndarray of uint8, shape (m, N²)
         The puzzles that were read (0 for blank); ``entries[i].index``
-        points here.
+        points here.  One byte a cell (files hold grids of at most 35
+        digits), what :func:`~grids.puzzles.solving.solve_batch` reads
+        without a copy with ``dtype=np.uint8``.
     shape : Shape
         Box shape (``str(pf.shape)`` is ``"RxC"``).
     format : str
         ``"line"`` or ``"hints"`` (the detected one, with ``format="auto"``).
     """
 
-    entries: list[Entry]
+    entries: Entries
     grids: np.ndarray
     shape: Shape
     format: str
 
+    def __post_init__(self):
+        self.entries = Entries.of(self.entries)
+
     @property
     def lines(self) -> np.ndarray:
         """Line number of each row of :attr:`grids`."""
-        return np.asarray([e.line for e in self.entries if e.ok], dtype=np.int64)
+        return self.entries.lines.copy()
 
     @property
     def errors(self) -> list[Entry]:
-        return [e for e in self.entries if not e.ok]
+        return [e for _, e in self.entries.errors]
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -116,25 +188,41 @@ def _looks_like_hints(text: str, nn: int) -> bool:
     return False
 
 
-def _parse_plain_lines(text: str, s: Shape) -> tuple[list[Entry], np.ndarray] | None:
+def _parse_plain_lines(text: str, s: Shape) -> tuple[Entries, np.ndarray] | None:
     """The common file read at once: every line exactly ``N²`` known symbols
     (no comment, blank line or space; a final newline allowed).  ``None``
     for any other file, which :func:`_parse_line_format` reads line by line
-    with the same result."""
+    with the same result.
+
+    The text is read as rows of ``N² + 1`` bytes, each ending in a newline:
+    no string per line (splitting, joining and encoding 50,000 lines were
+    most of the read, issue 37)."""
     nn = s.n_cells
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    if not lines or any(len(line) != nn for line in lines):
+    try:
+        buf = text.encode("ascii")
+    except UnicodeEncodeError:
+        return None             # the line-by-line reading names the symbol
+    if buf and not buf.endswith(b"\n"):
+        buf += b"\n"
+    if not buf or len(buf) % (nn + 1):
         return None
-    buf = "".join(lines).encode("latin-1", errors="replace")
-    vals = symbol_table(s.n)[np.frombuffer(buf, dtype=np.uint8)].reshape(len(lines), nn)
+    if (np.frombuffer(buf, dtype=np.uint8)[nn::nn + 1] != ord("\n")).any():
+        return None
+    # a newline is no symbol (-1), so a shorter or longer line is refused too
+    vals = _symbols(buf, s.n).reshape(-1, nn + 1)[:, :nn]
     if (vals < 0).any():     # '#', spaces, unknown symbols: the line-by-line reading says which
         return None
-    return [Entry(i + 1, i) for i in range(len(lines))], vals.astype(np.int64)
+    return Entries(np.arange(1, len(vals) + 1)), np.ascontiguousarray(vals).view(np.uint8)
 
 
-def _parse_line_format(text: str, s: Shape) -> tuple[list[Entry], np.ndarray]:
+def _symbols(buf: bytes, n: int) -> np.ndarray:
+    """``symbol_table(n)`` of each byte of ``buf`` (int8, -1 for no symbol),
+    by :meth:`bytes.translate`: indexing the table with the bytes would
+    widen them to 8-byte indices first (30 MB for the 17-clue file)."""
+    return np.frombuffer(buf.translate(symbol_table(n).tobytes()), dtype=np.int8)
+
+
+def _parse_line_format(text: str, s: Shape) -> tuple[Entries, np.ndarray]:
     plain = _parse_plain_lines(text, s)
     if plain is not None:
         return plain
@@ -152,7 +240,7 @@ def _parse_line_format(text: str, s: Shape) -> tuple[list[Entry], np.ndarray]:
     # brute force is the rule for input, but 50,000 lines a second needs a
     # lookup table over the whole file at once
     buf = "".join(good).encode("latin-1", errors="replace")
-    vals = symbol_table(n)[np.frombuffer(buf, dtype=np.uint8)].reshape(len(good), nn)
+    vals = _symbols(buf, n).reshape(len(good), nn)
     bad_rows = np.flatnonzero((vals < 0).any(axis=1)) if vals.size else np.zeros(0, np.int64)
     bad = set(bad_rows.tolist())
     entries: list[Entry] = []
@@ -169,12 +257,12 @@ def _parse_line_format(text: str, s: Shape) -> tuple[list[Entry], np.ndarray]:
             entries.append(Entry(i, len(keep)))
             keep.append(g)
         g += 1
-    grids = vals[keep].astype(np.int64) if keep else np.zeros((0, nn), dtype=np.int64)
-    return entries, grids
+    grids = vals[keep].view(np.uint8) if keep else np.zeros((0, nn), dtype=np.uint8)
+    return Entries.of(entries), grids
 
 
 
-def _parse_hint_format(text: str, s: Shape) -> tuple[list[Entry], np.ndarray]:
+def _parse_hint_format(text: str, s: Shape) -> tuple[Entries, np.ndarray]:
     n, nn = s.n, s.n_cells
     entries: list[Entry] = []
     grids: list[np.ndarray] = []
@@ -194,7 +282,7 @@ def _parse_hint_format(text: str, s: Shape) -> tuple[list[Entry], np.ndarray]:
             entries.append(Entry(start, None, f"a {n}x{n} puzzle has at most {nn} hints, "
                                               f"got {want}"))
             continue
-        grid = np.zeros(nn, dtype=np.int64)
+        grid = np.zeros(nn, dtype=np.uint8)
         where: dict[int, int] = {}
         error: str | None = None
         err_line = start
@@ -241,8 +329,8 @@ def _parse_hint_format(text: str, s: Shape) -> tuple[list[Entry], np.ndarray]:
         else:
             entries.append(Entry(start, len(grids)))
             grids.append(grid)
-    arr = np.stack(grids) if grids else np.zeros((0, nn), dtype=np.int64)
-    return entries, arr
+    arr = np.stack(grids) if grids else np.zeros((0, nn), dtype=np.uint8)
+    return Entries.of(entries), arr
 
 
 def parse_puzzles(text: str, *, shape=None, format: str = "auto") -> PuzzleFile:
@@ -329,4 +417,4 @@ def parse_puzzle(text: str, *, shape=None) -> PuzzleFile:
     except PuzzleError:
         s = grid_shape(None)
     grid = to_array(text, s)
-    return PuzzleFile([Entry(1, 0)], grid[None, :], s, "line")
+    return PuzzleFile([Entry(1, 0)], grid[None, :].astype(np.uint8), s, "line")

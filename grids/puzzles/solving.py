@@ -15,7 +15,6 @@ the exact-cover engine (:func:`grids.grid.solve_grids`) to count;
 from __future__ import annotations
 
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -131,7 +130,7 @@ class BatchResult:
     counts : ndarray of int64, shape (n,)
         Solutions found, at most ``limit``; ``-1`` when the givens repeat a
         digit in a row, column or box (no solution).
-    solutions : ndarray of int64, shape (n, N, N)
+    solutions : ndarray of int64 (or uint8, see :func:`solve_batch`), shape (n, N, N)
         The first solution found (all zeros when there is none).
     limit : int
         The limit the batch ran with.
@@ -158,7 +157,7 @@ class BatchResult:
 
 
 def solve_batch(grids, *, shape=None, limit: int = 2, workers: int = 1,
-                chunk_size: int = 4096) -> BatchResult:
+                chunk_size: int = 4096, dtype=np.int64) -> BatchResult:
     """Solve many puzzles in C without the GIL.
 
     Parameters
@@ -174,6 +173,11 @@ def solve_batch(grids, *, shape=None, limit: int = 2, workers: int = 1,
         engine, so the batch uses ``workers`` cores.
     chunk_size : int
         Puzzles per chunk (a whole number >= 1).
+    dtype : np.int64 or np.uint8
+        Of the solutions.  ``np.uint8`` is one byte a cell, an eighth of the
+        memory, and a uint8 batch (as :func:`~grids.puzzles.files.read_puzzles`
+        gives) is then solved without an int64 copy: what ``gridcount solve``
+        does (grids of at most 255 digits).
 
     Raises ``ValueError`` naming the argument when one is out of range.
 
@@ -182,6 +186,8 @@ def solve_batch(grids, *, shape=None, limit: int = 2, workers: int = 1,
     >>> r = solve_batch(["1234341221434321", "12..............", "11.............."])
     >>> r.counts.tolist(), r.status.tolist()
     ([1, 2, -1], ['unique', 'multiple', 'none'])
+    >>> solve_batch(["1234341221434321"], dtype=np.uint8).solutions.dtype.name
+    'uint8'
     """
     if not _whole(limit) or not 1 <= limit <= BATCH_LIMIT_MAX:
         raise ValueError(f"limit must be a whole number in 1..{BATCH_LIMIT_MAX}, got {limit!r}")
@@ -189,7 +195,7 @@ def solve_batch(grids, *, shape=None, limit: int = 2, workers: int = 1,
     for name, value in (("workers", workers), ("chunk_size", chunk_size)):
         if not _whole(value) or value < 1:
             raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
-    arr = as_batch(grids, shape)
+    arr = as_batch(grids, shape, dtype)
     s = get_sudoku(shape, arr.shape[1])
     n = s.n
     m = arr.shape[0]
@@ -200,6 +206,9 @@ def solve_batch(grids, *, shape=None, limit: int = 2, workers: int = 1,
     if workers == 1 or m <= chunk_size:
         counts, sols = run(0, m)
     else:
+        # imported here: concurrent.futures (and the logging it loads) is a
+        # few per cent of a one-thread `gridcount solve FILE` (issue 37)
+        from concurrent.futures import ThreadPoolExecutor
         bounds = [(lo, min(lo + chunk_size, m)) for lo in range(0, m, chunk_size)]
         with ThreadPoolExecutor(max_workers=workers) as pool:
             parts = list(pool.map(lambda b: run(*b), bounds))
@@ -248,10 +257,12 @@ def _run_batch(s: Sudoku, arr: np.ndarray, limit: int) -> tuple[np.ndarray, np.n
     """``(counts, flat solutions)`` of a validated batch: on candidate
     bit-boards (:mod:`grids.puzzles.boards`) to solve or check uniqueness
     (limit up to :data:`BOARD_LIMIT`) grids of at most 16 digits, else on
-    this thread's exact-cover engine (which also counts with shortcuts)."""
+    this thread's exact-cover engine (which also counts with shortcuts).
+    The solutions have the dtype of ``arr`` (int64 or uint8)."""
     if limit <= BOARD_LIMIT and s.n <= MAX_DIGITS:
         return solve_boards(s.shape, arr, limit)
-    return solve_grids(thread_engine(s), arr, s.n, limit)
+    counts, sols = solve_grids(thread_engine(s), arr.astype(np.int64, copy=False), s.n, limit)
+    return counts, sols.astype(arr.dtype, copy=False)
 
 
 def _puzzle(grid, shape) -> tuple[Sudoku, np.ndarray]:

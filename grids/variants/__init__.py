@@ -1,9 +1,10 @@
 """Sudoku variants: grid kinds with extra houses, difference rules or regions.
 
-Importing this package registers its constraint factories with
-:func:`grids.kind.register_constraints`; :func:`grids.kind.as_kind` imports it
-on the first look-up of a constraint name, so ``as_kind("3x3+x")`` works
-without importing anything else.  One module per family:
+The grids package registers :func:`variant_constraint` with
+:func:`grids.kind.register_constraints` and imports this package on the
+first look-up of a constraint name, so ``as_kind("3x3+x")`` works without
+importing anything else, and a process that names no constraint does not
+load it.  One module per family:
 
 * :mod:`.houses` — extra houses (``x``, ``disjoint``, ``windoku``, ``centre``,
   ``asterisk``, ``girandola``);
@@ -21,15 +22,23 @@ without importing anything else.  One module per family:
 >>> as_kind("3x3+windoku+x").name
 '3x3+windoku+x'
 """
-from grids.kind import register_constraints
 from grids.variants.differences import difference_rule
+from grids.variants.encoding import variant_exact_cover, variant_givens
 from grids.variants.houses import house_rule
 from grids.variants.jigsaw import kind_file_constraint
 
-register_constraints(house_rule)
-register_constraints(difference_rule)
-register_constraints(kind_file_constraint)
+__all__ = ["variant_constraint", "variant_exact_cover", "variant_givens"]
 
-from grids.variants.encoding import variant_exact_cover, variant_givens  # noqa: E402
+#: The constraint factories of the variants, in the order they are asked.
+FACTORIES = (house_rule, difference_rule, kind_file_constraint)
 
-__all__ = ["variant_exact_cover", "variant_givens"]
+
+def variant_constraint(name: str):
+    """The constraint called ``name`` by one of :data:`FACTORIES`, or None
+    (the factory :func:`grids.variant_constraint` registers with
+    :func:`grids.kind.register_constraints`)."""
+    for factory in FACTORIES:
+        c = factory(name)
+        if c is not None:
+            return c
+    return None

@@ -99,3 +99,17 @@ def test_solve_without_a_bar_imports_neither_tqdm_nor_the_package_metadata():
     assert _loaded("solve", "1234341221434321", among=("tqdm", "importlib.metadata")) == []
     assert _loaded("generate", "--shape", "2x2", "--clues", "6", "--seed", "1",
                    among=("tqdm",)) == []
+
+
+def test_solve_loads_no_explanation_generation_variants_or_pool():
+    # issue 37: `solve FILE` imported the explanation (rule solver, techniques),
+    # the generator, the variant constraints (hashlib, their encoding), the
+    # process pool of dlx.pools and concurrent.futures, none of which it uses
+    unused = ("grids.puzzles.explanation", "grids.puzzles.generation", "grids.puzzles.rules",
+              "grids.puzzles.techniques", "grids.variants", "dlx.pools", "concurrent.futures",
+              "counting.cli.explain", "counting.cli.generate")
+    assert _loaded("solve", "1234341221434321", among=unused) == []
+    assert _loaded("solve", "--first", "--json", "1234341221434321", among=unused) == []
+    # and the commands that use them still load them
+    assert "grids.puzzles.explanation" in _loaded("explain", "1234341221434321",
+                                                  among=unused)

@@ -11,7 +11,8 @@ from click.testing import CliRunner
 from counting.cli.puzzles import EXIT_MALFORMED, EXIT_NOT_UNIQUE, EXIT_OK, register
 from grids import puzzles as P
 
-from puzzle_samples import FIXTURES, TWO, UNSOLVABLE, WIKI, WIKI_SOLUTION
+from puzzle_samples import (FIXTURES, TWO, UNSOLVABLE, WIKI, WIKI_SOLUTION, completes,
+                            is_valid_grid)
 
 
 @pytest.fixture(scope="module")
@@ -103,6 +104,52 @@ def test_solve_all_lists_every_solution_up_to_the_limit(run):
     assert headers[3] == "# line 4: 2 solutions"
     assert headers[4] == "# line 5: 3 solutions"      # exactly 3: not "at least"
     assert headers[5] == "# line 6: 3 solutions (at least; --limit 3)"
+
+
+def _expected_solve_lines(pf: P.PuzzleFile) -> list:
+    """solve's lines for each entry, from one-puzzle library calls (classify,
+    solve, unit_conflict): a solution line, or the comment line; with
+    --first a solved puzzle's line is None (any valid solution will do)."""
+    out = []
+    for e in pf.entries:
+        if not e.ok:
+            out.append(f"# line {e.line}: malformed: {e.error}")
+            continue
+        grid = pf.grids[e.index]
+        status = P.classify(grid)
+        if status == "unique":
+            out.append(P.format_line(P.solve(grid)))
+        elif status == "multiple":
+            out.append(f"# line {e.line}: more than one solution (--all lists them)")
+        else:
+            why = P.unit_conflict(grid)
+            out.append(f"# line {e.line}: no solution" + (f" ({why})" if why else ""))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_solve_writes_each_puzzle_s_line_in_place_among_every_kind_of_line(run, seed):
+    # issue 37: the solution lines are written as slices of one block of
+    # bytes, the other puzzles' lines put in between: each must land in its
+    # input place, whatever the mix of solved, unsolved and malformed lines
+    rng = np.random.default_rng(seed)
+    pool = [WIKI, TWO, "1" * 81, UNSOLVABLE, WIKI[:40], WIKI[:80] + "x", "# a comment", "",
+            *fixture("17clue_20.txt").read_text().split()[:6]]
+    picks = rng.integers(0, len(pool), size=40)
+    text = "\n".join(pool[k] for k in picks) + "\n"
+    pf = P.parse_puzzles(text)
+    want = _expected_solve_lines(pf)
+    res = run("solve", "-", input=text)
+    assert res.stdout.splitlines() == want
+    res = run("solve", "--first", "-", input=text)
+    got = res.stdout.splitlines()
+    assert len(got) == len(want)
+    for e, w, g in zip(pf.entries, want, got):
+        if w.startswith("# line") and ("no solution" in w or "malformed" in w):
+            assert g == w
+        else:       # unique or several: any solution that keeps the givens
+            assert not g.startswith("#") and is_valid_grid(P.to_array(g), "3x3")
+            assert completes(pf.grids[e.index], P.to_array(g))
 
 
 def test_solve_first_skips_the_uniqueness_check(run):

@@ -228,3 +228,24 @@ def test_hint_numbers_are_ascii_decimal_only(token):
     assert G.decimal("12") == 12
     # "ı".upper() is "I": a letter digit must be ASCII too
     assert G.hint_digit("ı", 25) is None and G.hint_digit("i", 25) == 18
+
+
+# ----------------------------------------------------------------------
+# format_block (issue 37: the solutions of `gridcount solve` as one text)
+
+@pytest.mark.parametrize("n, dtype", [(4, np.uint8), (9, np.int64), (16, np.uint8), (35, np.int64)])
+def test_format_block_is_the_lines_each_ended_by_a_newline(n, dtype):
+    rng = np.random.default_rng(n)
+    grids = rng.integers(0, n + 1, size=(7, n * n)).astype(dtype)
+    want = "".join(line + "\n" for line in G.format_lines(grids)).encode("ascii")
+    assert G.format_block(grids) == want
+    assert G.format_block(grids.reshape(7, n, n), blank="0") == \
+        "".join(line + "\n" for line in G.format_lines(grids, blank="0")).encode("ascii")
+
+
+def test_format_block_of_no_grid_is_empty_and_bad_input_is_refused():
+    assert G.format_block(np.zeros((0, 81), dtype=np.uint8)) == b""
+    with pytest.raises(G.PuzzleError, match="digit 36 has no symbol"):
+        G.format_block([[36] + [0] * 35])
+    with pytest.raises(ValueError, match="one ASCII character"):
+        G.format_block([[1]], blank="··")

@@ -82,3 +82,15 @@ def test_boards_refuse_what_they_cannot_hold():
         solve_boards(Shape(2, 2), np.full((1, 16), 5, dtype=np.int64), 2)
     counts, sols = solve_boards(Shape(2, 2), np.zeros((0, 16), dtype=np.int64), 2)
     assert counts.shape == (0,) and sols.shape == (0, 16)
+
+
+@pytest.mark.parametrize("name", ["2x2", "2x3", "3x3", "4x4"])
+def test_byte_grids_give_byte_solutions_equal_to_the_int64_ones(name):
+    # issue 37: the kernel reads and writes one byte a cell when given bytes
+    shape = Shape.parse(name)
+    grids = _puzzles(shape, np.random.default_rng(5), 12)
+    for limit in (1, 2):
+        counts, sols = solve_boards(shape, grids, limit)
+        counts8, sols8 = solve_boards(shape, grids.astype(np.uint8), limit)
+        assert sols8.dtype == np.uint8 and sols.dtype == np.int64
+        assert counts8.tolist() == counts.tolist() and np.array_equal(sols8, sols)

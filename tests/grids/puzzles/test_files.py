@@ -155,3 +155,66 @@ def test_a_plain_file_reads_as_the_same_file_read_line_by_line():
     assert [e.error for e in spaced.entries][3] == "a 9x9 puzzle needs 81 symbols, got 80"
     bad = P.parse_puzzles("\n".join(rows + ["x" + WIKI[1:]]))
     assert len(bad.grids) == 3 and not bad.entries[3].ok
+
+
+# ----------------------------------------------------------------------
+# issue 37: one byte a cell, entries made when asked for
+
+@pytest.mark.parametrize("text, fmt", [
+    (WIKI + "\n" + WIKI + "\n", "line"),                         # read at once
+    ("# c\n" + WIKI + "\n\n" + WIKI[:40] + "\n" + WIKI + "\n", "line"),   # line by line
+    ((FIXTURES / "hints_2.txt").read_text(), "hints"),
+])
+def test_grids_are_one_byte_a_cell_in_every_format(text, fmt):
+    pf = P.parse_puzzles(text)
+    assert pf.format == fmt and pf.grids.dtype == np.uint8 and len(pf.grids) == 2
+    assert pf.grids[0].tolist() == P.to_array(WIKI).tolist()
+    assert P.parse_puzzle(WIKI).grids.dtype == np.uint8
+
+
+def test_entries_place_each_malformed_puzzle_among_those_read():
+    bad = [P.Entry(2, None, "bad"), P.Entry(4, None, "x"), P.Entry(5, None, "y")]
+    entries = P.Entries([1, 3, 6], [(1, bad[0]), (3, bad[1]), (4, bad[2])])
+    want = [P.Entry(1, 0), bad[0], P.Entry(3, 1), bad[1], bad[2], P.Entry(6, 2)]
+    assert list(entries) == want and entries == want and len(entries) == 6
+    assert entries[4] is bad[2] and entries[-1] == P.Entry(6, 2)
+    assert P.Entries.of(want) == entries and P.Entries.of(want).errors == entries.errors
+    assert P.Entries([], [(0, bad[0])]) == [bad[0]] and list(P.Entries([7, 8])) == [
+        P.Entry(7, 0), P.Entry(8, 1)]
+
+
+def test_a_file_s_entries_are_the_same_read_at_once_or_line_by_line():
+    text = "".join(line + "\n" for line in (FIXTURES / "17clue_20.txt").read_text().split())
+    at_once, by_line = P.parse_puzzles(text), P.parse_puzzles("# head\n" + text)
+    assert [(e.line - 1, e.index, e.error) for e in by_line.entries] == \
+        [(e.line, e.index, e.error) for e in at_once.entries]
+    assert at_once.lines.tolist() == list(range(1, 21)) and at_once.errors == []
+    mixed = P.read_puzzles(FIXTURES / "malformed_lines.txt")
+    assert [e.line for e in mixed.errors] == [e.line for e in mixed.entries if not e.ok]
+    assert mixed.lines.tolist() == [e.line for e in mixed.entries if e.ok]
+    # a PuzzleFile made from a list keeps it as Entries
+    pf = P.PuzzleFile([P.Entry(3, 0), P.Entry(4, None, "bad")], at_once.grids[:1], at_once.shape,
+                      "line")
+    assert isinstance(pf.entries, P.Entries) and pf.lines.tolist() == [3]
+    assert [e.line for e in pf.errors] == [4]
+
+
+@pytest.mark.parametrize("text", [
+    WIKI + "\n" + WIKI,                              # no final newline
+    WIKI[:80] + "\n" + WIKI + "5\n",                 # 80 + 82 symbols: two 81-byte rows' worth
+    WIKI + "\n\n" + WIKI + "\n",                      # a blank line
+    WIKI + "\r\n" + WIKI + "\r\n",                    # CRLF
+    WIKI[:80] + "\u00e9\n" + WIKI + "\n",             # a symbol beyond ASCII
+    WIKI.replace(".", "0", 3) + "\n" + WIKI.lower() + "\n",
+    WIKI[:80] + "x\n" + WIKI + "\n",                  # an unknown symbol
+    "#" + WIKI[1:] + "\n" + WIKI + "\n",               # a comment of 81 characters
+    WIKI[:40] + " " + WIKI[41:] + "\n" + WIKI + "\n",  # a space
+])
+def test_a_file_read_at_once_reads_as_line_by_line(text):
+    # issue 37: the common file is read as rows of N²+1 bytes; any other
+    # falls back to the line-by-line reading, with the same entries and grids
+    at_once = P.parse_puzzles(text)
+    by_line = P.parse_puzzles("#\n" + text)          # a comment forces the line-by-line reading
+    assert [(e.line + 1, e.index, e.error) for e in at_once.entries] == \
+        [(e.line, e.index, e.error) for e in by_line.entries]
+    assert np.array_equal(at_once.grids, by_line.grids)

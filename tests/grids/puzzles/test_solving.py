@@ -4,7 +4,7 @@ import pytest
 
 from grids import puzzles as P
 
-from puzzle_samples import TWO, UNSOLVABLE, WIKI, WIKI_SOLUTION, completes, is_valid_grid, lines
+from puzzle_samples import FIXTURES, TWO, UNSOLVABLE, WIKI, WIKI_SOLUTION, completes, is_valid_grid, lines
 
 
 def test_wikipedia_puzzle():
@@ -216,3 +216,33 @@ def test_solve_batch_names_a_bad_argument_instead_of_leaking_an_internal_message
 def test_count_batch_checks_its_workers_even_when_it_counts_one_puzzle_at_a_time():
     with pytest.raises(ValueError, match="^workers must be a whole number >= 1, got 0$"):
         P.count_batch([WIKI], limit=None, workers=0)
+
+
+# ----------------------------------------------------------------------
+# solutions of one byte a cell (issue 37: what `gridcount solve FILE` uses)
+
+@pytest.mark.parametrize("shape, limit", [("2x2", 2), ("3x3", 1), ("3x3", 2), ("3x3", 5),
+                                          ("4x4", 2), ("5x5", 2)])
+def test_solve_batch_in_bytes_gives_the_int64_answers(shape, limit):
+    rng = np.random.default_rng(37)
+    grid = P.random_grid(rng, shape)
+    batch = [grid, np.zeros_like(grid), grid.copy(), grid.copy()]
+    batch[2][rng.random(grid.size) < 0.5] = 0              # unique or not
+    batch[3][:2] = [1, 1]                                  # repeated digit
+    if shape == "3x3":
+        batch += [P.to_array(WIKI), P.to_array(TWO), P.to_array(UNSOLVABLE)]
+    wide = P.solve_batch(np.array(batch), shape=shape, limit=limit)
+    small = P.solve_batch(np.array(batch).astype(np.uint8), shape=shape, limit=limit,
+                          dtype=np.uint8)
+    assert small.solutions.dtype == np.uint8 and wide.solutions.dtype == np.int64
+    assert small.counts.tolist() == wide.counts.tolist()
+    assert np.array_equal(small.solutions, wide.solutions)
+
+
+def test_a_byte_batch_is_solved_without_a_wide_copy():
+    pf = P.read_puzzles(FIXTURES / "17clue_20.txt")
+    assert np.shares_memory(P.as_batch(pf.grids, dtype=np.uint8), pf.grids)
+    r = P.solve_batch(pf.grids, dtype=np.uint8, workers=2, chunk_size=7)
+    assert r.solutions.dtype == np.uint8 and r.counts.tolist() == [1] * 20
+    with pytest.raises(ValueError, match="dtype must be int64 or uint8"):
+        P.solve_batch(pf.grids, dtype=np.int32)
