@@ -262,9 +262,15 @@ def fixed_count(layout: Layout, pi: tuple[int, ...]) -> int:
     subsets = [sum(1 << d for d in s) for s in itertools.combinations(range(n), size)]
     fixed_ok = [s for s in subsets
                 if all(len(st.fixed_masks(digits(m))) for st in (left, right) for m in (s, full ^ s))]
-    perm_ok = [s for s in subsets if all(s >> d & 1 != s >> pi[d] & 1 for d in range(n))]
+    # a set some row cannot be arranged with makes N = 0: dropped before the
+    # orbits (a couple's rows hold X and comp X in each stack, a perm band's
+    # top row S on the left and comp S on the right)
+    free_ok = [s for s in subsets
+               if all(len(st.free_masks(digits(m))) for st in (left, right) for m in (s, full ^ s))]
+    perm_ok = [s for s in subsets if all(s >> d & 1 != s >> pi[d] & 1 for d in range(n))
+               and len(left.free_masks(digits(s))) and len(right.free_masks(digits(full ^ s)))]
     choices = [fixed_ok] * len(layout.fixed) + [perm_ok] * len(layout.perm) + \
-        [subsets] * len(layout.couples)
+        [free_ok] * len(layout.couples)
     images = [[sum(1 << g[d] for d in range(n) if m >> d & 1) for m in range(full + 1)]
               for g in generators(pi)]
     seen: set[tuple[int, ...]] = set()

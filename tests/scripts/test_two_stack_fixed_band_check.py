@@ -12,7 +12,8 @@ checked here against the whole-grid search
 make: 2x3's unit 18 (a kept band and a couple, a fixed column a stack), 2x4's
 unit 35 (two kept bands and a couple) and 2x4's units 75-77 (two couples, π
 with fixed digits, as unit 49 has), and on every other non-identity unit of
-2x3 it counts.  A fixed row's arrangement not tied by ``p[κ(c)] = π p[c]``,
+2x3 it counts; and on every non-identity unit of 2x4 it counts against the
+package's two-stack method.  A fixed row's arrangement not tied by ``p[κ(c)] = π p[c]``,
 a free row's partner entry read from column ``c`` instead of ``κ(c)``, or an
 orbit of data weighted 1 instead of its size changes some of these.
 """
@@ -27,6 +28,7 @@ import pytest
 
 from counting.group.burnside import symmetry_units
 from counting.group.fixed import count_fixed
+from counting.group.two_stack_fixed import two_stack_fixed
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "two_stack_fixed_band_check.py"
@@ -72,6 +74,23 @@ def test_every_other_non_identity_unit_of_2x3_it_counts_equals_the_whole_grid_se
         counted.append(u.unit_id)
         _equals_whole_grid_search(check, "2x3", u.unit_id)
     assert counted == [8, 9, 10, 18, 21, 22, 23]
+
+
+def test_every_non_identity_unit_of_2x4_it_counts_equals_the_two_stack_method(check):
+    """Perm bands, couples and kept bands mixed, with π of every involution
+    type: the package's two-stack method (equal to the whole-grid search on
+    every 2x4 unit, tests/counting/group/test_two_stack_fixed.py with --runslow)."""
+    counted = []
+    for u in symmetry_units("2x4")[1:]:
+        try:
+            check.structure(u.rows, u.cols)
+            check.involution(u.pi_type)
+        except ValueError:
+            continue
+        counted.append(u.unit_id)
+        assert check.unit_a(u.rows, u.cols, u.pi_type) == \
+            two_stack_fixed("2x4", u.symmetry, u.pi_type), u.unit_id
+    assert len(counted) == 29
 
 
 def test_elements_and_relabellings_it_does_not_count_are_refused(check):
