@@ -266,15 +266,26 @@ class _Worker:
             pass
         return None
 
+    def ask_to_stop(self, graceful: bool) -> None:
+        """Tell it to end: "no more work" (``graceful``) or ``SIGTERM``; a
+        stopped process is left to :meth:`stop`, which kills it."""
+        p = self.process
+        with contextlib.suppress(OSError):
+            if p.is_alive() and not _is_stopped(p.pid):
+                if graceful:
+                    self.conn.send(None)
+                else:
+                    p.terminate()
+
     def stop(self, graceful: bool) -> None:
-        """Let it finish (``graceful``) or terminate it; join it either way."""
+        """Once told (:meth:`ask_to_stop`), wait for it to end, terminate it
+        if it has not within :data:`_JOIN_SECONDS` (``graceful``), kill it
+        if it still has not or is stopped; join it either way."""
         p = self.process
         try:
-            if graceful and p.is_alive() and not _is_stopped(p.pid):
-                with contextlib.suppress(OSError):
-                    self.conn.send(None)
-                p.join(_JOIN_SECONDS)
             if p.is_alive() and not _is_stopped(p.pid):
+                p.join(_JOIN_SECONDS)
+            if graceful and p.is_alive() and not _is_stopped(p.pid):
                 p.terminate()
                 p.join(_JOIN_SECONDS)
             if p.is_alive():  # stopped (SIGTERM would wait), or ignores SIGTERM
@@ -412,5 +423,7 @@ def map_unordered(func: Callable, items: Iterable, workers: int, *, retries: int
                 last_look = time.monotonic()   # the caller's time is not the worker's
         done = True
     finally:
+        for w in live:     # every worker told first, so that they end at the same time
+            w.ask_to_stop(graceful=done)
         for w in live:
             w.stop(graceful=done)

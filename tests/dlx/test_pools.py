@@ -2,11 +2,13 @@
 dead worker noticed and replaced, a worker past its task's deadline killed
 and replaced, a task that kills every worker stopped, workers ended with
 their parent."""
+import atexit
 import functools
 import multiprocessing as mp
 import os
 import signal
 import time
+from pathlib import Path
 
 import pytest
 
@@ -133,6 +135,40 @@ def test_the_items_of_a_killed_worker_sent_ahead_run_again_without_a_death_of_th
     assert got == items                              # the item sent ahead too
     [died] = deaths
     assert died.item == 0 and died.deaths == 1
+
+
+def _end_with_the_others(directory: str, workers: int, item: int) -> int:
+    """Return ``item``; on its first call in a process, make the process,
+    as it ends, say so (a file) and finish ending only once ``workers``
+    processes have said so (or a minute has passed): an ``ended-PID`` file
+    then says it ended by itself, not killed on the way."""
+    if not _END_REGISTERED:
+        _END_REGISTERED.append(True)
+
+        def at_exit():
+            Path(directory, f"ending-{os.getpid()}").touch()
+            end = time.monotonic() + 60                     # only against a hang
+            while len(list(Path(directory).glob("ending-*"))) < workers \
+                    and time.monotonic() < end:
+                time.sleep(0.01)
+            Path(directory, f"ended-{os.getpid()}").touch()
+
+        atexit.register(at_exit)
+    return item
+
+
+_END_REGISTERED: list = []
+
+
+def test_every_worker_is_told_to_stop_before_any_is_waited_for(tmp_path,
+                                                                 fails_instead_of_hanging):
+    """Issue 37: each worker was told "no more work" only once the one
+    before it had ended, so their ends followed one another at the end of
+    every run; here a worker ends only once both have begun to end, which
+    the old order allowed only by killing the first after its 5 s of grace."""
+    task = functools.partial(_end_with_the_others, str(tmp_path), 2)
+    assert sorted(map_unordered(task, [1, 2, 3, 4], workers=2)) == [1, 2, 3, 4]
+    assert len(list(tmp_path.glob("ended-*"))) == 2       # both ended by themselves
 
 
 def _spin(seconds: float) -> float:
