@@ -44,6 +44,16 @@ _ORPHANED = 70
 # Past its deadline, a worker is killed only once it has also used no CPU
 # time for this long (where /proc tells): stopped or hung, not merely starved.
 _IDLE_SECONDS = 5.0
+# A worker is sent this many tasks ahead of the one it runs, so that it
+# starts the next the moment it ends one instead of waiting for this
+# process to read its result and answer (issue 37: 2x5's 346 units of a few
+# milliseconds each had its two workers waiting a tenth of their time,
+# more on a loaded machine, where this process is not scheduled at once) ...
+_AHEAD = 1
+# ... while more than this many items a worker wait in the queue: the last
+# ones go only to a worker with nothing to run, so none waits behind
+# another's long task while a worker idles.
+_TAIL = 4
 
 
 def ignore_sigint() -> None:
@@ -52,7 +62,7 @@ def ignore_sigint() -> None:
 
 
 # ---------------------------------------------------------------------------
-# map_unordered: one task per worker at a time, dead workers noticed
+# map_unordered: a task per worker at a time (and one sent ahead), dead workers noticed
 
 @dataclass(eq=False)
 class WorkerDied(RuntimeError):
@@ -198,7 +208,9 @@ def _worker_loop(conn, func, initializer, initargs) -> None:
 
 
 class _Worker:
-    """One spawned process, the parent's end of its pipe, its current task."""
+    """One spawned process, the parent's end of its pipe, its tasks: the one
+    it runs and, at most :data:`_AHEAD` of them, those sent ahead, which it
+    runs in the order they were sent."""
 
     def __init__(self, ctx, func, initializer, initargs):
         self.conn, child = ctx.Pipe(duplex=True)
@@ -206,19 +218,35 @@ class _Worker:
                                    args=(child, func, initializer, initargs))
         self.process.start()
         child.close()   # only the worker holds it: its death closes the pipe
-        self.task: tuple[int, Any] | None = None
-        self.given_at = 0.0   # the run clock when it got its task
+        self.tasks: collections.deque[tuple[int, Any]] = collections.deque()
+        self.given_at = 0.0   # the run clock when it began its task (got it, or ended the last)
         self.cpu: int | None = None   # its CPU time at the last look ...
         self.busy_at = 0.0            # ... and the run clock when that last grew
 
+    @property
+    def task(self) -> tuple[int, Any] | None:
+        """The task it runs (the first sent of those it has not answered), or None."""
+        return self.tasks[0] if self.tasks else None
+
     def give(self, task: tuple[int, Any], clock: float) -> None:
-        self.task = task
-        self.given_at = self.busy_at = clock
-        self.cpu = None
+        """Send it ``task``: to run now if it has none, else after those it has."""
+        self.tasks.append(task)
+        if len(self.tasks) == 1:
+            self.began(clock)
         try:
             self.conn.send(task)
         except OSError:   # it died already: its sentinel says so next round
             pass
+
+    def answered(self, clock: float) -> None:
+        """Its task is done (its outcome read): the next sent, if any, begins now."""
+        self.tasks.popleft()
+        if self.tasks:
+            self.began(clock)
+
+    def began(self, clock: float) -> None:
+        self.given_at = self.busy_at = clock
+        self.cpu = None
 
     def idle_for(self, clock: float) -> float | None:
         """Run-clock seconds since its CPU time last grew (None: unknown)."""
@@ -238,15 +266,26 @@ class _Worker:
             pass
         return None
 
+    def ask_to_stop(self, graceful: bool) -> None:
+        """Tell it to end: "no more work" (``graceful``) or ``SIGTERM``; a
+        stopped process is left to :meth:`stop`, which kills it."""
+        p = self.process
+        with contextlib.suppress(OSError):
+            if p.is_alive() and not _is_stopped(p.pid):
+                if graceful:
+                    self.conn.send(None)
+                else:
+                    p.terminate()
+
     def stop(self, graceful: bool) -> None:
-        """Let it finish (``graceful``) or terminate it; join it either way."""
+        """Once told (:meth:`ask_to_stop`), wait for it to end, terminate it
+        if it has not within :data:`_JOIN_SECONDS` (``graceful``), kill it
+        if it still has not or is stopped; join it either way."""
         p = self.process
         try:
-            if graceful and p.is_alive() and not _is_stopped(p.pid):
-                with contextlib.suppress(OSError):
-                    self.conn.send(None)
-                p.join(_JOIN_SECONDS)
             if p.is_alive() and not _is_stopped(p.pid):
+                p.join(_JOIN_SECONDS)
+            if graceful and p.is_alive() and not _is_stopped(p.pid):
                 p.terminate()
                 p.join(_JOIN_SECONDS)
             if p.is_alive():  # stopped (SIGTERM would wait), or ignores SIGTERM
@@ -264,10 +303,15 @@ def map_unordered(func: Callable, items: Iterable, workers: int, *, retries: int
     """``func(item)`` for every item in spawned worker processes, yielded as
     each finishes.
 
-    Items are handed out in the order given, one at a time to each of
-    ``min(workers, len(items))`` workers; a worker gets its next item as
-    soon as its result arrives, before the result is yielded, so workers
-    stay busy while the caller handles it.  ``func`` and the items must
+    Items are handed out in the order given to ``min(workers, len(items))``
+    workers; a worker gets its next item as soon as its result arrives,
+    before the result is yielded, so workers stay busy while the caller
+    handles it.  While more than :data:`_TAIL` items a worker are waiting,
+    each worker holds :data:`_AHEAD` item beyond the one it runs, and starts
+    it without waiting for this process: an item sent ahead counts as
+    begun (for ``deadline``) when the worker's previous result arrives, and
+    goes back to the front of the queue, without a death on its account,
+    if the worker dies first.  ``func`` and the items must
     pickle (a module-level function, or a ``functools.partial`` of one).
 
     A worker that dies while running an item (killed by a signal, or
@@ -296,10 +340,20 @@ def map_unordered(func: Callable, items: Iterable, workers: int, *, retries: int
     clock = 0.0                      # seconds this generator has been running
     last_look = time.monotonic()
 
-    def start_with_next() -> None:
+    pool = min(workers, len(queue))
+
+    def feed(w: _Worker, ahead: bool = True) -> None:
+        """Give ``w`` an item to run if it has none, and (``ahead``) items
+        ahead while the queue is long."""
+        if queue and not w.tasks:
+            w.give(queue.popleft(), clock)
+        while ahead and w.tasks and len(w.tasks) <= _AHEAD and len(queue) > _TAIL * pool:
+            w.give(queue.popleft(), clock)
+
+    def start_with_next(ahead: bool = True) -> None:
         w = _Worker(ctx, func, initializer, initargs)
         live.append(w)
-        w.give(queue.popleft(), clock)
+        feed(w, ahead)
 
     def lose(w: _Worker, died: WorkerDied) -> None:
         """``w`` is gone (``died`` says how): retry its item or raise."""
@@ -309,7 +363,7 @@ def map_unordered(func: Callable, items: Iterable, workers: int, *, retries: int
             raise died
         if on_death is not None:
             on_death(died)
-        queue.appendleft(w.task)
+        queue.extendleft(reversed(w.tasks))   # its item first, then those sent ahead
         start_with_next()
 
     def overran(w: _Worker) -> WorkerStalled | None:
@@ -331,8 +385,10 @@ def map_unordered(func: Callable, items: Iterable, workers: int, *, retries: int
                              retries + 1, seconds, limit, stopped)
 
     try:
-        for _ in range(min(workers, len(queue))):
-            start_with_next()
+        for _ in range(pool):
+            start_with_next(ahead=False)   # an item each first (the longest, handed out first) ...
+        for w in live:
+            feed(w)                        # ... then those ahead
         while True:
             busy = [w for w in live if w.task is not None]
             if not busy:
@@ -359,14 +415,15 @@ def map_unordered(func: Callable, items: Iterable, workers: int, *, retries: int
                                        deaths[index], retries + 1))
                     continue
                 kind, _, value = outcome
-                w.task = None
+                w.answered(clock)     # outcomes come in the order the items were sent
                 if kind == "error":
                     raise value
-                if queue:
-                    w.give(queue.popleft(), clock)
+                feed(w)
                 yield value
                 last_look = time.monotonic()   # the caller's time is not the worker's
         done = True
     finally:
+        for w in live:     # every worker told first, so that they end at the same time
+            w.ask_to_stop(graceful=done)
         for w in live:
             w.stop(graceful=done)

@@ -56,7 +56,9 @@ def run_units(specs: Iterable[UnitSpec], *, workers: int = 1, options: CountOpti
     """Count ``specs`` (longest first) and yield each result as it arrives.
 
     ``workers=1`` counts in this process; more use spawned worker processes
-    (:func:`dlx.pools.map_unordered`), one unit at a time each.  On
+    (:func:`dlx.pools.map_unordered`), one unit at a time each (with one more
+    sent ahead while many wait, so a worker need not wait for this process
+    between units).  On
     ``KeyboardInterrupt`` the workers are terminated and the interrupt
     re-raised: results already yielded are the caller's to keep.
     ``options`` says how each unit is counted

@@ -2,11 +2,13 @@
 dead worker noticed and replaced, a worker past its task's deadline killed
 and replaced, a task that kills every worker stopped, workers ended with
 their parent."""
+import atexit
 import functools
 import multiprocessing as mp
 import os
 import signal
 import time
+from pathlib import Path
 
 import pytest
 
@@ -91,6 +93,82 @@ def test_a_stopped_worker_is_killed_past_its_deadline_and_its_task_run_again(
     with pytest.raises(ProcessLookupError):
         os.kill(stall.pid, 0)                                  # killed and reaped
     assert (stall.item, 2) in asked                            # its rerun, as attempt 2
+
+
+def _mark(directory: str, item: int) -> int:
+    """Leave a file saying ``item`` ran (in whatever process), return it."""
+    open(os.path.join(directory, f"ran-{item}"), "w").close()
+    return item
+
+
+def _wait_for(path, seconds: float = 60.0) -> bool:
+    """Whether ``path`` exists within ``seconds`` (a bound against a hang,
+    not a measure: the test asserts only that it appears)."""
+    end = time.monotonic() + seconds
+    while not os.path.exists(path) and time.monotonic() < end:
+        time.sleep(0.01)
+    return os.path.exists(path)
+
+
+def test_a_worker_goes_on_to_the_item_sent_ahead_while_the_caller_holds_a_result(
+        tmp_path, fails_instead_of_hanging):
+    """Issue 37: a worker waited for this process to read each result and
+    answer with its next item (2x5's units last milliseconds, and this
+    process commits results to the store meanwhile): with a long queue each
+    worker holds an item beyond the one it runs."""
+    items = list(range(12))                          # more than _TAIL items a worker wait
+    results = map_unordered(functools.partial(_mark, str(tmp_path)), items, workers=1)
+    assert next(results) == 0
+    # the caller holds result 0: item 1 (sent ahead at the start) runs, and
+    # item 2, sent ahead when result 0 arrived, runs after it
+    assert _wait_for(tmp_path / "ran-2")
+    assert not (tmp_path / "ran-3").exists()         # one ahead, not the whole queue
+    assert sorted([0, *results]) == items            # each once, in all
+
+
+def test_the_items_of_a_killed_worker_sent_ahead_run_again_without_a_death_of_their_own(
+        tmp_path, fails_instead_of_hanging):
+    deaths = []
+    task = functools.partial(_die_the_first_time, str(tmp_path / "died"))
+    items = list(range(12))
+    got = sorted(map_unordered(task, items, workers=1, on_death=deaths.append))
+    assert got == items                              # the item sent ahead too
+    [died] = deaths
+    assert died.item == 0 and died.deaths == 1
+
+
+def _end_with_the_others(directory: str, workers: int, item: int) -> int:
+    """Return ``item``; on its first call in a process, make the process,
+    as it ends, say so (a file) and finish ending only once ``workers``
+    processes have said so (or a minute has passed): an ``ended-PID`` file
+    then says it ended by itself, not killed on the way."""
+    if not _END_REGISTERED:
+        _END_REGISTERED.append(True)
+
+        def at_exit():
+            Path(directory, f"ending-{os.getpid()}").touch()
+            end = time.monotonic() + 60                     # only against a hang
+            while len(list(Path(directory).glob("ending-*"))) < workers \
+                    and time.monotonic() < end:
+                time.sleep(0.01)
+            Path(directory, f"ended-{os.getpid()}").touch()
+
+        atexit.register(at_exit)
+    return item
+
+
+_END_REGISTERED: list = []
+
+
+def test_every_worker_is_told_to_stop_before_any_is_waited_for(tmp_path,
+                                                                 fails_instead_of_hanging):
+    """Issue 37: each worker was told "no more work" only once the one
+    before it had ended, so their ends followed one another at the end of
+    every run; here a worker ends only once both have begun to end, which
+    the old order allowed only by killing the first after its 5 s of grace."""
+    task = functools.partial(_end_with_the_others, str(tmp_path), 2)
+    assert sorted(map_unordered(task, [1, 2, 3, 4], workers=2)) == [1, 2, 3, 4]
+    assert len(list(tmp_path.glob("ended-*"))) == 2       # both ended by themselves
 
 
 def _spin(seconds: float) -> float:
