@@ -95,9 +95,12 @@ def contract(const int32_t[::1] band1, unsigned int H1,
              const int32_t[:, ::1] act, const uint16_t[:, ::1] smask,
              const uint16_t[::1] W2, const int8_t[::1] hcol2,
              const uint16_t[::1] W3, const int8_t[::1] hcol3,
-             int R, int M, int has_house):
+             int R, int M, int has_house, int half):
     """Σ over band-2 choices of Σ over house digits of ``W2 · W3`` for one band 1
-    (ordered codes ``band1``, house digits mask ``H1``): the completions of bands 2 and 3."""
+    (ordered codes ``band1``, house digits mask ``H1``): the completions of bands 2 and 3.
+    With ``half`` (bands 2 and 3 read one table with one house column per box, so each
+    term equals the term of the choice with bands 2 and 3 exchanged), only the stack-0
+    choices whose band-2 code is below its band-3 code are summed, and the sum doubled."""
     cdef int K = compa.shape[1], N = 3 * R
     cdef unsigned int full = (1u << N) - 1
     cdef int RR = 1, s, x, x0, p, a0, b0, code, d, i, j
@@ -108,10 +111,10 @@ def contract(const int32_t[::1] band1, unsigned int H1,
     cdef unsigned int nmask3[MAXR][MAXK]     # the same mask in band 3's frame
     cdef int xs[MAXR]
     cdef int64_t rest2, rest3
-    cdef unsigned int H2, H3, ok
-    cdef unsigned int cand[MAXR]
-    cdef unsigned int curn[MAXR]
-    cdef uint64_t w2, total = 0, sub
+    cdef unsigned int cb[MAXR][MAXR]        # band 2, this choice: box s, position p -> bit
+    cdef unsigned int hm3[MAXR]             # band 3, this choice: house column masks
+    cdef unsigned int curn[MAXR]            # the same in band 3's frame
+    cdef uint64_t total = 0
     cdef const uint16_t* row2
     cdef const uint16_t* row3
     if K > MAXK or R > MAXR:
@@ -124,6 +127,8 @@ def contract(const int32_t[::1] band1, unsigned int H1,
             xs[0] = x0
             a0 = compa[band1[0], x0]
             b0 = compb[band1[0], x0]
+            if half and a0 > b0:
+                continue
             for s in range(R):
                 for x in range(K):
                     code = compa[band1[s], x]
@@ -149,29 +154,13 @@ def contract(const int32_t[::1] band1, unsigned int H1,
                 if not has_house:
                     total += <uint64_t>row2[0] * row3[0]
                 else:
-                    for i in range(RR):
-                        w2 = row2[i]
-                        if w2 == 0:
-                            continue
-                        H2 = 0
-                        j = i
-                        for s in range(R):
-                            H2 |= hbit2[s][xs[s]][j % R]
-                            j = j // R
-                        if (H2 & H1) or _popcount(H2) != R:
-                            continue
-                        H3 = full ^ H1 ^ H2
-                        ok = 1
-                        for s in range(R):
-                            cand[s] = H3 & hmask3[s][xs[s]]
-                            curn[s] = nmask3[s][xs[s]]
-                            if cand[s] == 0:
-                                ok = 0
-                        if not ok:
-                            continue
-                        sub = 0
-                        _band3(R, 0, H3, 0, 0, 1, cand, curn, &sig[b0, 0], row3, &sub)
-                        total += w2 * sub
+                    for s in range(R):
+                        for p in range(R):
+                            cb[s][p] = hbit2[s][xs[s]][p]
+                        hm3[s] = hmask3[s][xs[s]]
+                        curn[s] = nmask3[s][xs[s]]
+                    total += _band2(R, 0, H1, 0, 0, 1, cb, hm3, curn, &sig[b0, 0], row2, row3,
+                                    full)
                 s = R - 1                       # next choice of stacks 1 .. R-1
                 while s >= 1:
                     xs[s] += 1
@@ -181,7 +170,41 @@ def contract(const int32_t[::1] band1, unsigned int H1,
                     s -= 1
                 if s < 1:
                     break
-    return total
+    return 2 * total if half else total
+
+
+cdef uint64_t _band2(int R, int s, unsigned int H1, unsigned int used, int idx, int pw,
+                     unsigned int (*cb)[MAXR], const unsigned int* hm3,
+                     const unsigned int* curn, const int8_t* sig3, const uint16_t* row2,
+                     const uint16_t* row3, unsigned int full) noexcept nogil:
+    """Σ over band 2's house digits for boxes ``s..R-1`` (position ``p`` of box ``s`` is the
+    digit ``cb[s][p]``, outside ``H1`` and the digits ``used`` so far) of ``W2`` times
+    band 3's counts with the digits left (:func:`_band3`)."""
+    cdef uint64_t out = 0, w2, sub
+    cdef unsigned int bit, H3
+    cdef unsigned int cand[MAXR]
+    cdef int p, t
+    for p in range(R):
+        bit = cb[s][p]
+        if bit & (H1 | used):
+            continue
+        if s + 1 < R:
+            out += _band2(R, s + 1, H1, used | bit, idx + p * pw, pw * R, cb, hm3, curn,
+                          sig3, row2, row3, full)
+            continue
+        w2 = row2[idx + p * pw]
+        if w2 == 0:
+            continue
+        H3 = full ^ H1 ^ used ^ bit
+        for t in range(R):
+            cand[t] = H3 & hm3[t]
+            if cand[t] == 0:
+                break
+        else:
+            sub = 0
+            _band3(R, 0, H3, 0, 0, 1, cand, curn, sig3, row3, &sub)
+            out += w2 * sub
+    return out
 
 
 cdef void _band3(int R, int s, unsigned int H3, unsigned int used, int idx, int pw,

@@ -402,12 +402,12 @@ def _contract_range(args) -> int:
     for q in range(lo, hi):
         total += int(w["mult"][q]) * int(_kinds.contract(
             w["band1"][q], int(w["h1"][q]), c.compa, c.compb, c.cm, c.sig, c.sig_inv, c.act,
-            c.smask, w["W2"], w["hc2"], w["W3"], w["hc3"], c.R, c.M, w["has_house"]))
+            c.smask, w["W2"], w["hc2"], w["W3"], w["hc3"], c.R, c.M, w["has_house"], w["half"]))
     return total
 
 
 def count_kind_by_band_tables(kind, *, first: int = 0, workers: int = 1,
-                              limit: int | None = None) -> KindBandCount:
+                              limit: int | None = None, columns=None) -> KindBandCount:
     """The number of grids of ``kind`` by three-band tables that carry the house digits.
 
     Parameters
@@ -423,6 +423,11 @@ def count_kind_by_band_tables(kind, *, first: int = 0, workers: int = 1,
     limit : int or None
         Contract only the first ``limit`` band-1 keys (a timing sample; ``grids`` is then
         a partial sum, not a count).
+    columns : sequence of int or None
+        Count instead the kind with its house moved by this column permutation
+        (``columns[new] = old``), which must keep the boxes: it maps the grids of the kind
+        one to one onto those of the moved kind, so the total is the same, reached through
+        other tables, frames and orbits (a check).
 
     Raises
     ------
@@ -435,6 +440,12 @@ def count_kind_by_band_tables(kind, *, first: int = 0, workers: int = 1,
     if first not in (0, 1, 2):
         raise ValueError(f"first must be a band 0, 1 or 2, got {first!r}")
     R = kind.shape.box_rows
+    if columns is not None:
+        g = tuple(int(v) for v in columns)
+        if g not in column_symmetries(R, []):
+            raise ValueError(f"columns must permute the stacks and the columns inside "
+                             f"them, got {columns!r}")
+        bands = None if bands is None else tuple(_moved(cells, g) for cells in bands)
     c = _codes(R)
     others = [b for b in range(3) if b != first]
     cells = [None] * 3 if bands is None else list(bands)
@@ -456,6 +467,10 @@ def count_kind_by_band_tables(kind, *, first: int = 0, workers: int = 1,
     _WORK.update(codes=c, band1=band1, h1=h1, mult=mult, W2=table(others[0]),
                  hc2=_house_cols(cells[others[0]], R), W3=table(others[1]),
                  hc3=_house_cols(cells[others[1]], R), has_house=int(bands is not None))
+    # bands 2 and 3 alike (one table, one house column per box): each term equals the
+    # term with the two bands exchanged, so half the stack-0 choices are summed, doubled
+    _WORK["half"] = int(_WORK["W2"] is _WORK["W3"]
+                        and np.array_equal(_WORK["hc2"], _WORK["hc3"]))
     n = len(band1)
     chunks = [(i, min(n, i + 64)) for i in range(0, n, 64)]
     try:

@@ -24,24 +24,29 @@ def main(argv=None) -> int:
     ap.add_argument("kind")
     ap.add_argument("--first", type=int, default=0, help="the band enumerated (0, 1, 2)")
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--columns", help="count the kind with its house moved by this "
+                    "box-keeping column permutation, new column -> old, e.g. 1,0,2,4,3,5,7,6,8")
     ap.add_argument("--tsv", help="append the result line to this file")
     a = ap.parse_args(argv)
     load0 = os.getloadavg()[0]
     try:
-        r = count_kind_by_band_tables(a.kind, first=a.first, workers=a.workers)
+        columns = None if a.columns is None else [int(v) for v in a.columns.split(",")]
+        r = count_kind_by_band_tables(a.kind, first=a.first, workers=a.workers, columns=columns)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     load1 = os.getloadavg()[0]
-    line = (f"{r.kind}\t{r.grids}\t{r.first + 1}\t{r.band1_keys}\t{r.seconds:.1f}\t{a.workers}"
+    line = (f"{r.kind}\t{r.grids}\t{r.first + 1}\t{a.columns or ''}\t{r.band1_keys}"
+            f"\t{r.seconds:.1f}\t{a.workers}"
             f"\t{load0:.1f}\t{load1:.1f}\t{platform.processor() or platform.machine()}")
-    print(f"{r.kind}: {r.grids:,} grids (band {r.first + 1} enumerated, {r.band1_keys:,} band-1 "
+    moved = f", house moved by columns {a.columns}" if a.columns else ""
+    print(f"{r.kind}: {r.grids:,} grids (band {r.first + 1} enumerated{moved}, {r.band1_keys:,} band-1 "
           f"orbits; {r.seconds:,.1f} s wall on {a.workers} workers; load {load0:.1f} -> {load1:.1f})")
     if a.tsv:
         new = not os.path.exists(a.tsv)
         with open(a.tsv, "a") as fh:
             if new:
-                fh.write("kind\tgrids\tband_enumerated\tband1_orbits\tseconds\tworkers"
+                fh.write("kind\tgrids\tband_enumerated\tcolumns_moved\tband1_orbits\tseconds\tworkers"
                          "\tload_before\tload_after\tmachine\n")
             fh.write(line + "\n")
     return 0

@@ -63,6 +63,20 @@ def test_a_six_by_six_house_agrees_with_the_band_transfer(name):
     assert count_kind_by_band_tables(_six(name)).grids == count_by_bands(_six(name)).grids
 
 
+@pytest.mark.parametrize("columns", [(1, 0, 2, 3, 4, 5), (3, 4, 5, 2, 1, 0), (5, 3, 4, 1, 2, 0)])
+def test_moving_the_house_by_a_column_move_keeps_the_total(columns):
+    # a column move that keeps the boxes maps the kind's grids one to one onto the moved
+    # kind's: the same total through other tables, frames and orbits
+    kind = _six("scattered")
+    assert (count_kind_by_band_tables(kind, columns=columns).grids
+            == count_kind_by_band_tables(kind).grids)
+
+
+def test_a_column_move_that_breaks_the_boxes_is_refused():
+    with pytest.raises(ValueError, match="permute the stacks"):
+        count_kind_by_band_tables(_six("scattered"), columns=(0, 1, 3, 2, 4, 5))
+
+
 def test_plain_six_by_six_is_the_published_total():
     assert count_kind_by_band_tables("2x3").grids == 28_200_960
 
