@@ -60,23 +60,33 @@ class KindBandCount:
     Attributes
     ----------
     kind : str
-    grids : int
-        The number of grids of the kind.
+    grids : int or None
+        The number of grids of the kind (None for a timing sample).
     first : int
         The band whose fillings were enumerated (0-based); the other two were read from
         tables.
     band1_keys : int
-        Distinct band-1 keys contracted (column sets and house digits, box 0 relabelled
-        to the standard code).
+        Band-1 orbits the count contracts (column sets and house digits up to
+        relabelling and the column moves the other bands' houses keep).
+    contracted : int
+        Orbits contracted here (all of them, or a timing sample's).
+    contract_seconds : float
+        Wall time of the contraction alone.
     seconds : float
-        Wall time of the whole count (tables and contraction).
+        Wall time of the whole call (tables and contraction).
     """
 
     kind: str
-    grids: int
+    grids: int | None
     first: int
     band1_keys: int
+    contracted: int
+    contract_seconds: float
     seconds: float
+
+    def estimate_seconds(self) -> float:
+        """The contraction's wall time for every orbit, scaled from those contracted."""
+        return self.contract_seconds * self.band1_keys / max(self.contracted, 1)
 
 
 # ---------------------------------------------------------------- codes and relabellings
@@ -407,7 +417,8 @@ def _contract_range(args) -> int:
 
 
 def count_kind_by_band_tables(kind, *, first: int = 0, workers: int = 1,
-                              limit: int | None = None, columns=None) -> KindBandCount:
+                              sample: int | None = None, seed: int = 0,
+                              columns=None) -> KindBandCount:
     """The number of grids of ``kind`` by three-band tables that carry the house digits.
 
     Parameters
@@ -420,9 +431,9 @@ def count_kind_by_band_tables(kind, *, first: int = 0, workers: int = 1,
         their tables.  Every choice gives the same total by a different sum (a check).
     workers : int
         Processes sharing the band-1 keys (forked: the tables are shared read-only).
-    limit : int or None
-        Contract only the first ``limit`` band-1 keys (a timing sample; ``grids`` is then
-        a partial sum, not a count).
+    sample, seed : int or None, int
+        Contract only ``sample`` band-1 orbits drawn at random (seeded): a timing sample
+        for :meth:`KindBandCount.estimate_seconds`; ``grids`` is then None.
     columns : sequence of int or None
         Count instead the kind with its house moved by this column permutation
         (``columns[new] = old``), which must keep the boxes: it maps the grids of the kind
@@ -461,8 +472,11 @@ def count_kind_by_band_tables(kind, *, first: int = 0, workers: int = 1,
     gens = _generators(column_symmetries(R, [cells[b] for b in others]))
     keys, mult = _orbits(c, keys, mult, gens)
     band1, h1 = _decode(c, keys)
-    if limit is not None:
-        band1, h1, mult = band1[:limit], h1[:limit], mult[:limit]
+    n_orbits = len(band1)
+    if sample is not None:
+        pick = np.sort(np.random.default_rng(seed).choice(n_orbits, min(sample, n_orbits),
+                                                          replace=False))
+        band1, h1, mult = band1[pick], h1[pick], mult[pick]
     _WORK.clear()
     _WORK.update(codes=c, band1=band1, h1=h1, mult=mult, W2=table(others[0]),
                  hc2=_house_cols(cells[others[0]], R), W3=table(others[1]),
@@ -473,6 +487,7 @@ def count_kind_by_band_tables(kind, *, first: int = 0, workers: int = 1,
                         and np.array_equal(_WORK["hc2"], _WORK["hc3"]))
     n = len(band1)
     chunks = [(i, min(n, i + 64)) for i in range(0, n, 64)]
+    t1 = time.perf_counter()
     try:
         if workers > 1:
             with multiprocessing.get_context("fork").Pool(workers) as pool:
@@ -481,5 +496,6 @@ def count_kind_by_band_tables(kind, *, first: int = 0, workers: int = 1,
             total = sum(map(_contract_range, chunks))
     finally:
         _WORK.clear()
-    return KindBandCount(kind.name, math.factorial(c.N) * total, first, n,
-                         time.perf_counter() - t0)
+    t2 = time.perf_counter()
+    grids = None if sample is not None else math.factorial(c.N) * total
+    return KindBandCount(kind.name, grids, first, n_orbits, n, t2 - t1, t2 - t0)

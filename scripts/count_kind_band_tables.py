@@ -26,16 +26,28 @@ def main(argv=None) -> int:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--columns", help="count the kind with its house moved by this "
                     "box-keeping column permutation, new column -> old, e.g. 1,0,2,4,3,5,7,6,8")
+    ap.add_argument("--sample", type=int, help="contract only this many band-1 orbits, "
+                    "drawn at random, and print the time the whole count would take")
+    ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--tsv", help="append the result line to this file")
     a = ap.parse_args(argv)
     load0 = os.getloadavg()[0]
     try:
         columns = None if a.columns is None else [int(v) for v in a.columns.split(",")]
-        r = count_kind_by_band_tables(a.kind, first=a.first, workers=a.workers, columns=columns)
+        r = count_kind_by_band_tables(a.kind, first=a.first, workers=a.workers, columns=columns,
+                                      sample=a.sample, seed=a.seed)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     load1 = os.getloadavg()[0]
+    if r.grids is None:
+        est = r.estimate_seconds()
+        print(f"{r.kind}: band {r.first + 1} enumerated, {r.contracted:,} of {r.band1_keys:,} "
+              f"band-1 orbits contracted in {r.contract_seconds:,.1f} s wall on {a.workers} "
+              f"workers (load {load0:.1f} -> {load1:.1f}): all of them would take "
+              f"{est:,.0f} s = {est / 3600:,.2f} h wall ({est * a.workers / 3600:,.2f} "
+              f"worker-hours), plus {r.seconds - r.contract_seconds:,.0f} s of tables")
+        return 0
     line = (f"{r.kind}\t{r.grids}\t{r.first + 1}\t{a.columns or ''}\t{r.band1_keys}"
             f"\t{r.seconds:.1f}\t{a.workers}"
             f"\t{load0:.1f}\t{load1:.1f}\t{platform.processor() or platform.machine()}")

@@ -77,6 +77,11 @@ def test_a_column_move_that_breaks_the_boxes_is_refused():
         count_kind_by_band_tables(_six("scattered"), columns=(0, 1, 3, 2, 4, 5))
 
 
+def test_a_timing_sample_gives_no_total_to_believe():
+    r = count_kind_by_band_tables(_six("scattered"), sample=3, seed=1)
+    assert r.grids is None and r.contracted == 3 and r.band1_keys > 3
+
+
 def test_plain_six_by_six_is_the_published_total():
     assert count_kind_by_band_tables("2x3").grids == 28_200_960
 
