@@ -44,6 +44,12 @@ extensions = [
         ["bandtables/_rows4.pyx"],
         extra_compile_args=["-O3"],
     ),
+    # Band tables of a kind with one extra house (bandtables/kind_tables.py validates).
+    Extension(
+        "bandtables._kinds",
+        ["bandtables/_kinds.pyx"],
+        extra_compile_args=["-O3"],
+    ),
     # l of one band: Latin rectangles with column sets (bandtables/tables.py: band_l).
     Extension(
         "bandtables._rect",

@@ -1,0 +1,502 @@
+"""Count a kind with one extra house of one cell per box by three-band tables (issue 35).
+
+The plain three-band method (:mod:`bandtables.api`) sums, over band 1 and every band 2
+whose columns avoid band 1's, ``L(band 2) · L(band 3)``, band 3 forced column by column.
+A kind whose extra house has one cell in every box (centre-dot, girandola, asterisk)
+adds one thing a band must carry: the digits on its house cells, one per box.  So each
+band has a table keyed by its column sets *and* its house digits,
+
+    W_b[P, (h_0, .., h_{R-1})] = fillings of band b with column sets P and digit h_s on the
+                                 house cell of box s,
+
+and the number of grids is
+
+    N! · Σ_{band 1, row 1 = 1..N}  Σ_{P2 compatible}  Σ_{H2}  W_2[P2, H2] · W_3[P3, H3],
+
+``H3`` forced like ``P3``: the house digits of the three bands partition ``1..N``.
+Row 1 is fixed by relabelling (a house is a house: relabelling maps grids of the kind
+onto grids of the kind, freely), which gives the ``N!``.
+
+Bands differ in where their house cells are (girandola, asterisk), so each band has its
+own table, built from its own cells; the column sets and house digits of a band are
+unchanged by permuting its rows, so two bands whose cells differ only by a row order
+share a table.  Tables are read in the frame of a band's box 0 (relabelled to the
+standard code, as :mod:`bandtables.partitions` does), every relabelling of every band
+filling added in that frame, so no symmetry of the kind beyond relabelling is assumed
+anywhere: a band-1 filling stands for itself and its relabellings only.
+
+The kernel is :mod:`bandtables._kinds` (``nogil``; ``R <= 3``).  Plain grids (no extra
+house) go through the same code with an empty house, which checks it against the known
+9×9 total.
+
+Example
+-------
+>>> count_kind_by_band_tables("2x3").grids
+28200960
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import multiprocessing
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from bandtables import _kinds
+from bandtables.partitions import ordered_codes
+from grids.kind import as_kind
+
+__all__ = ["KindBandCount", "count_kind_by_band_tables", "band_house_columns", "band_fillings",
+           "column_symmetries"]
+
+
+@dataclass(frozen=True)
+class KindBandCount:
+    """The result of :func:`count_kind_by_band_tables`.
+
+    Attributes
+    ----------
+    kind : str
+    grids : int or None
+        The number of grids of the kind (None for a timing sample).
+    first : int
+        The band whose fillings were enumerated (0-based); the other two were read from
+        tables.
+    band1_keys : int
+        Band-1 orbits the count contracts (column sets and house digits up to
+        relabelling and the column moves the other bands' houses keep).
+    contracted : int
+        Orbits contracted here (all of them, or a timing sample's).
+    contract_seconds : float
+        Wall time of the contraction alone.
+    seconds : float
+        Wall time of the whole call (tables and contraction).
+    """
+
+    kind: str
+    grids: int | None
+    first: int
+    band1_keys: int
+    contracted: int
+    contract_seconds: float
+    seconds: float
+
+    def estimate_seconds(self) -> float:
+        """The contraction's wall time for every orbit, scaled from those contracted."""
+        return self.contract_seconds * self.band1_keys / max(self.contracted, 1)
+
+
+# ---------------------------------------------------------------- codes and relabellings
+@dataclass(frozen=True)
+class _Codes:
+    R: int
+    N: int
+    M: int                   # ordered codes of a box
+    cm: np.ndarray           # (M, 3) uint16: column masks of each code
+    code_of: np.ndarray      # (2^(2N),) int32: code of (mask col 0 << N | mask col 1), -1 if none
+    std: int                 # the standard code: columns 0..R-1, R..2R-1, 2R..3R-1
+    sig: np.ndarray          # (M, N) int8: the relabelling sending code c to std
+    sig_inv: np.ndarray      # (M, N) int8: its inverse
+    smask: np.ndarray        # (M, 2^N) uint16: sig[c] applied to a mask
+    act: np.ndarray          # (M, M) int32: code of sig[c] applied to code c'
+    stab: np.ndarray         # (G, N) int8: relabellings keeping std (inside its blocks)
+    stab_act: np.ndarray     # (G, M) int32: code of stab[g] applied to a code
+    compa: np.ndarray        # (M, K) int32: band-2 codes whose columns avoid code c's
+    compb: np.ndarray        # (M, K) int32: the band-3 code each forces
+
+
+def _apply(perms: np.ndarray, N: int) -> np.ndarray:
+    """``(P, 2^N)`` uint16: the image of every mask under every permutation ``perms[p]``."""
+    masks = np.arange(1 << N)
+    bits = (masks[:, None] >> np.arange(N)) & 1                    # (2^N, N)
+    return np.ascontiguousarray((bits @ (1 << perms.astype(np.int64)).T).T, dtype=np.uint16)
+
+
+@lru_cache(maxsize=None)
+def _codes(R: int) -> _Codes:
+    N = 3 * R
+    labels = ordered_codes(R).astype(np.int64)                     # (M, N): column of digit d
+    M = len(labels)
+    cm = np.stack([((labels == k) << np.arange(N)).sum(1) for k in range(3)], 1).astype(np.uint16)
+    code_of = np.full(1 << (2 * N), -1, dtype=np.int32)
+    code_of[(cm[:, 0].astype(np.int64) << N) | cm[:, 1]] = np.arange(M, dtype=np.int32)
+    block = np.repeat(np.arange(3), R)
+    std = int(code_of[(int(((block == 0) << np.arange(N)).sum()) << N)
+                      | int(((block == 1) << np.arange(N)).sum())])
+    order = np.argsort(labels, axis=1, kind="stable")              # digits column by column
+    sig = np.empty((M, N), dtype=np.int8)
+    np.put_along_axis(sig, order, np.arange(N, dtype=np.int8)[None, :], axis=1)
+    sig_inv = order.astype(np.int8)
+    smask = _apply(sig, N)
+    act = code_of[(smask[:, cm[:, 0]].astype(np.int64) << N) | smask[:, cm[:, 1]]]
+    stab = np.array([np.concatenate([k * R + np.array(p) for k, p in enumerate(ps)])
+                     for ps in itertools.product(itertools.permutations(range(R)), repeat=3)],
+                    dtype=np.int8)
+    smask_g = _apply(stab, N)
+    stab_act = code_of[(smask_g[:, cm[:, 0]].astype(np.int64) << N) | smask_g[:, cm[:, 1]]]
+    disjoint = np.ones((M, M), dtype=bool)
+    for k in range(3):
+        disjoint &= (cm[:, None, k] & cm[None, :, k]) == 0
+    K = int(disjoint[0].sum())
+    compa = np.argwhere(disjoint)[:, 1].reshape(M, K).astype(np.int32)
+    full = (1 << N) - 1
+    third = full ^ cm[:, None, :] ^ cm[compa]                      # (M, K, 3)
+    compb = code_of[(third[..., 0].astype(np.int64) << N) | third[..., 1]].astype(np.int32)
+    for a in (act, stab_act, compb):
+        assert a.min() >= 0
+    def c32(a):
+        return np.ascontiguousarray(a, dtype=np.int32)
+
+    return _Codes(R, N, M, cm, code_of, std, sig, sig_inv, smask, c32(act), stab, c32(stab_act),
+                  c32(compa), c32(compb))
+
+
+# ---------------------------------------------------------------- band fillings
+@lru_cache(maxsize=None)
+def band_fillings(R: int) -> np.ndarray:
+    """Every band of ``R`` rows whose row 1 reads ``0..N-1`` (0-based digits),
+    ``(F, R, N)`` int8: rows ``2..R-1`` by filtering permutations, the last row as the
+    digits each box still lacks, in every order inside each box."""
+    N = 3 * R
+    stack = np.arange(N) // 3
+    bands = np.arange(N, dtype=np.int8)[None, None, :]
+    if R > 2:
+        perms = np.array(list(itertools.permutations(range(N))), dtype=np.int8)
+    for _ in range(1, R - 1):
+        out = []
+        for band in bands:
+            ok = np.ones(len(perms), dtype=bool)
+            for row in band:
+                ok &= np.all(perms != row[None, :], axis=1)
+                for s in range(R):
+                    box = set(row[stack == s].tolist())
+                    ok &= ~np.isin(perms[:, stack == s], list(box)).any(axis=1)
+            out.append(np.concatenate([np.broadcast_to(band, (int(ok.sum()),) + band.shape),
+                                       perms[ok][:, None, :]], axis=1))
+        bands = np.concatenate(out)
+    orders = list(itertools.permutations(range(3)))
+    lasts = []
+    for s in range(R):
+        seen = bands[:, :, stack == s].reshape(len(bands), -1)
+        missing = np.array([sorted(set(range(N)) - set(r)) for r in seen.tolist()], dtype=np.int8)
+        lasts.append(missing[:, orders])                           # (B, 6, 3)
+    rows = []
+    for combo in itertools.product(range(6), repeat=R):
+        rows.append(np.concatenate([lasts[s][:, o] for s, o in enumerate(combo)], axis=1))
+    last = np.stack(rows, axis=1).reshape(-1, N)                   # band-major, then combo
+    full = np.concatenate([np.repeat(bands, 6 ** R, axis=0), last[:, None, :]], axis=1)
+    return np.ascontiguousarray(full)
+
+
+def band_house_columns(kind) -> tuple[tuple[tuple[int, int], ...], ...] | None:
+    """For each band, its house cells as ``(row in the band, column in the box)`` by box,
+    or None for a kind with no extra house.
+
+    Raises
+    ------
+    ValueError
+        Unless the kind has boxes of ``R`` rows × 3 columns (``R`` = 2, 3), no difference
+        pairs and at most one extra house, with one cell in every box.
+    """
+    kind = as_kind(kind)
+    s = kind.shape
+    if s.latin or kind.regions() is not None or s.box_cols != 3 or s.box_rows not in (2, 3):
+        raise ValueError(f"{kind}: kind band tables need boxes of 2 or 3 rows × 3 columns")
+    if kind.differences():
+        raise ValueError(f"{kind}: kind band tables carry house digits, not difference pairs")
+    houses = kind.houses()
+    if not houses:
+        return None
+    if len(houses) > 1:
+        raise ValueError(f"{kind}: kind band tables carry one extra house, got {len(houses)}")
+    R, n = s.box_rows, s.n
+    cells: dict = {}
+    for k in houses[0]:
+        r, c = divmod(k, n)
+        cells.setdefault((r // R, c // 3), []).append((r % R, c % 3))
+    if len(houses[0]) != n or any(len(v) != 1 for v in cells.values()) or len(cells) != n:
+        raise ValueError(f"{kind}: its extra house does not have one cell in every box")
+    return tuple(tuple(cells[(b, st)][0] for st in range(R)) for b in range(3))
+
+
+# ---------------------------------------------------------------- per band
+def _band_keys(R: int, cells) -> tuple[np.ndarray, np.ndarray]:
+    """``(codes (F, R) int32, house digits (F, R) int8)`` of the band fillings that keep
+    the house inside the band (its digits distinct); house digits -1 with no house."""
+    c = _codes(R)
+    f = band_fillings(R).astype(np.int64)
+    bits = (1 << f).sum(axis=1)                                    # (F, N) column masks
+    codes = np.stack([c.code_of[(bits[:, 3 * s] << c.N) | bits[:, 3 * s + 1]]
+                      for s in range(R)], axis=1).astype(np.int32)
+    if cells is None:
+        return codes, np.full(codes.shape, -1, dtype=np.int8)
+    house = np.stack([f[:, r, 3 * s + j] for s, (r, j) in enumerate(cells)], axis=1)
+    ok = np.ones(len(f), dtype=bool)
+    for a, b in itertools.combinations(range(R), 2):
+        ok &= house[:, a] != house[:, b]
+    return np.ascontiguousarray(codes[ok]), np.ascontiguousarray(house[ok].astype(np.int8))
+
+
+def _table(R: int, cells) -> np.ndarray:
+    """The table ``W`` of a band with these house cells (module docstring; the frame of
+    box 0): ``M^(R-1) · R^R`` uint16 counts (``R^R`` → 1 with no house)."""
+    c = _codes(R)
+    codes, house = _band_keys(R, cells)
+    RR = R ** R if cells is not None else 1
+    W = np.zeros(c.M ** (R - 1) * RR, dtype=np.uint16)
+    # an entry counts fillings of one (column sets, house digits): at most L of the band,
+    # R!·(the largest l, 288 for R = 3), far below 2^16.  Checked: an entry that wrapped
+    # would leave the entries' sum short of the fillings added.
+    _kinds.build_table(codes, house, _house_cols(cells, R), c.cm, c.sig, c.act,
+                       c.stab, c.stab_act, W, R, c.M)
+    if int(W.sum(dtype=np.int64)) != len(codes) * len(c.stab):
+        raise OverflowError("a band table entry does not fit in 16 bits")
+    return W
+
+
+def _house_cols(cells, R: int) -> np.ndarray:
+    return np.array([j for _, j in cells] if cells is not None else [0] * R, dtype=np.int8)
+
+
+def _band1(R: int, cells) -> tuple[np.ndarray, np.ndarray]:
+    """Band 1's distinct keys, each relabelled to its canonical form (box 0 the standard
+    code, then the least image under the relabellings keeping it): ``(keys (Q,) int64
+    sorted, multiplicities (Q,))``, a key ``(rest << N) | house mask``."""
+    c = _codes(R)
+    codes, house = _band_keys(R, cells)
+    hm = np.zeros(len(codes), dtype=np.int64) if cells is None else \
+        (1 << house.astype(np.int64)).sum(axis=1)
+    keys = _canonical(c, codes, hm)
+    return np.unique(keys, return_counts=True)
+
+
+def _canonical(c: _Codes, codes: np.ndarray, hm: np.ndarray) -> np.ndarray:
+    """The canonical key of bands with box codes ``codes (Q, R)`` and house masks ``hm``:
+    relabelled so that box 0 is the standard code, then the least key over the
+    relabellings that keep it (every relabelling class of (column sets, house digits)
+    has one key)."""
+    c0 = codes[:, 0].astype(np.int64)
+    rest = [c.act[c0, codes[:, s]] for s in range(1, c.R)]
+    h = c.smask[c0, hm]
+    smask_g = _apply(c.stab, c.N)
+    best = None
+    for g in range(len(c.stab)):
+        key = np.zeros(len(codes), dtype=np.int64)
+        for r in rest:
+            key = key * c.M + c.stab_act[g, r]
+        key = (key << c.N) | smask_g[g, h]
+        best = key if best is None else np.minimum(best, key)
+    return best
+
+
+def _decode(c: _Codes, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(codes (Q, R) int32, house masks (Q,))`` of canonical keys."""
+    hm = keys & ((1 << c.N) - 1)
+    rest = keys >> c.N
+    out = np.empty((len(keys), c.R), dtype=np.int32)
+    out[:, 0] = c.std
+    for s in range(c.R - 1, 0, -1):
+        out[:, s] = rest % c.M
+        rest = rest // c.M
+    return out, hm
+
+
+# ---------------------------------------------------------------- column symmetries
+def _table_key(cells):
+    """What a band's table depends on: its house column in each box and which house
+    cells share a row (rows renamed by first use: a row order of the band maps its
+    fillings onto those of the reordered band, column sets and house digits kept)."""
+    if cells is None:
+        return None
+    names: dict = {}
+    return tuple(j for _, j in cells), tuple(names.setdefault(r, len(names)) for r, _ in cells)
+
+
+def column_symmetries(R: int, tables) -> list[tuple[int, ...]]:
+    """The permutations of the ``3R`` columns that keep the boxes (stacks permuted,
+    columns permuted inside each stack) and map each band of ``tables`` (its house
+    cells, :func:`band_house_columns`) onto a band with the same table: a sum over
+    those bands' fillings is unchanged by them.  ``g[new column] = old column``."""
+    out = []
+    for order in itertools.permutations(range(R)):
+        for inner in itertools.product(itertools.permutations(range(3)), repeat=R):
+            g = tuple(3 * order[t] + inner[t][j] for t in range(R) for j in range(3))
+            if all(_table_key(_moved(cells, g)) == _table_key(cells) for cells in tables):
+                out.append(g)
+    return out
+
+
+def _moved(cells, g):
+    """House cells ``(row, column in box)`` by box after the column permutation ``g``."""
+    if cells is None:
+        return None
+    row_at = {3 * s + j: r for s, (r, j) in enumerate(cells)}        # old column -> row
+    return tuple(next((row_at[g[3 * t + j]], j) for j in range(3) if g[3 * t + j] in row_at)
+                 for t in range(len(cells)))
+
+
+def _generators(group: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """A few elements of ``group`` (closed under composition) that generate it."""
+    def closure(gens):
+        seen = {tuple(range(len(group[0])))}
+        frontier = list(seen)
+        while frontier:
+            nxt = []
+            for a in frontier:
+                for b in gens:
+                    ab = tuple(a[i] for i in b)
+                    if ab not in seen:
+                        seen.add(ab)
+                        nxt.append(ab)
+            frontier = nxt
+        return seen
+
+    gens: list = []
+    have = closure(gens)
+    for g in group:
+        if g not in have:
+            gens.append(g)
+            have = closure(gens)
+    assert have == set(group), "the column symmetries are not a group"
+    return gens
+
+
+def _orbits(c: _Codes, keys: np.ndarray, mult: np.ndarray, gens) -> tuple[np.ndarray, np.ndarray]:
+    """Merge the band-1 keys that the column symmetries ``gens`` relate: ``(one key per
+    orbit, the orbit's multiplicity)``.  A key whose image is not a band-1 key (its
+    house cells moved off band 1's) keeps its own orbit there: merging less is slower,
+    never wrong."""
+    label = np.arange(len(keys))
+    codes, hm = _decode(c, keys)
+    cols = c.cm[codes].reshape(len(keys), -1).astype(np.int64)    # (Q, 3R) column masks
+    edges = []
+    for g in gens:
+        moved = cols[:, list(g)]
+        new = np.stack([c.code_of[(moved[:, 3 * s] << c.N) | moved[:, 3 * s + 1]]
+                        for s in range(c.R)], axis=1)
+        img = _canonical(c, new, hm)
+        at = np.searchsorted(keys, img).clip(0, len(keys) - 1)
+        found = keys[at] == img
+        edges.append((np.flatnonzero(found), at[found]))
+    while True:
+        before = label.copy()
+        for a, b in edges:
+            low = np.minimum(label[a], label[b])
+            np.minimum.at(label, a, low)
+            np.minimum.at(label, b, low)
+        label = label[label]
+        if np.array_equal(before, label):
+            break
+    roots, inverse = np.unique(label, return_inverse=True)
+    return keys[roots], _sum_by(inverse, mult, len(roots))
+
+
+def _sum_by(inverse: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
+    """Exact int64 sums of ``values`` grouped by ``inverse``."""
+    out = np.zeros(n, dtype=np.int64)
+    np.add.at(out, inverse, values.astype(np.int64))
+    return out
+
+
+# ---------------------------------------------------------------- the contraction
+_WORK: dict = {}
+
+
+def _contract_range(args) -> int:
+    lo, hi = args
+    w = _WORK
+    c = w["codes"]
+    total = 0
+    for q in range(lo, hi):
+        total += int(w["mult"][q]) * int(_kinds.contract(
+            w["band1"][q], int(w["h1"][q]), c.compa, c.compb, c.cm, c.sig, c.sig_inv, c.act,
+            c.smask, w["W2"], w["hc2"], w["W3"], w["hc3"], c.R, c.M, w["has_house"], w["half"]))
+    return total
+
+
+def count_kind_by_band_tables(kind, *, first: int = 0, workers: int = 1,
+                              sample: int | None = None, seed: int = 0,
+                              columns=None) -> KindBandCount:
+    """The number of grids of ``kind`` by three-band tables that carry the house digits.
+
+    Parameters
+    ----------
+    kind : GridKind or str
+        Boxes of 2 or 3 rows × 3 columns, at most one extra house with one cell per box
+        (``"3x3+centre"``, ``"3x3+girandola"``, ``"3x3+asterisk"``, ``"3x3"``).
+    first : int
+        The band (0, 1, 2) whose fillings are enumerated; the other two are read from
+        their tables.  Every choice gives the same total by a different sum (a check).
+    workers : int
+        Processes sharing the band-1 keys (forked: the tables are shared read-only).
+    sample, seed : int or None, int
+        Contract only ``sample`` band-1 orbits drawn at random (seeded): a timing sample
+        for :meth:`KindBandCount.estimate_seconds`; ``grids`` is then None.
+    columns : sequence of int or None
+        Count instead the kind with its house moved by this column permutation
+        (``columns[new] = old``), which must keep the boxes: it maps the grids of the kind
+        one to one onto those of the moved kind, so the total is the same, reached through
+        other tables, frames and orbits (a check).
+
+    Raises
+    ------
+    ValueError
+        For a kind :func:`band_house_columns` refuses, or ``first`` not 0, 1, 2.
+    """
+    t0 = time.perf_counter()
+    kind = as_kind(kind)
+    bands = band_house_columns(kind)
+    if first not in (0, 1, 2):
+        raise ValueError(f"first must be a band 0, 1 or 2, got {first!r}")
+    R = kind.shape.box_rows
+    if columns is not None:
+        g = tuple(int(v) for v in columns)
+        if g not in column_symmetries(R, []):
+            raise ValueError(f"columns must permute the stacks and the columns inside "
+                             f"them, got {columns!r}")
+        bands = None if bands is None else tuple(_moved(cells, g) for cells in bands)
+    c = _codes(R)
+    others = [b for b in range(3) if b != first]
+    cells = [None] * 3 if bands is None else list(bands)
+    tables: dict = {}
+
+    def table(b):
+        key = _table_key(cells[b])
+        if key not in tables:
+            tables[key] = _table(R, cells[b])
+        return tables[key]
+
+    keys, mult = _band1(R, cells[first])
+    gens = _generators(column_symmetries(R, [cells[b] for b in others]))
+    keys, mult = _orbits(c, keys, mult, gens)
+    band1, h1 = _decode(c, keys)
+    n_orbits = len(band1)
+    if sample is not None:
+        pick = np.sort(np.random.default_rng(seed).choice(n_orbits, min(sample, n_orbits),
+                                                          replace=False))
+        band1, h1, mult = band1[pick], h1[pick], mult[pick]
+    _WORK.clear()
+    _WORK.update(codes=c, band1=band1, h1=h1, mult=mult, W2=table(others[0]),
+                 hc2=_house_cols(cells[others[0]], R), W3=table(others[1]),
+                 hc3=_house_cols(cells[others[1]], R), has_house=int(bands is not None))
+    # bands 2 and 3 alike (one table, one house column per box): each term equals the
+    # term with the two bands exchanged, so half the stack-0 choices are summed, doubled
+    _WORK["half"] = int(_WORK["W2"] is _WORK["W3"]
+                        and np.array_equal(_WORK["hc2"], _WORK["hc3"]))
+    n = len(band1)
+    chunks = [(i, min(n, i + 64)) for i in range(0, n, 64)]
+    t1 = time.perf_counter()
+    try:
+        if workers > 1:
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                total = sum(pool.imap_unordered(_contract_range, chunks))
+        else:
+            total = sum(map(_contract_range, chunks))
+    finally:
+        _WORK.clear()
+    t2 = time.perf_counter()
+    grids = None if sample is not None else math.factorial(c.N) * total
+    return KindBandCount(kind.name, grids, first, n_orbits, n, t2 - t1, t2 - t0)
