@@ -70,7 +70,8 @@ def test_no_extension_is_compiled_for_one_cpu():
 @pytest.mark.skipif(shutil.which("objdump") is None, reason="needs objdump")
 def test_the_built_band_kernels_hold_no_bmi_instruction():
     built = sorted(Path(bandtables.__file__).parent.glob("_*.so"))
-    assert len(built) == 3
+    names = {so.name.split(".")[0] for so in built}
+    assert {"_contract", "_rect", "_rows4", "_kinds"} <= names, names
     for so in built:
         code = subprocess.run(["objdump", "-d", str(so)], capture_output=True, text=True,
                               check=True).stdout
