@@ -6,15 +6,13 @@ script's ``--record`` section at the end of its Markdown report
 sections when it rewrites the file).
 
 Only files are shared here, no counting: the check scripts stay independent
-routes.  They import it as ``from two_stack_results import ...``, which
+routes (the package is imported only to describe the machine, by ``record``).  They import it as ``from two_stack_results import ...``, which
 works because ``python scripts/NAME.py`` puts ``scripts/`` first on
 ``sys.path`` (the tests put it there through ``tests/scripts/conftest.py``).
 """
 from __future__ import annotations
 
 from pathlib import Path
-
-from counting.job import describe_machine
 
 __all__ = ["RESULTS", "table", "record"]
 
@@ -43,6 +41,8 @@ def record(path: Path, section: str, written_by: str, rows: list[str],
     if start >= 0:
         end = text.find("\n## ", start + 1)
         text = text[:start + 1] + (text[end + 1:] if end >= 0 else "")
+    from counting.job import describe_machine   # only here: a check itself needs no package
+
     same = sum(" | equal | " in r for r in rows)
     m = describe_machine()
     body = [section, "", written_by, "",
