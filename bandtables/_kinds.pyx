@@ -103,7 +103,7 @@ def contract(const int32_t[::1] band1, unsigned int H1,
     choices whose band-2 code is below its band-3 code are summed, and the sum doubled."""
     cdef int K = compa.shape[1], N = 3 * R
     cdef unsigned int full = (1u << N) - 1
-    cdef int RR = 1, s, x, x0, p, a0, b0, code, d, i, j
+    cdef int RR = 1, s, x, x0, p, a0, b0, code, d
     cdef int na[MAXR][MAXK]                  # band 2's code of stack s, choice x, in its frame
     cdef int nb[MAXR][MAXK]                  # the same for band 3
     cdef unsigned int hbit2[MAXR][MAXK][MAXR]  # band 2: position p -> the actual digit's bit

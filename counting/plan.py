@@ -87,6 +87,11 @@ class OutOfReach(ValueError):
         #: the lines :func:`count` had said before the refusal (``count --json``'s ``notes``)
         self.notes: list[str] = []
 
+    def as_json(self, workers: int) -> dict:
+        """``count --json``'s data beside the ``error``: ``route_estimate`` on ``workers``, ``notes``."""
+        route = {} if self.route is None else {"route_estimate": self.route.as_json(workers)}
+        return {**route, **({"notes": self.notes} if self.notes else {})}
+
 
 class NoGrids(ValueError):
     """A kind whose prefix has no filling that keeps its rules: it has no

@@ -6,8 +6,12 @@ shape's default reduction), a store in a temporary directory, and
 ``gridcount count`` would, and only then put beside the published value of
 :mod:`counting.published`.  The computed total never reads the published one.
 
-A shape whose count fails (a shape out of reach, an engine error) is
-reported with its error and does not stop the other shapes.
+A shape whose count fails (an engine error) is reported with its error and
+does not stop the other shapes; one refused as out of reach (estimated at
+more than :data:`counting.reach.REACH_DAYS` days, or with no estimate) is
+listed as not counted with that estimate, as the shapes of
+:data:`NOT_COUNTED` are: a failed row means a count that went wrong, never
+one too costly to make.
 
 Example
 -------
@@ -286,11 +290,8 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
     ref = published.lookup(name, up_to_symmetry=up_to_symmetry)
     listed = NOT_COUNTED_SYMMETRY if up_to_symmetry else NOT_COUNTED
     if name in listed:
-        return VerifyRow(shape=name, n=as_kind(name).shape.n, computed=None,
-                         published=None if ref is None else ref.total,
-                         source=None if ref is None else ref.source, seconds=0.0, units=None,
-                         reduction=None, not_counted=_not_counted(name, listed, up_to_symmetry),
-                         up_to_symmetry=up_to_symmetry)
+        return _row_not_counted(name, ref, up_to_symmetry,
+                                _not_counted(name, listed, up_to_symmetry), 0.0)
     t0 = time.perf_counter()
     computed = units = reduction = error = None
     try:
@@ -298,9 +299,11 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
         try:
             check_reach(name, chosen_reduction, options, workers, up_to_symmetry=up_to_symmetry,
                         grid_total_known=grid_total is not None, quick=quick)
-        except OutOfReach as e:
+        except OutOfReach as e:   # too costly here: not counted (as listed shapes), not FAILED
             by = "layers" if e.route is not None else f"reduction {e.reduction}"
-            raise ValueError(f"out of reach by {by}: {e.estimate}") from None
+            return _row_not_counted(name, ref, up_to_symmetry,
+                                    f"out of reach by {by}: {e.estimate}",
+                                    time.perf_counter() - t0)
         if in_process_if_small and in_process_reason(quick, workers) is not None:
             workers = 1
         with tempfile.TemporaryDirectory(prefix="gridcount-verify-") as tmp:
@@ -323,6 +326,15 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
         seconds=time.perf_counter() - t0, units=units, reduction=reduction, error=error,
         up_to_symmetry=up_to_symmetry,
     )
+
+
+def _row_not_counted(name: str, ref, up_to_symmetry: bool, why: str,
+                     seconds: float) -> VerifyRow:
+    """The row of a shape not counted (``why``) beside its published ``ref``."""
+    return VerifyRow(shape=name, n=as_kind(name).shape.n, computed=None,
+                     published=None if ref is None else ref.total,
+                     source=None if ref is None else ref.source, seconds=seconds, units=None,
+                     reduction=None, not_counted=why, up_to_symmetry=up_to_symmetry)
 
 
 def verify_full_group(shape: str, *, workers: int = 1, options: CountOptions = CountOptions(),

@@ -81,6 +81,8 @@ from pathlib import Path
 
 import numpy as np
 
+from two_stack_results import record   # scripts/: the --record section
+
 TABLE = Path(__file__).resolve().parent.parent / "results" / "2x5-symmetry-two-stack.tsv"
 RESULTS = TABLE.with_suffix(".md")
 UNITS = (12, 13, 14, 15, 16, 17, 34, 35, 36, 37, 38, 39, 52, 53, 54, 55, 56, 57)
@@ -273,46 +275,13 @@ def unit_a(rows: tuple[int, ...], cols: tuple[int, ...]) -> int:
 SECTION = "## Units 12-17, 34-39 and 52-57 by the free rows' digit sets"
 
 
-def machine() -> str:
-    """The CPU's model name and core count, as the results say it."""
-    name = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                name = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{name}, {os.cpu_count()} cores"
-
-
-def record(path: Path, rows: list[str], load: tuple[float, float], seconds: float) -> None:
-    """Write (or replace) this script's section at the end of ``path``."""
-    text = path.read_text()
-    start = text.find("\n" + SECTION + "\n")
-    if start >= 0:
-        end = text.find("\n## ", start + 1)
-        text = text[:start + 1] + (text[end + 1:] if end >= 0 else "")
-    same = sum(" | equal | " in r for r in rows)
-    body = [SECTION, "",
-            "Written by `python scripts/two_stack_couple_check.py --record`: `A` of every unit "
-            "that keeps the stacks with π of type 2^5, counted again as a sum over the free rows' "
-            "digit sets (a band with its rows swapped: one digit of each π-pair; two exchanged "
-            "bands: a 5-set and its complement) of two per-stack exact covers, plain Python and "
-            "numpy, sharing no code with `counting.group.two_stack_fixed` (the derivation is the "
-            "script's docstring; `tests/scripts/test_two_stack_couple_check.py` compares it with "
-            "the package on 2x3 and 2x4).",
-            "",
-            f"Machine: {machine()}; load average {load[0]:.1f} at the start, {load[1]:.1f} at "
-            f"the end (shared); {seconds:.0f} s wall in all.",
-            "",
-            "| unit | element | A here | A in the table | | seconds |",
-            "|---:|---|---:|---:|---|---:|", *rows, "",
-            f"{same} of {len(rows)} equal"
-            + (": the difference from A291188 is not in these terms." if same == len(rows)
-               else "; the others are DIFFERENT: a term of the table is wrong."),
-            ""]
-    path.write_text(text.rstrip("\n") + "\n\n" + "\n".join(body))
+WRITTEN_BY = ("Written by `python scripts/two_stack_couple_check.py --record`: `A` of every unit "
+              "that keeps the stacks with π of type 2^5, counted again as a sum over the free rows'"
+              " digit sets (a band with its rows swapped: one digit of each π-pair; two exchanged "
+              "bands: a 5-set and its complement) of two per-stack exact covers, plain Python and "
+              "numpy, sharing no code with `counting.group.two_stack_fixed` (the derivation is the "
+              "script's docstring; `tests/scripts/test_two_stack_couple_check.py` compares it with "
+              "the package on 2x3 and 2x4).")
 
 
 def main() -> None:
@@ -352,7 +321,8 @@ def main() -> None:
             print(f"unit {unit}: A = {a:,}  table {walk:,}  {verdict}  ({seconds:.1f} s)",
                   flush=True)
     if args.record:
-        record(RESULTS, lines, (load_start, os.getloadavg()[0]), time.perf_counter() - begin)
+        record(RESULTS, SECTION, WRITTEN_BY, lines, (load_start, os.getloadavg()[0]),
+               time.perf_counter() - begin)
         print(f"recorded in {RESULTS}")
 
 

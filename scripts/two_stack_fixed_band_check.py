@@ -69,6 +69,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from two_stack_results import record   # scripts/: the --record section
+
 TABLE = Path(__file__).resolve().parent.parent / "results" / "2x5-symmetry-two-stack.tsv"
 RESULTS = TABLE.with_suffix(".md")
 UNITS = (27, 49)          # the 2x5 units with a fixed band this script counts
@@ -321,48 +323,15 @@ def unit_a(rows: tuple[int, ...], cols: tuple[int, ...], ctype: tuple[int, ...])
 SECTION = "## Units 27 and 49 by the fixed band's and the free rows' digit sets"
 
 
-def machine() -> str:
-    """The CPU's model name and core count, as the results say it."""
-    name = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                name = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{name}, {os.cpu_count()} cores"
-
-
-def record(path: Path, rows: list[str], load: tuple[float, float], seconds: float) -> None:
-    """Write (or replace) this script's section at the end of ``path``."""
-    text = path.read_text()
-    start = text.find("\n" + SECTION + "\n")
-    if start >= 0:
-        end = text.find("\n## ", start + 1)
-        text = text[:start + 1] + (text[end + 1:] if end >= 0 else "")
-    same = sum(" | equal | " in r for r in rows)
-    body = [SECTION, "",
-            "Written by `python scripts/two_stack_fixed_band_check.py --record`: `A` of the units "
-            "that keep the stacks with a band whose rows are both fixed (π then has fixed digits: "
-            "a fixed row puts them in the columns κ fixes), counted again as a sum over the digit "
-            "sets of the fixed band's rows and of the free rows (two exchanged bands: a 5-set and "
-            "its complement), by orbits under π's centraliser, of two per-stack exact covers "
-            "(one per column orbit of κ), plain Python and numpy, sharing no code with "
-            "`counting.group.two_stack_fixed` (the derivation is the script's docstring; "
-            "`tests/scripts/test_two_stack_fixed_band_check.py` compares it with the whole-grid "
-            "search on 2x3 and 2x4).",
-            "",
-            f"Machine: {machine()}; load average {load[0]:.1f} at the start, {load[1]:.1f} at "
-            f"the end (shared); {seconds:.0f} s wall in all.",
-            "",
-            "| unit | element | A here | A in the table | | seconds |",
-            "|---:|---|---:|---:|---|---:|", *rows, "",
-            f"{same} of {len(rows)} equal"
-            + (": the difference from A291188 is not in these terms." if same == len(rows)
-               else "; the others are DIFFERENT: a term of the table is wrong."),
-            ""]
-    path.write_text(text.rstrip("\n") + "\n\n" + "\n".join(body))
+WRITTEN_BY = ("Written by `python scripts/two_stack_fixed_band_check.py --record`: `A` of the units"
+              " that keep the stacks with a band whose rows are both fixed (π then has fixed "
+              "digits: a fixed row puts them in the columns κ fixes), counted again as a sum over "
+              "the digit sets of the fixed band's rows and of the free rows (two exchanged bands: a"
+              " 5-set and its complement), by orbits under π's centraliser, of two per-stack exact "
+              "covers (one per column orbit of κ), plain Python and numpy, sharing no code with "
+              "`counting.group.two_stack_fixed` (the derivation is the script's docstring; "
+              "`tests/scripts/test_two_stack_fixed_band_check.py` compares it with the whole-grid "
+              "search on 2x3 and 2x4).")
 
 
 def main() -> None:
@@ -393,7 +362,8 @@ def main() -> None:
         lines.append(f"| {unit} | {element} | {a:,} | {walk:,} | {verdict} | {seconds:.1f} s |")
         print(f"unit {unit}: A = {a:,}  table {walk:,}  {verdict}  ({seconds:.1f} s)", flush=True)
     if args.record:
-        record(RESULTS, lines, (load_start, os.getloadavg()[0]), time.perf_counter() - begin)
+        record(RESULTS, SECTION, WRITTEN_BY, lines, (load_start, os.getloadavg()[0]),
+               time.perf_counter() - begin)
         print(f"recorded in {RESULTS}")
 
 

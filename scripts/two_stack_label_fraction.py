@@ -45,14 +45,12 @@ import itertools
 import math
 from collections import Counter
 from fractions import Fraction
-from pathlib import Path
 
 from counting.group.burnside import symmetry_units
 from counting.group.two_stack_fixed import two_stack_count
 from counting.reduction.patterns2 import pattern_classes
 from factorization.api import FactorizationCounter, count_factorizations
-
-TABLE = Path(__file__).resolve().parent.parent / "results" / "2x5-symmetry-two-stack.tsv"
+from two_stack_results import table   # scripts/: the two-stack table's A column
 
 
 def _codes(sets, R: int) -> list[int]:
@@ -140,15 +138,6 @@ def terms(R: int) -> dict[int, int]:
     return out
 
 
-def _table() -> dict[int, int]:
-    out = {}
-    for line in TABLE.read_text().splitlines():
-        cells = line.split("\t")
-        if cells and cells[0].isdigit():
-            out[int(cells[0])] = int(cells[4])
-    return out
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("R", type=int, help="the boxes are 2 x R (3, 4 or 5)")
@@ -156,7 +145,7 @@ def main() -> None:
     if not 3 <= R <= 5:
         ap.error(f"R must be 3, 4 or 5, got {R}")
     values = terms(R)
-    reference = _table() if R == 5 else None
+    reference = table("2x5") if R == 5 else None
     units = {u.unit_id: u for u in stack_swapping_units(R)}
     differ = 0
     for uid, value in values.items():

@@ -16,12 +16,10 @@ from __future__ import annotations
 import argparse
 import signal
 import time
-from pathlib import Path
 
 from counting.group.burnside import symmetry_units
 from counting.group.fixed import count_fixed
-
-RESULTS = Path(__file__).resolve().parent.parent / "results"
+from two_stack_results import RESULTS, table   # scripts/: the two-stack table
 
 
 class _OutOfTime(Exception):
@@ -30,16 +28,6 @@ class _OutOfTime(Exception):
 
 def _alarm(*_):
     raise _OutOfTime
-
-
-def table(shape: str) -> dict[int, int]:
-    """``{unit: A}`` of the two-stack table of ``shape``."""
-    out = {}
-    for line in (RESULTS / f"{shape}-symmetry-two-stack.tsv").read_text().splitlines():
-        cells = line.split("\t")
-        if cells and cells[0].isdigit():
-            out[int(cells[0])] = int(cells[4])
-    return out
 
 
 def main() -> None:

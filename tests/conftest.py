@@ -35,10 +35,20 @@ the cache holds none (as the first 4x3 count would: about 5 minutes of
 CPU on two threads, 1.9 GiB at its peak, once per machine), so a fresh
 clone's ``--runslow`` (CI) runs them instead of skipping them.  A test
 that uses that fixture sees the machine's cache as ``XDG_CACHE_HOME``.
+
+A fresh Python process
+----------------------
+What importing a module loads, and how a script ends, are seen only in a new
+process: ``run_python`` runs ``python ARGS`` there (this checkout first on
+``PYTHONPATH``, the working directory its root, 60 s at most) and gives the
+finished process; ``python_probe`` runs ``python -c CODE`` and gives its
+stdout, failing the test with the process's stderr if it did not exit 0.
 """
 
 import os
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import hypothesis
@@ -90,6 +100,32 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip_slow)
+
+
+ROOT = Path(__file__).resolve().parents[1]   # the checkout
+
+
+@pytest.fixture(scope="session")
+def run_python():
+    """``run(*args)``: ``python ARGS`` in a fresh process of this checkout (see
+    the module), its :class:`subprocess.CompletedProcess` (text output)."""
+    def run(*args: str) -> subprocess.CompletedProcess:
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT),
+                                                           os.environ.get("PYTHONPATH", "")]))
+        return subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True,
+                              text=True, timeout=60)
+    return run
+
+
+@pytest.fixture(scope="session")
+def python_probe(run_python):
+    """``probe(code)``: the stripped stdout of ``python -c CODE`` in a fresh
+    process; the test fails with its stderr if it exits other than 0."""
+    def probe(code: str) -> str:
+        out = run_python("-c", code)
+        assert out.returncode == 0, out.stderr
+        return out.stdout.strip()
+    return probe
 
 
 @pytest.fixture(scope="session")

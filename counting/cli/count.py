@@ -230,8 +230,11 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
     except plan.NoGrids as e:
         _say_no_grids(e, as_json, quiet)
         return
-    except plan.OutOfReach as e:
-        _refuse_out_of_reach(e, as_json, quiet, estimate_on)
+    except plan.OutOfReach as e:   # a route's measured estimate (2x6 by layers) first as a table
+        _json_error(as_json, str(e), 2, **e.as_json(estimate_on))
+        if e.route is not None and not (as_json or quiet):
+            print_table(e.route.rows(estimate_on))
+        refuse(str(e))
     except (plan.NoDiskRoom, plan.GroupRefused) as e:
         _json_error(as_json, str(e), 2)
         refuse(str(e))
@@ -283,16 +286,6 @@ def _json_error(as_json: bool, message: str, exit_code: int, **data) -> None:
     (``{"error": ..., "exit_code": ..., **data}``): a script never reads an empty stdout."""
     if as_json:
         click.echo(json.dumps({"error": message, "exit_code": exit_code, **data}))
-
-
-def _refuse_out_of_reach(e: "plan.OutOfReach", as_json: bool, quiet: bool, workers: int) -> NoReturn:
-    """A refused job; a route's measured estimate (2x6 by layers) first as a table
-    (``--json``: as data, ``route_estimate``); then the one line, exit code 2."""
-    route = {} if e.route is None else {"route_estimate": e.route.as_json(workers)}
-    _json_error(as_json, str(e), 2, **route, **({"notes": e.notes} if e.notes else {}))
-    if route and not (as_json or quiet):
-        print_table(e.route.rows(workers))
-    refuse(str(e))
 
 
 def _prefix_reduction(kind, reduction: str | None, prefix: str | None) -> str | None:

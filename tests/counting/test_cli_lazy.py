@@ -1,19 +1,12 @@
 """The command group loads a command's module only when the command runs
 (counting/cli/lazy.py): ``gridcount --version`` and ``--help`` import none of
 the library, and the group's listing is the one the imported commands give."""
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import click
 import pytest
 from click.testing import CliRunner
 
 from counting.cli import COMMANDS, cli
 from counting.cli.lazy import LazyGroup, short_help
-
-ROOT = Path(__file__).resolve().parents[2]
 
 # what a command needs and --version/--help do not: the job, the pool, the engine, numpy
 HEAVY = ("counting.job", "counting.run.pool", "counting.reduction", "dlx", "numpy")
@@ -30,30 +23,32 @@ print("loaded:", ",".join(heavy), file=sys.stderr)
 """
 
 
-def _loaded(*args: str, among=HEAVY) -> list[str]:
-    """The modules of ``among`` that ``gridcount ARGS`` has imported when it ends."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    out = subprocess.run([sys.executable, "-c", _PROBE.format(heavy=among), *args],
-                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
-    line = [x for x in out.stderr.splitlines() if x.startswith("loaded:")]
-    assert line, out.stderr
-    return [m for m in line[-1].removeprefix("loaded:").strip().split(",") if m]
+@pytest.fixture
+def loaded(run_python):
+    """``loaded(*args, among=HEAVY)``: the modules of ``among`` that
+    ``gridcount ARGS`` has imported when it ends (in a fresh process)."""
+    def modules(*args: str, among=HEAVY) -> list[str]:
+        out = run_python("-c", _PROBE.format(heavy=among), *args)
+        line = [x for x in out.stderr.splitlines() if x.startswith("loaded:")]
+        assert line, out.stderr
+        return [m for m in line[-1].removeprefix("loaded:").strip().split(",") if m]
+    return modules
 
 
 @pytest.mark.parametrize("args", [["--version"], ["--help"], ["-h"]])
-def test_version_and_help_import_none_of_the_library(args):
-    assert _loaded(*args) == []
+def test_version_and_help_import_none_of_the_library(args, loaded):
+    assert loaded(*args) == []
 
 
-def test_a_command_loads_what_it_needs():
-    assert "counting.job" in _loaded("count", "--help")
+def test_a_command_loads_what_it_needs(loaded):
+    assert "counting.job" in loaded("count", "--help")
 
 
-def test_count_help_imports_neither_dask_nor_the_dask_pool():
+def test_count_help_imports_neither_dask_nor_the_dask_pool(loaded):
     # noticed: cli/count.py imported counting.run.dask_pool for one help text
     # (--wait-workers' default), and plan.py for three exception classes
     dask = ("dask", "distributed", "counting.run.dask_pool")
-    assert _loaded("count", "--help", among=dask + ("counting.cli.count",)) == \
+    assert loaded("count", "--help", among=dask + ("counting.cli.count",)) == \
         ["counting.cli.count"]          # the command was imported, its help built
 
 
@@ -93,23 +88,23 @@ def test_the_group_still_runs_its_commands():
     assert "classes" in result.output
 
 
-def test_solve_without_a_bar_imports_neither_tqdm_nor_the_package_metadata():
+def test_solve_without_a_bar_imports_neither_tqdm_nor_the_package_metadata(loaded):
     # issue 37: tqdm (and the package metadata it reads) were imported for a bar
     # that cannot show when stderr is no terminal: a tenth of `solve FILE`'s start-up
-    assert _loaded("solve", "1234341221434321", among=("tqdm", "importlib.metadata")) == []
-    assert _loaded("generate", "--shape", "2x2", "--clues", "6", "--seed", "1",
-                   among=("tqdm",)) == []
+    assert loaded("solve", "1234341221434321", among=("tqdm", "importlib.metadata")) == []
+    assert loaded("generate", "--shape", "2x2", "--clues", "6", "--seed", "1",
+                  among=("tqdm",)) == []
 
 
-def test_solve_loads_no_explanation_generation_variants_or_pool():
+def test_solve_loads_no_explanation_generation_variants_or_pool(loaded):
     # issue 37: `solve FILE` imported the explanation (rule solver, techniques),
     # the generator, the variant constraints (hashlib, their encoding), the
     # process pool of dlx.pools and concurrent.futures, none of which it uses
     unused = ("grids.puzzles.explanation", "grids.puzzles.generation", "grids.puzzles.rules",
               "grids.puzzles.techniques", "grids.variants", "dlx.pools", "concurrent.futures",
               "counting.cli.explain", "counting.cli.generate")
-    assert _loaded("solve", "1234341221434321", among=unused) == []
-    assert _loaded("solve", "--first", "--json", "1234341221434321", among=unused) == []
+    assert loaded("solve", "1234341221434321", among=unused) == []
+    assert loaded("solve", "--first", "--json", "1234341221434321", among=unused) == []
     # and the commands that use them still load them
-    assert "grids.puzzles.explanation" in _loaded("explain", "1234341221434321",
-                                                  among=unused)
+    assert "grids.puzzles.explanation" in loaded("explain", "1234341221434321",
+                                                 among=unused)

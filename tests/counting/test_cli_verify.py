@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from counting import published
+from counting import published, verify
 from counting.cli import cli
 from dlx import ENGINE_VERSION
 
@@ -63,11 +63,32 @@ def test_verify_never_says_it_counts_a_shape_it_only_lists():
     assert "counting 1x10" not in res.stderr
 
 
-def test_a_shape_whose_count_fails_is_reported_not_a_crash():
-    res = invoke("verify", "--shapes", "4x4,1x3", "--workers", "1")
+def test_a_shape_whose_count_fails_is_reported_not_a_crash(monkeypatch):
+    def broken(job, *args, **kwargs):
+        if job.shape == "2x2":
+            raise RuntimeError("the engine broke")
+        return real(job, *args, **kwargs)
+    real = verify._count
+    monkeypatch.setattr(verify, "_count", broken)
+    res = invoke("verify", "--shapes", "2x2,1x3", "--workers", "1")
     assert res.exit_code == 1 and "Traceback" not in res.output
-    assert "FAILED" in res.stdout and "4x4: count failed" in res.stdout
+    assert "FAILED" in res.stdout and "2x2: count failed: the engine broke" in res.stdout
     assert "1x3" in res.stdout and " ok " in res.stdout
+    assert "1 of 2 shapes failed or disagree with the published totals: 2x2" in res.stderr
+
+
+def test_shapes_refused_as_out_of_reach_are_not_counted_and_exit_0():
+    # 6x2 (2x6's grids, by layers) and 4x4 (no estimate) are too costly, not wrong:
+    # "not counted" with the estimate under the table, as the listed 2x6 is
+    res = invoke("verify", "--shapes", "6x2,4x4,2x6", "--workers", "1")
+    assert res.exit_code == 0, res.output
+    assert "FAILED" not in res.stdout and "count failed" not in res.stdout
+    rows = res.stdout.splitlines()[2:5]
+    assert [r.split()[0] for r in rows] == ["6x2", "4x4", "2x6"]
+    assert all(" not counted " in r for r in rows)
+    assert "6x2: not counted here: out of reach by layers: " in res.stdout
+    assert "4x4: not counted here: out of reach by reduction moves: no estimate" in res.stdout
+    assert "6x2: not counted here (see below the table)" in res.stderr.splitlines()
 
 
 @pytest.mark.parametrize("sig, code, word", [

@@ -245,11 +245,27 @@ def test_a_variant_without_a_published_total_is_counted_without_a_reference():
 
 
 @pytest.mark.slow
-def test_a_shape_out_of_reach_fails_at_once_with_its_estimate_instead_of_running_for_ever():
+def test_a_shape_out_of_reach_is_not_counted_with_its_estimate_instead_of_running_for_ever():
     row, = verify.verify(["1x12"], workers=1)
-    assert row.status == "FAILED" and row.computed is None
-    assert row.error.startswith("out of reach by reduction cycles: ") and "core-hours" in row.error
-    assert row.seconds < 60
+    assert row.status == "not counted" and row.computed is None and row.error is None
+    assert row.not_counted.startswith("out of reach by reduction cycles: ")
+    assert "core-hours" in row.not_counted
+
+
+def test_a_shape_refused_as_out_of_reach_is_listed_as_not_counted_never_as_failed():
+    # noticed after issue 36: `verify --shapes 6x2` said FAILED ("count failed: out of
+    # reach") where 2x6, the same grids, said "not counted": a failed row must mean a
+    # wrong count, never one too costly to make
+    six_by_two, no_estimate = verify.verify(["6x2", "4x4"])
+    est = route_estimate.load(as_kind("6x2"))
+    assert (six_by_two.status, six_by_two.error, six_by_two.computed) == \
+        ("not counted", None, None)
+    assert six_by_two.not_counted.startswith(f"out of reach by layers: {est.describe(1)}")
+    assert six_by_two.published == published.lookup("2x6").total
+    # a shape no estimate can be made for is refused as out of reach too
+    assert (no_estimate.status, no_estimate.error) == ("not counted", None)
+    assert no_estimate.not_counted.startswith("out of reach by reduction moves: no estimate")
+    assert not (six_by_two.failed or no_estimate.failed)
 
 
 def test_the_table_fits_100_columns_with_every_published_total():

@@ -20,8 +20,6 @@ orbit of data weighted 1 instead of its size changes some of these.
 from __future__ import annotations
 
 import importlib.util
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -103,10 +101,9 @@ def test_elements_and_relabellings_it_does_not_count_are_refused(check):
         check.involution((3, 1, 1, 1))
 
 
-def test_the_command_refuses_a_unit_it_cannot_count_in_one_line_with_exit_2():
+def test_the_command_refuses_a_unit_it_cannot_count_in_one_line_with_exit_2(run_python):
     # unit 1 of 2x5 moves columns by 5-cycles
-    done = subprocess.run([sys.executable, str(SCRIPT), "1"], capture_output=True, text=True,
-                          cwd=ROOT, timeout=60)
+    done = run_python(str(SCRIPT), "1")
     assert done.returncode == 2
     assert "unit 1: columns must be an involution keeping each stack" in done.stderr
     assert "Traceback" not in done.stderr
