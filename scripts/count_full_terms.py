@@ -15,7 +15,11 @@ relabelling type, A, its recount, nodes, the unit's seconds in its worker
 (wall clock, as the store records them)), and, with
 ``--grid-total-from``, Burnside's sum with the identity = grid total / N!:
 whether ``|C|`` divides it, and the quotient.  ``--csv`` writes the rows.
-Exit 1 when a recount disagrees or ``|C|`` does not divide the sum.
+``--split`` (a kind whose full group is today's) counts the terms a second
+way, by :mod:`counting.group.split_burnside` (``C`` listed from nauty's
+generators, its own classes, representatives and exact covers), and compares
+each stored unit with the term of its class.  Exit 1 when a recount or the
+split route disagrees, or ``|C|`` does not divide the sum.
 
     nice -n 10 python scripts/count_full_terms.py 3x3+centre \\
         --grid-total-from results/kind-band-tables.tsv \\
@@ -33,6 +37,8 @@ import time
 from pathlib import Path
 
 from counting.group.burnside import identity_fixed
+from counting.group.split_burnside import (count_split_unit, disagreements_with_today,
+                                           split_group, split_units)
 from counting.job import Job, describe_machine, recount, run_count
 from counting.plan import open_store
 from counting.store.format import StoreError
@@ -63,6 +69,9 @@ def main(argv=None) -> int:
     ap.add_argument("--grid-total-from", type=Path, default=None,
                     help="TSV with columns kind, grids: the identity = grids / N!")
     ap.add_argument("--csv", type=Path, default=None)
+    ap.add_argument("--split", action="store_true",
+                    help="also count the terms by the split route (C listed from nauty's "
+                         "generators, its own classes and representatives) and compare")
     args = ap.parse_args(argv)
     if args.workers < 1:
         ap.error(f"--workers must be at least 1, got {args.workers}")
@@ -77,6 +86,10 @@ def main(argv=None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     red = job.reduction_object
+    if args.split and not red.terms.same_as_today:
+        print(f"error: --split: the --group full job of {kind} counts by the split route "
+              f"already (its cell group is larger than today's)", file=sys.stderr)
+        return 2
     units = red.units()
     others = [u.unit_id for u in units if not u.is_identity]
     t0 = time.perf_counter()
@@ -132,6 +145,18 @@ def main(argv=None) -> int:
               f"{'—' if again is None else f'{again:,}'} | {nodes:,} | {cpu:,.1f} s |")
     print(f"\nrecount ({red.recount_method()}): "
           + ("; ".join(bad) if bad else f"all {len(checked)} units agree"))
+    if args.split:
+        c0 = time.process_time()
+        terms = [count_split_unit(kind, cls, t) for cls, t in split_units(kind)
+                 if cls.class_id != 0]
+        split_sum, here = sum(t.size * t.fixed for t in terms), sum(r[2] * r[5] for r in rows)
+        wrong = disagreements_with_today(kind, terms, {u: r.count for u, r in stored.items()})
+        wrong += [] if split_sum == here else [f"Σ size·A {split_sum:,} against {here:,} here"]
+        bad += wrong
+        print(f"\nsplit route (C listed: {len(split_group(kind).classes)} classes, "
+              f"{len(terms)} non-identity terms, Σ size·A {split_sum:,}; "
+              f"{time.process_time() - c0:,.1f} CPU s): "
+              + ("; ".join(wrong) if wrong else "every unit agrees with its class's term"))
     if identity is None:
         return 1 if bad else 0
     weighted = identity + sum(size * a for _, _, size, _, _, a, *_ in rows)

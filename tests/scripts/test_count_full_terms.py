@@ -9,6 +9,9 @@ full group is 4 times today's: ``C`` listed) the quotient is the
 ``--group full`` job's own (3 and 3, brute-forced by union-find in
 tests/counting/group/test_split_burnside.py); a grid total one relabelling
 class too many does not divide and exits 1; a TSV giving two totals exits 2.
+``--split`` counts the terms again by the split route and compares them unit
+by unit: equal on 6×6 Sudoku X, a stored unit changed is caught (exit 1), and
+a kind whose job counts by the split route already is refused (exit 2).
 """
 from __future__ import annotations
 
@@ -18,7 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from counting.plan import CountRequest, count
+from counting.job import Job
+from counting.plan import CountRequest, count, open_store
+from counting.units import Tally, UnitResult
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "count_full_terms.py"
 
@@ -74,3 +79,31 @@ def test_two_different_totals_are_refused(script, tmp_path, capsys):
                       "--grid-total-from", str(tsv)])
     assert rc == 2
     assert "2 different grid totals of 2x3+x" in capsys.readouterr().err
+
+
+def test_split_route_agrees_unit_by_unit(script, tmp_path, capsys):
+    rc = script.main(["2x3+x", "--db", str(tmp_path / "terms.sqlite"), "--split"])
+    assert rc == 0
+    assert "every unit agrees with its class's term" in capsys.readouterr().out
+
+
+def test_split_route_catches_a_wrong_stored_unit(script, tmp_path, capsys):
+    # unit 1 (A = 8) stored as 9 before the run, which then counts only the others
+    db = tmp_path / "terms.sqlite"
+    job = Job.load("2x3+x", "symmetry-full")
+    store, lock, _ = open_store(db, job)
+    try:
+        with store:
+            store.record(UnitResult.made(job.units[1], Tally(9)))
+    finally:
+        lock.release()
+    rc = script.main(["2x3+x", "--db", str(db), "--split"])
+    out = capsys.readouterr().out
+    assert rc == 1
+    assert "counts 9, class" in out and "Σ size·A 12 against 13 here" in out
+
+
+def test_split_is_refused_where_the_job_counts_by_it_already(script, tmp_path, capsys):
+    rc = script.main(["2x2+disjoint", "--db", str(tmp_path / "terms.sqlite"), "--split"])
+    assert rc == 2
+    assert "counts by the split route already" in capsys.readouterr().err
