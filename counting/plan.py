@@ -71,14 +71,16 @@ __all__ = ["CountRequest", "Outcome", "count", "check_reach", "in_process_reason
 
 class OutOfReach(ValueError):
     """A job estimated to take longer than :data:`counting.reach.REACH_DAYS`
-    days: its reduction's name and the ``describe``d estimate."""
+    days: its reduction's name and the ``describe``d estimate; ``part``: which
+    part of the job it is, when not all of it (a symmetry job's grid count)."""
 
     def __init__(self, shape: str, reduction: str, estimate: str, *,
                  refused_because: str | None = None, also: str | None = None,
-                 route: RouteEstimate | None = None):
+                 route: RouteEstimate | None = None, part: str | None = None):
         why = refused_because or (f"more than {reach.REACH_DAYS} days, so it is refused "
                                   f"(--force runs it anyway)")
         job = f"{shape} by reduction {reduction}" if route is None else f"{shape} by layers"
+        job += f" ({part})" if part else ""
         super().__init__(f"{job} is out of reach: {estimate}; {why}"
                          + (f"; {also}" if also else ""))
         self.reduction, self.estimate = reduction, estimate
@@ -391,6 +393,7 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
             wanted.append(("the grid count behind the identity class", grid, 0, None))
     out = []
     for what, red, stored, ids_left in wanted:
+        part = what if red is grid and up_to_symmetry else None   # the identity's grid count
         try:
             with say_if_slow(note, f"preparing the units of {s.name} ({red.name}) ..."):
                 looked = replace(reach.quick_cost(red, options, left=ids_left), done=stored)
@@ -405,16 +408,16 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
                 cost = replace(reach.job_cost(red, options, bound_ok=False,   # a bound accepts
                                               left=ids_left), done=stored)     # nothing
         except ValueError as e:   # the units cannot even be enumerated
-            raise OutOfReach(s.name, red.name, f"no estimate can be made ({e})",
+            raise OutOfReach(s.name, red.name, f"no estimate can be made ({e})", part=part,
                              refused_because="it cannot be enumerated here") from None
         if not cost.countable:
-            raise OutOfReach(s.name, red.name, cost.describe(workers),
+            raise OutOfReach(s.name, red.name, cost.describe(workers), part=part,
                              refused_because="it is estimated only, never counted")
         if cost.out_of_reach(workers):
-            raise OutOfReach(s.name, red.name, cost.describe(workers),
+            raise OutOfReach(s.name, red.name, cost.describe(workers), part=part,
                              also=None if up_to_symmetry else reach.layers_estimate(s))
         if cost.memory is not None and cost.memory_mib(workers) > MEMO_MB_MAX:
-            raise OutOfReach(s.name, red.name, cost.describe(workers), refused_because=(
+            raise OutOfReach(s.name, red.name, cost.describe(workers), part=part, refused_because=(
                 f"{workers} × {cost.memory[0] / 2 ** 20:,.0f} MiB a worker"
                 f"{cost.shared_text()} is more than this machine's "
                 f"memory ({MEMO_MB_MAX:,} MiB), so it is refused (--force runs it anyway, "

@@ -5,6 +5,8 @@ import json
 import pytest
 
 from counting import reach
+from counting.job import Job, run_count
+from counting.plan import open_store
 from counting.reduction import get_reduction
 from counting.store.database import Store
 
@@ -69,3 +71,28 @@ def test_4x3_with_its_tables_built_is_refused_with_the_measured_estimate_and_for
     spec = red.units()[0]
     assert stored.unit_id == 0 and stored.count == sum(
         red.count_slice(spec, (x, x + 1)).count for x in range(red.choices // 2))
+
+
+def test_a_symmetry_job_refused_for_its_grid_count_says_so(tmp_path, monkeypatch):
+    # issue 35: `count 3x3+centre --up-to-symmetry --group full` with its 14 symmetry units
+    # stored (a minute's work) was refused as "3x3+centre by reduction prefix-rows=2 is out
+    # of reach: 8,000 core-hours", as if the symmetry job cost that: it is the grid count
+    # behind the identity class, and the refusal now says so
+    monkeypatch.chdir(tmp_path)                      # the grid store's default place
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    db = tmp_path / "full.sqlite"
+    job = Job.load("2x3+x", "symmetry-full")
+    store, lock, _ = open_store(db, job)
+    try:
+        with store:
+            run_count(job, store, unit_ids=range(1, job.n_units), progress=False)
+    finally:
+        lock.release()
+    monkeypatch.setattr(reach, "LONG_JOB_SECONDS", 0)    # every job estimated ...
+    monkeypatch.setattr(reach, "REACH_DAYS", 1e-12)      # ... and any cost out of reach
+    res = invoke("count", "2x3+x", "--up-to-symmetry", "--group", "full", "--db", db,
+                 "--workers", "1")
+    assert res.exit_code == 2 and res.output.count("\n") == 1, res.output
+    assert res.output.startswith("Error: 2x3+x by reduction prefix-rows=2 (the grid count "
+                                 "behind the identity class) is out of reach: "), res.output
+    assert not (tmp_path / "results").exists()

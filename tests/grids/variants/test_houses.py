@@ -21,6 +21,20 @@ def test_houses_on_other_shapes(text):
     assert sorted(as_kind(text).houses()) == want
 
 
+def test_girandola_is_asterisk_moved_by_a_sudoku_symmetry():
+    # results/variants.md: rows 1<->3 and 7<->9, columns 1<->3 and 7<->9 (moves inside bands
+    # and stacks, so rows, columns and boxes are kept) take the asterisk house onto the
+    # girandola house: the two kinds have the same grids up to that map, the same counts
+    swap = {0: 2, 2: 0, 6: 8, 8: 6}
+
+    def moved(cell):
+        r, c = divmod(cell, 9)
+        return swap.get(r, r) * 9 + swap.get(c, c)
+
+    (asterisk,), (girandola,) = as_kind("3x3+asterisk").houses(), as_kind("3x3+girandola").houses()
+    assert sorted(moved(k) for k in asterisk) == sorted(girandola)
+
+
 @pytest.mark.parametrize("name", ["anti-king", "anti-knight"])
 @pytest.mark.parametrize("shape", ["2x2", "2x3", "1x5"])
 def test_pairs_match_the_independent_definitions(name, shape):
