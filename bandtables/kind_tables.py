@@ -29,17 +29,21 @@ The kernel is :mod:`bandtables._kinds` (``nogil``; ``R <= 3``).  Plain grids (no
 house) go through the same code with an empty house, which checks it against the known
 9×9 total.
 
+The whole count at once, on forked workers:
+:func:`bandtables.kind_count.count_kind_by_band_tables`; in units stored and resumed: the
+``kind-tables`` reduction of ``gridcount count`` (:mod:`counting.reduction.kind_band_tables`).
+
 Example
 -------
->>> count_kind_by_band_tables("2x3").grids
+>>> kt = KindBandTables("2x3")
+>>> keys, mults = kt.orbits
+>>> kt.factor * kt.count(keys, mults)
 28200960
 """
 from __future__ import annotations
 
 import itertools
 import math
-import multiprocessing
-import time
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -49,44 +53,8 @@ from bandtables import _kinds
 from bandtables.partitions import ordered_codes
 from grids.kind import as_kind
 
-__all__ = ["KindBandCount", "KindBandTables", "count_kind_by_band_tables", "default_first",
-           "band_house_columns", "band_fillings", "column_symmetries"]
-
-
-@dataclass(frozen=True)
-class KindBandCount:
-    """The result of :func:`count_kind_by_band_tables`.
-
-    Attributes
-    ----------
-    kind : str
-    grids : int or None
-        The number of grids of the kind (None for a timing sample).
-    first : int
-        The band whose fillings were enumerated (0-based); the other two were read from
-        tables.
-    band1_keys : int
-        Band-1 orbits the count contracts (column sets and house digits up to
-        relabelling and the column moves the other bands' houses keep).
-    contracted : int
-        Orbits contracted here (all of them, or a timing sample's).
-    contract_seconds : float
-        Wall time of the contraction alone.
-    seconds : float
-        Wall time of the whole call (tables and contraction).
-    """
-
-    kind: str
-    grids: int | None
-    first: int
-    band1_keys: int
-    contracted: int
-    contract_seconds: float
-    seconds: float
-
-    def estimate_seconds(self) -> float:
-        """The contraction's wall time for every orbit, scaled from those contracted."""
-        return self.contract_seconds * self.band1_keys / max(self.contracted, 1)
+__all__ = ["KindBandTables", "default_first", "band_house_columns", "band_fillings",
+           "column_symmetries"]
 
 
 # ---------------------------------------------------------------- codes and relabellings
@@ -227,9 +195,11 @@ def _band_keys(R: int, cells) -> tuple[np.ndarray, np.ndarray]:
     """``(codes (F, R) int32, house digits (F, R) int8)`` of the band fillings that keep
     the house inside the band (its digits distinct); house digits -1 with no house."""
     c = _codes(R)
-    f = band_fillings(R).astype(np.int64)
-    bits = (1 << f).sum(axis=1)                                    # (F, N) column masks
-    codes = np.stack([c.code_of[(bits[:, 3 * s] << c.N) | bits[:, 3 * s + 1]]
+    f = band_fillings(R)                                           # int8, kept small
+    bits = np.zeros((len(f), c.N), dtype=np.uint16)                # (F, N) column masks
+    for r in range(R):
+        bits |= np.left_shift(np.uint16(1), f[:, r, :].astype(np.uint16))
+    codes = np.stack([c.code_of[(bits[:, 3 * s].astype(np.int64) << c.N) | bits[:, 3 * s + 1]]
                       for s in range(R)], axis=1).astype(np.int32)
     if cells is None:
         return codes, np.full(codes.shape, -1, dtype=np.int8)
@@ -433,7 +403,7 @@ class KindBandTables:
         The band (0, 1, 2) whose fillings are enumerated (None: :func:`default_first`).
     columns : sequence of int or None
         The house moved by this box-keeping column permutation (``columns[new] = old``),
-        as :func:`count_kind_by_band_tables` says.
+        as :func:`bandtables.kind_count.count_kind_by_band_tables` says.
 
     Raises
     ------
@@ -503,10 +473,19 @@ class KindBandTables:
 
     @property
     def table_bytes(self) -> int:
-        """Bytes of the distinct tables (made on first use)."""
-        self.build_tables()
-        t = self._tables
-        return t["W2"].nbytes + (0 if t["W3"] is t["W2"] else t["W3"].nbytes)
+        """Bytes of the distinct tables, without making them: ``M^(R-1) · R^R`` uint16
+        entries each (9×9: 152 MB)."""
+        c = self._codes
+        n = len({_table_key(self.cells[b]) for b in self.others})
+        return n * c.M ** (self.R - 1) * (self.R ** self.R if self.has_house else 1) * 2
+
+    @property
+    def worker_bytes(self) -> int:
+        """Bytes a process holds to make and keep the tables: the tables, the band
+        fillings (kept) and, while a table is made, their column masks, codes and house
+        digits (9×9: about 330 MB; measured 345 MB resident for centre-dot)."""
+        F, N, R = len(band_fillings(self.R)), self._codes.N, self.R
+        return self.table_bytes + F * (R * N + 2 * N + 4 * R + R + 8)
 
     def band1_sets(self, key: int) -> tuple[list[int], int]:
         """``(column masks, house mask)`` of a band 1 of canonical key ``key``: the digit
@@ -531,66 +510,3 @@ class KindBandTables:
                 c.smask, t["W2"], t["hc2"], t["W3"], t["hc3"], c.R, c.M, int(self.has_house),
                 t["half"]))
         return total
-
-
-_FORKED: list = []      # the tables a forked pool's workers contract with (set before forking)
-
-
-def _count_forked(part) -> int:
-    return _FORKED[0].count(*part)
-
-
-def count_kind_by_band_tables(kind, *, first: int = 0, workers: int = 1,
-                              sample: int | None = None, seed: int = 0,
-                              columns=None) -> KindBandCount:
-    """The number of grids of ``kind`` by three-band tables that carry the house digits
-    (:class:`KindBandTables`, all at once).
-
-    Parameters
-    ----------
-    kind : GridKind or str
-        Boxes of 2 or 3 rows × 3 columns, at most one extra house with one cell per box
-        (``"3x3+centre"``, ``"3x3+girandola"``, ``"3x3+asterisk"``, ``"3x3"``).
-    first : int
-        The band (0, 1, 2) whose fillings are enumerated; the other two are read from
-        their tables.  Every choice gives the same total by a different sum (a check).
-    workers : int
-        Processes sharing the band-1 keys (forked: the tables are shared read-only).
-    sample, seed : int or None, int
-        Contract only ``sample`` band-1 orbits drawn at random (seeded): a timing sample
-        for :meth:`KindBandCount.estimate_seconds`; ``grids`` is then None.
-    columns : sequence of int or None
-        Count instead the kind with its house moved by this column permutation
-        (``columns[new] = old``), which must keep the boxes: it maps the grids of the kind
-        one to one onto those of the moved kind, so the total is the same, reached through
-        other tables, frames and orbits (a check).
-
-    Raises
-    ------
-    ValueError
-        For a kind :func:`band_house_columns` refuses, or ``first`` not 0, 1, 2.
-    """
-    t0 = time.perf_counter()
-    kt = KindBandTables(kind, first, columns)
-    keys, mult = kt.orbits
-    n_orbits = len(keys)
-    if sample is not None:
-        pick = np.sort(np.random.default_rng(seed).choice(n_orbits, min(sample, n_orbits),
-                                                          replace=False))
-        keys, mult = keys[pick], mult[pick]
-    kt.build_tables()
-    n = len(keys)
-    chunks = [(keys[i:i + 64], mult[i:i + 64]) for i in range(0, n, 64)]
-    t1 = time.perf_counter()
-    if workers > 1:
-        _FORKED[:] = [kt]
-        try:
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
-                total = sum(pool.imap_unordered(_count_forked, chunks))
-        finally:
-            _FORKED.clear()
-    else:
-        total = sum(kt.count(*part) for part in chunks)
-    t2 = time.perf_counter()
-    grids = None if sample is not None else kt.factor * total
-    return KindBandCount(kt.kind.name, grids, kt.first, n_orbits, n, t2 - t1, t2 - t0)

@@ -194,12 +194,12 @@ class KindBandTableReduction(Reduction):
         return {s.unit_id: len(s.keys) / n for s in specs}
 
     def worker_memory_mib(self, options) -> float:
-        """The tables a worker makes and keeps (no memo table)."""
-        return self.tables.table_bytes / 2 ** 20
+        """What a worker holds to make and keep the tables (no memo table)."""
+        return self.tables.worker_bytes / 2 ** 20
 
     def estimate_memory(self, options=None) -> tuple[int, int]:
-        """``(the tables, nothing shared)``: each worker makes its own."""
-        return self.tables.table_bytes, 0
+        """``(a worker's tables and band fillings, nothing shared)``: each makes its own."""
+        return self.tables.worker_bytes, 0
 
     def estimate_unit_seconds(self, spec: KindTablesUnit, options, *, probes: int, seed: int,
                               max_seconds: float) -> float:
