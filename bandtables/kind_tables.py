@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -430,6 +431,8 @@ class KindBandTables:
         self.others = [b for b in range(3) if b != self.first]
         self._codes = _codes(R)
         self._tables: dict | None = None
+        #: Wall seconds this process took to make the tables (None until it has).
+        self.build_seconds: float | None = None
         self._orbits: tuple[np.ndarray, np.ndarray] | None = None
 
     @property
@@ -455,6 +458,7 @@ class KindBandTables:
         a row order."""
         if self._tables is not None:
             return
+        t0 = time.perf_counter()
         made: dict = {}
 
         def table(b):
@@ -470,6 +474,7 @@ class KindBandTables:
         # term with the two bands exchanged, so half the stack-0 choices are summed, doubled
         t["half"] = int(t["W2"] is t["W3"] and np.array_equal(t["hc2"], t["hc3"]))
         self._tables = t
+        self.build_seconds = time.perf_counter() - t0
 
     @property
     def table_bytes(self) -> int:

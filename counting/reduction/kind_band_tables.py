@@ -21,9 +21,11 @@ its orbits, its weight 1, and the factor ``N!``.  The tables are made once per w
 process, on its first unit (9×9: about a minute and 152 MB a table), and read-only after;
 the orbits are enumerated where the units are listed (9×9: about 20 s).
 
-``gridcount recount`` counts a unit's orbits by dancing links instead
+``gridcount recount`` counts a 6×6 unit's orbits by dancing links instead
 (:mod:`bandtables.kind_search`): the other two bands filled by search under the column
-sets and house digits the key leaves them, no table read.
+sets and house digits the key leaves them, no table read.  A 9×9 orbit takes about a
+minute that way, so 9×9 stores are not recounted (:meth:`~KindBandTableReduction.recount_refused`);
+their check is a second decomposition of the total.
 
 Example
 -------
@@ -49,7 +51,7 @@ from dlx import ENGINE_VERSION
 from grids.kind import as_kind
 
 __all__ = ["KindBandTableReduction", "KindTablesUnit", "NAME", "ORBITS_PER_UNIT",
-           "TABLES_VERSION"]
+           "TABLES_VERSION", "SEARCH_MAX_R"]
 
 NAME = "kind-tables"
 
@@ -59,6 +61,9 @@ ORBITS_PER_UNIT = {2: 2, 3: 64}
 
 #: What a unit's result adds to the engine's version: results name the kind tables' kernel.
 TABLES_VERSION = "+kindtables1"
+
+#: The largest box rows ``R`` whose units ``gridcount recount`` counts by search (6×6).
+SEARCH_MAX_R = 2
 
 #: Orbits of a unit contracted and timed by the estimate.
 TIMED_ORBITS = 2
@@ -179,7 +184,22 @@ class KindBandTableReduction(Reduction):
         return sum(m * search_completions(self.tables, key)
                    for key, m in zip(spec.keys, spec.mults))
 
+    def recount_refused(self) -> str | None:
+        """9×9: no search within reach.  One orbit of band 1 leaves about 10^8 to 10^10
+        completions, a minute of dancing links (plain 3x3's first orbit: 47 s, measured
+        2026-11-29), so a unit of 64 orbits would be an hour; counting the same tables
+        again would check nothing."""
+        if self.tables.R <= SEARCH_MAX_R:
+            return None
+        return (f"no count of a {self.shape.n}x{self.shape.n} unit without the tables fits: "
+                f"each band-1 orbit is about a minute of dancing links, a unit of "
+                f"{self.per_unit} an hour, and the same tables again would check nothing; "
+                f"a second decomposition (scripts/count_kind_band_tables.py --first, "
+                f"--columns) checks the total")
+
     def recount_method(self) -> str:
+        if self.tables.R > SEARCH_MAX_R:
+            return "none within reach for 9x9 (a second decomposition checks the total)"
         return ("dancing links on the other two bands under each orbit's column sets and "
                 "house digits, no band table read")
 
@@ -214,9 +234,11 @@ class KindBandTableReduction(Reduction):
         return (time.process_time() - t0) * len(spec.keys) / max(len(picked), 1)
 
     def estimate_method(self, sampled: int) -> str:
+        built = self.tables.build_seconds
+        tables = "" if built is None else f": {built:,.0f} s here"
         return (f"{TIMED_ORBITS} band-1 orbits contracted and timed in each of {sampled} "
-                f"sampled unit{'s' * (sampled != 1)}, scaled to the unit's orbits (plus the "
-                f"tables, made once a worker)")
+                f"sampled unit{'s' * (sampled != 1)}, scaled to the unit's orbits; plus "
+                f"the tables, made once a worker{tables}")
 
     def n_orbits(self) -> int:
         """Band-1 orbits summed."""

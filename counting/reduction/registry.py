@@ -34,8 +34,8 @@ from counting.reduction.latin_orbits import LATIN_GROUPS
 from grids.kind import as_kind
 from grids.shape import Shape, as_shape
 
-__all__ = ["MAX_N", "REDUCTIONS", "KIND_TABLES", "KIND_CHOSEN", "SYMMETRY", "SYMMETRY_FULL", "SYMMETRY_LATIN", "GROUPS",
-           "LATIN_ONLY_GROUPS", "DEFAULT_GROUP",
+__all__ = ["MAX_N", "REDUCTIONS", "SYMMETRY", "SYMMETRY_FULL", "SYMMETRY_LATIN", "GROUPS",
+           "KIND_TABLES", "KIND_CHOSEN", "LATIN_ONLY_GROUPS", "DEFAULT_GROUP",
            "symmetry_reduction", "group_of", "ALIASES_3X3", "check_shape", "reduction_kind",
            "reduction_name", "default_reduction", "reduction_names", "get_reduction"]
 

@@ -116,3 +116,11 @@ def test_a_unit_counts_its_orbits_weighted_by_their_band_one_fillings():
     each = [red.tables.count([k], [1]) for k in u.keys]
     assert red.count_directly(u).count == sum(m * c for m, c in zip(u.mults, each))
     assert red.count_directly(u).nodes == len(u.keys)
+
+
+def test_a_nine_by_nine_unit_is_not_recounted_by_a_search_out_of_reach():
+    # a 9x9 orbit is about a minute of dancing links, a unit of 64 an hour: refused,
+    # naming the check that fits (a second decomposition), before any unit is listed
+    why = get_reduction("3x3+centre").recount_refused()
+    assert "a second decomposition" in why and "an hour" in why
+    assert KindBandTableReduction(six("scattered")).recount_refused() is None
