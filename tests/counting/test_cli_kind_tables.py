@@ -86,3 +86,12 @@ def test_a_kind_the_tables_do_not_carry_is_refused_in_one_line(here):
     res = invoke("count", "3x3+x", "--reduction", "kind-tables")
     one_line_error(res, "kind band tables carry one extra house, got 2", 2)
     assert not (here / "results").exists()
+
+
+def test_stores_of_two_parts_merge_to_the_total(here, scattered):
+    count_json(scattered, "--reduction", "kind-tables", "--db", "a.sqlite", "--units", "0-3")
+    count_json(scattered, "--reduction", "kind-tables", "--db", "b.sqlite", "--units", "4-7")
+    res = invoke("merge", "m.sqlite", "a.sqlite", "b.sqlite")
+    assert res.exit_code == 0, res.output
+    res = invoke("status", "m.sqlite")
+    assert res.output.splitlines()[-1].split()[-1] == f"{six_brute_total('scattered'):,}"

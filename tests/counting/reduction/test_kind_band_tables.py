@@ -124,3 +124,10 @@ def test_a_nine_by_nine_unit_is_not_recounted_by_a_search_out_of_reach():
     why = get_reduction("3x3+centre").recount_refused()
     assert "a second decomposition" in why and "an hour" in why
     assert KindBandTableReduction(six("scattered")).recount_refused() is None
+
+
+def test_a_units_share_of_the_progress_bar_is_its_share_of_the_orbits():
+    red = KindBandTableReduction(six("two-rows"))          # 21 orbits: 10 units of 2, one of 1
+    shares = red.work_shares(red.units())
+    assert sum(shares.values()) == pytest.approx(1)
+    assert shares[0] == pytest.approx(2 / 21) and shares[red.n_units() - 1] == pytest.approx(1 / 21)
