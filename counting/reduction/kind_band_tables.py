@@ -18,14 +18,16 @@ The orbits, in the order of their keys, are cut into ranges of :data:`ORBITS_PER
 unit (:class:`KindTablesUnit`) carries its orbits' keys and multiplicities, so a worker
 needs only the tables to count it: its count is the exact ``Σ mult · completions`` over
 its orbits, its weight 1, and the factor ``N!``.  The tables are made once per worker
-process, on its first unit (9×9: about a minute and 152 MB a table), and read-only after;
-the orbits are enumerated where the units are listed (9×9: about 20 s).
+process, on its first unit (9×9: 40–60 s, 152 MB a table, about 345 MB resident while
+made), and read-only after; the orbits are enumerated where the units are listed (9×9:
+15–20 s).
 
 ``gridcount recount`` counts a 6×6 unit's orbits by dancing links instead
 (:mod:`bandtables.kind_search`): the other two bands filled by search under the column
 sets and house digits the key leaves them, no table read.  A 9×9 orbit takes about a
-minute that way, so 9×9 stores are not recounted (:meth:`~KindBandTableReduction.recount_refused`);
-their check is a second decomposition of the total.
+minute that way, so 9×9 stores are not recounted
+(:meth:`~KindBandTableReduction.recount_refused`); their check is a second decomposition
+of the total.
 
 Example
 -------

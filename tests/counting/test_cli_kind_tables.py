@@ -15,6 +15,7 @@ from cli_samples import invoke, one_line_error
 from count_process import GATED_COUNT, gate_variables, units_in, wait_for_units, wait_for_waiting
 from counting.store.database import Store
 from one_house_samples import six_brute_total, six_kind_text
+from store_samples import store_count_plus_one
 
 
 @pytest.fixture
@@ -71,6 +72,15 @@ def test_a_recount_of_a_sample_searches_and_agrees(here, scattered):
     assert res.exit_code == 0, res.output
     assert "dancing links" in res.output
     assert res.output.splitlines()[-1] == "all 5 recounted units agree"
+
+
+def test_a_recount_finds_a_wrong_stored_count(here, scattered):
+    count_json(scattered, "--reduction", "kind-tables", "--db", "w.sqlite")
+    store_count_plus_one(here / "w.sqlite", 3)
+    res = invoke("recount", "w.sqlite", "--sample", 8)
+    assert res.exit_code == 1
+    assert "unit    3:" in res.output and "MISMATCH" in res.output
+    assert "1 of 8 recounted units disagree with the store" in res.output
 
 
 def test_the_identity_of_a_symmetry_job_comes_from_the_tables_store(here, scattered):
