@@ -43,6 +43,9 @@ def test_a_kind_counted_by_the_tables_is_stored_under_their_name(here, scattered
     assert res.exit_code == 0, res.output
     head = (here / "u.csv").read_text().splitlines()[0]
     assert head.endswith("first_orbit,orbits,band1_fillings")
+    res = invoke("report", db, "-o", here / "report.html")
+    assert res.exit_code == 0, res.output
+    assert f"{six_brute_total('scattered'):,}" in (here / "report.html").read_text()
 
 
 def test_a_killed_count_resumes_to_the_same_total(here, scattered):
