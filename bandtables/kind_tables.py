@@ -406,6 +406,18 @@ class KindBandTables:
         The house moved by this box-keeping column permutation (``columns[new] = old``),
         as :func:`bandtables.kind_count.count_kind_by_band_tables` says.
 
+    Attributes
+    ----------
+    kind : GridKind
+    R : int
+        Rows of a band (2 for 6×6, 3 for 9×9).
+    first : int
+        The band enumerated; ``others`` the two read from tables, in order.
+    cells : list
+        Each band's house cells, ``(row in the band, column in the box)`` by box (house
+        moved by ``columns``), or None in each for a kind with no extra house.
+    has_house : bool
+
     Raises
     ------
     ValueError
