@@ -12,7 +12,7 @@ import pytest
 from bandtables.kind_count import count_kind_by_band_tables
 from bandtables.kind_tables import KindBandTables
 from counting.reach import job_cost
-from counting.reduction import get_reduction
+from counting.reduction import get_reduction, reduction_names
 from counting.reduction.kind_band_tables import KindBandTableReduction
 from counting.reduction.registry import KIND_CHOSEN
 from counting.job import default_db_path
@@ -88,6 +88,7 @@ def test_centre_girandola_and_asterisk_are_counted_by_the_kind_tables_by_default
         assert kind in KIND_CHOSEN and red.name == "kind-tables"
         assert default_db_path(kind, red.name).name == f"{kind}-rkind-tables.sqlite"
         assert get_reduction(kind, "prefix").name == "prefix-rows=2"   # still chosen by name
+        assert reduction_names(kind) == ("kind-tables", "prefix-rows=2")
     assert get_reduction("3x3+x").name == "prefix-diagonals"
 
 
