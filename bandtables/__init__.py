@@ -8,10 +8,13 @@ relabelling tables), :mod:`bandtables.tables` (dense classes and l),
 :mod:`bandtables.orbits` (classes through a stabiliser chain) and
 :mod:`bandtables.estimate` (job sizes) build what they read, and
 :mod:`bandtables.symmetry` sums a unit one slice per orbit of a stack's
-choices under band 1's symmetries; the private
+choices under band 1's symmetries; :mod:`bandtables.kind_tables` carries
+the house digits of a kind with one extra house of one cell per box (each
+process builds its own tables; :mod:`bandtables.kind_count` counts all at
+once, :mod:`bandtables.kind_search` is the search that checks it); the private
 compiled modules are ``_contract`` (the ``nogil`` contraction kernels),
-``_rect`` (l of one band) and ``_rows4`` (l of a 3-box prefix and every
-box-4 code at once).
+``_rect`` (l of one band), ``_rows4`` (l of a 3-box prefix and every
+box-4 code at once) and ``_kinds`` (the kind tables' builder and contraction).
 """
 KERNEL_VERSION = "1"  # bumped whenever a table or the kernel could count differently
 

@@ -29,16 +29,21 @@ The kernel is :mod:`bandtables._kinds` (``nogil``; ``R <= 3``).  Plain grids (no
 house) go through the same code with an empty house, which checks it against the known
 9×9 total.
 
+The whole count at once, on forked workers:
+:func:`bandtables.kind_count.count_kind_by_band_tables`; in units stored and resumed: the
+``kind-tables`` reduction of ``gridcount count`` (:mod:`counting.reduction.kind_band_tables`).
+
 Example
 -------
->>> count_kind_by_band_tables("2x3").grids
+>>> kt = KindBandTables("2x3")
+>>> keys, mults = kt.orbits
+>>> kt.factor * kt.count(keys, mults)
 28200960
 """
 from __future__ import annotations
 
 import itertools
 import math
-import multiprocessing
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -49,44 +54,8 @@ from bandtables import _kinds
 from bandtables.partitions import ordered_codes
 from grids.kind import as_kind
 
-__all__ = ["KindBandCount", "count_kind_by_band_tables", "band_house_columns", "band_fillings",
+__all__ = ["KindBandTables", "default_first", "band_house_columns", "band_fillings",
            "column_symmetries"]
-
-
-@dataclass(frozen=True)
-class KindBandCount:
-    """The result of :func:`count_kind_by_band_tables`.
-
-    Attributes
-    ----------
-    kind : str
-    grids : int or None
-        The number of grids of the kind (None for a timing sample).
-    first : int
-        The band whose fillings were enumerated (0-based); the other two were read from
-        tables.
-    band1_keys : int
-        Band-1 orbits the count contracts (column sets and house digits up to
-        relabelling and the column moves the other bands' houses keep).
-    contracted : int
-        Orbits contracted here (all of them, or a timing sample's).
-    contract_seconds : float
-        Wall time of the contraction alone.
-    seconds : float
-        Wall time of the whole call (tables and contraction).
-    """
-
-    kind: str
-    grids: int | None
-    first: int
-    band1_keys: int
-    contracted: int
-    contract_seconds: float
-    seconds: float
-
-    def estimate_seconds(self) -> float:
-        """The contraction's wall time for every orbit, scaled from those contracted."""
-        return self.contract_seconds * self.band1_keys / max(self.contracted, 1)
 
 
 # ---------------------------------------------------------------- codes and relabellings
@@ -227,9 +196,11 @@ def _band_keys(R: int, cells) -> tuple[np.ndarray, np.ndarray]:
     """``(codes (F, R) int32, house digits (F, R) int8)`` of the band fillings that keep
     the house inside the band (its digits distinct); house digits -1 with no house."""
     c = _codes(R)
-    f = band_fillings(R).astype(np.int64)
-    bits = (1 << f).sum(axis=1)                                    # (F, N) column masks
-    codes = np.stack([c.code_of[(bits[:, 3 * s] << c.N) | bits[:, 3 * s + 1]]
+    f = band_fillings(R)                                           # int8, kept small
+    bits = np.zeros((len(f), c.N), dtype=np.uint16)                # (F, N) column masks
+    for r in range(R):
+        bits |= np.left_shift(np.uint16(1), f[:, r, :].astype(np.uint16))
+    codes = np.stack([c.code_of[(bits[:, 3 * s].astype(np.int64) << c.N) | bits[:, 3 * s + 1]]
                       for s in range(R)], axis=1).astype(np.int32)
     if cells is None:
         return codes, np.full(codes.shape, -1, dtype=np.int8)
@@ -402,101 +373,157 @@ def _sum_by(inverse: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
 
 
 # ---------------------------------------------------------------- the contraction
-_WORK: dict = {}
+def default_first(kind) -> int:
+    """The band a count enumerates by default: the first (0, 1, 2) whose other two bands
+    read one table with one house column per box, so that the contraction sums half the
+    stack-0 choices and doubles (band 2 for girandola and asterisk); band 0 if none is."""
+    kind = as_kind(kind)
+    bands = band_house_columns(kind)
+    cells = [None] * 3 if bands is None else list(bands)
+    for b in range(3):
+        o = [x for x in range(3) if x != b]
+        if _table_key(cells[o[0]]) == _table_key(cells[o[1]]):
+            return b
+    return 0
 
 
-def _contract_range(args) -> int:
-    lo, hi = args
-    w = _WORK
-    c = w["codes"]
-    total = 0
-    for q in range(lo, hi):
-        total += int(w["mult"][q]) * int(_kinds.contract(
-            w["band1"][q], int(w["h1"][q]), c.compa, c.compb, c.cm, c.sig, c.sig_inv, c.act,
-            c.smask, w["W2"], w["hc2"], w["W3"], w["hc3"], c.R, c.M, w["has_house"], w["half"]))
-    return total
+class KindBandTables:
+    """The three-band sum of one kind (module docstring) in parts: the band-1 orbits, the
+    other two bands' tables, and the contraction of any orbits, each made on first use.
 
-
-def count_kind_by_band_tables(kind, *, first: int = 0, workers: int = 1,
-                              sample: int | None = None, seed: int = 0,
-                              columns=None) -> KindBandCount:
-    """The number of grids of ``kind`` by three-band tables that carry the house digits.
+    A count is ``N! · Σ_q mult[q] · contract(key[q])`` over the orbits
+    (:attr:`orbits`); :meth:`count` sums any part of it, so the orbits may be split into
+    units counted apart, anywhere, from their keys alone (the tables are made once per
+    process that contracts, the orbits only where they are enumerated).
 
     Parameters
     ----------
     kind : GridKind or str
-        Boxes of 2 or 3 rows × 3 columns, at most one extra house with one cell per box
-        (``"3x3+centre"``, ``"3x3+girandola"``, ``"3x3+asterisk"``, ``"3x3"``).
-    first : int
-        The band (0, 1, 2) whose fillings are enumerated; the other two are read from
-        their tables.  Every choice gives the same total by a different sum (a check).
-    workers : int
-        Processes sharing the band-1 keys (forked: the tables are shared read-only).
-    sample, seed : int or None, int
-        Contract only ``sample`` band-1 orbits drawn at random (seeded): a timing sample
-        for :meth:`KindBandCount.estimate_seconds`; ``grids`` is then None.
+        Boxes of 2 or 3 rows × 3 columns, at most one extra house with one cell per box.
+    first : int or None
+        The band (0, 1, 2) whose fillings are enumerated (None: :func:`default_first`).
     columns : sequence of int or None
-        Count instead the kind with its house moved by this column permutation
-        (``columns[new] = old``), which must keep the boxes: it maps the grids of the kind
-        one to one onto those of the moved kind, so the total is the same, reached through
-        other tables, frames and orbits (a check).
+        The house moved by this box-keeping column permutation (``columns[new] = old``),
+        as :func:`bandtables.kind_count.count_kind_by_band_tables` says.
+
+    Attributes
+    ----------
+    kind : GridKind
+    R : int
+        Rows of a band (2 for 6×6, 3 for 9×9).
+    first : int
+        The band enumerated; ``others`` the two read from tables, in order.
+    cells : list
+        Each band's house cells, ``(row in the band, column in the box)`` by box (house
+        moved by ``columns``), or None in each for a kind with no extra house.
+    has_house : bool
 
     Raises
     ------
     ValueError
-        For a kind :func:`band_house_columns` refuses, or ``first`` not 0, 1, 2.
+        For a kind :func:`band_house_columns` refuses, ``first`` not 0, 1, 2, or
+        ``columns`` not a column move that keeps the boxes.
     """
-    t0 = time.perf_counter()
-    kind = as_kind(kind)
-    bands = band_house_columns(kind)
-    if first not in (0, 1, 2):
-        raise ValueError(f"first must be a band 0, 1 or 2, got {first!r}")
-    R = kind.shape.box_rows
-    if columns is not None:
-        g = tuple(int(v) for v in columns)
-        if g not in column_symmetries(R, []):
-            raise ValueError(f"columns must permute the stacks and the columns inside "
-                             f"them, got {columns!r}")
-        bands = None if bands is None else tuple(_moved(cells, g) for cells in bands)
-    c = _codes(R)
-    others = [b for b in range(3) if b != first]
-    cells = [None] * 3 if bands is None else list(bands)
-    tables: dict = {}
 
-    def table(b):
-        key = _table_key(cells[b])
-        if key not in tables:
-            tables[key] = _table(R, cells[b])
-        return tables[key]
+    def __init__(self, kind, first: int | None = None, columns=None):
+        self.kind = as_kind(kind)
+        bands = band_house_columns(self.kind)
+        self.first = default_first(self.kind) if first is None else first
+        if self.first not in (0, 1, 2):
+            raise ValueError(f"first must be a band 0, 1 or 2, got {first!r}")
+        self.R = R = self.kind.shape.box_rows
+        if columns is not None:
+            g = tuple(int(v) for v in columns)
+            if g not in column_symmetries(R, []):
+                raise ValueError(f"columns must permute the stacks and the columns inside "
+                                 f"them, got {columns!r}")
+            bands = None if bands is None else tuple(_moved(cells, g) for cells in bands)
+        self.has_house = bands is not None
+        self.cells = [None] * 3 if bands is None else list(bands)
+        self.others = [b for b in range(3) if b != self.first]
+        self._codes = _codes(R)
+        self._tables: dict | None = None
+        #: Wall seconds this process took to make the tables (None until it has).
+        self.build_seconds: float | None = None
+        self._orbits: tuple[np.ndarray, np.ndarray] | None = None
 
-    keys, mult = _band1(R, cells[first])
-    gens = _generators(column_symmetries(R, [cells[b] for b in others]))
-    keys, mult = _orbits(c, keys, mult, gens)
-    band1, h1 = _decode(c, keys)
-    n_orbits = len(band1)
-    if sample is not None:
-        pick = np.sort(np.random.default_rng(seed).choice(n_orbits, min(sample, n_orbits),
-                                                          replace=False))
-        band1, h1, mult = band1[pick], h1[pick], mult[pick]
-    _WORK.clear()
-    _WORK.update(codes=c, band1=band1, h1=h1, mult=mult, W2=table(others[0]),
-                 hc2=_house_cols(cells[others[0]], R), W3=table(others[1]),
-                 hc3=_house_cols(cells[others[1]], R), has_house=int(bands is not None))
-    # bands 2 and 3 alike (one table, one house column per box): each term equals the
-    # term with the two bands exchanged, so half the stack-0 choices are summed, doubled
-    _WORK["half"] = int(_WORK["W2"] is _WORK["W3"]
-                        and np.array_equal(_WORK["hc2"], _WORK["hc3"]))
-    n = len(band1)
-    chunks = [(i, min(n, i + 64)) for i in range(0, n, 64)]
-    t1 = time.perf_counter()
-    try:
-        if workers > 1:
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
-                total = sum(pool.imap_unordered(_contract_range, chunks))
-        else:
-            total = sum(map(_contract_range, chunks))
-    finally:
-        _WORK.clear()
-    t2 = time.perf_counter()
-    grids = None if sample is not None else math.factorial(c.N) * total
-    return KindBandCount(kind.name, grids, first, n_orbits, n, t2 - t1, t2 - t0)
+    @property
+    def factor(self) -> int:
+        """``N!``: row 1 fixed by relabelling."""
+        return math.factorial(self._codes.N)
+
+    @property
+    def orbits(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(keys, multiplicities)``, int64 arrays sorted by key: one canonical band-1
+        key per orbit under the column moves that keep the other bands' tables, and the
+        band-1 fillings (row 1 fixed) the orbit stands for.  Enumerated on first use
+        (9×9: about 20 s and 1.4 GiB at the peak)."""
+        if self._orbits is None:
+            keys, mult = _band1(self.R, self.cells[self.first])
+            gens = _generators(column_symmetries(self.R, [self.cells[b] for b in self.others]))
+            self._orbits = _orbits(self._codes, keys, mult, gens)
+        return self._orbits
+
+    def build_tables(self) -> None:
+        """Make the other two bands' tables now (on first use otherwise; 9×9: about a
+        minute and 152 MB a table), one table for bands whose house cells differ only by
+        a row order."""
+        if self._tables is not None:
+            return
+        t0 = time.perf_counter()
+        made: dict = {}
+
+        def table(b):
+            key = _table_key(self.cells[b])
+            if key not in made:
+                made[key] = _table(self.R, self.cells[b])
+            return made[key]
+
+        b2, b3 = self.others
+        t = dict(W2=table(b2), hc2=_house_cols(self.cells[b2], self.R), W3=table(b3),
+                 hc3=_house_cols(self.cells[b3], self.R))
+        # bands 2 and 3 alike (one table, one house column per box): each term equals the
+        # term with the two bands exchanged, so half the stack-0 choices are summed, doubled
+        t["half"] = int(t["W2"] is t["W3"] and np.array_equal(t["hc2"], t["hc3"]))
+        self._tables = t
+        self.build_seconds = time.perf_counter() - t0
+
+    @property
+    def table_bytes(self) -> int:
+        """Bytes of the distinct tables, without making them: ``M^(R-1) · R^R`` uint16
+        entries each (9×9: 152 MB)."""
+        c = self._codes
+        n = len({_table_key(self.cells[b]) for b in self.others})
+        return n * c.M ** (self.R - 1) * (self.R ** self.R if self.has_house else 1) * 2
+
+    @property
+    def worker_bytes(self) -> int:
+        """Bytes a process holds to make and keep the tables: the tables, the band
+        fillings (kept) and, while a table is made, their column masks, codes and house
+        digits (9×9: about 330 MB; measured 345 MB resident for centre-dot)."""
+        F, N, R = len(band_fillings(self.R)), self._codes.N, self.R
+        return self.table_bytes + F * (R * N + 2 * N + 4 * R + R + 8)
+
+    def band1_sets(self, key: int) -> tuple[list[int], int]:
+        """``(column masks, house mask)`` of a band 1 of canonical key ``key``: the digit
+        set (bit ``d`` for digit ``d``, 0-based) of each of its ``N`` columns and of its
+        house cells, in the key's frame (all that its completions depend on)."""
+        codes, hm = _decode(self._codes, np.array([key], dtype=np.int64))
+        return [int(m) for m in self._codes.cm[codes[0]].reshape(-1)], int(hm[0])
+
+    def count(self, keys, mults) -> int:
+        """``Σ mults[i] · (completions of bands 2 and 3 of a band 1 of key keys[i])``,
+        an exact int: a part of the count before the factor ``N!``."""
+        keys = np.asarray(keys, dtype=np.int64).reshape(-1)
+        if not len(keys):
+            return 0
+        self.build_tables()
+        c, t = self._codes, self._tables
+        band1, h1 = _decode(c, keys)
+        total = 0
+        for q, m in enumerate(mults):
+            total += int(m) * int(_kinds.contract(
+                band1[q], int(h1[q]), c.compa, c.compb, c.cm, c.sig, c.sig_inv, c.act,
+                c.smask, t["W2"], t["hc2"], t["W3"], t["hc3"], c.R, c.M, int(self.has_house),
+                t["half"]))
+        return total

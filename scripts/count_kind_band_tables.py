@@ -1,6 +1,6 @@
 """Count a kind with one extra house of one cell per box by three-band tables (issue 35).
 
-A thin wrapper over :func:`bandtables.kind_tables.count_kind_by_band_tables`: prints the
+A thin wrapper over :func:`bandtables.kind_count.count_kind_by_band_tables`: prints the
 total, the band enumerated, the band-1 orbits contracted, the wall time and the load
 average before and after, and appends one tab-separated line of the same to ``--tsv``.
 Run it once per enumerated band (``--first 0``, ``--first 1``): two sums that share the
@@ -16,7 +16,7 @@ import os
 import platform
 import sys
 
-from bandtables.kind_tables import count_kind_by_band_tables
+from bandtables.kind_count import count_kind_by_band_tables
 
 
 def main(argv=None) -> int:

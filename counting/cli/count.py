@@ -37,8 +37,9 @@ from grids.sudoku import ALPHABET
 
 __all__ = ["count", "classes", "verify"]
 
-REDUCTIONS = [*registry.REDUCTIONS, *registry.ALIASES_3X3, registry.PREFIX]
-# reduction kinds, then 3x3's stored names, then the prefix reduction of grid kinds
+REDUCTIONS = [*registry.REDUCTIONS, *registry.ALIASES_3X3, registry.PREFIX, registry.KIND_TABLES]
+# reduction kinds, then 3x3's stored names, then the prefix reduction of grid kinds and the
+# kind band tables
 MEMO_MB_MIN = 0.01   # smallest --memo-mb accepted (about 10 KiB)
 REDUCTION_HELP = ("Band-1 classes: 'moves' (the five moves; the default, '71' for 3x3) or "
                   "'patterns' (column-set patterns; '44' for 3x3); two-band shapes (Rx2, 2xR): "
@@ -49,7 +50,9 @@ REDUCTION_HELP = ("Band-1 classes: 'moves' (the five moves; the default, '71' fo
                   "(2x3, 3x2, 3x3, 4x3, 3x4): 'patterns3' (band tables, a second method); grid kinds "
                   "with extra rules (3x3+x, 3x3+windoku, ...): 'prefix' (orbits of fillings of "
                   "a prefix of cells, rows 1-2 or the kind's measured cheapest, unless --prefix "
-                  "says otherwise).")
+                  "says otherwise); kinds whose one extra house has a cell in every box: "
+                  "'kind-tables' (band tables carrying the house; the default for 3x3+centre, "
+                  "3x3+girandola and 3x3+asterisk, and for 2x3 and 3x3 a check).")
 _CHOSEN = "; ".join(f"{kind} {name.split('-', 1)[1]}"
                     for kind, name in registry.PREFIX_CHOSEN.items())
 PREFIX_OPTION_HELP = ("Grid kinds with extra rules: the cells whose fillings make the units; "

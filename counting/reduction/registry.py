@@ -21,6 +21,7 @@ from functools import lru_cache
 
 from counting.reduction.base import Reduction
 from counting.reduction.cycles import CycleTypeReduction, RowTripleReduction
+from counting.reduction.kind_band_tables import NAME as KIND_TABLES, KindBandTableReduction
 from counting.reduction.latin_factor import LatinFactorReduction
 from counting.reduction.moves import MovesReduction
 from counting.reduction.patterns import PatternsReduction
@@ -34,7 +35,7 @@ from grids.kind import as_kind
 from grids.shape import Shape, as_shape
 
 __all__ = ["MAX_N", "REDUCTIONS", "SYMMETRY", "SYMMETRY_FULL", "SYMMETRY_LATIN", "GROUPS",
-           "LATIN_ONLY_GROUPS", "DEFAULT_GROUP",
+           "KIND_TABLES", "KIND_CHOSEN", "LATIN_ONLY_GROUPS", "DEFAULT_GROUP",
            "symmetry_reduction", "group_of", "ALIASES_3X3", "check_shape", "reduction_kind",
            "reduction_name", "default_reduction", "reduction_names", "get_reduction"]
 
@@ -76,6 +77,16 @@ PREFIX_CHOSEN = {
     "1x8+x": f"{PREFIX}-diagonals",            # 26 units, 53 s on 2 cores; rows=2: 16 core-hours
     "7x1+x": f"{PREFIX}-diagonals",            # the same squares, transposed
     "8x1+x": f"{PREFIX}-diagonals",
+}
+# Grid kinds counted by another reduction than the prefix one by default (``--reduction
+# prefix`` still picks the prefix): the kinds whose one extra house has a cell in every box,
+# by the kind band tables (issue 35; centre-dot 6 min, asterisk 18-26 min on 2 cores,
+# results/variants.md).  ``--reduction kind-tables`` picks them for any kind they take
+# (plain 3x3 and 2x3, a 6x6 kind file's such house), as a check.
+KIND_CHOSEN = {
+    "3x3+centre": KIND_TABLES,
+    "3x3+girandola": KIND_TABLES,
+    "3x3+asterisk": KIND_TABLES,
 }
 ALIASES_3X3 = {cls.name_3x3: kind for kind, cls in _TABLE.items()
                if cls.name_3x3 is not None}  # 3x3's historical (stored) names
@@ -221,6 +232,8 @@ def reduction_names(shape: Shape | str) -> tuple[str, ...]:
     ('prefix-rows=2',)
     """
     if not as_kind(shape).plain:
+        if as_kind(shape).name in KIND_CHOSEN:
+            return (KIND_TABLES, get_reduction(shape, PREFIX).name)
         return (get_reduction(shape).name,)
     s = as_shape(shape)
     default = reduction_kind(None, s)
@@ -249,11 +262,14 @@ def get_reduction(shape: Shape | str, name: str | None = None) -> Reduction:
     True
 
     A grid kind with extra constraints (``"3x3+windoku"``) is counted by
-    the prefix reduction only (``"prefix"`` = ``"prefix-rows=2"``, or the
+    the prefix reduction (``"prefix"`` = ``"prefix-rows=2"``, or the
     prefix measured cheapest for the kind, :data:`PREFIX_CHOSEN`: Sudoku X
     and diagonal Latin squares of orders 7 and 8 by their diagonals, Windoku
     by row 1 + column 1, SudokuP by band 1; or a stored ``"prefix-PREFIX"``
-    name), which is its default; its essentially
+    name), which is its default unless :data:`KIND_CHOSEN` names another
+    (``"kind-tables"`` for centre-dot, girandola and asterisk: also chosen by
+    name for any kind with one extra house of one cell per box, plain 3x3 and
+    2x3 too); its essentially
     different grids by ``"symmetry"`` (Burnside over the kind's group) or
     ``"symmetry-full"`` (over its full group, :data:`GROUPS`); Latin squares'
     also by ``"symmetry-main-class"`` and ``"symmetry-isomorphism"``.
@@ -265,6 +281,8 @@ def get_reduction(shape: Shape | str, name: str | None = None) -> Reduction:
         return _make_latin(kind.name, name)
     if not kind.plain and name == SYMMETRY:
         return _make_kind_symmetry(kind.name)
+    if name == KIND_TABLES or (name is None and kind.name in KIND_CHOSEN):
+        return _make_kind_tables(kind.name)
     if not kind.plain:
         default = PREFIX_CHOSEN.get(kind.name, PREFIX_DEFAULT if kind.shape.n > 1
                                     else f"{PREFIX}-rows=1")   # 1x1 kinds have one row
@@ -289,6 +307,11 @@ def _make_full(kind: str) -> Reduction:
 @lru_cache(maxsize=None)
 def _make_latin(kind: str, name: str) -> Reduction:
     return SYMMETRY_LATIN[name](kind)
+
+
+@lru_cache(maxsize=None)
+def _make_kind_tables(kind: str) -> Reduction:
+    return KindBandTableReduction(kind)
 
 
 @lru_cache(maxsize=None)

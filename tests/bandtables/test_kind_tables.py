@@ -1,61 +1,23 @@
 """Three-band tables that carry a band's house digits (bandtables/kind_tables.py) count a
-kind with one extra house of one cell per box as brute force does.
-
-The 6×6 grids (boxes of 2 rows × 3 columns, the smallest the tables take) have no named
-house of one cell per box (``centre`` needs odd boxes), so the tests make their own:
-a house is written as cells, brute force reads it from the same cells, and the
-shapes are chosen so that the kind keeps few or none of the plain column symmetries —
-a sum that used a symmetry the house does not have would count another kind.
-"""
-import math
-from dataclasses import dataclass
-
+kind with one extra house of one cell per box as brute force does (the 6×6 houses of
+``tests/one_house_samples.py``, made for these tests)."""
 import pytest
 
-from bandtables.kind_tables import (band_house_columns, column_symmetries,
-                                    count_kind_by_band_tables)
+from bandtables.kind_count import count_kind_by_band_tables
+from bandtables.kind_tables import (KindBandTables, band_house_columns, column_symmetries,
+                                    default_first)
 from counting.reduction.kind_bands import count_by_bands
 from grids.kind import GridKind
 from grids.shape import as_shape
-from variant_samples import basic_houses, brute_count
+from one_house_samples import SIX_HOUSES, House, six, six_brute_total
 
-
-@dataclass(frozen=True)
-class _House:
-    """One extra house given by its cells (a test-only constraint)."""
-    name: str
-    cells: tuple
-
-    def applies_to(self, shape):
-        return None
-
-    def houses(self, shape):
-        return (tuple(r * shape.n + c for r, c in self.cells),)
-
-    def differences(self, shape):
-        return ()
-
-
-# one cell per 2x3 box; names say what they keep
-SIX_HOUSES = {
-    "middles": ((0, 1), (0, 4), (2, 1), (2, 4), (4, 1), (4, 4)),        # keeps stack swaps
-    "scattered": ((0, 0), (1, 5), (2, 1), (3, 3), (5, 2), (4, 4)),
-    "two-rows": ((0, 0), (0, 4), (3, 2), (2, 5), (4, 1), (5, 3)),
-}
-
-
-def _six(name: str) -> GridKind:
-    return GridKind(as_shape("2x3"), (_House(name, SIX_HOUSES[name]),))
+_six = six
 
 
 @pytest.mark.parametrize("name", sorted(SIX_HOUSES))
 @pytest.mark.parametrize("first", [0, 1, 2])
 def test_a_six_by_six_house_is_counted_as_brute_force_counts_it(name, first):
-    # brute force with row 1 given as 1..6, times the 6! relabellings (a house is a house)
-    houses = basic_houses(2, 3) + [list(SIX_HOUSES[name])]
-    row1 = {(0, c): c + 1 for c in range(6)}
-    expected = math.factorial(6) * brute_count(6, houses, (), row1)
-    assert count_kind_by_band_tables(_six(name), first=first).grids == expected
+    assert count_kind_by_band_tables(_six(name), first=first).grids == six_brute_total(name)
 
 
 @pytest.mark.parametrize("name", sorted(SIX_HOUSES))
@@ -75,11 +37,6 @@ def test_moving_the_house_by_a_column_move_keeps_the_total(columns):
 def test_a_column_move_that_breaks_the_boxes_is_refused():
     with pytest.raises(ValueError, match="permute the stacks"):
         count_kind_by_band_tables(_six("scattered"), columns=(0, 1, 3, 2, 4, 5))
-
-
-def test_a_timing_sample_gives_no_total_to_believe():
-    r = count_kind_by_band_tables(_six("scattered"), sample=3, seed=1)
-    assert r.grids is None and r.contracted == 3 and r.band1_keys > 3
 
 
 def test_plain_six_by_six_is_the_published_total():
@@ -120,7 +77,7 @@ def test_kinds_the_tables_do_not_carry_are_refused_by_name(kind, why):
 
 def test_a_house_without_one_cell_per_box_is_refused():
     two_in_box = ((0, 0), (0, 1), (2, 1), (2, 4), (4, 1), (4, 4))
-    kind = GridKind(as_shape("2x3"), (_House("bad", two_in_box),))
+    kind = GridKind(as_shape("2x3"), (House("bad", two_in_box),))
     with pytest.raises(ValueError, match="one cell in every box"):
         count_kind_by_band_tables(kind)
 
@@ -134,3 +91,41 @@ def test_the_enumerated_band_must_be_one_of_three():
 def test_plain_nine_by_nine_is_the_published_total():
     # the empty house: the same tables and contraction, 44 band-1 orbits (about 30 s)
     assert count_kind_by_band_tables("3x3").grids == 6_670_903_752_021_072_936_960
+
+
+# ---------------------------------------------------------------- KindBandTables, in parts
+@pytest.mark.parametrize("name", sorted(SIX_HOUSES))
+def test_the_orbits_contracted_in_any_parts_add_up_to_the_total(name):
+    kt = KindBandTables(_six(name))
+    keys, mults = kt.orbits
+    parts = [kt.count(keys[i:i + 3], mults[i:i + 3]) for i in range(0, len(keys), 3)]
+    assert kt.factor * sum(parts) == six_brute_total(name)
+    assert kt.count([], []) == 0
+
+
+def test_the_band_enumerated_by_default_lets_the_other_two_share_a_table():
+    # centre-dot: every band's house cell is its box's centre, so band 1 (the others
+    # alike); girandola and asterisk: bands 1 and 3 are alike, so band 2
+    assert [default_first(k) for k in ("3x3+centre", "3x3+girandola", "3x3+asterisk",
+                                       "3x3")] == [0, 1, 1, 0]
+    # "scattered" has no two bands alike: band 1, summed whole
+    assert default_first(_six("scattered")) == 0
+
+
+@pytest.mark.parametrize("kind", ["2x3", "middles", "scattered"])
+def test_the_table_bytes_said_before_the_tables_are_made_are_theirs(kind):
+    kt = KindBandTables(_six(kind) if kind in SIX_HOUSES else kind)
+    said = kt.table_bytes
+    kt.build_tables()
+    made = {id(t): t.nbytes for t in (kt._tables["W2"], kt._tables["W3"])}
+    assert said == sum(made.values()) and kt.worker_bytes > said
+
+
+def test_a_band_one_key_decodes_to_the_column_sets_of_a_band():
+    # every column of band 1 holds R digits, every digit in one column of each box
+    kt = KindBandTables(_six("scattered"))
+    for key in kt.orbits[0]:
+        cols, house = kt.band1_sets(int(key))
+        assert [bin(m).count("1") for m in cols] == [2] * 6
+        assert all(cols[3 * s] | cols[3 * s + 1] | cols[3 * s + 2] == 0b111111 for s in range(2))
+        assert bin(house).count("1") == 2

@@ -83,7 +83,8 @@ def test_a_partial_store_s_class_axes_span_every_class_of_the_job():
             assert lo < 0 and hi > 70, (key, ax, lo, hi)
 
 
-@pytest.mark.parametrize("kind", [*registry.REDUCTIONS, registry.PREFIX, registry.SYMMETRY])
+@pytest.mark.parametrize("kind", [*registry.REDUCTIONS, registry.PREFIX, registry.KIND_TABLES,
+                                  registry.SYMMETRY])
 def test_the_unit_counts_caption_names_the_weights_of_the_reduction(kind):
     labels = labels_of(kind)
     caption = unit_counts_caption(labels)

@@ -1,0 +1,134 @@
+"""The ``kind-tables`` reduction (counting/reduction/kind_band_tables.py): the kind band
+tables' sum cut into units of band-1 orbits, its total brute force's, its units a stable
+partition of the orbits, its recount independent of the tables."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bandtables.kind_count import count_kind_by_band_tables
+from bandtables.kind_tables import KindBandTables
+from counting.reach import job_cost
+from counting.reduction import get_reduction, reduction_names
+from counting.reduction.kind_band_tables import KindBandTableReduction
+from counting.reduction.registry import KIND_CHOSEN
+from counting.job import default_db_path
+from one_house_samples import SIX_HOUSES, six, six_brute_total
+
+
+def _total(red) -> int:
+    return red.total({u.unit_id: red.count_directly(u).count for u in red.units()})
+
+
+@pytest.mark.parametrize("name", sorted(SIX_HOUSES))
+def test_the_total_of_a_six_by_six_house_is_brute_force(name):
+    red = KindBandTableReduction(six(name))
+    assert red.n_units() > 1
+    assert _total(red) == six_brute_total(name) == count_kind_by_band_tables(six(name)).grids
+
+
+def test_plain_six_by_six_by_name_is_what_the_band_tables_count():
+    red = get_reduction("2x3", "kind-tables")
+    assert red.name == "kind-tables" and red.factor == 720
+    assert _total(red) == count_kind_by_band_tables("2x3").grids == 28_200_960
+
+
+@pytest.mark.parametrize("name", sorted(SIX_HOUSES))
+def test_the_units_partition_the_orbits_in_order(name):
+    red = KindBandTableReduction(six(name))
+    keys, mults = KindBandTables(six(name)).orbits
+    units = red.units()
+    assert [u.unit_id for u in units] == list(range(len(units)))
+    assert [k for u in units for k in u.keys] == keys.tolist()
+    assert [m for u in units for m in u.mults] == mults.tolist()
+    assert [u.first_orbit for u in units] == [sum(len(v.keys) for v in units[:i])
+                                              for i in range(len(units))]
+    assert all(0 < len(u.keys) <= red.per_unit for u in units)
+    assert all(u.weight == 1 and u.class_id == u.unit_id for u in units)
+
+
+_UNITS_OF = """
+import json, sys
+sys.path.insert(0, "tests")
+from one_house_samples import six
+from counting.reduction.kind_band_tables import KindBandTableReduction
+print(json.dumps([[u.unit_id, u.first_orbit, u.keys, u.mults]
+                  for u in KindBandTableReduction(six("two-rows")).units()]))
+"""
+
+
+def test_unit_ids_are_the_same_in_another_process():
+    red = KindBandTableReduction(six("two-rows"))
+    here = [[u.unit_id, u.first_orbit, list(u.keys), list(u.mults)] for u in red.units()]
+    out = subprocess.run([sys.executable, "-c", _UNITS_OF], capture_output=True, text=True,
+                         check=True, env={**os.environ, "PYTHONHASHSEED": "123"},
+                         cwd=Path(__file__).parents[3])
+    assert json.loads(out.stdout) == here
+
+
+@pytest.mark.parametrize("name", sorted(SIX_HOUSES))
+def test_each_unit_recounted_by_search_agrees(name):
+    red = KindBandTableReduction(six(name))
+    for u in red.units():
+        assert red.count_independently(u) == red.count_directly(u).count
+
+
+def test_a_unit_of_another_job_is_refused():
+    a, b = KindBandTableReduction(six("middles")), get_reduction("2x3", "kind-tables")
+    with pytest.raises(ValueError, match="not of 2x3 by kind-tables"):
+        b.count_directly(a.units()[0])
+
+
+def test_centre_girandola_and_asterisk_are_counted_by_the_kind_tables_by_default():
+    for kind in ("3x3+centre", "3x3+girandola", "3x3+asterisk"):
+        red = get_reduction(kind)          # made without enumerating anything
+        assert kind in KIND_CHOSEN and red.name == "kind-tables"
+        assert default_db_path(kind, red.name).name == f"{kind}-rkind-tables.sqlite"
+        assert get_reduction(kind, "prefix").name == "prefix-rows=2"   # still chosen by name
+        assert reduction_names(kind) == ("kind-tables", "prefix-rows=2")
+    assert get_reduction("3x3+x").name == "prefix-diagonals"
+
+
+@pytest.mark.parametrize("kind, why", [
+    ("3x3+x", "one extra house"),
+    ("3x3+anti-king", "difference pairs"),
+    ("2x2", "2 or 3 rows × 3 columns"),
+])
+def test_kinds_the_tables_do_not_carry_are_refused_by_name(kind, why):
+    with pytest.raises(ValueError, match=why):
+        get_reduction(kind, "kind-tables")
+
+
+def test_the_estimate_times_orbits_and_counts_the_tables_memory():
+    red = KindBandTableReduction(six("scattered"))
+    cost = job_cost(red, max_seconds=0.5)
+    assert cost.units == red.n_units() and cost.units_exact and not cost.out_of_reach(1)
+    assert "band-1 orbits contracted and timed" in cost.method
+    assert red.estimate_memory() == (red.tables.worker_bytes, 0)
+
+
+def test_a_unit_counts_its_orbits_weighted_by_their_band_one_fillings():
+    # a unit's count is Σ mult · completions of its orbits, whatever their order
+    red = KindBandTableReduction(six("two-rows"))
+    u = red.units()[0]
+    each = [red.tables.count([k], [1]) for k in u.keys]
+    assert red.count_directly(u).count == sum(m * c for m, c in zip(u.mults, each))
+    assert red.count_directly(u).nodes == len(u.keys)
+
+
+def test_a_nine_by_nine_unit_is_not_recounted_by_a_search_out_of_reach():
+    # a 9x9 orbit is about a minute of dancing links, a unit of 64 an hour: refused,
+    # naming the check that fits (a second decomposition), before any unit is listed
+    why = get_reduction("3x3+centre").recount_refused()
+    assert "a second decomposition" in why and "an hour" in why
+    assert KindBandTableReduction(six("scattered")).recount_refused() is None
+
+
+def test_a_units_share_of_the_progress_bar_is_its_share_of_the_orbits():
+    red = KindBandTableReduction(six("two-rows"))          # 21 orbits: 10 units of 2, one of 1
+    shares = red.work_shares(red.units())
+    assert sum(shares.values()) == pytest.approx(1)
+    assert shares[0] == pytest.approx(2 / 21) and shares[red.n_units() - 1] == pytest.approx(1 / 21)

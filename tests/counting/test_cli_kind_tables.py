@@ -1,0 +1,110 @@
+"""``gridcount count KIND --reduction kind-tables``: the kind band tables through the store
+(counted, killed and resumed, recounted, exported, the identity of a symmetry job), on 6×6
+kinds of one extra house (kind files of ``tests/one_house_samples.py``), where all is fast."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from cli_samples import invoke, one_line_error
+from count_process import GATED_COUNT, gate_variables, units_in, wait_for_units, wait_for_waiting
+from counting.store.database import Store
+from one_house_samples import six_brute_total, six_kind_text
+from store_samples import store_count_plus_one
+
+
+@pytest.fixture
+def scattered(here):
+    """The kind ``2x3+@sc.kind`` (16 band-1 orbits, 8 units) in an empty directory."""
+    (here / "sc.kind").write_text(six_kind_text("scattered"))
+    return "2x3+@sc.kind"
+
+
+def count_json(*args) -> dict:
+    res = invoke("count", *args, "--workers", 1, "--json")
+    assert res.exit_code == 0, res.output
+    return json.loads(res.stdout)
+
+
+def test_a_kind_counted_by_the_tables_is_stored_under_their_name(here, scattered):
+    doc = count_json(scattered, "--reduction", "kind-tables")
+    assert int(doc["total_int"]) == six_brute_total("scattered")
+    [db] = (here / "results").glob("*-rkind-tables.sqlite")
+    with Store.open(db) as st:
+        assert st.job.reduction == "kind-tables" and st.job.n_units == 8
+    res = invoke("status", db)
+    assert res.exit_code == 0 and f"{six_brute_total('scattered'):,}" in res.output
+    res = invoke("export", db, "--csv", here / "u.csv")
+    assert res.exit_code == 0, res.output
+    head = (here / "u.csv").read_text().splitlines()[0]
+    assert head.endswith("first_orbit,orbits,band1_fillings")
+    res = invoke("report", db, "-o", here / "report.html")
+    assert res.exit_code == 0, res.output
+    assert f"{six_brute_total('scattered'):,}" in (here / "report.html").read_text()
+
+
+def test_a_killed_count_resumes_to_the_same_total(here, scattered):
+    """Killed while its third unit waits at the gate: the units before it are stored
+    once each, and the resumed count counts only the others."""
+    db, gate = here / "k.sqlite", here / "gate"
+    proc = subprocess.Popen(
+        [sys.executable, str(GATED_COUNT), "count", scattered, "--reduction", "kind-tables",
+         "--db", str(db), "--workers", "1", "--no-progress"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, **gate_variables(gate, 2)}, cwd=here)
+    wait_for_units(db, 2, proc)
+    wait_for_waiting(gate, 1, proc)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate()
+    kept = units_in(db)
+    assert len(set(kept)) == len(kept) == 2
+    doc = count_json(scattered, "--reduction", "kind-tables", "--db", "k.sqlite")
+    assert doc["run"]["units_counted"] == 8 - 2
+    assert int(doc["total_int"]) == six_brute_total("scattered")
+    assert sorted(units_in(db)) == list(range(8))
+
+
+def test_a_recount_of_a_sample_searches_and_agrees(here, scattered):
+    count_json(scattered, "--reduction", "kind-tables", "--db", "r.sqlite")
+    res = invoke("recount", "r.sqlite", "--sample", 5)
+    assert res.exit_code == 0, res.output
+    assert "dancing links" in res.output
+    assert res.output.splitlines()[-1] == "all 5 recounted units agree"
+
+
+def test_a_recount_finds_a_wrong_stored_count(here, scattered):
+    count_json(scattered, "--reduction", "kind-tables", "--db", "w.sqlite")
+    store_count_plus_one(here / "w.sqlite", 3)
+    res = invoke("recount", "w.sqlite", "--sample", 8)
+    assert res.exit_code == 1
+    assert "unit    3:" in res.output and "MISMATCH" in res.output
+    assert "1 of 8 recounted units disagree with the store" in res.output
+
+
+def test_the_identity_of_a_symmetry_job_comes_from_the_tables_store(here, scattered):
+    res = invoke("count", scattered, "--reduction", "kind-tables", "--up-to-symmetry",
+                 "--group", "full", "--workers", 1)
+    assert res.exit_code == 0, res.output
+    [line] = [x for x in res.output.splitlines() if x.startswith("identity: ")]
+    assert line.endswith("-rkind-tables.sqlite)")
+    assert f"{six_brute_total('scattered'):,} grids" in line
+
+
+def test_a_kind_the_tables_do_not_carry_is_refused_in_one_line(here):
+    res = invoke("count", "3x3+x", "--reduction", "kind-tables")
+    one_line_error(res, "kind band tables carry one extra house, got 2", 2)
+    assert not (here / "results").exists()
+
+
+def test_stores_of_two_parts_merge_to_the_total(here, scattered):
+    count_json(scattered, "--reduction", "kind-tables", "--db", "a.sqlite", "--units", "0-3")
+    count_json(scattered, "--reduction", "kind-tables", "--db", "b.sqlite", "--units", "4-7")
+    res = invoke("merge", "m.sqlite", "a.sqlite", "b.sqlite")
+    assert res.exit_code == 0, res.output
+    res = invoke("status", "m.sqlite")
+    assert res.output.splitlines()[-1].split()[-1] == f"{six_brute_total('scattered'):,}"
