@@ -21,7 +21,7 @@ in this order, checking everything before anything is deleted or opened:
    units it deletes.
    A symmetry job counts under a named group (``group``: ``"grid"``, the
    default, ``"full"``, or for Latin squares ``"isotopy"`` (``"grid"``'s
-   other name), ``"main-class"``, ``"isomorphism"``: :func:`check_group`),
+   other name), ``"main-class"``, ``"isomorphism"``, ``"loops"``: :func:`check_group`),
    recorded in the store's reduction name; a store of another group is
    refused naming both (:func:`other_group`).
 4. **The identity** of a symmetry job (:func:`prepare_identity`): the
@@ -30,6 +30,7 @@ in this order, checking everything before anything is deleted or opened:
    holds a complete count of the same shape, and the grid job is counted
    into that store first when it does not; :func:`record_identity` then
    stores it as unit 0, naming the grid store as the unit's worker.
+   Not for ``--group loops``, which counts it (``identity_from_grid`` False).
 5. **The run** (:func:`counting.job.run_count`) and its summary.
 
 ``verify`` uses the same steps (:func:`check_reach`,

@@ -10,6 +10,8 @@ to rows, columns and symbols; OEIS A057991), by Burnside's sum of
 (:mod:`.orbits`, :mod:`.full_orbits`): stored, resumed, merged, recounted
 and reported like them.  ``--group isotopy`` is today's ``grid`` group of a
 Latin kind (rows, columns, symbols each permuted), the same job and store.
+``--group loops`` (loops up to isomorphism) is a subclass in its own module,
+:mod:`.loop_orbits`.
 
 * A unit is one conjugacy class of the group (:class:`LatinUnit`, a
   :class:`~counting.group.latin_classes.LatinClass`): ``unit_id`` = its

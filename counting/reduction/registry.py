@@ -258,7 +258,7 @@ def get_reduction(shape: Shape | str, name: str | None = None) -> Reduction:
     name), which is its default; its essentially
     different grids by ``"symmetry"`` (Burnside over the kind's group) or
     ``"symmetry-full"`` (over its full group, :data:`GROUPS`); Latin squares'
-    also by ``"symmetry-main-class"`` and ``"symmetry-isomorphism"``.
+    also by ``"symmetry-main-class"``, ``"symmetry-isomorphism"`` and ``"symmetry-loops"``.
     """
     kind = as_kind(shape)
     if name == SYMMETRY_FULL:
