@@ -52,7 +52,7 @@ from counting.group.latin_classes import (LatinClass, LatinClasses, LatinTerm,
 from counting.options import CountOptions
 from dlx.api import ConflictingGivensError
 
-__all__ = ["loop_classes", "fixed_points", "loop_givens", "loop_fixed_at", "loop_term_fixed",
+__all__ = ["loop_classes", "fixed_points", "loop_givens", "loop_cover", "loop_fixed_at", "loop_term_fixed",
            "loops_from_grid_total", "loop_class_count", "MAX_SEARCHED_LOOPS"]
 
 #: Largest order whose identity term, ``R_n`` reduced Latin squares, is
@@ -80,31 +80,43 @@ def loop_givens(n: int, e: int) -> list[int]:
     return sorted(out)
 
 
+def loop_cover(n: int, sigma, e: int):
+    """``(cover, given)``: the quotient exact cover of the Latin squares of
+    order ``n`` by ``⟨(σ, σ, σ)⟩`` and its options to give, the orbits of
+    the identity's triples (:func:`loop_givens`); None when one of those
+    orbits hits a pair twice (then no such square is fixed).  ``σ`` a tuple
+    of images with ``σ(e) = e``; ValueError otherwise."""
+    sigma = tuple(int(x) for x in sigma)
+    if sorted(sigma) != list(range(n)) or not 0 <= e < n or sigma[e] != e:
+        raise ValueError(f"σ must be a permutation of 0..{n - 1} fixing e = {e}, got {sigma}")
+    a = np.asarray(sigma, dtype=np.int64)
+    r, c, s = np.unravel_index(np.arange(n ** 3), (n, n, n))
+    q = triple_quotient(n, (a[r] * n + a[c]) * n + a[s])
+    given = {int(q.row_of[t]) for t in loop_givens(n, e)}
+    if -1 in given:
+        return None
+    return q.cover(), sorted(given)
+
+
 def loop_fixed_at(n: int, sigma, e: int, options: CountOptions | None = None) -> int:
     """The Latin squares of order ``n`` with row ``e`` and column ``e`` in
     order that ``(σ, σ, σ)`` maps onto themselves (``σ`` a tuple of images
-    with ``σ(e) = e``; ValueError otherwise): the quotient's exact covers
-    with the identity's triples given.
+    with ``σ(e) = e``; ValueError otherwise): the exact covers of
+    :func:`loop_cover`.
 
     Example
     -------
     >>> loop_fixed_at(4, (0, 1, 2, 3), 0)     # the reduced Latin squares of order 4
     4
     """
-    sigma = tuple(int(x) for x in sigma)
-    if sorted(sigma) != list(range(n)) or not 0 <= e < n or sigma[e] != e:
-        raise ValueError(f"σ must be a permutation of 0..{n - 1} fixing e = {e}, got {sigma}")
-    options = CountOptions() if options is None else options
-    a = np.asarray(sigma, dtype=np.int64)
-    r, c, s = np.unravel_index(np.arange(n ** 3), (n, n, n))
-    perm = (a[r] * n + a[c]) * n + a[s]
-    q = triple_quotient(n, perm)
-    given = {int(q.row_of[t]) for t in loop_givens(n, e)}
-    if -1 in given:          # an orbit of the identity's triples hits a pair twice
+    problem = loop_cover(n, sigma, e)
+    if problem is None:
         return 0
+    options = CountOptions() if options is None else options
+    cover, given = problem
     try:
-        return q.cover().count(given=sorted(given), memo=options.memo,
-                               memo_mb=options.memo_mb, memo_at="all")
+        return cover.count(given=given, memo=options.memo, memo_mb=options.memo_mb,
+                           memo_at="all")
     except ConflictingGivensError:
         return 0
 

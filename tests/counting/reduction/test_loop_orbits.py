@@ -80,3 +80,19 @@ def test_another_kind_or_too_large_an_order_is_refused_in_one_line(kind, words):
         LoopReduction(kind)
     assert str(info.value) == why
     assert refusal("1x7", "loops") is None
+
+
+def test_the_cost_estimate_explores_each_unit_and_counts_none(monkeypatch):
+    """Order 7's identity is 16,942,080 reduced squares: the estimate before
+    the run walks random paths of its cover (Knuth) and never counts it."""
+    from counting import reach
+    from counting.reduction import loop_orbits
+
+    def no_count(*args, **kwargs):
+        raise AssertionError("the estimate counted a unit in full")
+
+    monkeypatch.setattr(loop_orbits, "loop_fixed_at", no_count)
+    red = LoopReduction("1x7")
+    cost = reach.quick_cost(red)
+    assert cost.countable and cost.units == 11 and cost.seconds > 0
+    assert cost.method.startswith("Knuth's estimate")
