@@ -397,7 +397,8 @@ def summarise(store: Store, job: Job | None = None) -> Summary:
                          f"({job.reduction}) does not have (ids 0..{job.n_units - 1}): "
                          f"the store is damaged")
     identity = None
-    if job.reduction_object.counts_orbits and 0 in counts:
+    if job.reduction_object.counts_orbits and job.reduction_object.identity_from_grid \
+            and 0 in counts:
         identity = check_identity(store, results[0])   # results are sorted by unit id
     complete = len(counts) == job.n_units
     ctot = {cid: sum(counts[u] for u in members)

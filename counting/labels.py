@@ -115,6 +115,15 @@ for _name, _classes in (("symmetry-main-class", "main classes"),
         class_count_label="Fix (squares fixed)", fixed_label="Fix (squares fixed)",
         weight_label="weight", weight_meaning="the class size; N! for the identity, whose "
                                               "count is the squares with row 1 in order")
+# Loops up to isomorphism (--group loops): a unit's count is the loops of one
+# identity element e that g fixes; its weight the class size × g's fixed points
+_LABELS["symmetry-loops"] = replace(
+    _LABELS["symmetry-isomorphism"], count_noun="loops fixed (one identity element)",
+    total_label="loops up to isomorphism",
+    class_table_title="Burnside table: classes of S_N that fix some loop",
+    class_count_label="Fix (loops fixed)", fixed_label="Fix (loops fixed)",
+    weight_meaning="the class size × the fixed points of its elements (each a possible "
+                   "identity element), whose count is the loops of one identity element fixed")
 
 
 def labels_of(reduction) -> Labels:

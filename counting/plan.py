@@ -21,7 +21,7 @@ in this order, checking everything before anything is deleted or opened:
    units it deletes.
    A symmetry job counts under a named group (``group``: ``"grid"``, the
    default, ``"full"``, or for Latin squares ``"isotopy"`` (``"grid"``'s
-   other name), ``"main-class"``, ``"isomorphism"``: :func:`check_group`),
+   other name), ``"main-class"``, ``"isomorphism"``, ``"loops"``: :func:`check_group`),
    recorded in the store's reduction name; a store of another group is
    refused naming both (:func:`other_group`).
 4. **The identity** of a symmetry job (:func:`prepare_identity`): the
@@ -30,6 +30,7 @@ in this order, checking everything before anything is deleted or opened:
    holds a complete count of the same shape, and the grid job is counted
    into that store first when it does not; :func:`record_identity` then
    stores it as unit 0, naming the grid store as the unit's worker.
+   Not for ``--group loops``, which counts it (``identity_from_grid`` False).
 5. **The run** (:func:`counting.job.run_count`) and its summary.
 
 ``verify`` uses the same steps (:func:`check_reach`,
@@ -161,7 +162,7 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
     early = acquire_early(path)   # a store in use is refused before anything is estimated,
     grid_lock = None              # and so is the grid store the identity is to be counted into
     try:
-        if r.up_to_symmetry:
+        if r.up_to_symmetry and get_reduction(kind.name, symmetry).identity_from_grid:
             grid_lock = acquire_early(grid_store_to_count(default_db_path(
                 kind.name, get_reduction(kind.name, r.reduction).name), kind.name, path))
         if r.force:      # --force runs a job past its estimate, never one that cannot be counted
@@ -227,10 +228,11 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
             say(f"--fresh: deleted {deleted:,} finished units of {job.shape} "
                 f"({job.reduction}) from {path}")
         with store:
-            if r.up_to_symmetry and needs_identity(store):
+            from_grid = r.up_to_symmetry and job.reduction_object.identity_from_grid
+            if from_grid and needs_identity(store):
                 prepare_identity(store, r.shape, r.reduction, r.force, run_kw, say=say,
                                  on_report=on_report, lock=grid_lock)
-            elif r.up_to_symmetry:   # before the run: an identity that fails costs no units
+            elif from_grid:   # before the run: an identity that fails costs no units
                 check_identity(store, store.get(0))
             if grid_lock is not None:
                 grid_lock.release()   # the grid store is free again for its own counts
@@ -324,7 +326,7 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
     wanted = [("this job", grid, done, left)]
     if up_to_symmetry:
         wanted = [("the symmetry units", job, done, left)]
-        known = grid_total_known
+        known = grid_total_known or not job.identity_from_grid
         if known is None:
             known = grid_total_in(default_db_path(s.name, grid.name), s.name) is not None
         if not known:

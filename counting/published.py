@@ -70,6 +70,12 @@ Essentially different SudokuP and Windoku grids under their full groups (``FULL_
     1411, 1130531, 12198455835, 2697818331680661, 15224734061438247321497
     (https://oeis.org/A057991).  What :mod:`counting.group.latin_classes`
     counts (``scripts/count_latin_classes.py``).
+``OEIS A057771`` (loops, ``LATIN_CLASSES``)
+    Loops (quasigroups with a two-sided identity element) up to isomorphism:
+    1, 1, 1, 2, 6, 109, 23746, 106228849, 9365022303540,
+    20890436195945769617 (https://oeis.org/A057771; the same values in
+    P. Jipsen's Mathematical Structures page on loops).  What
+    :mod:`counting.group.loop_classes` counts (``--group loops``).
 ``OEIS A274171``, ``OEIS A274806`` (diagonal Latin squares, ``VARIANTS``)
     Diagonal Latin squares of order n with the first row in order: 1, 0, 0,
     2, 8, 128, 171200, 7447587840, 5056994653507584
@@ -244,13 +250,17 @@ LATIN_CLASSES: dict[str, tuple[str, dict[int, int]]] = {
     "isomorphism classes": ("OEIS A057991", dict(enumerate(
         [1, 1, 5, 35, 1411, 1_130_531, 12_198_455_835, 2_697_818_331_680_661,
          15_224_734_061_438_247_321_497], 1))),
+    "loops up to isomorphism": ("OEIS A057771", dict(enumerate(
+        [1, 1, 1, 2, 6, 109, 23_746, 106_228_849, 9_365_022_303_540,
+         20_890_436_195_945_769_617], 1))),
     "isotopy classes": (_A040082, dict(enumerate(
         [1, 1, 1, 2, 2, 22, 564, 1_676_267, 115_618_721_533, 208_904_371_354_363_006], 1))),
 }
 
 
 #: ``--group`` names whose classes of Latin squares :data:`LATIN_CLASSES` holds.
-LATIN_GROUP_CLASSES = {"main-class": "main classes", "isomorphism": "isomorphism classes"}
+LATIN_GROUP_CLASSES = {"main-class": "main classes", "isomorphism": "isomorphism classes",
+                       "loops": "loops up to isomorphism"}
 
 
 def lookup(shape: str, *, up_to_symmetry: bool = False, group: str | None = None

@@ -14,7 +14,8 @@ from counting.outputs import check_outputs, write_atomic
 __all__ = ["format_table", "format_markdown", "write_markdown", "TABLE_WIDTH", "LONGEST_IN_TABLE"]
 
 #: How a Latin-class row names what it counts, short enough for the table.
-LATIN_SHORT = {"main classes": "main classes", "isomorphism classes": "iso. classes"}
+LATIN_SHORT = {"main classes": "main classes", "isomorphism classes": "iso. classes",
+               "loops up to isomorphism": "loops (iso.)"}
 
 
 _HEADER = ("shape", "grid", "counts", "computed total", "published total", "source", "match",

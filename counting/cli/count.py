@@ -25,6 +25,7 @@ from counting.exact_json import exact, exact_map
 from counting.options import CountOptions
 from counting.reduction import registry
 from counting.reduction.latin_orbits import MAX_ORDER as MAX_LATIN_ORDER
+from counting.group.loop_classes import MAX_SEARCHED_LOOPS
 from counting.reduction.prefix import PREFIX_HELP, PrefixReduction
 from counting.run import dask_setup, dask_stats   # not dask_pool: --help needs no Dask
 from counting.run.notice import say_if_slow
@@ -117,7 +118,9 @@ def _row_text(row) -> str:
                    "'main-class', paratopy S_N wr S_3, their roles exchanged too (main "
                    "classes, OEIS A003090); 'isomorphism', one permutation applied to rows, "
                    "columns and symbols (quasigroups up to isomorphism, OEIS A057991); orders "
-                   f"up to {MAX_LATIN_ORDER} for these two. "
+                   f"up to {MAX_LATIN_ORDER} for these two; 'loops', the same on the squares "
+                   f"with an identity element (loops up to isomorphism, OEIS A057771), orders "
+                   f"up to {MAX_SEARCHED_LOOPS}. "
                    f"[default: {registry.DEFAULT_GROUP}, for every kind]")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run the units on a Dask cluster: tcp://HOST:PORT of a running scheduler, "
@@ -506,7 +509,7 @@ def classes(shape, reduction, prefix, force, as_json, full_group):
 @click.option("--all", "all_shapes", is_flag=True,
               help="Add the long rows (minutes): the shapes 1x8, 2x4, 4x2, 3x3, 2x5 and 1x9, "
                    "Windoku under its full group, Latin squares' main and isomorphism "
-                   "classes of orders 8 and 9.")
+                   "classes of orders 8 and 9, loops of order 7.")
 @click.option("--shapes", default=None, help="Only these shapes, e.g. 2x3,3x2.")
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
               help="Worker processes [default: number of cores; a shape estimated at a few "
@@ -523,7 +526,8 @@ def verify(all_shapes, shapes, workers, as_json, report):
     (and 2x4, 1x8, 3x3 and 1x9 with --all) by Burnside's lemma, and with
     --all Windoku's under its full group (SudokuP's is listed), then Latin
     squares' main classes and isomorphism classes of orders 4-7 (8 and 9
-    with --all).  Exit code 1 if any total disagrees with its published
+    with --all) and loops up to isomorphism of orders 4-6 (7 with --all).
+    Exit code 1 if any total disagrees with its published
     value or a count fails.
 
     \b

@@ -46,13 +46,15 @@ __all__ = ["GroupNote", "group_note", "note_for", "with_factorial", "COMPUTE_MAX
 #: Largest N whose full group a missing cache entry is computed for on the spot.
 COMPUTE_MAX_N = 9
 
-#: The Latin-square groups (``--group main-class``, ``isomorphism``) in words;
+#: The Latin-square groups (``--group main-class``, ``isomorphism``, ``loops``) in words;
 #: their orders count the symbols' permutations already.
 LATIN_SCOPES = {
     "main-class": "paratopy S_N ≀ S_3: rows, columns and symbols each permuted, and their "
                   "roles exchanged (main classes)",
     "isomorphism": "S_N applied to rows, columns and symbols at once (isomorphism classes "
                    "of quasigroups)",
+    "loops": "S_N applied to rows, columns and symbols at once, acting on the Latin squares "
+             "with an identity element (loops up to isomorphism)",
 }
 
 

@@ -126,6 +126,10 @@ class Reduction(abc.ABC):
     #: grids, Burnside's lemma) rather than grids.
     counts_orbits: bool = False
 
+    #: Whether a job that counts orbits takes its identity unit (unit 0)
+    #: from the grid count's store (:func:`counting.plan.prepare_identity`);
+    #: False when it counts it as any other unit (``--group loops``).
+    identity_from_grid: bool = True
 
     @abc.abstractmethod
     def classes(self) -> list[BandClass]:

@@ -10,6 +10,8 @@ to rows, columns and symbols; OEIS A057991), by Burnside's sum of
 (:mod:`.orbits`, :mod:`.full_orbits`): stored, resumed, merged, recounted
 and reported like them.  ``--group isotopy`` is today's ``grid`` group of a
 Latin kind (rows, columns, symbols each permuted), the same job and store.
+``--group loops`` (loops up to isomorphism) is a subclass in its own module,
+:mod:`.loop_orbits`.
 
 * A unit is one conjugacy class of the group (:class:`LatinUnit`, a
   :class:`~counting.group.latin_classes.LatinClass`): ``unit_id`` = its
@@ -57,6 +59,7 @@ from counting.group.burnside import BurnsideTerm, ClassRow, burnside_group, iden
 from counting.group.latin_classes import (LatinClass, isomorphism_classes, paratopism,
                                           free_cells, paratopy_classes, quotient_fixed,
                                           ruled_out, term_fixed)
+from counting.group.loop_classes import MAX_SEARCHED_LOOPS
 from counting.options import CountOptions
 from counting.reduction.base import BandClass, Reduction
 from counting.reduction.cost import stratified_sample, stratum_shares
@@ -115,14 +118,18 @@ class LatinUnit(BurnsideTerm, WorkUnit):
 
 
 def refusal(kind, group: str) -> str | None:
-    """Why ``--group GROUP`` (``isotopy``, ``main-class``, ``isomorphism``)
-    cannot count ``kind``, in one line; None when it can."""
+    """Why ``--group GROUP`` (``isotopy``, ``main-class``, ``isomorphism``,
+    ``loops``) cannot count ``kind``, in one line; None when it can."""
     kind = as_kind(kind)
     if not (kind.plain and kind.shape.latin):
         rules = "" if kind.plain else " with extra rules"
         return (f"--group {group} counts plain Latin squares (1xN or Nx1), not {kind.name} "
                 f"({kind.side} {kind.family} grids{rules})")
     n = kind.shape.n
+    if group == "loops" and n > MAX_SEARCHED_LOOPS:
+        return (f"--group loops counts orders up to {MAX_SEARCHED_LOOPS}: not order {n} (its "
+                f"identity term, the {n}x{n} reduced Latin squares, is searched; order 8's "
+                f"535,281,401,856 would take hours)")
     if group != "isotopy" and n > MAX_ORDER:
         if group == "main-class":
             why = (f"its terms, today's isotopy terms among them, are out of reach: each one's "
@@ -172,11 +179,16 @@ class LatinGroupReduction(BurnsideTerms, Reduction):
         reads the kind's full group from there."""
         return burnside_group(self.grid_kind).order
 
+    def unit_weight(self, cls: LatinClass) -> int:
+        """The weight of the unit of class ``cls``, so that ``Σ weight ·
+        count = Σ |K| · Fix``: the class size, times N! for the identity
+        (whose count is the squares with row 1 in order)."""
+        return cls.size * (math.factorial(cls.n) if cls.is_identity else 1)
+
     @cached_property
     def _units(self) -> tuple[LatinUnit, ...]:
-        n, name = self.shape.n, self.grid_kind.name
-        fact = math.factorial(n)
-        return tuple(LatinUnit(name, self.kind, i, i, 0, c.size * (fact if c.is_identity else 1),
+        name = self.grid_kind.name
+        return tuple(LatinUnit(name, self.kind, i, i, 0, self.unit_weight(c),
                                c.coset, c.types, c.size)
                      for i, c in enumerate(self.latin_classes()))
 

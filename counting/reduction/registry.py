@@ -30,7 +30,8 @@ from counting.reduction.prefix import NAME as PREFIX, PrefixReduction
 from counting.reduction.patterns3 import ThreeBandPatternReduction
 from counting.reduction.orbits import SymmetryReduction
 from counting.reduction.full_orbits import FullSymmetryReduction
-from counting.reduction.latin_orbits import LATIN_GROUPS
+from counting.reduction.latin_orbits import LATIN_GROUPS as LATIN_SQUARE_GROUPS
+from counting.reduction.loop_orbits import LoopReduction
 from grids.kind import as_kind
 from grids.shape import Shape, as_shape
 
@@ -54,7 +55,8 @@ SYMMETRY = SymmetryReduction.kind
 # The same under the kind's full group (``--group full``): another stored name,
 # so that stores, unit ids and row checksums of the two groups never mix.
 SYMMETRY_FULL = FullSymmetryReduction.kind
-# The Latin-square groups (--group main-class, isomorphism): their own stored names.
+# The Latin-square groups (--group main-class, isomorphism, loops): their own stored names.
+LATIN_GROUPS = {**LATIN_SQUARE_GROUPS, LoopReduction.group_name: LoopReduction}
 SYMMETRY_LATIN = {cls.kind: cls for cls in LATIN_GROUPS.values()}
 # ``--group`` name -> the reduction counting under it; a store made before
 # groups were named is a "symmetry" store: today's group, "grid".  "isotopy"
@@ -272,7 +274,7 @@ def get_reduction(shape: Shape | str, name: str | None = None) -> Reduction:
     2x3 too); its essentially
     different grids by ``"symmetry"`` (Burnside over the kind's group) or
     ``"symmetry-full"`` (over its full group, :data:`GROUPS`); Latin squares'
-    also by ``"symmetry-main-class"`` and ``"symmetry-isomorphism"``.
+    also by ``"symmetry-main-class"``, ``"symmetry-isomorphism"`` and ``"symmetry-loops"``.
     """
     kind = as_kind(shape)
     if name == SYMMETRY_FULL:

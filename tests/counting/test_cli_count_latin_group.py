@@ -138,7 +138,7 @@ def test_the_report_compares_with_the_group_s_published_value(here):
 
 def test_help_names_the_groups_and_what_isotopy_is():
     text = " ".join(invoke("count", "--help").output.split())
-    assert "--group [grid|full|isotopy|main-class|isomorphism]" in text
+    assert "--group [grid|full|isotopy|main-class|isomorphism|loops]" in text
     assert "'isotopy', another name for 'grid' there" in text
 
 

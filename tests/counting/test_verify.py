@@ -400,3 +400,27 @@ def test_the_notes_of_rows_not_counted_type_no_figures():
     for key, note in notes.items():
         bare = re.sub(r"`[^`]*`|(?:results|docs)/\S+|A\d{6}|\b\d+x\d+\S*|rows \d+-\d+", "", note)
         assert not re.search(r"\d", bare), (key, bare)
+
+
+# -- loops up to isomorphism (issue 34, --group loops) ------------------------
+def test_verify_counts_loops_up_to_isomorphism_beside_oeis_a057771():
+    rows = verify.verify([], latin_classes=[(verify.LOOPS, 4), (verify.LOOPS, 5),
+                                            (verify.LOOPS, 6)])
+    assert [r.status for r in rows] == ["ok"] * 3
+    assert [r.computed for r in rows] == [2, 6, 109]
+    assert {r.source for r in rows} == {"OEIS A057771"}
+    assert rows[1].label == "1x5 (loops up to isomorphism)"
+    assert "loops (iso.)" in verify.format_table(rows)
+
+
+def test_a_grid_total_that_disagrees_with_the_searched_loops_makes_the_row_fail():
+    row = verify.verify_latin_classes(verify.LOOPS, 5, grid_total=2 * 161_280)
+    assert row.status == "FAILED" and row.computed is None and "loops searched" in row.error
+
+
+def test_verify_counts_loops_to_order_6_by_default_and_7_with_all():
+    quick, long = verify.default_latin_classes(), verify.default_latin_classes(True)
+    assert (verify.LOOPS, 6) in quick and (verify.LOOPS, 7) not in quick
+    assert (verify.LOOPS, 7) in long and (verify.LOOPS, 8) not in long
+    assert published.lookup("1x7", up_to_symmetry=True, group="loops").total == 23_746
+    assert published.lookup("1x8", up_to_symmetry=True, group="loops").source == "OEIS A057771"

@@ -1,0 +1,105 @@
+"""``gridcount count 1xN --up-to-symmetry --group loops``: loops up to
+isomorphism through ``count``, ``status``, ``recount`` and ``report``
+(counting/cli/count.py, counting/plan.py, counting/reduction/loop_orbits.py).
+
+Every unit is counted, the identity's too: no grid store is read or made.
+"""
+import json
+import math
+
+import pytest
+
+from counting.store.database import Store
+from cli_samples import invoke
+from store_samples import store_count_plus_one
+
+DB = "results/1x5-rsymmetry-loops.sqlite"
+
+
+def count_json(*args) -> dict:
+    res = invoke("count", *args, "--up-to-symmetry", "--workers", 1, "--json")
+    assert res.exit_code == 0, res.output
+    return json.loads(res.output)
+
+
+@pytest.mark.parametrize("n, classes", [(4, 2), (5, 6), (6, 109)])
+def test_the_loops_up_to_isomorphism_are_oeis_a057771_and_no_grid_store_is_made(
+        here, n, classes):
+    doc = count_json(f"1x{n}", "--group", "loops")
+    assert doc["total_int"] == classes
+    assert doc["reduction"] == "symmetry-loops" and doc["total_counts"] == \
+        "loops up to isomorphism"
+    assert doc["store"] == f"results/1x{n}-rsymmetry-loops.sqlite"
+    assert sorted(p.name for p in (here / "results").iterdir()) == \
+        [f"1x{n}-rsymmetry-loops.sqlite"]                  # the identity is no grid count
+    assert sum(row["weighted_int"] for row in doc["burnside"]) == classes * math.factorial(n)
+    assert doc["burnside"][0]["fixed_int"] == n * {4: 4, 5: 56, 6: 9408}[n]   # n × A000315
+
+
+def test_a_job_counted_in_parts_resumes_to_the_same_total(here):
+    first = count_json("1x6", "--group", "loops", "--db", "parts.sqlite", "--units", "0-2")
+    assert first["total_int"] is None and first["run"]["units_counted"] == 3
+    rest = count_json("1x6", "--group", "loops", "--db", "parts.sqlite")
+    assert rest["run"]["units_counted"] == 7 - 3 and rest["total_int"] == 109   # 7 classes fix a point
+
+
+def test_recount_status_and_report_of_a_loops_store(here):
+    count_json("1x5", "--group", "loops")
+    res = invoke("recount", DB)
+    assert res.exit_code == 0, res.output
+    assert res.output.splitlines()[-1] == "all 5 recounted units agree"    # the identity too
+    res = invoke("status", DB)
+    assert res.exit_code == 0, res.output
+    counted = next(line for line in res.output.splitlines() if line.startswith("counted under"))
+    assert "loops up to isomorphism" in counted and counted.endswith("(--group loops)")
+    assert res.output.splitlines()[-1].split() == ["total", "(loops", "up", "to",
+                                                   "isomorphism)", "6"]
+    assert "identity (unit 0)" not in res.output      # counted here: no grid store to name
+    assert "identity" not in json.loads(invoke("status", DB, "--json").output)
+    pytest.importorskip("matplotlib")
+    res = invoke("report", DB, "--format", "md", "-o", "r.md")
+    assert res.exit_code == 0, res.output
+    assert "matches the published 6 (OEIS A057771)" in (here / "r.md").read_text()
+
+
+def test_recount_finds_an_edited_identity_unit(here):
+    count_json("1x5", "--group", "loops")
+    store_count_plus_one(here / DB, 0)
+    res = invoke("recount", DB)
+    assert res.exit_code == 1, res.output
+    assert "unit    0: stored           57  recounted           56" in res.output
+    assert res.output.strip().splitlines()[-1] == \
+        "Error: 1 of 5 recounted units disagree with the store"
+
+
+@pytest.mark.parametrize("stored, asked", [("isomorphism", "loops"), ("loops", "isomorphism")])
+def test_a_store_of_another_group_is_refused_naming_both(here, stored, asked):
+    count_json("1x4", "--group", stored, "--db", "s.sqlite")
+    with Store.open(here / "s.sqlite") as st:
+        before = (st.job, len(st))
+    res = invoke("count", "1x4", "--up-to-symmetry", "--group", asked, "--db", "s.sqlite",
+                 "--workers", "1")
+    assert res.exit_code == 2, res.output
+    assert f"under the {stored} group (--group {stored}), not the {asked} group " \
+           f"(--group {asked})" in res.output.strip().splitlines()[-1]
+    with Store.open(here / "s.sqlite") as st:
+        assert (st.job, len(st)) == before
+
+
+@pytest.mark.parametrize("kind, words", [
+    ("2x2", "--group loops counts plain Latin squares (1xN or Nx1), not 2x2 (4×4 Sudoku grids)"),
+    ("1x8", "--group loops counts orders up to 7: not order 8"),
+])
+def test_another_kind_or_too_large_an_order_is_refused_in_one_line(here, kind, words):
+    res = invoke("count", kind, "--up-to-symmetry", "--group", "loops")
+    assert res.exit_code == 2
+    assert res.output.count("\n") == 1 and "Traceback" not in res.output
+    assert words in res.output
+    assert not (here / "results").exists()
+
+
+def test_help_names_the_group_and_its_oeis_sequence():
+    text = " ".join(invoke("count", "--help").output.split())
+    assert "--group [grid|full|isotopy|main-class|isomorphism|loops]" in text
+    assert "'loops', the same on the squares with an identity element (loops up to " \
+           "isomorphism, OEIS A057771), orders up to 7" in text
