@@ -94,7 +94,12 @@ def build_report(store: Store) -> Report:
     results = sorted(store.results(), key=lambda r: r.unit_id)
     weight = {c.class_id: c.weight for c in job.classes}
     red = job.reduction_object
-    elsewhere = {r.unit_id: red.not_recountable(job.units[r.unit_id]) for r in results}
+    # a unit not counted by this job's workers (a symmetry job's identity, taken from the
+    # grid store) names why; a reduction that can recount none of its units (9x9 kind
+    # tables, 4x3 band tables) counted them all here, and says so once
+    refused = red.recount_refused()
+    elsewhere = {r.unit_id: None if refused else red.not_recountable(job.units[r.unit_id])
+                 for r in results}
     here = [r for r in results if elsewhere[r.unit_id] is None]
 
     by_worker: dict[str, list[UnitResult]] = defaultdict(list)
@@ -104,7 +109,8 @@ def build_report(store: Store) -> Report:
     spans = unit_spans(here)      # when the units counted here ran
     job_rows = _job_rows(job, s, results, spans, by_worker, timed) + [
         (f"unit {r.unit_id} (not counted here)", f"from {r.worker}: {elsewhere[r.unit_id]}")
-        for r in results if elsewhere[r.unit_id] is not None]
+        for r in results if elsewhere[r.unit_id] is not None] + (
+        [("recount", f"none: {refused}")] if refused else [])
     class_header, class_rows, not_started = _class_rows(job, results, weight)
     described = class_header[-1] == "elements"
     class_sum = None
