@@ -121,7 +121,6 @@ cdef void _scatter(const uint16_t* decode, const uint64_t* counts, const uint32_
                    const int32_t* word_index, uint64_t* out) noexcept nogil:
     """out[v] += N(ρ) for every ρ and each of its 216 orthogonal codes v."""
     cdef int64_t k
-    cdef uint32_t rho[ROWS]
     cdef int d[ROWS][3]
     cdef int perm[6][3]
     cdef int i, r, p1, p2, p3, j

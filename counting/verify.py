@@ -24,6 +24,7 @@ from __future__ import annotations
 import tempfile
 import time
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -275,7 +276,8 @@ def _not_counted(name: str, listed: dict, up_to_symmetry: bool) -> str:
 def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountOptions(),
                  up_to_symmetry: bool = False, grid_total: int | None = None,
                  reduction: str | None = None, in_process_if_small: bool = False,
-                 note: Callable[[str], None] | None = None) -> VerifyRow:
+                 note: Callable[[str], None] | None = None,
+                 on_start: Callable[[], None] | None = None) -> VerifyRow:
     """Count ``shape`` from scratch (temporary store) and compare.
 
     ``options`` chooses the counting method, as for :func:`run_count`.
@@ -291,7 +293,9 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
     (:func:`counting.plan.in_process_reason`).  ``note`` is told, once a
     count, why a memo the workers would share cannot be used here (a FIFO
     at the memo file's path...): the workers then keep their own tables
-    and say nothing (:func:`_count`).
+    and say nothing (:func:`_count`).  ``on_start`` is called once the
+    count starts: not for a shape listed as not counted, nor for one found
+    out of reach.
     """
     name = as_kind(shape).name
     chosen_reduction = reduction
@@ -314,6 +318,8 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
                                     time.perf_counter() - t0)
         if in_process_if_small and in_process_reason(quick, workers) is not None:
             workers = 1
+        if on_start is not None:
+            on_start()
         with tempfile.TemporaryDirectory(prefix="gridcount-verify-") as tmp:
             if up_to_symmetry:
                 job = Job.load(name, SYMMETRY)
@@ -459,7 +465,8 @@ def verify(shapes: Iterable[str], *, workers: int = 1, options: CountOptions = C
     ``latin_classes`` (the identity from ``1xN``'s grid count of this run when
     there is one), then the ``(rows, n)`` Latin ``rectangles``;
     ``on_start`` is told each count as it starts (not the shapes listed
-    but not counted, :data:`NOT_COUNTED`) and ``on_row`` each row as it is done.
+    but not counted, :data:`NOT_COUNTED`, nor those found out of reach) and
+    ``on_row`` each row as it is done.
 
     Every shape is checked (``N <= 16``) before anything is counted, so a
     bad shape fails at once with a ``ValueError``.  ``in_process_if_small``
@@ -481,13 +488,11 @@ def verify(shapes: Iterable[str], *, workers: int = 1, options: CountOptions = C
     second = [(n, False, r) for n in names for r in SECOND_METHOD.get(n, ())]
     for name, sym, red in [(n, False, None) for n in names] + second + \
             [(n, True, None) for n in sym_names]:
-        listed = name in (NOT_COUNTED_SYMMETRY if sym else NOT_COUNTED)
-        if on_start and not listed:   # a listed shape is not counted: nothing starts
-            on_start(f"{name} (essentially different)" if sym else
-                     f"{name} by {red}" if red else name)
+        what = f"{name} (essentially different)" if sym else f"{name} by {red}" if red else name
         row = verify_shape(name, workers=workers, options=options, up_to_symmetry=sym,
                            grid_total=grids.get(name) if sym else None, reduction=red,
-                           in_process_if_small=in_process_if_small, note=note_once)
+                           in_process_if_small=in_process_if_small, note=note_once,
+                           on_start=None if on_start is None else partial(on_start, what))
         if not sym and red is None and row.computed is not None and row.match is not False:
             grids[name] = row.computed
         rows.append(row)

@@ -370,7 +370,7 @@ cdef class Engine:
     cdef void _unwind(self) noexcept nogil:
         """Undo a suspended search, then the givens: the matrix is pristine."""
         cdef link_t lvl = self.level
-        cdef link_t k, q, j, p
+        cdef link_t k, q, p
         if self.running:
             if self.phase == ADVANCE or self.phase == BACKUP:
                 # best[lvl] covered, no row of this level covered

@@ -355,7 +355,7 @@ def _print_burnside(table, labels) -> None:
         cells = [c.rjust(w) for c, w in zip(line[:4], widths)] + [line[4]]
         click.echo("  ".join(cells).rstrip())
     fixing = sum(1 for r in table if r.fixed)
-    click.echo(f"{len(rows)} classes have units and {fixing} of them fix some grid; the other "
+    click.echo(f"{len(rows):,} classes have units and {fixing:,} of them fix some grid; the other "
                f"classes of the group provably fix none")
 
 
@@ -445,8 +445,8 @@ def _print_summary(s: jobs.Summary, path, quiet: bool = False) -> None:
                        f"completion, so the count is 0")
         click.echo(f"units stored in {path}")
     else:
-        click.echo(f"{s.done:,} of {s.n_units:,} units done ({s.classes_complete} of "
-                   f"{s.n_classes} classes complete) in {path}; the total needs every unit.")
+        click.echo(f"{s.done:,} of {s.n_units:,} units done ({s.classes_complete:,} of "
+                   f"{s.n_classes:,} classes complete) in {path}; the total needs every unit.")
 
 
 @click.command()
@@ -501,7 +501,7 @@ def classes(shape, reduction, prefix, force, as_json, full_group):
     click.echo(f"{'class':>5}  {title:<{width}}  {'weight':>7}")
     for c, rep in zip(cls, reps):
         click.echo(f"{c.class_id:>5}  {rep:<{width}}  {c.weight:>7,}")
-    click.echo(f"{len(cls)} classes, weights sum to {sum(c.weight for c in cls):,} "
+    click.echo(f"{len(cls):,} classes, weights sum to {sum(c.weight for c in cls):,} "
                f"{labels_of(job.reduction_object).members}")
 
 

@@ -250,5 +250,6 @@ def recount(db, sample, seed, no_memo):
         mark = "ok" if stored == again else "MISMATCH"
         click.echo(f"unit {u:>4}: stored {stored:>12,}  recounted {again:>12,}  {mark}")
     if rep.mismatches:
-        fail(f"{len(rep.mismatches)} of {len(rep.checked)} recounted units disagree with the store")
-    click.echo(f"all {len(rep.checked)} recounted units agree")
+        fail(f"{len(rep.mismatches):,} of {len(rep.checked):,} recounted units disagree "
+             f"with the store")
+    click.echo(f"all {len(rep.checked):,} recounted units agree")

@@ -63,6 +63,15 @@ def test_verify_never_says_it_counts_a_shape_it_only_lists():
     assert "counting 1x10" not in res.stderr
 
 
+def test_verify_never_says_it_counts_a_shape_it_finds_out_of_reach():
+    # 6x2 is not listed: its estimate (days) is made, then the shape refused
+    res = invoke("verify", "--shapes", "6x2", "--workers", "1")
+    assert res.exit_code == 0, res.output
+    assert res.stderr.splitlines()[0] == "6x2: not counted here (see below the table)"
+    assert "counting 6x2" not in res.stderr
+    assert "6x2: not counted here: out of reach" in res.output
+
+
 def test_a_shape_whose_count_fails_is_reported_not_a_crash(monkeypatch):
     def broken(job, *args, **kwargs):
         if job.shape == "2x2":

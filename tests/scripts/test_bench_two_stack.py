@@ -4,23 +4,15 @@ check of ``scripts/two_stack_couple_check.py --record``), which a rerun of the
 benchmark used to drop."""
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
-
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "bench_two_stack.py"
 
 REPORT = "# 2x5: Burnside terms\n\n| unit | A |\n|---:|---:|\n| 12 | 7 |\n\nTotal: 7.\n"
 CHECK = "## An independent check\n\nWritten by another script.\n\n| unit | A |\n|---:|---:|\n| 12 | 7 |\n"
 
 
 @pytest.fixture(scope="module")
-def bench():
-    spec = importlib.util.spec_from_file_location("bench_two_stack", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def bench(load_script):
+    return load_script("bench_two_stack")
 
 
 def test_a_rewrite_keeps_the_sections_below_the_old_report(bench):

@@ -16,7 +16,6 @@ a kind whose job counts by the split route already is refused (exit 2).
 from __future__ import annotations
 
 import csv
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -25,15 +24,10 @@ from counting.job import Job
 from counting.plan import CountRequest, count, open_store
 from counting.units import Tally, UnitResult
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "count_full_terms.py"
-
 
 @pytest.fixture(scope="module")
-def script():
-    spec = importlib.util.spec_from_file_location("count_full_terms", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def script(load_script):
+    return load_script("count_full_terms")
 
 
 def _tsv(path: Path, *rows: tuple[str, int]) -> Path:

@@ -14,8 +14,6 @@ some of these.
 """
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 
 import pytest
 
@@ -23,15 +21,10 @@ from counting.group.burnside import symmetry_units
 from counting.group.fixed import count_fixed
 from counting.group.two_stack_fixed import two_stack_fixed
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "two_stack_couple_check.py"
-
 
 @pytest.fixture(scope="module")
-def check():
-    spec = importlib.util.spec_from_file_location("two_stack_couple_check", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def check(load_script):
+    return load_script("two_stack_couple_check")
 
 
 def _units(shape: str, check) -> list:

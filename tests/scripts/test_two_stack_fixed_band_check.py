@@ -19,7 +19,6 @@ orbit of data weighted 1 instead of its size changes some of these.
 """
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -33,11 +32,8 @@ SCRIPT = ROOT / "scripts" / "two_stack_fixed_band_check.py"
 
 
 @pytest.fixture(scope="module")
-def check():
-    spec = importlib.util.spec_from_file_location("two_stack_fixed_band_check", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def check(load_script):
+    return load_script("two_stack_fixed_band_check")
 
 
 def _equals_whole_grid_search(check, shape: str, unit_id: int) -> None:
