@@ -43,11 +43,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from counting.group.burnside import identity_fixed
 from counting.reduction import get_reduction
 from counting.store.database import Store
 from counting.store.format import CHECKSUM_DIGITS, JobInfo, OtherJobError, StoreError
 from counting.units import UnitResult
+from grids.kind import as_kind
 
 __all__ = ["GridRows", "read_grid_store", "grid_store_to_count", "rows_digest", "link",
            "parse_link", "IdentityCheck", "check_identity"]
@@ -190,13 +190,15 @@ def check_identity(store: Store, identity: UnitResult) -> IdentityCheck:
                          f"was made anew; gridcount recount {path} checks the grid counts")
     if grid.total is None:
         return IdentityCheck(recorded, False, f"{path} is not complete")
-    try:
-        expected = identity_fixed(store.job.shape, grid.total)
+    red = get_reduction(store.job.shape, store.job.reduction)
+    try:   # the reduction's relation: grid count / N! (loops: / N!·(N-1)!)
+        expected = red.identity_result(grid.total, identity.worker).count
     except ValueError as e:
         raise StoreError(f"{path}: {e}") from None
     if identity.count != expected:
         edited = (f"{store.path} was edited" if digest is not None else
                   f"one of the two was edited; gridcount recount {path} checks the grid counts")
-        raise StoreError(f"{where}, whose grid count / N! is {expected:,}, but unit 0 "
+        per = red.identity_divisor(as_kind(store.job.shape).shape.n)
+        raise StoreError(f"{where}, whose grid count / {per} is {expected:,}, but unit 0 "
                          f"holds {identity.count:,}: {edited}")
     return IdentityCheck(recorded, True)
