@@ -143,3 +143,23 @@ def test_the_identity_taken_from_the_grid_store_gives_oeis_a057771_and_is_tied_t
     with Store.open(db) as st, pytest.raises(StoreError, match="changed since") as info:
         check_identity(st, st.get(0))
     assert grid.name in str(info.value) and db.name in str(info.value)
+
+
+@pytest.mark.slow
+def test_order_8_through_count_takes_its_identity_from_the_grid_store_and_is_oeis_a057771(here):
+    """About 15 s: the 1x8 grid count (its store made first), then 14 units
+    of under a second; the identity is checked against the grid store and
+    its recount is that store's."""
+    doc = count_json("1x8", "--group", "loops")
+    assert doc["total_int"] == 106_228_849                          # OEIS A057771
+    assert doc["burnside"][0]["fixed_int"] == 8 * 535_281_401_856   # 8 × A000315
+    grid = "results/1x8-rcycles2.sqlite"
+    assert (here / grid).is_file()
+    db = "results/1x8-rsymmetry-loops.sqlite"
+    status = json.loads(invoke("status", db, "--json").output)
+    assert status["identity"] == {"grid_store": grid, "checked": True}
+    res = invoke("recount", db, "--sample", 15)
+    assert res.exit_code == 0, res.output
+    assert "unit    0: not recounted here: the identity's count is the 1x8 grid count / " \
+           "(8!·7!): recount the grid count's store" in res.output
+    assert res.output.splitlines()[-1] == "all 14 recounted units agree"
