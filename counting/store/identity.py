@@ -2,7 +2,9 @@
 
 The identity class of Burnside's sum fixes every grid, so unit 0 of a
 symmetry job counts the grids with box 1 standard: the grid count over
-``N!``, taken from a grid count's store (:func:`counting.plan.prepare_identity`).
+``N!``, taken from a grid count's store (:func:`counting.plan.prepare_identity`)
+by the reduction's :meth:`~counting.reduction.base.Reduction.identity_result`
+(``--group loops`` of order 8: the reduced Latin squares, over ``N!·(N-1)!``).
 Burnside's divisibility check cannot see an error there that is a multiple
 of ``|G|`` (the identity's class has size 1), so the identity is tied to
 its grid store instead:
@@ -13,8 +15,8 @@ its grid store instead:
   (:func:`link`: ``grid count PATH rows DIGEST``; the row checksum covers it);
 * **whenever the symmetry store is summarised** (``status``, ``export``,
   ``count``, ``report``), :func:`check_identity` reads the grid store again:
-  its rows must still have that digest and its total over ``N!`` must still
-  be the identity's count.  A change of either file is refused in one line
+  its rows must still have that digest and its total over ``N!`` (by the
+  same relation) must still be the identity's count.  A change of either file is refused in one line
   naming both.
 
 What this does not guard: a grid-store row whose count was changed *and its
