@@ -30,7 +30,8 @@ in this order, checking everything before anything is deleted or opened:
    holds a complete count of the same shape, and the grid job is counted
    into that store first when it does not; :func:`record_identity` then
    stores it as unit 0, naming the grid store as the unit's worker.
-   Not for ``--group loops``, which counts it (``identity_from_grid`` False).
+   ``--group loops`` takes it so (``R_N = L_N / (N!·(N-1)!)``) beyond order 7
+   only, and counts it below (``identity_from_grid`` False).
 5. **The run** (:func:`counting.job.run_count`) and its summary.
 
 ``verify`` uses the same steps (:func:`check_reach`,
@@ -504,7 +505,8 @@ def prepare_identity(store: Store, shape: str, reduction: str | None, force: boo
             raise StoreError(f"{grid_path} is not complete after counting it")
     fixed = record_identity(store, grid_job.shape, grid.total, grid_path, grid.digest)
     n = check_shape(grid_job.shape, force=True).n
-    say(f"identity: {grid.total:,} grids / {n}! = {fixed:,} (from {grid_path})")
+    per = get_reduction(store.job.shape, store.job.reduction).identity_divisor(n)
+    say(f"identity: {grid.total:,} grids / {per} = {fixed:,} (from {grid_path})")
     return fixed
 
 
@@ -529,7 +531,8 @@ def needs_identity(store: Store) -> bool:
 
 def record_identity(store: Store, shape: str, grid_total: int, source: Path | str,
                     rows_digest: str | None = None) -> int:
-    """Store unit 0 of the symmetry job: ``grid_total / N!`` (checked exact),
+    """Store unit 0 of the symmetry job: ``grid_total / N!`` (checked exact;
+    the reduction's :meth:`~counting.reduction.base.Reduction.identity_result`),
     its worker the link to ``source``, the grid store, and the digest of
     the rows the total was read from (:func:`counting.store.identity.link`).
 

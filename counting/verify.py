@@ -39,7 +39,7 @@ from counting.verify_table import (LONGEST_IN_TABLE, TABLE_WIDTH, format_markdow
                                   write_markdown)
 from counting.group.burnside import MAX_SEARCHED_IDENTITY
 from counting.group.latin_classes import isomorphism_class_count, main_class_count
-from counting.group.loop_classes import loop_class_count
+from counting.group.loop_classes import MAX_SEARCHED_LOOPS, loop_class_count
 from counting.group.split_burnside import split_orbit_count
 from factorization import latin_rectangles
 from grids.kind import as_kind
@@ -111,15 +111,17 @@ NOT_COUNTED_FULL_GROUP = {
 # identity's term): orders 4-7 in seconds; --all adds 8 (about 20 CPU-s) and
 # 9 (about 4 minutes with its grid count; results/latin-classes.md).
 # Loops up to isomorphism (counting/group/loop_classes.py: every term searched,
-# the identity's too, no grid count): orders 4-6 in seconds; --all adds 7 (about
-# 20 CPU-s, results/latin-classes.md); 8 and beyond are refused (their identity
-# term, the reduced Latin squares, is out of reach).
+# the identity's too, no grid count, up to order 7): orders 4-6 in seconds; --all
+# adds 7 (about 20 CPU-s, results/latin-classes.md) and 8 (its identity term,
+# the reduced Latin squares, from 1x8's grid count of the run; the other terms
+# under a CPU-second); 9 and beyond are refused (not measured).
 LOOPS = "loops up to isomorphism"
 LATIN_GROUPS = {"main classes": main_class_count, "isomorphism classes": isomorphism_class_count,
                 LOOPS: loop_class_count}
 QUICK_LATIN_CLASSES = tuple((g, n) for n in (4, 5, 6, 7) for g in LATIN_GROUPS
                             if (g, n) != (LOOPS, 7))
-LONG_LATIN_CLASSES = ((LOOPS, 7), *((g, n) for n in (8, 9) for g in LATIN_GROUPS if g != LOOPS))
+LONG_LATIN_CLASSES = ((LOOPS, 7), *((g, n) for n in (8, 9) for g in LATIN_GROUPS
+                                    if (g, n) != (LOOPS, 9)))
 NOT_COUNTED_SYMMETRY = {
     "2x5": "out of reach by search (`gridcount count 2x5 --up-to-symmetry` refuses it with "
            "its cost estimate: results/2x5-symmetry-terms.md); every term counted by the "
@@ -390,13 +392,14 @@ def verify_latin_classes(group: str, n: int, *, workers: int = 1,
     ``"isomorphism classes"`` or loops, :data:`LATIN_GROUPS`) beside the
     published value; the identity's term from ``grid_total`` (a grid count
     of the same run) or a grid count of ``1xN`` made here first (beyond 6×6;
-    ``note`` as for :func:`verify_shape`), except for loops, whose every
-    term is searched."""
+    ``note`` as for :func:`verify_shape`), except for loops up to order 7,
+    whose every term is searched."""
     source, values = published.LATIN_CLASSES[group]
     t0 = time.perf_counter()
     computed = units = error = None
     try:
-        if grid_total is None and n > MAX_SEARCHED_IDENTITY and group != LOOPS:
+        searched = MAX_SEARCHED_LOOPS if group == LOOPS else MAX_SEARCHED_IDENTITY
+        if grid_total is None and n > searched:
             with tempfile.TemporaryDirectory(prefix="gridcount-verify-") as tmp:
                 grid_total = _count(Job.load(f"1x{n}"), Path(tmp) / "grids.sqlite", workers,
                                     options, note=note)

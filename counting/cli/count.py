@@ -25,7 +25,7 @@ from counting.exact_json import exact, exact_map
 from counting.options import CountOptions
 from counting.reduction import registry
 from counting.reduction.latin_orbits import MAX_ORDER as MAX_LATIN_ORDER
-from counting.group.loop_classes import MAX_SEARCHED_LOOPS
+from counting.group.loop_classes import MAX_LOOPS, MAX_SEARCHED_LOOPS
 from counting.reduction.prefix import PREFIX_HELP, PrefixReduction
 from counting.run import dask_setup, dask_stats   # not dask_pool: --help needs no Dask
 from counting.run.notice import say_if_slow
@@ -120,7 +120,8 @@ def _row_text(row) -> str:
                    "columns and symbols (quasigroups up to isomorphism, OEIS A057991); orders "
                    f"up to {MAX_LATIN_ORDER} for these two; 'loops', the same on the squares "
                    f"with an identity element (loops up to isomorphism, OEIS A057771), orders "
-                   f"up to {MAX_SEARCHED_LOOPS}. "
+                   f"up to {MAX_LOOPS} (beyond {MAX_SEARCHED_LOOPS}, its identity from the grid "
+                   f"count). "
                    f"[default: {registry.DEFAULT_GROUP}, for every kind]")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run the units on a Dask cluster: tcp://HOST:PORT of a running scheduler, "
@@ -509,7 +510,7 @@ def classes(shape, reduction, prefix, force, as_json, full_group):
 @click.option("--all", "all_shapes", is_flag=True,
               help="Add the long rows (minutes): the shapes 1x8, 2x4, 4x2, 3x3, 2x5 and 1x9, "
                    "Windoku under its full group, Latin squares' main and isomorphism "
-                   "classes of orders 8 and 9, loops of order 7.")
+                   "classes of orders 8 and 9, loops of orders 7 and 8.")
 @click.option("--shapes", default=None, help="Only these shapes, e.g. 2x3,3x2.")
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
               help="Worker processes [default: number of cores; a shape estimated at a few "
@@ -526,7 +527,7 @@ def verify(all_shapes, shapes, workers, as_json, report):
     (and 2x4, 1x8, 3x3 and 1x9 with --all) by Burnside's lemma, and with
     --all Windoku's under its full group (SudokuP's is listed), then Latin
     squares' main classes and isomorphism classes of orders 4-7 (8 and 9
-    with --all) and loops up to isomorphism of orders 4-6 (7 with --all).
+    with --all) and loops up to isomorphism of orders 4-6 (7 and 8 with --all).
     Exit code 1 if any total disagrees with its published
     value or a count fails.
 

@@ -31,9 +31,14 @@ The identity's term is not the grid count: it fixes every loop, and there
 are ``n · R_n`` of them, ``R_n`` the reduced Latin squares (row 0 and
 column 0 in order, OEIS A000315), since relabelling by the transposition
 ``(0 e)`` maps the loops of identity ``e`` one-to-one onto those of
-identity 0.  With ``L_n = n!·(n-1)!·R_n`` Latin squares,
-``Fix(id) = L_n / (n-1)!²`` (:func:`loops_from_grid_total`).  It is searched
-(:func:`loop_fixed_at` of the identity: ``R_n``), never read from a store.
+identity 0.  With ``L_n = n!·(n-1)!·R_n`` Latin squares (permuting the
+columns puts row 0 in order, ``n!`` ways, then permuting rows 1..n-1 puts
+column 0 in order, ``(n-1)!`` ways, each square reached once),
+``R_n = L_n / (n!·(n-1)!)`` (:func:`reduced_from_grid_total`) and
+``Fix(id) = L_n / (n-1)!²`` (:func:`loops_from_grid_total`).  Up to order
+:data:`MAX_SEARCHED_LOOPS` it is searched (:func:`loop_fixed_at` of the
+identity: ``R_n``); beyond, up to :data:`MAX_LOOPS`, it is the grid count's
+(``grid_total``), order 8's ``R_8 = 535,281,401,856`` being hours of search.
 
 Example
 -------
@@ -53,12 +58,18 @@ from counting.options import CountOptions
 from dlx.api import ConflictingGivensError
 
 __all__ = ["loop_classes", "fixed_points", "loop_givens", "loop_cover", "loop_fixed_at", "loop_term_fixed",
-           "loops_from_grid_total", "loop_class_count", "MAX_SEARCHED_LOOPS"]
+           "reduced_from_grid_total", "loops_from_grid_total", "loop_class_count",
+           "MAX_SEARCHED_LOOPS", "MAX_LOOPS"]
 
 #: Largest order whose identity term, ``R_n`` reduced Latin squares, is
 #: searched: order 7's 16,942,080 take seconds; order 8's 535,281,401,856
 #: would take hours.
 MAX_SEARCHED_LOOPS = 7
+
+#: Largest order counted: beyond :data:`MAX_SEARCHED_LOOPS` the identity
+#: term is the grid count's (:func:`reduced_from_grid_total`); order 8's
+#: other 14 terms take under a CPU-second (results/latin-classes.md).
+MAX_LOOPS = 8
 
 
 def loop_classes(n: int) -> tuple[LatinClass, ...]:
@@ -131,45 +142,68 @@ def loop_term_fixed(cls: LatinClass, options: CountOptions | None = None) -> int
     return len(points) * loop_fixed_at(cls.n, cls.perms()[0], points[0], options)
 
 
-def loops_from_grid_total(n: int, grid_total: int) -> int:
-    """The loops on ``{0..n-1}``, ``L_n / (n-1)!²`` from the Latin squares'
-    count ``L_n``; ValueError when ``grid_total`` is no positive multiple
-    of ``n!·(n-1)!`` (then it is not a count of Latin squares).
+def reduced_from_grid_total(n: int, grid_total: int) -> int:
+    """The reduced Latin squares ``R_n`` (OEIS A000315) from the Latin
+    squares' count ``L_n`` (OEIS A002860): ``R_n = L_n / (n!·(n-1)!)``
+    (module docstring), exact; ValueError in one line when ``grid_total``
+    is no positive multiple of ``n!·(n-1)!`` (then it is not a count of
+    Latin squares of order ``n``).
 
     Example
     -------
-    >>> loops_from_grid_total(4, 576)
-    16
+    >>> reduced_from_grid_total(4, 576)
+    4
     """
     unit = math.factorial(n) * math.factorial(n - 1)
     if isinstance(grid_total, bool) or not isinstance(grid_total, int) or grid_total < 1 \
             or grid_total % unit:
         raise ValueError(f"grid total of 1x{n} must be a positive multiple of {n}!·{n - 1}!, "
                          f"got {grid_total!r}")
-    return grid_total // math.factorial(n - 1) ** 2
+    return grid_total // unit
+
+
+def loops_from_grid_total(n: int, grid_total: int) -> int:
+    """The loops on ``{0..n-1}``, ``n · R_n = L_n / (n-1)!²`` from the Latin
+    squares' count ``L_n``; ValueError as :func:`reduced_from_grid_total`.
+
+    Example
+    -------
+    >>> loops_from_grid_total(4, 576)
+    16
+    """
+    return n * reduced_from_grid_total(n, grid_total)
 
 
 def loop_class_count(n: int, options: CountOptions | None = None, *,
                      grid_total: int | None = None, on_term=None) -> LatinClasses:
     """Loops of order ``n`` up to isomorphism (OEIS A057771), every term
     counted (``on_term(term)`` told each as it is done); ValueError in one
-    line for an order whose identity term is not searched
-    (:data:`MAX_SEARCHED_LOOPS`).  ``grid_total``, the Latin squares of
-    order ``n`` when known, is not used but checked: ArithmeticError when the
-    identity's searched term is not :func:`loops_from_grid_total` of it."""
+    line for an order above :data:`MAX_LOOPS`.  ``grid_total``, the Latin
+    squares of order ``n``: up to :data:`MAX_SEARCHED_LOOPS` not used but
+    checked (ArithmeticError when the identity's searched term is not
+    :func:`loops_from_grid_total` of it); beyond, the identity's term
+    (ValueError when it is missing or no multiple of ``n!·(n-1)!``)."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ValueError(f"order must be a positive integer, got {n!r}")
-    if n > MAX_SEARCHED_LOOPS:
-        raise ValueError(f"loops of order {n}: the identity term (its reduced Latin squares) "
-                         f"is searched up to order {MAX_SEARCHED_LOOPS} only")
+    if n > MAX_LOOPS:
+        raise ValueError(f"loops of order {n}: counted up to order {MAX_LOOPS} only")
+    from_grid = n > MAX_SEARCHED_LOOPS
+    if from_grid and grid_total is None:
+        raise ValueError(f"loops of order {n}: the identity term is the 1x{n} grid count / "
+                         f"(n-1)!², pass grid_total (from the grid count)")
     terms = []
     for cls in loop_classes(n):
         t0 = time.process_time()
-        term = LatinTerm(cls, loop_term_fixed(cls, options), time.process_time() - t0)
+        if from_grid and cls.is_identity:
+            fixed = loops_from_grid_total(n, grid_total)
+        else:
+            fixed = loop_term_fixed(cls, options)
+        term = LatinTerm(cls, fixed, time.process_time() - t0)
         if on_term is not None:
             on_term(term)
         terms.append(term)
-    if grid_total is not None and terms[0].fixed != loops_from_grid_total(n, grid_total):
+    if not from_grid and grid_total is not None \
+            and terms[0].fixed != loops_from_grid_total(n, grid_total):
         raise ArithmeticError(f"order {n}: {terms[0].fixed:,} loops searched, but the grid "
                               f"count {grid_total:,} / {n - 1}!² is "
                               f"{loops_from_grid_total(n, grid_total):,}")

@@ -131,6 +131,12 @@ class Reduction(abc.ABC):
     #: False when it counts it as any other unit (``--group loops``).
     identity_from_grid: bool = True
 
+    def identity_divisor(self, n: int) -> str:
+        """What the grid count is divided by to make the identity unit's
+        count (``n`` the box shape's N), for messages: ``N!`` (the grids
+        with box 1 standard; the loops' reduced squares: ``N!·(N-1)!``)."""
+        return f"{n}!"
+
     @abc.abstractmethod
     def classes(self) -> list[BandClass]:
         """The classes, ``class_id`` = position (a new list each call)."""

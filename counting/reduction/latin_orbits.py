@@ -59,7 +59,7 @@ from counting.group.burnside import BurnsideTerm, ClassRow, burnside_group, iden
 from counting.group.latin_classes import (LatinClass, isomorphism_classes, paratopism,
                                           free_cells, paratopy_classes, quotient_fixed,
                                           ruled_out, term_fixed)
-from counting.group.loop_classes import MAX_SEARCHED_LOOPS
+from counting.group.loop_classes import MAX_LOOPS
 from counting.options import CountOptions
 from counting.reduction.base import BandClass, Reduction
 from counting.reduction.cost import stratified_sample, stratum_shares
@@ -126,10 +126,9 @@ def refusal(kind, group: str) -> str | None:
         return (f"--group {group} counts plain Latin squares (1xN or Nx1), not {kind.name} "
                 f"({kind.side} {kind.family} grids{rules})")
     n = kind.shape.n
-    if group == "loops" and n > MAX_SEARCHED_LOOPS:
-        return (f"--group loops counts orders up to {MAX_SEARCHED_LOOPS}: not order {n} (its "
-                f"identity term, the {n}x{n} reduced Latin squares, is searched; order 8's "
-                f"535,281,401,856 would take hours)")
+    if group == "loops" and n > MAX_LOOPS:
+        return (f"--group loops counts orders up to {MAX_LOOPS}: not order {n} (its terms "
+                f"are not measured; results/latin-classes.md)")
     if group != "isotopy" and n > MAX_ORDER:
         if group == "main-class":
             why = (f"its terms, today's isotopy terms among them, are out of reach: each one's "

@@ -14,16 +14,25 @@ recounted and reported like them.
   point ``e``: the loops of identity ``e`` that ``σ`` fixes; its weight the
   class size × ``σ``'s fixed points, every fixed point giving as many loops.
   So ``Σ weight · count = Σ_σ Fix(σ)``, which the order ``N!`` divides.
-* Unit 0, the identity, is counted like any unit: ``R_N``, the reduced
-  Latin squares (row 0 and column 0 in order), weight ``N`` (the loops are
-  ``N · R_N``).  It is not taken from the grid count's store
-  (:attr:`~.base.Reduction.identity_from_grid` False); the relation to it,
-  ``L_N = N!·(N-1)!·R_N``, is :func:`~counting.group.loop_classes.loops_from_grid_total`'s.
+* Unit 0, the identity, counts ``R_N``, the reduced Latin squares (row 0
+  and column 0 in order), weight ``N`` (the loops are ``N · R_N``).  Up to
+  order :data:`~counting.group.loop_classes.MAX_SEARCHED_LOOPS` it is
+  counted like any unit (:attr:`identity_from_grid` False).  Beyond (order
+  8, :data:`~counting.group.loop_classes.MAX_LOOPS`), it is taken from the
+  grid count's store and tied to it exactly as the other groups' identity
+  (:func:`counting.plan.prepare_identity`, :mod:`counting.store.identity`:
+  the rows' digest in its link, checked whenever the store is summarised),
+  by the exact relation ``R_N = L_N / (N!·(N-1)!)``
+  (:func:`~counting.group.loop_classes.reduced_from_grid_total`: a grid
+  total it does not divide is refused).  :meth:`identity_result` takes it
+  so at any order, which is how the smaller orders test that path.
 
-``gridcount recount`` counts every unit, the identity too, for another
-element ``h·σ·h⁻¹`` of its class at another of its fixed points ``h(e')``
-(``h`` and ``e'`` drawn from the unit's id): another element and another
-identity element.
+``gridcount recount`` counts every unit for another element ``h·σ·h⁻¹`` of
+its class at another of its fixed points ``h(e')`` (``h`` and ``e'`` drawn
+from the unit's id): another element and another identity element; the
+identity too up to order 7 (searched again, whether it was searched or
+taken from a grid store).  Order 8's identity is the grid count's: its
+recount is the grid store's (``gridcount recount`` of that store).
 
 Example
 -------
@@ -39,7 +48,8 @@ import random
 import time
 
 from counting.group.latin_classes import LatinClass
-from counting.group.loop_classes import fixed_points, loop_classes, loop_cover, loop_fixed_at
+from counting.group.loop_classes import (MAX_SEARCHED_LOOPS, fixed_points, loop_classes,
+                                         loop_cover, loop_fixed_at, reduced_from_grid_total)
 from counting.options import CountOptions
 from counting.reduction.base import knuth_method
 from counting.reduction.latin_orbits import LatinGroupReduction, LatinUnit
@@ -67,7 +77,12 @@ class LoopReduction(LatinGroupReduction):
     kind = "symmetry-loops"
     group_name = "loops"
     title = "S_N on rows, columns and symbols at once, acting on loops, N!"
-    identity_from_grid = False
+
+    @property
+    def identity_from_grid(self) -> bool:
+        """Whether a job takes the identity unit from the grid count's store:
+        beyond order :data:`~counting.group.loop_classes.MAX_SEARCHED_LOOPS`."""
+        return self.shape.n > MAX_SEARCHED_LOOPS
 
     def latin_classes(self) -> tuple[LatinClass, ...]:
         """The classes of ``S_N`` whose elements fix a point, the identity first."""
@@ -83,8 +98,12 @@ class LoopReduction(LatinGroupReduction):
 
     def count_directly(self, spec: LatinUnit, options: CountOptions = CountOptions()) -> Tally:
         """The loops of identity ``e`` (the representative's first fixed
-        point) that the representative maps onto themselves."""
+        point) that the representative maps onto themselves; ValueError for
+        an identity that is the grid count's (:attr:`identity_from_grid`)."""
         self._check_spec(spec)
+        why = self.not_recountable(spec)
+        if why is not None:
+            raise ValueError(why)
         cls = spec.latin_class
         t0 = time.process_time()
         fixed = loop_fixed_at(cls.n, cls.perms()[0], fixed_points(cls)[0], options)
@@ -93,8 +112,10 @@ class LoopReduction(LatinGroupReduction):
     def count_independently(self, spec: LatinUnit,
                             options: CountOptions = CountOptions()) -> int | None:
         """The same count for a conjugate ``h·σ·h⁻¹`` at another fixed point
-        (module docstring)."""
+        (module docstring); None for an identity that is the grid count's."""
         self._check_spec(spec)
+        if self.not_recountable(spec) is not None:
+            return None
         cls = spec.latin_class
         n = cls.n
         rng = random.Random(spec.unit_id)
@@ -110,26 +131,42 @@ class LoopReduction(LatinGroupReduction):
         return LOOP_RECOUNT_METHOD
 
     def not_recountable(self, spec) -> str | None:
-        """None: every unit, the identity too, is searched."""
+        """None, every unit being searched, but an identity that is the grid
+        count's (:attr:`identity_from_grid`): its recount is the grid store's."""
+        if spec.is_identity and self.identity_from_grid:
+            n = self.shape.n
+            return (f"the identity's count is the {self.grid_kind.name} grid count / "
+                    f"({self.identity_divisor(n)}): recount the grid count's store")
         return None
 
+    def identity_divisor(self, n: int) -> str:
+        """``N!·(N-1)!``: the identity counts the reduced Latin squares."""
+        return f"{n}!·{n - 1}!"
+
     def identity_result(self, grid_total: int, source: str) -> UnitResult:
-        """Refused: the identity unit is counted, not taken from a grid store."""
-        raise ValueError(f"--group loops counts its identity unit (the reduced Latin squares "
-                         f"of order {self.shape.n}), it takes none from a grid store")
+        """The identity unit's result from the grid count: ``R_N = L_N /
+        (N!·(N-1)!)``, exact (ValueError in one line when it does not divide:
+        :func:`~counting.group.loop_classes.reduced_from_grid_total`)."""
+        fixed = reduced_from_grid_total(self.shape.n, grid_total)
+        return UnitResult.made(self._units[0], Tally(fixed), worker=source)
 
     def strata(self, among=None) -> list[list[LatinUnit]]:
-        """The identity, which carries the most work here, as a stratum of
-        its own, then the strata of :meth:`LatinGroupReduction.strata`."""
+        """The identity, which carries the most work here when it is
+        searched, as a stratum of its own, then the strata of
+        :meth:`LatinGroupReduction.strata` (which leave out an identity
+        taken from the grid store)."""
         units = self.units_among(among)
-        head = [u for u in units if u.is_identity]
+        head = [u for u in units if u.is_identity and not self.identity_from_grid]
         return [*([head] if head else []), *super().strata(among)]
 
     def estimate_unit_seconds(self, spec, options, *, probes: int, seed: int,
                               max_seconds: float) -> float:
         """Knuth's estimator on the unit's exact cover (the identity's too:
         counting it would cost as much as the run, 16,942,080 reduced
-        squares at order 7); 0 for a unit whose givens already clash."""
+        squares at order 7); 0 for a unit whose givens already clash, and for
+        an identity taken from the grid store."""
+        if spec.is_identity and self.identity_from_grid:
+            return 0.0
         cls = spec.latin_class
         problem = loop_cover(cls.n, cls.perms()[0], fixed_points(cls)[0])
         if problem is None:

@@ -2,7 +2,9 @@
 
 The identity class of Burnside's sum fixes every grid, so unit 0 of a
 symmetry job counts the grids with box 1 standard: the grid count over
-``N!``, taken from a grid count's store (:func:`counting.plan.prepare_identity`).
+``N!``, taken from a grid count's store (:func:`counting.plan.prepare_identity`)
+by the reduction's :meth:`~counting.reduction.base.Reduction.identity_result`
+(``--group loops`` of order 8: the reduced Latin squares, over ``N!·(N-1)!``).
 Burnside's divisibility check cannot see an error there that is a multiple
 of ``|G|`` (the identity's class has size 1), so the identity is tied to
 its grid store instead:
@@ -13,8 +15,8 @@ its grid store instead:
   (:func:`link`: ``grid count PATH rows DIGEST``; the row checksum covers it);
 * **whenever the symmetry store is summarised** (``status``, ``export``,
   ``count``, ``report``), :func:`check_identity` reads the grid store again:
-  its rows must still have that digest and its total over ``N!`` must still
-  be the identity's count.  A change of either file is refused in one line
+  its rows must still have that digest and its total over ``N!`` (by the
+  same relation) must still be the identity's count.  A change of either file is refused in one line
   naming both.
 
 What this does not guard: a grid-store row whose count was changed *and its
@@ -43,11 +45,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from counting.group.burnside import identity_fixed
 from counting.reduction import get_reduction
 from counting.store.database import Store
 from counting.store.format import CHECKSUM_DIGITS, JobInfo, OtherJobError, StoreError
 from counting.units import UnitResult
+from grids.kind import as_kind
 
 __all__ = ["GridRows", "read_grid_store", "grid_store_to_count", "rows_digest", "link",
            "parse_link", "IdentityCheck", "check_identity"]
@@ -190,13 +192,15 @@ def check_identity(store: Store, identity: UnitResult) -> IdentityCheck:
                          f"was made anew; gridcount recount {path} checks the grid counts")
     if grid.total is None:
         return IdentityCheck(recorded, False, f"{path} is not complete")
-    try:
-        expected = identity_fixed(store.job.shape, grid.total)
+    red = get_reduction(store.job.shape, store.job.reduction)
+    try:   # the reduction's relation: grid count / N! (loops: / N!·(N-1)!)
+        expected = red.identity_result(grid.total, identity.worker).count
     except ValueError as e:
         raise StoreError(f"{path}: {e}") from None
     if identity.count != expected:
         edited = (f"{store.path} was edited" if digest is not None else
                   f"one of the two was edited; gridcount recount {path} checks the grid counts")
-        raise StoreError(f"{where}, whose grid count / N! is {expected:,}, but unit 0 "
+        per = red.identity_divisor(as_kind(store.job.shape).shape.n)
+        raise StoreError(f"{where}, whose grid count / {per} is {expected:,}, but unit 0 "
                          f"holds {identity.count:,}: {edited}")
     return IdentityCheck(recorded, True)

@@ -109,7 +109,7 @@ def test_group_needs_up_to_symmetry(here):
 
 def test_help_states_the_default_group():
     text = " ".join(invoke("count", "--help").output.split())
-    assert "--group [grid|full|isotopy|main-class|isomorphism]" in text
+    assert "--group [grid|full|isotopy|main-class|isomorphism|loops]" in text
     assert "[default: grid, for every kind]" in text
 
 

@@ -2,14 +2,18 @@
 isomorphism through ``count``, ``status``, ``recount`` and ``report``
 (counting/cli/count.py, counting/plan.py, counting/reduction/loop_orbits.py).
 
-Every unit is counted, the identity's too: no grid store is read or made.
+Up to order 7 every unit is counted, the identity's too: no grid store is
+read or made.  Order 8's identity, the reduced Latin squares, is the grid
+count's over 8!·7!, taken from the 1x8 grid store and tied to it as every
+symmetry job's (counting/store/identity.py); the smaller orders test that
+path by taking their identity so through the library.
 """
 import json
 import math
 
 import pytest
 
-from counting.store.database import Store
+from counting.store.database import Store, StoreError
 from cli_samples import invoke
 from store_samples import store_count_plus_one
 
@@ -88,7 +92,7 @@ def test_a_store_of_another_group_is_refused_naming_both(here, stored, asked):
 
 @pytest.mark.parametrize("kind, words", [
     ("2x2", "--group loops counts plain Latin squares (1xN or Nx1), not 2x2 (4×4 Sudoku grids)"),
-    ("1x8", "--group loops counts orders up to 7: not order 8"),
+    ("1x9", "--group loops counts orders up to 8: not order 9"),
 ])
 def test_another_kind_or_too_large_an_order_is_refused_in_one_line(here, kind, words):
     res = invoke("count", kind, "--up-to-symmetry", "--group", "loops")
@@ -102,4 +106,60 @@ def test_help_names_the_group_and_its_oeis_sequence():
     text = " ".join(invoke("count", "--help").output.split())
     assert "--group [grid|full|isotopy|main-class|isomorphism|loops]" in text
     assert "'loops', the same on the squares with an identity element (loops up to " \
-           "isomorphism, OEIS A057771), orders up to 7" in text
+           "isomorphism, OEIS A057771), orders up to 8 (beyond 7, its identity from the grid " \
+           "count)" in text
+
+
+@pytest.mark.parametrize("n, classes, reduced", [(5, 6, 56), (6, 109, 9408)])
+def test_the_identity_taken_from_the_grid_store_gives_oeis_a057771_and_is_tied_to_it(
+        here, n, classes, reduced):
+    """Order 8's path at small orders: unit 0 recorded from the 1xN grid
+    store as R_N = L_N / (N!·(N-1)!) (A000315 from A002860), linked to its
+    rows; the job's other units counted; the total is A057771, the recount
+    (the identity searched again) agrees, and a grid store changed since is
+    refused naming both stores."""
+    from counting.job import Job
+    from counting.plan import prepare_identity
+    from counting.store.identity import check_identity
+    from store_samples import store_count_plus_one
+
+    assert invoke("count", f"1x{n}", "--workers", 1).exit_code == 0    # the grid store
+    grid, = (here / "results").iterdir()
+    db = here / f"results/1x{n}-rsymmetry-loops.sqlite"
+    said = []
+    with Store.create_or_open(db, Job.load(f"1x{n}", "symmetry-loops").info()) as st:
+        assert prepare_identity(st, f"1x{n}", None, False, {}, say=said.append) == reduced
+        identity = st.get(0)
+        assert identity.worker.startswith(f"grid count results/{grid.name} rows ")
+        assert check_identity(st, identity).checked
+    assert said == [f"identity: {reduced * math.factorial(n) * math.factorial(n - 1):,} "
+                    f"grids / {n}!·{n - 1}! = {reduced:,} (from results/{grid.name})"]
+    doc = count_json(f"1x{n}", "--group", "loops")
+    assert doc["run"]["units_counted"] == len(doc["burnside"]) - 1     # all but the identity
+    assert doc["total_int"] == classes and doc["burnside"][0]["fixed_int"] == n * reduced
+    res = invoke("recount", str(db))
+    assert res.exit_code == 0 and res.output.splitlines()[-1].endswith("recounted units agree")
+    store_count_plus_one(grid)
+    with Store.open(db) as st, pytest.raises(StoreError, match="changed since") as info:
+        check_identity(st, st.get(0))
+    assert grid.name in str(info.value) and db.name in str(info.value)
+
+
+@pytest.mark.slow
+def test_order_8_through_count_takes_its_identity_from_the_grid_store_and_is_oeis_a057771(here):
+    """About 15 s: the 1x8 grid count (its store made first), then 14 units
+    of under a second; the identity is checked against the grid store and
+    its recount is that store's."""
+    doc = count_json("1x8", "--group", "loops")
+    assert doc["total_int"] == 106_228_849                          # OEIS A057771
+    assert doc["burnside"][0]["fixed_int"] == 8 * 535_281_401_856   # 8 × A000315
+    grid = "results/1x8-rcycles2.sqlite"
+    assert (here / grid).is_file()
+    db = "results/1x8-rsymmetry-loops.sqlite"
+    status = json.loads(invoke("status", db, "--json").output)
+    assert status["identity"] == {"grid_store": grid, "checked": True}
+    res = invoke("recount", db, "--sample", 15)
+    assert res.exit_code == 0, res.output
+    assert "unit    0: not recounted here: the identity's count is the 1x8 grid count / " \
+           "(8!·7!): recount the grid count's store" in res.output
+    assert res.output.splitlines()[-1] == "all 14 recounted units agree"

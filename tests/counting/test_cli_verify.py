@@ -136,7 +136,7 @@ def test_the_help_of_all_names_every_kind_of_row_it_adds():
     options = text[text.index("Options:"):]
     line = options[options.index("--all"):options.index("--shapes")]
     for words in ("1x8", "2x5", "Windoku", "full group", "main", "isomorphism", "8 and 9",
-                  "loops of order 7"):
+                  "loops of orders 7 and 8"):
         assert words in line, (words, line)
 
 

@@ -386,10 +386,11 @@ def test_the_widest_rows_of_every_kind_fit_the_table_width():
 
 @pytest.mark.slow
 def test_verify_all_counts_the_latin_classes_of_order_8():
-    rows = verify.verify(["1x8"], latin_classes=[("main classes", 8), ("isomorphism classes", 8)],
-                         workers=2)
-    assert [r.status for r in rows] == ["ok"] * 3
+    rows = verify.verify(["1x8"], latin_classes=[("main classes", 8), ("isomorphism classes", 8),
+                                                 (verify.LOOPS, 8)], workers=2)
+    assert [r.status for r in rows] == ["ok"] * 4
     assert rows[1].computed == 283_657 and rows[2].computed == 2_697_818_331_680_661
+    assert rows[3].computed == 106_228_849        # loops: the identity from the 1x8 row's count
 
 
 def test_the_notes_of_rows_not_counted_type_no_figures():
@@ -418,9 +419,21 @@ def test_a_grid_total_that_disagrees_with_the_searched_loops_makes_the_row_fail(
     assert row.status == "FAILED" and row.computed is None and "loops searched" in row.error
 
 
-def test_verify_counts_loops_to_order_6_by_default_and_7_with_all():
+def test_verify_counts_loops_to_order_6_by_default_and_7_and_8_with_all():
     quick, long = verify.default_latin_classes(), verify.default_latin_classes(True)
     assert (verify.LOOPS, 6) in quick and (verify.LOOPS, 7) not in quick
-    assert (verify.LOOPS, 7) in long and (verify.LOOPS, 8) not in long
+    assert (verify.LOOPS, 7) in long and (verify.LOOPS, 8) in long
+    assert (verify.LOOPS, 9) not in long
     assert published.lookup("1x7", up_to_symmetry=True, group="loops").total == 23_746
     assert published.lookup("1x8", up_to_symmetry=True, group="loops").source == "OEIS A057771"
+
+
+def test_the_loops_row_of_order_8_takes_its_identity_from_the_run_s_grid_count():
+    """The grid total (here OEIS A002860's L_8, in --all 1x8's count of the
+    run) over 8!·7! is the identity's R_8; the other 14 terms are searched."""
+    grids = published.lookup("1x8").total
+    row = verify.verify_latin_classes(verify.LOOPS, 8, grid_total=grids)
+    assert row.status == "ok" and row.computed == 106_228_849 and row.units == 22
+    wrong = verify.verify_latin_classes(verify.LOOPS, 8, grid_total=grids + 40_320)   # + 8!
+    assert wrong.status == "FAILED" and wrong.computed is None
+    assert "positive multiple of 8!·7!" in wrong.error

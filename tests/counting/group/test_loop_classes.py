@@ -16,9 +16,10 @@ import pytest
 
 from counting import published
 from counting.group.latin_classes import LatinClass, paratopism
-from counting.group.loop_classes import (MAX_SEARCHED_LOOPS, fixed_points, loop_class_count,
-                                         loop_classes, loop_fixed_at, loop_givens,
-                                         loop_term_fixed, loops_from_grid_total)
+from counting.group.loop_classes import (MAX_LOOPS, MAX_SEARCHED_LOOPS, fixed_points,
+                                         loop_class_count, loop_classes, loop_fixed_at,
+                                         loop_givens, loop_term_fixed, loops_from_grid_total,
+                                         reduced_from_grid_total)
 from counting.group.permutations import type_representative
 from latin_samples import generators, latin_squares
 from union_find import UnionFind
@@ -26,7 +27,7 @@ from union_find import UnionFind
 #: OEIS A057771, loops of order n up to isomorphism (https://oeis.org/A057771).
 A057771 = {1: 1, 2: 1, 3: 1, 4: 2, 5: 6, 6: 109, 7: 23_746}
 #: OEIS A000315, reduced Latin squares (row 0 and column 0 in order).
-A000315 = {1: 1, 2: 1, 3: 1, 4: 4, 5: 56, 6: 9408, 7: 16_942_080}
+A000315 = {1: 1, 2: 1, 3: 1, 4: 4, 5: 56, 6: 9408, 7: 16_942_080, 8: 535_281_401_856}
 
 
 @cache
@@ -109,10 +110,26 @@ def test_the_identity_fixes_n_times_the_reduced_latin_squares(n):
         assert len(brute_loops(n)) == n * A000315[n]
 
 
-@pytest.mark.parametrize("n", range(1, 8))
+@pytest.mark.parametrize("n", range(1, 9))
 def test_the_loops_are_the_latin_squares_over_n_minus_1_factorial_squared(n):
     grids = published.lookup(f"1x{n}").total              # OEIS A002860
+    assert A000315[n] * math.factorial(n) * math.factorial(n - 1) == grids
+    assert reduced_from_grid_total(n, grids) == A000315[n]
     assert loops_from_grid_total(n, grids) == n * A000315[n]
+
+
+def test_order_8_takes_its_identity_term_from_the_grid_count_and_is_oeis_a057771():
+    """R_8 = 535,281,401,856 is hours of search: the grid count L_8 (OEIS
+    A002860) over 8!·7! is the identity's term; the other 14 terms are searched."""
+    grids = published.lookup("1x8").total
+    result = loop_class_count(8, grid_total=grids)
+    assert result.classes == 106_228_849                     # OEIS A057771
+    assert result.terms[0].fixed == 8 * A000315[8] and len(result.terms) == 22
+    with pytest.raises(ValueError, match="pass grid_total") as info:
+        loop_class_count(8)
+    assert "\n" not in str(info.value)
+    with pytest.raises(ValueError, match="positive multiple of 8!·7!"):
+        loop_class_count(8, grid_total=grids + math.factorial(8))    # a multiple of 8! only
 
 
 @pytest.mark.parametrize("bad", [0, -576, 577, 575, True, 576.0, "576"])
@@ -147,9 +164,10 @@ def test_the_givens_are_row_e_and_column_e_read_in_order():
     assert triples == {(1, 0, 0), (1, 1, 1), (1, 2, 2), (0, 1, 0), (2, 1, 2)}
 
 
-def test_orders_beyond_the_searched_identity_are_refused_in_one_line():
-    with pytest.raises(ValueError, match=f"up to order {MAX_SEARCHED_LOOPS} only") as info:
-        loop_class_count(MAX_SEARCHED_LOOPS + 1)
+def test_orders_beyond_the_counted_ones_are_refused_in_one_line():
+    assert MAX_LOOPS == MAX_SEARCHED_LOOPS + 1 == 8
+    with pytest.raises(ValueError, match=f"up to order {MAX_LOOPS} only") as info:
+        loop_class_count(MAX_LOOPS + 1, grid_total=published.lookup("1x9").total)
     assert "\n" not in str(info.value)
     with pytest.raises(ValueError, match="positive integer"):
         loop_class_count(0)

@@ -5,13 +5,14 @@ import math
 
 import pytest
 
+from counting import published
 from counting.reduction import get_reduction
 from counting.reduction.latin_orbits import LatinGroupRefused, refusal
 from counting.reduction.loop_orbits import LoopReduction
 from counting.reduction.registry import GROUPS, LATIN_ONLY_GROUPS, group_of, symmetry_reduction
 
 A057771 = {1: 1, 2: 1, 3: 1, 4: 2, 5: 6, 6: 109}
-A000315 = {1: 1, 2: 1, 3: 1, 4: 4, 5: 56, 6: 9408}
+A000315 = {1: 1, 2: 1, 3: 1, 4: 4, 5: 56, 6: 9408, 7: 16_942_080, 8: 535_281_401_856}
 
 
 def test_the_group_name_chooses_the_reduction_and_its_stored_name_says_its_group():
@@ -48,9 +49,47 @@ def test_the_identity_unit_is_counted_the_reduced_latin_squares_and_recountable(
     assert red.count_directly(ident).count == A000315[n]
     assert red.not_recountable(ident) is None
     assert red.count_independently(ident) == A000315[n]
-    assert not red.identity_from_grid
-    with pytest.raises(ValueError, match="counts its identity unit"):
-        red.identity_result(161_280, "a grid store")
+    assert not red.identity_from_grid                     # a job searches it
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_the_identity_taken_from_a_grid_count_is_the_reduced_squares_l_over_n_fact_n_1_fact(n):
+    """R_N · N! · (N-1)! = L_N (OEIS A000315, A002860), at every order."""
+    grids = published.lookup(f"1x{n}").total
+    red = LoopReduction(f"1x{n}")
+    result = red.identity_result(grids, "grid count g.sqlite rows 0123456789abcdef")
+    assert result.unit_id == 0 and result.count == A000315[n]
+    assert result.count * math.factorial(n) * math.factorial(n - 1) == grids
+    assert result.worker == "grid count g.sqlite rows 0123456789abcdef"
+
+
+@pytest.mark.parametrize("bad", [161_280 + math.factorial(5), 161_280 + 1_440, 7, 0, -161_280])
+def test_a_grid_total_the_relation_does_not_divide_is_refused_in_one_line(bad):
+    """161,280 = 5!·4!·56 Latin squares of order 5; adding 5! keeps a
+    multiple of 5! (what the other groups divide by), not of 5!·4!."""
+    with pytest.raises(ValueError, match=r"^grid total of 1x5 must be a positive multiple "
+                                         r"of 5!·4!, got ") as info:
+        LoopReduction("1x5").identity_result(bad, "a grid store")
+    assert "\n" not in str(info.value)
+
+
+def test_order_8_takes_its_identity_from_the_grid_store_and_recounts_the_others():
+    red = LoopReduction("1x8")
+    ident, *others = red.units()
+    assert red.identity_from_grid and len(others) == 14
+    assert red.not_recountable(ident) == ("the identity's count is the 1x8 grid count / "
+                                          "(8!·7!): recount the grid count's store")
+    assert red.count_independently(ident) is None
+    with pytest.raises(ValueError, match="recount the grid count's store"):
+        red.count_directly(ident)                   # never hours of search
+    assert all(red.not_recountable(u) is None for u in others)
+    assert all(not u.is_identity for stratum in red.strata() for u in stratum)
+    grids = published.lookup("1x8").total
+    counts = {0: red.identity_result(grids, "g").count}
+    for u in others:
+        counts[u.unit_id] = red.count_directly(u).count
+        assert red.count_independently(u) == counts[u.unit_id], u.types
+    assert red.total(counts) == 106_228_849                 # OEIS A057771
 
 
 @pytest.mark.parametrize("n", [5, 6])
@@ -71,7 +110,7 @@ def test_the_burnside_table_gives_each_class_its_fix():
 @pytest.mark.parametrize("kind, words", [
     ("2x2", "--group loops counts plain Latin squares (1xN or Nx1), not 2x2"),
     ("1x4+x", "not 1x4+x (4×4 Latin square grids with extra rules)"),
-    ("1x8", "--group loops counts orders up to 7: not order 8"),
+    ("1x9", "--group loops counts orders up to 8: not order 9"),
 ])
 def test_another_kind_or_too_large_an_order_is_refused_in_one_line(kind, words):
     why = refusal(kind, "loops")
@@ -79,7 +118,7 @@ def test_another_kind_or_too_large_an_order_is_refused_in_one_line(kind, words):
     with pytest.raises(LatinGroupRefused) as info:
         LoopReduction(kind)
     assert str(info.value) == why
-    assert refusal("1x7", "loops") is None
+    assert refusal("1x8", "loops") is None
 
 
 def test_the_cost_estimate_explores_each_unit_and_counts_none(monkeypatch):
