@@ -44,14 +44,13 @@ import fcntl
 import hashlib
 import json
 import os
-import shutil
 import sys
 from pathlib import Path
 
 import numpy as np
 
 from bandtables.cache import MANIFEST, DamagedTables, cache_root
-from bandtables.cache_files import NotARegularFile, open_regular
+from bandtables.cache_files import NotARegularFile, open_regular, remove_path, sha256_of
 
 __all__ = ["FORMAT", "kind_cache_path", "entry_path", "cached_arrays", "cached_entry",
            "verify_entry"]
@@ -79,13 +78,6 @@ def cached_entry(what: str, key, root: Path | str | None = None) -> Path | None:
     """The entry's directory if it has been made (not checked), else None."""
     d = entry_path(what, key, root)
     return d if (d / MANIFEST).exists() else None
-
-
-def _digest(fh) -> str:
-    h = hashlib.sha256()
-    while chunk := fh.read(1 << 22):
-        h.update(chunk)
-    return h.hexdigest()
 
 
 def verify_entry(d: Path, what: str, key) -> list[str]:
@@ -125,7 +117,7 @@ def verify_entry(d: Path, what: str, key) -> list[str]:
         try:
             with open_regular(file) as fh:
                 same = (os.fstat(fh.fileno()).st_size == entry["bytes"]
-                        and _digest(fh) == entry["sha256"])
+                        and sha256_of(fh) == entry["sha256"])
         except NotARegularFile as e:
             raise DamagedTables(str(e)) from None
         except OSError:
@@ -160,7 +152,7 @@ def cached_arrays(what: str, key, build, *, root: Path | str | None = None,
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)   # another process making it: wait, then map
         for stale in [*d.parent.glob(f"{d.name}.build-*"), *d.parent.glob(f"{d.name}.old-*")]:
-            _remove(stale)
+            remove_path(stale)
         if d.exists() or d.is_symlink():
             try:
                 _MAPPED[str(d)] = _map(d, verify_entry(d, what, key))
@@ -174,18 +166,11 @@ def cached_arrays(what: str, key, build, *, root: Path | str | None = None,
         os.close(fd)   # releases the flock
 
 
-def _remove(p: Path) -> None:
-    if p.is_dir() and not p.is_symlink():
-        shutil.rmtree(p, ignore_errors=True)
-    else:
-        p.unlink(missing_ok=True)
-
-
 def _build_into(d: Path, what: str, key, build) -> None:
     """Make the entry in a temporary beside ``d`` and rename it into place."""
     tmp = d.parent / f"{d.name}.build-{os.getpid()}"
     try:
-        _remove(tmp)
+        remove_path(tmp)
         tmp.mkdir()
         files = {}
         for name, array in build().items():
@@ -193,7 +178,7 @@ def _build_into(d: Path, what: str, key, build) -> None:
             np.save(path, np.ascontiguousarray(array), allow_pickle=False)
             with open_regular(path) as fh:
                 files[path.name] = {"bytes": os.fstat(fh.fileno()).st_size,
-                                    "sha256": _digest(fh)}
+                                    "sha256": sha256_of(fh)}
         (tmp / MANIFEST).write_text(json.dumps(
             {"format": FORMAT, "what": what, "key": repr(key), "files": files}, indent=1))
         old = None
@@ -202,7 +187,7 @@ def _build_into(d: Path, what: str, key, build) -> None:
             d.rename(old)
         tmp.rename(d)
         if old is not None:
-            _remove(old)
+            remove_path(old)
     except BaseException:
-        _remove(tmp)
+        remove_path(tmp)
         raise
