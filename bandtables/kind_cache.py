@@ -140,13 +140,23 @@ def cached_arrays(what: str, key, build, *, root: Path | str | None = None,
     machine into the entry ``what``/``key`` and memory-mapped read-only (module
     docstring); checked once per process.
 
-    ``say`` receives the line said when a damaged or foreign entry is made again
-    (default: standard error).
+    ``say`` receives the line said when a damaged or foreign entry is made again, or
+    when no cache can be written here (a read-only home, a full disk: the arrays are
+    then made in this process, once) (default: standard error).
     """
     say = say or (lambda msg: print(msg, file=sys.stderr, flush=True))
     d = entry_path(what, key, root)
-    if str(d) in _MAPPED:
-        return _MAPPED[str(d)]
+    if str(d) not in _MAPPED:
+        try:
+            _MAPPED[str(d)] = _made_and_mapped(d, what, key, build, say)
+        except OSError as e:      # no cache can be written here: this process's own copy
+            say(f"the kind tables' cache cannot be used ({e}): the {what} is made in this "
+                f"process")
+            _MAPPED[str(d)] = build()
+    return _MAPPED[str(d)]
+
+
+def _made_and_mapped(d: Path, what: str, key, build, say) -> dict[str, np.ndarray]:
     d.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(d.parent / f"{d.name}.lock", os.O_RDWR | os.O_CREAT, 0o644)
     try:
@@ -155,13 +165,11 @@ def cached_arrays(what: str, key, build, *, root: Path | str | None = None,
             remove_path(stale)
         if d.exists() or d.is_symlink():
             try:
-                _MAPPED[str(d)] = _map(d, verify_entry(d, what, key))
-                return _MAPPED[str(d)]
+                return _map(d, verify_entry(d, what, key))
             except DamagedTables as e:
                 say(f"the cached {what} is damaged ({e}): making it again")
         _build_into(d, what, key, build)
-        _MAPPED[str(d)] = _map(d, verify_entry(d, what, key))
-        return _MAPPED[str(d)]
+        return _map(d, verify_entry(d, what, key))
     finally:
         os.close(fd)   # releases the flock
 

@@ -198,3 +198,17 @@ def test_two_processes_asking_at_once_make_one_good_entry(tmp_path):
     d = entry_path("table", (3, "x"), tmp_path / "c")
     assert verify_entry(d, "table", (3, "x")) == ["W"]
     assert sorted(p.name for p in d.parent.iterdir()) == [d.name, f"{d.name}.lock"]
+
+
+def test_where_no_cache_can_be_written_the_arrays_are_made_in_the_process_and_said(tmp_path):
+    (tmp_path / "home").write_text("a file where the cache directory would be")
+    said, made = [], []
+
+    def build():
+        made.append(1)
+        return {"x": np.arange(4)}
+    for _ in range(2):
+        got = cached_arrays("demo", 1, build, root=tmp_path / "home", say=said.append)
+        assert got["x"].tolist() == [0, 1, 2, 3]
+    assert len(made) == 1 and len(said) == 1
+    assert "the kind tables' cache cannot be used" in said[0] and "in this process" in said[0]
