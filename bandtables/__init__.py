@@ -9,8 +9,9 @@ relabelling tables), :mod:`bandtables.tables` (dense classes and l),
 :mod:`bandtables.estimate` (job sizes) build what they read, and
 :mod:`bandtables.symmetry` sums a unit one slice per orbit of a stack's
 choices under band 1's symmetries; :mod:`bandtables.kind_tables` carries
-the house digits of a kind with one extra house of one cell per box (each
-process builds its own tables; :mod:`bandtables.kind_count` counts all at
+the house digits of a kind with one extra house of one cell per box (its
+tables and band-1 orbits made once per machine into the cache of
+:mod:`bandtables.kind_cache` and mapped; :mod:`bandtables.kind_count` counts all at
 once, :mod:`bandtables.kind_search` is the search that checks it); the private
 compiled modules are ``_contract`` (the ``nogil`` contraction kernels),
 ``_rect`` (l of one band), ``_rows4`` (l of a 3-box prefix and every

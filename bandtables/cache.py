@@ -35,15 +35,13 @@ builds them on its machine the first time it counts a unit.
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import json
 import os
 import re
-import shutil
 import sys
 from pathlib import Path
 
-from bandtables.cache_files import NotARegularFile, open_regular
+from bandtables.cache_files import NotARegularFile, open_regular, remove_path, sha256_of
 from bandtables.tables import DENSE_ARRAYS, DENSE_FORMAT, DENSE_MAX_R
 from bandtables.tables4 import ARRAYS, FORMAT
 
@@ -86,20 +84,12 @@ def tables4_path(root: Path | str | None = None) -> Path:
     return tables_path(4, root)
 
 
-def _digest(fh) -> str:
-    """SHA-256 of what is left to read in the open binary file ``fh``."""
-    h = hashlib.sha256()
-    while chunk := fh.read(1 << 22):
-        h.update(chunk)
-    return h.hexdigest()
-
-
 def _write_manifest(d: Path, R: int) -> None:
     files = {}
     for p in sorted(d.iterdir()):
         if p.suffix == ".npy":
             with open_regular(p) as fh:
-                files[p.name] = {"bytes": os.fstat(fh.fileno()).st_size, "sha256": _digest(fh)}
+                files[p.name] = {"bytes": os.fstat(fh.fileno()).st_size, "sha256": sha256_of(fh)}
     (d / MANIFEST).write_text(json.dumps({"format": _layout(R)[0], "files": files}, indent=1))
 
 
@@ -170,7 +160,7 @@ def verify(d: Path, R: int = 4) -> None:
         size, digest = files[path.name]
         try:
             with open_regular(path) as fh:
-                same = os.fstat(fh.fileno()).st_size == size and _digest(fh) == digest
+                same = os.fstat(fh.fileno()).st_size == size and sha256_of(fh) == digest
         except NotARegularFile as e:
             raise DamagedTables(str(e)) from None
         except OSError:
@@ -234,14 +224,6 @@ def tables_dir(R: int, root: Path | str | None = None, *, threads: int = 1, say=
         os.close(fd)   # releases the flock
 
 
-def _remove(p: Path) -> None:
-    """Remove ``p`` (a directory, a file or a link), whatever is in it; quietly if it is gone."""
-    if p.is_dir() and not p.is_symlink():
-        shutil.rmtree(p, ignore_errors=True)
-    else:
-        p.unlink(missing_ok=True)
-
-
 def _remove_leftovers(d: Path) -> None:
     """Remove what interrupted builds left beside ``d``: a build's temporary
     (``NAME.build-PID``) and a cache being replaced (``NAME.old-PID``, left
@@ -253,7 +235,7 @@ def _remove_leftovers(d: Path) -> None:
     been reused meanwhile; none can still be in use.  The PID in the name
     only keeps two builds' names apart."""
     for stale in [*d.parent.glob(f"{d.name}.build-*"), *d.parent.glob(f"{d.name}.old-*")]:
-        _remove(stale)
+        remove_path(stale)
 
 
 def _build_into(d: Path, R: int, threads: int, say, progress: bool | None) -> None:
@@ -288,11 +270,11 @@ def _build_into(d: Path, R: int, threads: int, say, progress: bool | None) -> No
             d.rename(old)
         tmp.rename(d)
         if old is not None:
-            _remove(old)
+            remove_path(old)
     except BaseException:
         for b in bars:
             b.close()
-        _remove(tmp)
+        remove_path(tmp)
         raise
     if R == 4:
         say(f"the 4x3 band tables are in {d} ({table_bytes(d) / 2 ** 20:,.0f} MiB)")

@@ -23,10 +23,13 @@ bandtables.cache_files.NotARegularFile: /.../manifest.json is a FIFO, not a regu
 """
 from __future__ import annotations
 
+import hashlib
 import os
+import shutil
 import stat
+from pathlib import Path
 
-__all__ = ["NotARegularFile", "open_regular", "kind_of"]
+__all__ = ["NotARegularFile", "open_regular", "kind_of", "sha256_of", "remove_path"]
 
 _MODES = {"rb": os.O_RDONLY, "r+b": os.O_RDWR}
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
@@ -70,3 +73,19 @@ def open_regular(path: str | os.PathLike, mode: str = "rb"):
         os.close(fd)
         raise
     return os.fdopen(fd, mode)
+
+
+def sha256_of(fh) -> str:
+    """SHA-256 (hexadecimal) of what is left to read in the open binary file ``fh``."""
+    h = hashlib.sha256()
+    while chunk := fh.read(1 << 22):
+        h.update(chunk)
+    return h.hexdigest()
+
+
+def remove_path(p: Path) -> None:
+    """Remove ``p`` (a directory, a file or a link), whatever is in it; quietly if it is gone."""
+    if p.is_dir() and not p.is_symlink():
+        shutil.rmtree(p, ignore_errors=True)
+    else:
+        p.unlink(missing_ok=True)

@@ -51,6 +51,7 @@ from functools import lru_cache
 import numpy as np
 
 from bandtables import _kinds
+from bandtables.kind_cache import cached_arrays
 from bandtables.partitions import ordered_codes
 from grids.kind import as_kind
 
@@ -393,8 +394,9 @@ class KindBandTables:
 
     A count is ``N! · Σ_q mult[q] · contract(key[q])`` over the orbits
     (:attr:`orbits`); :meth:`count` sums any part of it, so the orbits may be split into
-    units counted apart, anywhere, from their keys alone (the tables are made once per
-    process that contracts, the orbits only where they are enumerated).
+    units counted apart, anywhere, from their keys alone.  The tables and the orbits are
+    made once per machine into its cache and memory-mapped read-only by every process
+    after (:mod:`bandtables.kind_cache`).
 
     Parameters
     ----------
@@ -456,18 +458,29 @@ class KindBandTables:
     def orbits(self) -> tuple[np.ndarray, np.ndarray]:
         """``(keys, multiplicities)``, int64 arrays sorted by key: one canonical band-1
         key per orbit under the column moves that keep the other bands' tables, and the
-        band-1 fillings (row 1 fixed) the orbit stands for.  Enumerated on first use
-        (9×9: about 20 s and 1.4 GiB at the peak)."""
+        band-1 fillings (row 1 fixed) the orbit stands for.  Enumerated once per machine
+        (9×9: about 20 s and 1.4 GiB at the peak), read-only maps of the cache after
+        (:mod:`bandtables.kind_cache`)."""
         if self._orbits is None:
-            keys, mult = _band1(self.R, self.cells[self.first])
-            gens = _generators(column_symmetries(self.R, [self.cells[b] for b in self.others]))
-            self._orbits = _orbits(self._codes, keys, mult, gens)
+            first, others = self.cells[self.first], [self.cells[b] for b in self.others]
+
+            def enumerate_orbits():
+                keys, mult = _band1(self.R, first)
+                gens = _generators(column_symmetries(self.R, others))
+                keys, mult = _orbits(self._codes, keys, mult, gens)
+                return {"keys": keys, "mults": mult}
+
+            # what they depend on: band 1's house cells, the other bands' tables' keys
+            got = cached_arrays("orbits", (self.R, first, tuple(_table_key(c) for c in others)),
+                                enumerate_orbits)
+            self._orbits = got["keys"], got["mults"]
         return self._orbits
 
     def build_tables(self) -> None:
-        """Make the other two bands' tables now (on first use otherwise; 9×9: about a
-        minute and 152 MB a table), one table for bands whose house cells differ only by
-        a row order."""
+        """Map the other two bands' tables now (on first use otherwise), made first if
+        this machine's cache has none (9×9: about a minute and 152 MB a table;
+        :mod:`bandtables.kind_cache`), one table for bands whose house cells differ only
+        by a row order."""
         if self._tables is not None:
             return
         t0 = time.perf_counter()
@@ -476,7 +489,8 @@ class KindBandTables:
         def table(b):
             key = _table_key(self.cells[b])
             if key not in made:
-                made[key] = _table(self.R, self.cells[b])
+                made[key] = cached_arrays("table", (self.R, key),
+                                          lambda: {"W": _table(self.R, self.cells[b])})["W"]
             return made[key]
 
         b2, b3 = self.others

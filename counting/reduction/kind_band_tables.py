@@ -17,10 +17,10 @@ The orbits, in the order of their keys, are cut into ranges of :data:`ORBITS_PER
 (64 for 9×9: a unit takes seconds; 2 for 6×6, whose kinds have a few dozen orbits).  A
 unit (:class:`KindTablesUnit`) carries its orbits' keys and multiplicities, so a worker
 needs only the tables to count it: its count is the exact ``Σ mult · completions`` over
-its orbits, its weight 1, and the factor ``N!``.  The tables are made once per worker
-process, on its first unit (9×9: 40–60 s, 152 MB a table, about 345 MB resident while
-made), and read-only after; the orbits are enumerated where the units are listed (9×9:
-15–20 s).
+its orbits, its weight 1, and the factor ``N!``.  The tables (9×9: 40–60 s, 152 MB a table, about
+345 MB resident while made) and the orbits (9×9: 15–20 s) are made once per machine into
+its cache and memory-mapped read-only by every process after, workers and ``status``
+alike (:mod:`bandtables.kind_cache`).
 
 ``gridcount recount`` counts a 6×6 unit's orbits by dancing links instead
 (:mod:`bandtables.kind_search`): the other two bands filled by search under the column
@@ -220,8 +220,9 @@ class KindBandTableReduction(Reduction):
         return self.tables.worker_bytes / 2 ** 20
 
     def estimate_memory(self, options=None) -> tuple[int, int]:
-        """``(a worker's tables and band fillings, nothing shared)``: each makes its own."""
-        return self.tables.worker_bytes, 0
+        """``(what the process that makes the tables holds beside them, the tables)``:
+        made once per machine and mapped read-only by every worker."""
+        return self.tables.worker_bytes - self.tables.table_bytes, self.tables.table_bytes
 
     def estimate_unit_seconds(self, spec: KindTablesUnit, options, *, probes: int, seed: int,
                               max_seconds: float) -> float:
@@ -237,10 +238,10 @@ class KindBandTableReduction(Reduction):
 
     def estimate_method(self, sampled: int) -> str:
         built = self.tables.build_seconds
-        tables = "" if built is None else f": {built:,.0f} s here"
+        tables = "" if built is None else f": {built:,.1f} s here"
         return (f"{TIMED_ORBITS} band-1 orbits contracted and timed in each of {sampled} "
-                f"sampled unit{'s' * (sampled != 1)}, scaled to the unit's orbits; plus "
-                f"the tables, made once a worker{tables}")
+                f"sampled unit{'s' * (sampled != 1)}, scaled to the unit's orbits; the "
+                f"tables made once a machine and mapped after{tables}")
 
     def n_orbits(self) -> int:
         """Band-1 orbits summed."""

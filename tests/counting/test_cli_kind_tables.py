@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +17,8 @@ from count_process import GATED_COUNT, gate_variables, units_in, wait_for_units,
 from counting.store.database import Store
 from one_house_samples import six_brute_total, six_kind_text
 from store_samples import store_count_plus_one
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -108,3 +111,31 @@ def test_stores_of_two_parts_merge_to_the_total(here, scattered):
     assert res.exit_code == 0, res.output
     res = invoke("status", "m.sqlite")
     assert res.output.splitlines()[-1].split()[-1] == f"{six_brute_total('scattered'):,}"
+
+
+# ``gridcount status`` in a process of its own whose band fillings (where every enumeration
+# of the band-1 orbits starts) raise: argv the store
+STATUS_WITHOUT_ENUMERATION = """
+import sys
+import bandtables.kind_tables
+
+def no_enumeration(R):
+    raise SystemExit("status enumerated the band fillings again")
+
+bandtables.kind_tables.band_fillings = no_enumeration
+from counting.cli import main
+sys.argv[1:] = ["status", sys.argv[1]]
+main()
+"""
+
+
+def test_status_reads_the_cached_orbits_and_enumerates_nothing(here, scattered):
+    """Issue 35: ``status`` on a 9×9 store took 20 s, enumerating band 1 again to list
+    the units; the orbits are in the machine's cache once the count has made them."""
+    count_json(scattered, "--reduction", "kind-tables", "--db", "s.sqlite", "--units", "0-2")
+    out = subprocess.run([sys.executable, "-c", STATUS_WITHOUT_ENUMERATION, "s.sqlite"],
+                         capture_output=True, text=True, cwd=here, timeout=120,
+                         env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                             [str(REPO), os.environ.get("PYTHONPATH", "")])})
+    assert out.returncode == 0, out.stderr
+    assert "3 of 8" in out.stdout

@@ -1,0 +1,201 @@
+"""The kind band tables and band-1 orbits built once per machine (issue 35).
+
+:class:`bandtables.kind_tables.KindBandTables` reads two things that take long to make
+and never change: each band's table (9×9: 152 MB of uint16, 40–60 s) and the band-1
+orbits (9×9: 15–20 s).  Before, every worker process made the tables on its first unit,
+the calling process once more for the estimate, and again on every resume; every
+listing of the units (``gridcount status`` too) enumerated the orbits again.  Here each
+is made once per machine, into the cache directory of the plain band tables
+(:func:`bandtables.cache.cache_root`), in ``kindtables-vF`` (``F`` is :data:`FORMAT`),
+and memory-mapped read-only by every process after: one copy in the page cache.
+
+An entry is a directory ``WHAT-DIGEST`` (``DIGEST``: of what the arrays depend on,
+``repr(key)``) holding one ``NAME.npy`` an array and ``manifest.json``: the format, the
+key written out in full, and each file's size and SHA-256.  The conventions are those of
+:mod:`bandtables.cache`:
+
+* **Built once.**  The build holds an ``flock`` on ``WHAT-DIGEST.lock``: other
+  processes wait for it, then map the result.  It writes into ``WHAT-DIGEST.build-PID``
+  and renames it into place when every file and the manifest are written, so an
+  interrupted build leaves no half-made entry; what one left is removed by the next
+  process that takes the lock.
+* **Checked.**  Each process checks an entry's files against its manifest once, before
+  anything is read.  A damaged entry (a changed byte, a truncated or missing file, a
+  manifest missing, unreadable or of another shape, something other than a regular
+  file) or a foreign one (another format, another key) is said in one line and made
+  again; it is never believed.
+
+Example
+-------
+>>> import tempfile
+>>> root = tempfile.mkdtemp()
+>>> made = []
+>>> def build():
+...     made.append(1)
+...     return {"squares": np.arange(4) ** 2}
+>>> cached_arrays("demo", (2, "x"), build, root=root)["squares"].tolist()
+[0, 1, 4, 9]
+>>> cached_arrays("demo", (2, "x"), build, root=root)["squares"].flags.writeable, len(made)
+(False, 1)
+"""
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from bandtables.cache import MANIFEST, DamagedTables, cache_root
+from bandtables.cache_files import NotARegularFile, open_regular, remove_path, sha256_of
+
+__all__ = ["FORMAT", "kind_cache_path", "entry_path", "cached_arrays", "cached_entry",
+           "verify_entry"]
+
+#: The layout of an entry; a new one is another directory, never a misread file.
+FORMAT = 1
+
+_MAPPED: dict[str, dict[str, np.ndarray]] = {}   # entries this process has checked, mapped
+_MANIFEST_MAX_BYTES = 1 << 20
+
+
+def kind_cache_path(root: Path | str | None = None) -> Path:
+    """The directory of the kind tables' entries under ``root`` (default
+    :func:`bandtables.cache.cache_root`)."""
+    return Path(root if root is not None else cache_root()) / f"kindtables-v{FORMAT}"
+
+
+def entry_path(what: str, key, root: Path | str | None = None) -> Path:
+    """The directory of the entry ``what`` made from ``key`` (a ``repr``-stable value)."""
+    digest = hashlib.sha256(repr(key).encode()).hexdigest()[:24]
+    return kind_cache_path(root) / f"{what}-{digest}"
+
+
+def cached_entry(what: str, key, root: Path | str | None = None) -> Path | None:
+    """The entry's directory if it has been made (not checked), else None."""
+    d = entry_path(what, key, root)
+    return d if (d / MANIFEST).exists() else None
+
+
+def verify_entry(d: Path, what: str, key) -> list[str]:
+    """The array names of the entry ``d``, once every file is checked against its
+    manifest and the manifest against ``what``, ``key`` and :data:`FORMAT`.
+
+    Raises
+    ------
+    DamagedTables
+        Naming, in one line, the first thing wrong.
+    """
+    path = d / MANIFEST
+    try:
+        with open_regular(path) as fh:
+            text = fh.read(_MANIFEST_MAX_BYTES + 1)
+        if len(text) > _MANIFEST_MAX_BYTES:
+            raise DamagedTables(f"{path} is too large for a manifest")
+        manifest = json.loads(text)
+    except NotARegularFile as e:
+        raise DamagedTables(str(e)) from None
+    except DamagedTables:
+        raise
+    except (OSError, ValueError, RecursionError):
+        raise DamagedTables(f"{path} is missing or unreadable") from None
+    if not (isinstance(manifest, dict) and set(manifest) == {"format", "what", "key", "files"}
+            and isinstance(manifest["files"], dict)):
+        raise DamagedTables(f"{path} is not a manifest (format, what, key, files)")
+    if manifest["format"] != FORMAT or manifest["what"] != what or manifest["key"] != repr(key):
+        raise DamagedTables(f"{path} is of another entry (format {manifest['format']!r}, "
+                            f"{manifest['what']!r} of {manifest['key']!r})")
+    names = []
+    for name, entry in manifest["files"].items():
+        if not (isinstance(name, str) and name.endswith(".npy") and "/" not in name
+                and isinstance(entry, dict) and set(entry) == {"bytes", "sha256"}):
+            raise DamagedTables(f"{path}: the entry of {name!r} is not a size and a digest")
+        file = d / name
+        try:
+            with open_regular(file) as fh:
+                same = (os.fstat(fh.fileno()).st_size == entry["bytes"]
+                        and sha256_of(fh) == entry["sha256"])
+        except NotARegularFile as e:
+            raise DamagedTables(str(e)) from None
+        except OSError:
+            raise DamagedTables(f"{file} is missing") from None
+        if not same:
+            raise DamagedTables(f"{file} does not match its SHA-256 digest in {MANIFEST}")
+        names.append(name[:-len(".npy")])
+    if not names:
+        raise DamagedTables(f"{path} lists no arrays")
+    return names
+
+
+def _map(d: Path, names: list[str]) -> dict[str, np.ndarray]:
+    return {n: np.load(d / f"{n}.npy", mmap_mode="r", allow_pickle=False) for n in names}
+
+
+def cached_arrays(what: str, key, build, *, root: Path | str | None = None,
+                  say=None) -> dict[str, np.ndarray]:
+    """The arrays ``build()`` returns (``{name: array}``) for ``key``, made once per
+    machine into the entry ``what``/``key`` and memory-mapped read-only (module
+    docstring); checked once per process.
+
+    ``say`` receives the line said when a damaged or foreign entry is made again, or
+    when no cache can be written here (a read-only home, a full disk: the arrays are
+    then made in this process, once) (default: standard error).
+    """
+    say = say or (lambda msg: print(msg, file=sys.stderr, flush=True))
+    d = entry_path(what, key, root)
+    if str(d) not in _MAPPED:
+        try:
+            _MAPPED[str(d)] = _made_and_mapped(d, what, key, build, say)
+        except OSError as e:      # no cache can be written here: this process's own copy
+            say(f"the kind tables' cache cannot be used ({e}): the {what} is made in this "
+                f"process")
+            _MAPPED[str(d)] = build()
+    return _MAPPED[str(d)]
+
+
+def _made_and_mapped(d: Path, what: str, key, build, say) -> dict[str, np.ndarray]:
+    d.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(d.parent / f"{d.name}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)   # another process making it: wait, then map
+        for stale in [*d.parent.glob(f"{d.name}.build-*"), *d.parent.glob(f"{d.name}.old-*")]:
+            remove_path(stale)
+        if d.exists() or d.is_symlink():
+            try:
+                return _map(d, verify_entry(d, what, key))
+            except DamagedTables as e:
+                say(f"the cached {what} is damaged ({e}): making it again")
+        _build_into(d, what, key, build)
+        return _map(d, verify_entry(d, what, key))
+    finally:
+        os.close(fd)   # releases the flock
+
+
+def _build_into(d: Path, what: str, key, build) -> None:
+    """Make the entry in a temporary beside ``d`` and rename it into place."""
+    tmp = d.parent / f"{d.name}.build-{os.getpid()}"
+    try:
+        remove_path(tmp)
+        tmp.mkdir()
+        files = {}
+        for name, array in build().items():
+            path = tmp / f"{name}.npy"
+            np.save(path, np.ascontiguousarray(array), allow_pickle=False)
+            with open_regular(path) as fh:
+                files[path.name] = {"bytes": os.fstat(fh.fileno()).st_size,
+                                    "sha256": sha256_of(fh)}
+        (tmp / MANIFEST).write_text(json.dumps(
+            {"format": FORMAT, "what": what, "key": repr(key), "files": files}, indent=1))
+        old = None
+        if d.exists() or d.is_symlink():
+            old = d.parent / f"{d.name}.old-{os.getpid()}"
+            d.rename(old)
+        tmp.rename(d)
+        if old is not None:
+            remove_path(old)
+    except BaseException:
+        remove_path(tmp)
+        raise

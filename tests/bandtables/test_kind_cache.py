@@ -1,0 +1,214 @@
+"""Specification of the kind band tables' cache (bandtables/kind_cache.py, issue 35): the
+tables and the band-1 orbits made once per machine, checked by digests, mapped read-only.
+
+The kinds are 6×6 (plain 2x3 and a house of one cell per box from
+``tests/one_house_samples.py``), whose tables take a fraction of a second: what is
+tested is the cache around them, and each count against brute force.
+"""
+from __future__ import annotations
+
+import ast
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bandtables.cache import MANIFEST, DamagedTables
+from bandtables.kind_cache import (cached_arrays, entry_path, kind_cache_path,
+                                   verify_entry)
+from bandtables.kind_tables import KindBandTables
+from lock_waits import needs_proc_locks
+from one_house_samples import six, six_brute_total
+
+REPO = Path(__file__).resolve().parents[2]
+TOTAL_2X3 = 28_200_960
+KINDS = {"2x3": ("'2x3'", TOTAL_2X3), "scattered": ("six('scattered')", None)}
+
+# Count a kind in a fresh process with the cache under argv[1]; print the total
+COUNT = textwrap.dedent("""
+    import os, sys
+    os.environ["XDG_CACHE_HOME"] = sys.argv[1]
+    from bandtables.kind_tables import KindBandTables
+    from one_house_samples import six
+    kt = KindBandTables(eval(sys.argv[2]))
+    print(kt.factor * kt.count(*kt.orbits))
+""")
+
+
+def env() -> dict:
+    return dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), str(REPO / "tests")]))
+
+
+def count_in_a_process(home: Path, kind: str) -> int:
+    out = subprocess.run([sys.executable, "-c", COUNT, str(home), kind], env=env(),
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    return int(out.stdout)
+
+
+def entries(home: Path) -> dict[str, tuple[int, int]]:
+    """Each entry of the cache: (inode of its directory, mtime of its manifest)."""
+    return {d.name: (d.stat().st_ino, (d / MANIFEST).stat().st_mtime_ns)
+            for d in kind_cache_path(home / "gridcount").iterdir() if d.is_dir()}
+
+
+def total(kind: str) -> int:
+    text, known = KINDS[kind]
+    return known if known is not None else six_brute_total(kind)
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_a_count_is_the_same_cold_and_warm_and_the_warm_one_makes_nothing(tmp_path, kind):
+    cold = count_in_a_process(tmp_path, KINDS[kind][0])
+    made = entries(tmp_path)
+    assert {name.split("-")[0] for name in made} == {"table", "orbits"}
+    warm = count_in_a_process(tmp_path, KINDS[kind][0])
+    assert cold == warm == total(kind)
+    assert entries(tmp_path) == made          # read, not made again (same files, untouched)
+    assert not [p for p in kind_cache_path(tmp_path / "gridcount").iterdir()
+                if ".build-" in p.name or ".old-" in p.name]
+
+
+def test_the_tables_and_orbits_are_mapped_read_only(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    kt = KindBandTables(six("scattered"))
+    keys, mults = kt.orbits
+    kt.build_tables()
+    for a in (keys, mults, *(kt._tables[k] for k in ("W2", "W3"))):
+        assert isinstance(a, np.memmap) and not a.flags.writeable
+
+
+def flip_a_byte(path: Path) -> None:
+    """Flip one bit of the first non-zero entry of the array in ``path`` (read by any
+    count that reads the file at all)."""
+    at = np.load(path, mmap_mode="r")
+    first = int(np.flatnonzero(at)[0]) * at.itemsize + path.stat().st_size - at.nbytes
+    del at
+    data = bytearray(path.read_bytes())
+    data[first] ^= 1
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("what, array", [("table", "W"), ("orbits", "mults"),
+                                         ("orbits", "keys")])
+def test_a_damaged_entry_is_said_in_one_line_and_made_again_never_believed(
+        tmp_path, monkeypatch, capsys, what, array):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "a"))
+    kt = KindBandTables(six("scattered"))
+    assert kt.factor * kt.count(*kt.orbits) == six_brute_total("scattered")
+    shutil.copytree(tmp_path / "a", tmp_path / "b")
+    d = min(p for p in kind_cache_path(tmp_path / "b" / "gridcount").glob(f"{what}-*")
+            if p.is_dir())
+    flip_a_byte(d / f"{array}.npy")
+    with pytest.raises(DamagedTables, match=f"{array}.npy does not match its SHA-256"):
+        verify_entry(d, what, ast.literal_eval(json.loads((d / MANIFEST).read_text())["key"]))
+    capsys.readouterr()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "b"))
+    kt = KindBandTables(six("scattered"))
+    assert kt.factor * kt.count(*kt.orbits) == six_brute_total("scattered")
+    said = capsys.readouterr().err.splitlines()
+    assert len(said) == 1 and f"the cached {what} is damaged" in said[0]
+    assert f"{array}.npy" in said[0]
+    assert not list(d.parent.glob("*.old-*")) and not list(d.parent.glob("*.build-*"))
+
+
+def test_a_foreign_entry_in_the_place_of_another_is_made_again(tmp_path):
+    said = []
+    cached_arrays("demo", "one", lambda: {"x": np.arange(3)}, root=tmp_path)
+    cached_arrays("demo", "two", lambda: {"x": np.arange(5)}, root=tmp_path / "b")
+    shutil.rmtree(entry_path("demo", "two", tmp_path / "b"))
+    shutil.copytree(entry_path("demo", "one", tmp_path), entry_path("demo", "two", tmp_path / "b"))
+    # a fresh root name, so this process has not checked it yet
+    shutil.move(tmp_path / "b", tmp_path / "c")
+    got = cached_arrays("demo", "two", lambda: {"x": np.arange(5)}, root=tmp_path / "c",
+                        say=said.append)
+    assert got["x"].tolist() == [0, 1, 2, 3, 4]
+    assert len(said) == 1 and "is of another entry" in said[0] and "'one'" in said[0]
+
+
+@pytest.mark.parametrize("damage", ["missing file", "truncated", "no manifest", "bad manifest",
+                                    "no arrays"])
+def test_every_kind_of_damage_is_refused_by_the_check(tmp_path, damage):
+    cached_arrays("demo", 7, lambda: {"x": np.arange(100)}, root=tmp_path)
+    d = entry_path("demo", 7, tmp_path)
+    if damage == "missing file":
+        (d / "x.npy").unlink()
+    elif damage == "truncated":
+        with open(d / "x.npy", "r+b") as fh:
+            fh.truncate(10)
+    elif damage == "no manifest":
+        (d / MANIFEST).unlink()
+    elif damage == "bad manifest":
+        (d / MANIFEST).write_text("{")
+    else:
+        m = json.loads((d / MANIFEST).read_text())
+        m["files"] = {}
+        (d / MANIFEST).write_text(json.dumps(m))
+    with pytest.raises(DamagedTables):
+        verify_entry(d, "demo", 7)
+
+
+# One of two processes asking for one entry at once (argv: root, log).  Its build goes on
+# only once the other is seen building too (a missing lock) or blocked on the lock, so
+# the two have met at the cache on a machine of any speed.
+BUILDER = textwrap.dedent("""
+    import os, sys, time
+    from pathlib import Path
+    import numpy as np
+    from bandtables.kind_cache import cached_arrays
+    from lock_waits import waits_for_a_lock
+    root, log = Path(sys.argv[1]), Path(sys.argv[2])
+    seen = log.parent / "processes"
+
+    def other_has_come():
+        others = [int(p.name.split("-")[1]) for p in seen.glob("asking-*")]
+        others.remove(os.getpid())
+        return len(others) == 1 and all(
+            (seen / f"building-{pid}").exists() or waits_for_a_lock(pid) for pid in others)
+
+    def build():
+        with open(log, "a") as fh:
+            fh.write("built\\n")
+        (seen / f"building-{os.getpid()}").touch()
+        deadline = time.monotonic() + 120         # only against a hang
+        while not other_has_come() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return {"W": np.arange(1000, dtype=np.uint16) * 3}
+    (seen / f"asking-{os.getpid()}").touch()
+    print(int(cached_arrays("table", (3, "x"), build, root=root)["W"].sum()))
+""")
+
+
+@needs_proc_locks
+def test_two_processes_asking_at_once_make_one_good_entry(tmp_path):
+    log = tmp_path / "builds.log"
+    (tmp_path / "processes").mkdir()
+    procs = [subprocess.Popen([sys.executable, "-c", BUILDER, str(tmp_path / "c"), str(log)],
+                              stdout=subprocess.PIPE, text=True, env=env()) for _ in range(2)]
+    outs = [p.communicate(timeout=300)[0].strip() for p in procs]
+    assert all(p.returncode == 0 for p in procs)
+    assert outs == [str(3 * 999 * 1000 // 2)] * 2
+    assert log.read_text() == "built\n"          # the other waited and mapped the result
+    d = entry_path("table", (3, "x"), tmp_path / "c")
+    assert verify_entry(d, "table", (3, "x")) == ["W"]
+    assert sorted(p.name for p in d.parent.iterdir()) == [d.name, f"{d.name}.lock"]
+
+
+def test_where_no_cache_can_be_written_the_arrays_are_made_in_the_process_and_said(tmp_path):
+    (tmp_path / "home").write_text("a file where the cache directory would be")
+    said, made = [], []
+
+    def build():
+        made.append(1)
+        return {"x": np.arange(4)}
+    for _ in range(2):
+        got = cached_arrays("demo", 1, build, root=tmp_path / "home", say=said.append)
+        assert got["x"].tolist() == [0, 1, 2, 3]
+    assert len(made) == 1 and len(said) == 1
+    assert "the kind tables' cache cannot be used" in said[0] and "in this process" in said[0]
