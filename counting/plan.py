@@ -179,7 +179,11 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
                 raise
             for what, cost in costs:
                 say(f"estimated cost of {what}: {cost.describe(r.workers)}")
-        with say_if_slow(note, f"preparing the units of {r.shape} ..."):
+        listing = get_reduction(kind.name, symmetry if r.up_to_symmetry else r.reduction) \
+            .listing_notice()
+        if listing:      # said at once, terminal or not: minutes before the first unit
+            say(listing)
+        with say_if_slow(note if not listing else _silent, f"preparing the units of {r.shape} ..."):
             job = Job.load(r.shape, symmetry if r.up_to_symmetry else r.reduction, force=r.force)
             grids = Job.load(r.shape, r.reduction, force=r.force) \
                 if r.up_to_symmetry and not job.kind.plain else job
