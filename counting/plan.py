@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Callable
 
 from counting import reach, route_estimate
+from counting.layer_route import refuse_forced_route
 from counting.job import (Job, RunReport, Summary, default_db_path, run_count,
                           summarise)
 from counting.options import CountOptions
@@ -167,6 +168,12 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
             grid_lock = acquire_early(grid_store_to_count(default_db_path(
                 kind.name, get_reduction(kind.name, r.reduction).name), kind.name, path))
         if r.force:      # --force runs a job past its estimate, never one that cannot be counted
+            try:         # nor the search in place of a route that is not runnable (2x6)
+                if not r.up_to_symmetry:
+                    refuse_forced_route(kind, r.reduction, r.workers, say)
+            except OutOfReach as e:
+                e.notes = list(notes)
+                raise
             refuse_uncountable(r.shape, r.reduction, r.options, r.workers)
         else:            # before the units are enumerated: 2x6's take minutes
             try:
@@ -179,7 +186,11 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
                 raise
             for what, cost in costs:
                 say(f"estimated cost of {what}: {cost.describe(r.workers)}")
-        with say_if_slow(note, f"preparing the units of {r.shape} ..."):
+        listing = get_reduction(kind.name, symmetry if r.up_to_symmetry else r.reduction) \
+            .listing_notice()
+        if listing:      # said at once, terminal or not: minutes before the first unit
+            say(listing)
+        with say_if_slow(note if not listing else _silent, f"preparing the units of {r.shape} ..."):
             job = Job.load(r.shape, symmetry if r.up_to_symmetry else r.reduction, force=r.force)
             grids = Job.load(r.shape, r.reduction, force=r.force) \
                 if r.up_to_symmetry and not job.kind.plain else job

@@ -44,9 +44,12 @@ from factorization.layer_steps import next_layer
 from factorization.layer_store import LayerStore, layer_digest
 from factorization.layers import MAX_LAYER_C, LayerClass
 
-__all__ = ["LayerJobResult", "run_layer_job", "layer_units", "UNIT_STATES"]
+__all__ = ["LayerJobResult", "run_layer_job", "layer_units", "UNIT_STATES", "MAX_JOB_C"]
 
 UNIT_STATES = 1_000     # parents a unit, by default (2x5's layer 3: 17 units)
+
+#: Most stacks a stored job counts (2x6's middle layers need a partitioned store).
+MAX_JOB_C = MAX_LAYER_C - 1
 
 
 @dataclass(frozen=True)
@@ -128,8 +131,8 @@ def run_layer_job(C: int, path, *, unit_states: int = UNIT_STATES, threads: int 
     -------
     LayerJobResult
     """
-    if isinstance(C, bool) or not isinstance(C, int) or not 2 <= C <= MAX_LAYER_C - 1:
-        raise ValueError(f"stacks must be an integer in 2..{MAX_LAYER_C - 1}, got {C!r}")
+    if isinstance(C, bool) or not isinstance(C, int) or not 2 <= C <= MAX_JOB_C:
+        raise ValueError(f"stacks must be an integer in 2..{MAX_JOB_C}, got {C!r}")
     if isinstance(unit_states, bool) or not isinstance(unit_states, int) or unit_states < 1:
         raise ValueError(f"unit_states must be a positive integer, got {unit_states!r}")
     order = coordinate_group(C).order

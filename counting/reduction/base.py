@@ -166,6 +166,12 @@ class Reduction(abc.ABC):
         estimate of :mod:`counting.reach`."""
         return self.n_units(), True
 
+    def listing_notice(self) -> str | None:
+        """The line said before this job's units are listed when listing them
+        takes more than a few seconds (what, and how long where known), or
+        None (the default: quick, or said only if slow, on a terminal)."""
+        return None
+
     def not_recountable(self, spec) -> str | None:
         """Why ``gridcount recount`` cannot count ``spec`` by itself (None:
         it can, the default)."""

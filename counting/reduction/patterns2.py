@@ -296,6 +296,19 @@ class TwoBandPatternReduction(Reduction):
     #: so the cost estimate does without them.
     ESTIMATE_WITHOUT_CLASSES = 6
 
+    #: Measured minutes to enumerate the classes, by R (2x6: 63,053 classes).
+    LISTING_MINUTES = {6: 3}
+
+    def listing_notice(self) -> str | None:
+        """From :attr:`ESTIMATE_WITHOUT_CLASSES` on: the classes take minutes."""
+        R = self.rows
+        if R < self.ESTIMATE_WITHOUT_CLASSES:
+            return None
+        minutes = self.LISTING_MINUTES.get(R)
+        how_long = f"about {minutes:,} minutes" if minutes else "minutes or more"
+        return (f"enumerating the pattern classes of {self.shape.name} before the first "
+                f"unit: {how_long} ...")
+
     def n_units_bound(self) -> tuple[int, bool]:
         """The number of classes; from :attr:`ESTIMATE_WITHOUT_CLASSES` on a
         lower bound instead: patterns / (order of the moves' group), since

@@ -81,6 +81,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Iterator
 
+from counting.store.foreign import not_a_store_line
 from counting.units import UnitResult
 
 __all__ = [
@@ -479,10 +480,7 @@ def read_job(conn: sqlite3.Connection, path: Path, *, writable: bool = True) -> 
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if app_id != APPLICATION_ID or "meta" not in tables:
-            raise ForeignStoreError(
-                f"{path} is an SQLite database but not a gridcount store "
-                f"(application_id {app_id}, tables: {', '.join(sorted(tables)) or 'none'})"
-            )
+            raise ForeignStoreError(not_a_store_line(conn, path, app_id, tables))
         meta = dict(conn.execute("SELECT key, value FROM meta"))
         if meta.get("format") != FORMAT:
             raise ForeignStoreError(

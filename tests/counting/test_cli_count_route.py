@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from counting import reach, route_estimate
+from counting import layer_route, plan, reach, route_estimate
 from counting.reach import JobCost
 from counting.route_estimate import example_document
 from grids.kind import as_kind
@@ -73,7 +73,7 @@ def test_count_2x6_prints_the_estimate_of_the_measurement_file(monkeypatch, tmp_
     assert "not runnable yet" in rows["route"] and rows["machine"].startswith("a CPU, 2 cores")
     line = refusal_line(res)
     assert line.startswith(f"Error: 2x6 by layers is out of reach: {total} by an example route")
-    assert "so it is refused (--force runs the per-class count by patterns2 instead" in line
+    assert "so it is refused (--force does not run the search in its place: --reduction patterns2 --force runs" in line
     assert not (tmp_path / "s.sqlite").exists()
 
 
@@ -116,3 +116,60 @@ def test_the_committed_measurement_is_what_count_2x6_prints(tmp_path, no_search)
     res = invoke("count", "2x6", "--workers", "2", "--db", tmp_path / "s.sqlite")
     assert f"Error: 2x6 by layers is out of reach: {e.describe(2)}" in refusal_line(res)
     assert "results/layers-2x6-route.json" in res.stdout
+
+
+# -- count 2x6 --force: the route is not runnable here, and the search is not run in its place
+
+
+@pytest.fixture
+def no_listing(monkeypatch):
+    """The units must not be listed (2x6's pattern classes take minutes)."""
+    def listed(*args, **kwargs):
+        raise AssertionError("the units were listed")
+    monkeypatch.setattr(plan.Job, "load", listed)
+
+
+@pytest.mark.parametrize("memory_gib, says_memory", [(24, True), (64, False)])
+def test_count_2x6_force_is_refused_in_one_line_naming_why_the_route_cannot_run(
+        monkeypatch, tmp_path, no_search, no_listing, memory_gib, says_memory):
+    plant(monkeypatch, tmp_path, f5_hours=140)       # its memo: 32.0 GiB on one machine
+    monkeypatch.setattr(layer_route, "MEMO_MB_MAX", memory_gib * 1024)
+    res = invoke("count", "2x6", "--force", "--db", tmp_path / "s.sqlite")
+    line = refusal_line(res)
+    assert line.startswith("Error: 2x6 by layers is out of reach: 150 ± 5 core-hours")
+    assert ("--force: the layer route for 2x6 is measured but not runnable here: the layer "
+            "job (scripts/run_layer_job.py) counts bands of at most 5 stacks, not 6") in line
+    memory = f"its memo needs 32.0 GiB on one machine, more than this machine's {memory_gib}.0 GiB"
+    assert (memory in line) is says_memory
+    assert line.endswith("the per-class search by patterns2 is not started in its place "
+                         "(--reduction patterns2 --force runs it)")
+    assert "memory" in res.stdout               # the route's table, as without --force
+    assert not (tmp_path / "s.sqlite").exists()
+
+
+def test_count_6x2_force_json_is_the_same_refusal_as_data(monkeypatch, tmp_path, no_search,
+                                                         no_listing):
+    plant(monkeypatch, tmp_path, f5_hours=140)
+    res = invoke("count", "6x2", "--force", "--json", "--db", tmp_path / "s.sqlite")
+    doc = json.loads(res.stdout)
+    assert doc["exit_code"] == 2 and "measured but not runnable here" in doc["error"]
+    assert doc["route_estimate"]["runnable"] is False
+
+
+def test_count_2x6_force_with_the_reduction_named_says_the_slow_listing_first(
+        monkeypatch, tmp_path, no_search):
+    """The search, asked by name, lists 2x6's pattern classes first (minutes):
+    said at once, on a pipe too, before anything is listed."""
+    said_before = []
+
+    def listed(*args, **kwargs):
+        said_before.append(True)
+        raise ValueError("listing stopped by the test")
+    monkeypatch.setattr(plan.Job, "load", listed)
+    res = invoke("count", "2x6", "--reduction", "patterns2", "--force",
+                 "--db", tmp_path / "s.sqlite")
+    assert res.exit_code == 1 and said_before, res.output
+    lines = res.stderr.strip().splitlines()
+    assert lines[-1] == "Error: listing stopped by the test"
+    assert lines[-2] == ("enumerating the pattern classes of 2x6 before the first unit: "
+                         "about 3 minutes ...")

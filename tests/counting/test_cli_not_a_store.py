@@ -96,3 +96,20 @@ def test_a_store_of_a_job_this_gridcount_makes_otherwise_is_refused(tmp_path, mo
     assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1, res.output
     assert "the reduction has changed since" in res.output and "damaged" not in res.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["old.sqlite"]   # nothing written
+
+
+@pytest.mark.parametrize("command", ["status", "export", "report", "recount"])
+def test_a_layer_jobs_store_is_refused_by_name(tmp_path, monkeypatch, command):
+    """Issue 36: the store of scripts/run_layer_job.py is gridcount's own
+    file; the refusal names it and what runs it, not its tables."""
+    from factorization.layer_store import LayerStore
+    monkeypatch.chdir(tmp_path)
+    db = tmp_path / "2x3-layers.sqlite"
+    with LayerStore.open(db, C=3, unit_states=2_000) as store:
+        store.put(1, 0, 1, "p" * 64, {(3, 5, 48, 56, 15, 17): (6, 2)})
+    res = invoke(*READERS[command], db)
+    assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1, res.output
+    assert res.output.strip() == (
+        f"Error: {db} is a layer job's store (C = 3 stacks, 2,000 states a unit: "
+        f"scripts/run_layer_job.py runs and resumes it), not a gridcount count store")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["2x3-layers.sqlite"]   # nothing written

@@ -70,7 +70,7 @@ def test_the_refusal_says_the_route_is_not_built_and_the_days_when_over_budget(t
                                                      "refused")
     for within in (longer.refusal("patterns2", 2), e.refusal("patterns2", 1)):
         assert within.startswith("the layer route is not built yet, so it is refused")
-    assert "--force runs the per-class count by patterns2 instead" in e.refusal("patterns2", 2)
+    assert "--reduction patterns2 --force runs the per-class count by patterns2" in e.refusal("patterns2", 2)
 
 
 @pytest.mark.parametrize("how, says", [

@@ -435,3 +435,15 @@ def test_the_estimate_counts_the_children_its_units_share_once(monkeypatch):
     alone = red.estimate_unit_seconds(spec, CountOptions(shared_memo=False), **kw)
     shared = red.estimate_unit_seconds(spec, CountOptions(), **kw)
     assert alone > 1 and shared == pytest.approx(1 + share * (alone - 1))  # the root: its own
+
+
+def test_listing_the_classes_is_said_first_where_it_takes_minutes():
+    """2x6's 63,053 classes take about 3 minutes to enumerate: count says so
+    before listing them (issue 36); 2x5's take a second: nothing is said."""
+    from counting.reduction.registry import get_reduction
+    line = get_reduction("2x6", "patterns2").listing_notice()
+    assert line == "enumerating the pattern classes of 2x6 before the first unit: about 3 minutes ..."
+    assert get_reduction("6x2", "patterns2").listing_notice().startswith(
+        "enumerating the pattern classes of 6x2")
+    assert get_reduction("2x5", "patterns2").listing_notice() is None
+    assert get_reduction("2x6", "moves").listing_notice() is None   # the default: none

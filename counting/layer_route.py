@@ -1,0 +1,69 @@
+"""``count --force`` on a shape whose refusal gave a route's estimate.
+
+``gridcount count 2x6`` is refused with the layer route's measured estimate
+(:mod:`counting.route_estimate`), not the per-class search's (about
+2,300,000 core-hours).  ``--force`` must not then start that search in the
+route's place without a word (issue 36): it would run the route, but the
+route is not runnable here: :func:`factorization.layer_job.run_layer_job`
+counts bands of at most :data:`~factorization.layer_job.MAX_JOB_C` stacks
+(2x6's middle layers need a partitioned store, not built:
+``docs/layer-job.md``), and the measured memo may not fit this machine's
+memory.  So ``--force`` is refused, in one line saying both; the search is
+run only when its reduction is named (``--reduction patterns2 --force``).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from counting import route_estimate
+from counting.plan_errors import OutOfReach
+from counting.reduction.registry import get_reduction
+from dlx.api import MEMO_MB_MAX
+from factorization.layer_job import MAX_JOB_C
+from grids.kind import GridKind
+
+__all__ = ["refuse_forced_route", "not_runnable_because"]
+
+_GIB = 2 ** 30
+
+
+def not_runnable_because(stacks: int, memo_bytes: int, memory_mib: int | None = None) -> str:
+    """Why the layer route of a band of ``stacks`` stacks, whose memo needs
+    ``memo_bytes``, cannot be run on a machine of ``memory_mib`` MiB (None:
+    this machine's, :data:`dlx.api.MEMO_MB_MAX`).
+
+    >>> not_runnable_because(6, 32 * 2 ** 30, 24 * 1024).split("; ")[1]
+    "its memo needs 32.0 GiB on one machine, more than this machine's 24.0 GiB"
+    """
+    memory_mib = MEMO_MB_MAX if memory_mib is None else memory_mib
+    why = []
+    if stacks > MAX_JOB_C:
+        why.append(f"the layer job (scripts/run_layer_job.py) counts bands of at most "
+                   f"{MAX_JOB_C} stacks, not {stacks} (their middle layers need a "
+                   f"partitioned store, not built: docs/layer-job.md)")
+    if memo_bytes > memory_mib * 2 ** 20:
+        why.append(f"its memo needs {memo_bytes / _GIB:,.1f} GiB on one machine, more than "
+                   f"this machine's {memory_mib / 1024:,.1f} GiB")
+    return "; ".join(why) or "it is not wired into count yet (scripts/run_layer_job.py runs it)"
+
+
+def refuse_forced_route(kind: GridKind, reduction: str | None, workers: int,
+                        say: Callable[[str], None] = lambda msg: None) -> None:
+    """:class:`OutOfReach` with the route's estimate when ``count --force``
+    asks ``kind``'s default job (``reduction`` None) and a measured route
+    replaces it; nothing for a reduction named (its search is run) or a
+    shape without a route.  A missing or damaged measurement file is said to
+    ``say`` (:func:`counting.route_estimate.for_job`) and nothing refused."""
+    if reduction is not None:
+        return
+    name = get_reduction(kind.name, None).name
+    route = route_estimate.for_job(kind, name, say)
+    if route is None:
+        return
+    stacks = kind.shape.n // 2
+    raise OutOfReach(
+        kind.name, name, route.describe(workers), route=route,
+        refused_because=(f"--force: the layer route for {kind.name} is measured but not "
+                         f"runnable here: {not_runnable_because(stacks, route.memo_bytes())}; "
+                         f"the per-class search by {name} is not started in its place "
+                         f"(--reduction {name} --force runs it)"))
