@@ -33,7 +33,7 @@ __all__ = ["cli", "main", "COMMANDS"]
 COMMANDS = {
     "count": ("counting.cli.count", "count"),
     "classes": ("counting.cli.count", "classes"),
-    "verify": ("counting.cli.count", "verify"),
+    "verify": ("counting.cli.verify", "verify"),
     "status": ("counting.cli.store", "status"),
     "export": ("counting.cli.store", "export"),
     "merge": ("counting.cli.store", "merge"),

@@ -14,7 +14,7 @@ from counting import outputs
 if TYPE_CHECKING:
     from grids.kind import GridKind
 
-__all__ = ["fail", "note", "NOTES", "refuse", "Refused", "check_outputs", "output_errors",
+__all__ = ["fail", "note", "NOTES", "refuse", "Refused", "check_outputs", "output_errors", "bad_value",
            "print_table", "Terminated", "sigterm_stops_like_ctrl_c", "CONTEXT_SETTINGS", "given",
            "not_together", "only_with", "check_size", "enumeration_notice"]
 
@@ -171,3 +171,11 @@ def sigterm_stops_like_ctrl_c():
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def bad_value(option: str, message: str) -> NoReturn:
+    """A bad option value: one line (no usage text), exit code 2 as for
+    click's own parameter errors."""
+    e = click.ClickException(f"Invalid value for {option}: {message}")
+    e.exit_code = 2
+    raise e

@@ -7,20 +7,18 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import signal
 import sys
 from pathlib import Path
-from typing import NoReturn
 
 import click
 
 from counting import job as jobs
 from counting import plan, reach, rectangles
 from counting.cli.full_group import show_group
-from counting.cli.common import (Terminated, check_outputs, check_size, enumeration_notice,
-                                 fail, note, not_together, only_with, output_errors,
-                                 print_table, refuse, sigterm_stops_like_ctrl_c)
+from counting.cli.common import (Terminated, bad_value, check_size, enumeration_notice, fail,
+                                 note, not_together, only_with, print_table, refuse,
+                                 sigterm_stops_like_ctrl_c)
 from counting.exact_json import exact, exact_map
 from counting.options import CountOptions
 from counting.reduction import registry
@@ -36,7 +34,7 @@ from counting.labels import labels_of
 from grids.kind import as_kind
 from grids.sudoku import ALPHABET
 
-__all__ = ["count", "classes", "verify"]
+__all__ = ["count", "classes"]
 
 REDUCTIONS = [*registry.REDUCTIONS, *registry.ALIASES_3X3, registry.PREFIX, registry.KIND_TABLES]
 # reduction kinds, then 3x3's stored names, then the prefix reduction of grid kinds and the
@@ -167,7 +165,7 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
     try:
         kind = as_kind(shape)
     except ValueError as e:
-        _bad_value("SHAPE", str(e))
+        bad_value("SHAPE", str(e))
     not_together("quiet", "as_json", "--quiet prints only the total, --json the whole result")
     for other in _NOT_WITH_ROWS:
         not_together("rows", other, "--rows counts Latin rectangles at once, with no store")
@@ -179,7 +177,7 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
     check_size(kind, force, before=lambda msg: _json_error(as_json, msg, 2))
     reduction = _checked_reduction(kind, reduction, prefix)
     if db is not None and not db.strip():
-        _bad_value("--db", "an empty path names no store (leave --db out for the default)")
+        bad_value("--db", "an empty path names no store (leave --db out for the default)")
     not_together("no_memo", "memo_mb_text", "--memo-mb sizes the memo table, which --no-memo "
                                             "turns off")
     if scheduler is not None:
@@ -193,7 +191,7 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
         try:
             dask_setup.check_wait_workers(wait_workers if wait_workers is not None else 0)
         except ValueError as e:
-            _bad_value("--wait-workers", str(e))
+            bad_value("--wait-workers", str(e))
     elif wait_workers is not None:
         raise click.UsageError("--wait-workers applies to --scheduler runs (the local pool "
                                "replaces a lost worker itself)")
@@ -246,7 +244,7 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
         _json_error(as_json, str(e), 2)
         refuse(str(e))
     except plan.TooMuchMemory as e:
-        _bad_value("--memo-mb" if options.memo else "--workers", str(e))
+        bad_value("--memo-mb" if options.memo else "--workers", str(e))
     except plan.Interrupted as e:
         terminated = isinstance(e.__cause__, Terminated)
         how = "terminated" if terminated else "interrupted"
@@ -302,14 +300,14 @@ def _prefix_reduction(kind, reduction: str | None, prefix: str | None) -> str | 
     if prefix is None:
         return reduction
     if kind.plain:
-        _bad_value("--prefix", f"a prefix chooses the units of a grid kind with extra rules "
+        bad_value("--prefix", f"a prefix chooses the units of a grid kind with extra rules "
                                f"(3x3+x, ...); plain {kind.name} grids have --reduction")
     if reduction not in (None, registry.PREFIX):
-        _bad_value("--prefix", f"--reduction {reduction} is not the prefix reduction")
+        bad_value("--prefix", f"--reduction {reduction} is not the prefix reduction")
     try:
         return PrefixReduction(kind, prefix).name   # checks it holds a whole house
     except ValueError as e:
-        _bad_value("--prefix", str(e))
+        bad_value("--prefix", str(e))
 
 
 def _checked_reduction(kind, reduction: str | None, prefix: str | None) -> str | None:
@@ -320,7 +318,7 @@ def _checked_reduction(kind, reduction: str | None, prefix: str | None) -> str |
     try:
         registry.get_reduction(kind.name, reduction)
     except ValueError as e:
-        _bad_value("--reduction", str(e))
+        bad_value("--reduction", str(e))
     return reduction
 
 
@@ -334,7 +332,7 @@ def _count_rectangles(kind, rows: int, as_json: bool, quiet: bool) -> None:
         _json_error(as_json, str(e), 2)
         refuse(str(e))
     except ValueError as e:
-        _bad_value("--rows", str(e))
+        bad_value("--rows", str(e))
     n = kind.shape.n
     if as_json:
         click.echo(json.dumps({"rows": rows, "columns": n, **exact("latin_rectangles", total)}))
@@ -360,14 +358,6 @@ def _print_burnside(table, labels) -> None:
                f"classes of the group provably fix none")
 
 
-def _bad_value(option: str, message: str) -> NoReturn:
-    """A bad option value: one line (no usage text), exit code 2 as for
-    click's own parameter errors."""
-    e = click.ClickException(f"Invalid value for {option}: {message}")
-    e.exit_code = 2
-    raise e
-
-
 # count's options that have no meaning for --rows (a kernel count, no store, no run)
 _NOT_WITH_ROWS = ("reduction", "prefix", "db", "unit_list", "fresh", "up_to_symmetry", "group", "no_memo",
                   "no_tail", "memo_mb_text", "private_memo", "allow_mismatch", "scheduler", "wait_workers", "kernel",
@@ -380,14 +370,14 @@ def _count_options(memo_mb_text: str, no_memo: bool, no_tail: bool) -> CountOpti
     try:
         memo_mb = float(memo_mb_text)
     except ValueError:
-        _bad_value("--memo-mb", f"{memo_mb_text!r} is not a number of MiB")
+        bad_value("--memo-mb", f"{memo_mb_text!r} is not a number of MiB")
     if memo_mb < MEMO_MB_MIN:   # a table needs a few entries (nan is caught below)
-        _bad_value("--memo-mb", f"{memo_mb_text!r}: the smallest memo table is "
+        bad_value("--memo-mb", f"{memo_mb_text!r}: the smallest memo table is "
                                 f"{MEMO_MB_MIN} MiB")
     try:
         return CountOptions(memo=not no_memo, memo_mb=memo_mb, tail=False if no_tail else None)
     except ValueError as e:
-        _bad_value("--memo-mb", f"{memo_mb_text!r}: {e}")
+        bad_value("--memo-mb", f"{memo_mb_text!r}: {e}")
 
 
 def _run_json(report: jobs.RunReport) -> dict:
@@ -474,7 +464,7 @@ def classes(shape, reduction, prefix, force, as_json, full_group):
     try:
         kind = as_kind(shape)
     except ValueError as e:
-        _bad_value("SHAPE", str(e))
+        bad_value("SHAPE", str(e))
     check_size(kind, force)
     if full_group:
         for other in ("reduction", "prefix"):
@@ -504,100 +494,3 @@ def classes(shape, reduction, prefix, force, as_json, full_group):
         click.echo(f"{c.class_id:>5}  {rep:<{width}}  {c.weight:>7,}")
     click.echo(f"{len(cls):,} classes, weights sum to {sum(c.weight for c in cls):,} "
                f"{labels_of(job.reduction_object).members}")
-
-
-@click.command()
-@click.option("--all", "all_shapes", is_flag=True,
-              help="Add the long rows (minutes): the shapes 1x8, 2x4, 4x2, 3x3, 2x5 and 1x9, "
-                   "Windoku under its full group, Latin squares' main and isomorphism "
-                   "classes of orders 8 and 9, loops of orders 7 and 8.")
-@click.option("--shapes", default=None, help="Only these shapes, e.g. 2x3,3x2.")
-@click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
-              help="Worker processes [default: number of cores; a shape estimated at a few "
-                   "seconds is counted in this process].")
-@click.option("--json", "as_json", is_flag=True, help="JSON on stdout.")
-@click.option("--report", type=click.Path(dir_okay=False), default=None,
-              help="Also write the table and this machine's description as Markdown.")
-def verify(all_shapes, shapes, workers, as_json, report):
-    """Count every reachable shape and compare with the published totals.
-
-    Each shape is counted from scratch by the normal counting path (default
-    reduction, temporary store, process pool), then (without --shapes) the
-    essentially different grids of Latin squares of orders 4-7, 2x2 and 2x3
-    (and 2x4, 1x8, 3x3 and 1x9 with --all) by Burnside's lemma, and with
-    --all Windoku's under its full group (SudokuP's is listed), then Latin
-    squares' main classes and isomorphism classes of orders 4-7 (8 and 9
-    with --all) and loops up to isomorphism of orders 4-6 (7 and 8 with --all).
-    Exit code 1 if any total disagrees with its published
-    value or a count fails.
-
-    \b
-    Example:
-        gridcount verify                       # the quick shapes, seconds
-        gridcount verify --all                 # adds 1x8, 2x4, 4x2, 3x3, 2x5 and 1x9
-        gridcount verify --shapes 2x3,3x2 --json
-    """
-    from counting import verify as verifying
-
-    if shapes is not None and all_shapes:
-        raise click.UsageError("use either --shapes or --all")
-    chosen = [s for s in shapes.split(",") if s.strip()] if shapes is not None \
-        else verifying.default_shapes(all_shapes)
-    if not chosen:
-        raise click.BadParameter("no shape given", param_hint="--shapes")
-    # essentially different grids: with the default shapes, not with --shapes
-    sym = [] if shapes is not None else verifying.default_symmetry_shapes(all_shapes)
-    full = [] if shapes is not None else verifying.default_full_group_shapes(all_shapes)
-    rects = [] if shapes is not None else verifying.default_rectangles(all_shapes)
-    latin = [] if shapes is not None else verifying.default_latin_classes(all_shapes)
-    check_outputs([], [report])
-    small_here = workers is None   # without --workers a small shape is counted in this process
-    workers = workers or default_workers()
-    say = (lambda msg: None) if as_json else (lambda msg: click.echo(msg, err=True))
-    machine = jobs.describe_machine()
-    if hasattr(os, "getloadavg"):  # other work on the machine slows the timings
-        machine["load_average_at_start"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    done: list = []
-
-    def on_row(r) -> None:
-        done.append(r)
-        if r.not_counted is not None:   # never started: its reason is under the table
-            say(f"{r.label}: not counted here (see below the table)")
-        else:
-            say(f"  {r.label}: {r.status} ({r.seconds:,.2f} s)")
-
-    try:
-        with sigterm_stops_like_ctrl_c():
-            rows = verifying.verify(chosen, workers=workers, symmetry_shapes=sym, rectangles=rects,
-                                    on_start=lambda sh: say(f"counting {sh} ..."), on_row=on_row,
-                                    in_process_if_small=small_here, full_group_shapes=full,
-                                    latin_classes=latin, note=say)
-    except KeyboardInterrupt as e:
-        how = "terminated" if isinstance(e, Terminated) else "interrupted"
-        bad = [r.label for r in done if r.failed]
-        outcome = "" if not done else \
-            f" ({len(bad)} failed or disagree: {', '.join(bad)})" if bad else \
-            " (all agree with the published totals)"
-        asked = len(chosen) + len(sym) + len(full) + len(rects)
-        click.echo(f"\n{how}: {len(done)} of {asked} shapes verified{outcome}; "
-                   f"verify keeps nothing, run it again to check them all.", err=True)
-        sys.exit(128 + (signal.SIGTERM if isinstance(e, Terminated) else signal.SIGINT))
-    except ValueError as e:   # a shape of --shapes (each is checked before any count)
-        _bad_value("--shapes", str(e))
-    if hasattr(os, "getloadavg"):
-        machine["load_average_at_end"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    if as_json:
-        click.echo(json.dumps({"shapes": [r.as_json() for r in rows],
-                               "all_agree": not any(r.failed for r in rows),
-                               "workers": workers, "machine": machine}, indent=2))
-    else:
-        click.echo(verifying.format_table(rows))
-    if report:
-        command = "gridcount verify" + (" --all" if all_shapes else "") + \
-            (f" --shapes {shapes}" if shapes else "") + f" --workers {workers}"
-        with output_errors():
-            verifying.write_markdown(Path(report), rows, machine, command)
-    bad = [r for r in rows if r.failed]
-    if bad:
-        fail(f"{len(bad)} of {len(rows)} shapes failed or disagree with the published totals: "
-             f"{', '.join(r.label for r in bad)}")

@@ -1,5 +1,5 @@
 """The gridcount command line: the group and the counting commands
-(counting/cli/__init__.py, counting/cli/count.py: count, classes, verify).
+(counting/cli/__init__.py, counting/cli/count.py: count, classes; counting/cli/verify.py: verify).
 
 CliRunner in-process; subprocesses for signals and ``python -m counting``.
 Store commands: test_cli_store.py; puzzle commands: test_cli_puzzles.py; interrupted
