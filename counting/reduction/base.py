@@ -432,5 +432,5 @@ def checked_counts(counts: Mapping[int, int], n: int) -> dict[int, int]:
     missing = [i for i in range(n) if i not in clean]
     if missing:
         shown = ", ".join(map(str, missing[:20])) + (", …" if len(missing) > 20 else "")
-        raise ValueError(f"{len(missing)} unit id(s) missing: {shown}")
+        raise ValueError(f"{len(missing):,} unit id(s) missing: {shown}")
     return clean
