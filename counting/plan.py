@@ -207,8 +207,9 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
         workers = 1 if small else r.workers
         here = 1 if small else here
         try:  # the memo tables of the processes that will count on this machine
+            red = job.reduction_object
             check_memory(min(here, job.n_units if ids is None else len(ids)), r.options,
-                         job.reduction_object.worker_memory_mib(r.options))
+                         red.worker_memory_mib(r.options), red.shared_memory_mib(r.options))
         except ValueError as e:
             raise TooMuchMemory(str(e)) from None
         memo = job.reduction_object.describe_memo(r.options)
