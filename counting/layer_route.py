@@ -57,7 +57,7 @@ def refuse_forced_route(kind: GridKind, reduction: str | None, workers: int) -> 
         return
     name = get_reduction(kind.name, None).name
     searched = (f"the per-class search by {name} is not started in its place "
-                f"(--reduction {name} without --force gives its own estimate)")
+                f"(--reduction {name} --force runs it)")
     try:
         route = route_estimate.load(kind)
     except route_estimate.RouteFileError as e:

@@ -169,8 +169,7 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
                 kind.name, get_reduction(kind.name, r.reduction).name), kind.name, path))
         if r.force:      # --force runs a job past its estimate, never one that cannot be counted
             try:         # nor the search in place of a route that is not runnable (2x6)
-                # a symmetry job whose identity is the grid count forces that count too
-                if not r.up_to_symmetry or get_reduction(kind.name, symmetry).identity_from_grid:
+                if not r.up_to_symmetry:
                     refuse_forced_route(kind, r.reduction, r.workers)
             except OutOfReach as e:
                 e.notes = list(notes)
