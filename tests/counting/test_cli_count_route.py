@@ -156,25 +156,6 @@ def test_count_6x2_force_json_is_the_same_refusal_as_data(monkeypatch, tmp_path,
     assert doc["route_estimate"]["runnable"] is False
 
 
-@pytest.mark.parametrize("text, what", [(None, "is missing"), ("{", "is damaged")])
-@pytest.mark.parametrize("json_flag", [[], ["--json"]])
-def test_count_2x6_force_without_a_usable_route_file_is_refused_not_searched(
-        monkeypatch, tmp_path, no_search, no_listing, text, what, json_flag):
-    # the route's file missing or damaged: --force said "the search's estimate
-    # instead" and went on to list the units of the 2.3-million-core-hour search
-    path = plant(monkeypatch, tmp_path, text)
-    res = invoke("count", "2x6", "--force", "--db", tmp_path / "s.sqlite", *json_flag)
-    assert res.exit_code == 2, res.output
-    line = res.stderr.strip().splitlines()[-1]
-    assert res.stderr.count("Error:") == 1 and "Traceback" not in res.output
-    assert line.startswith(f"Error: 2x6 --force: the layer route's measurement file {path} {what}")
-    assert line.endswith("the per-class search by patterns2 is not started in its place "
-                         "(--reduction patterns2 --force runs it)")
-    if json_flag:
-        assert json.loads(res.stdout)["exit_code"] == 2
-    assert not (tmp_path / "s.sqlite").exists()
-
-
 def test_count_2x6_force_with_the_reduction_named_says_the_slow_listing_first(
         monkeypatch, tmp_path, no_search):
     """The search, asked by name, lists 2x6's pattern classes first (minutes):

@@ -134,28 +134,3 @@ def test_a_units_share_of_the_progress_bar_is_its_share_of_the_orbits():
     shares = red.work_shares(red.units())
     assert sum(shares.values()) == pytest.approx(1)
     assert shares[0] == pytest.approx(2 / 21) and shares[red.n_units() - 1] == pytest.approx(1 / 21)
-
-
-def test_tables_mapped_from_the_machine_s_cache_are_counted_once_not_per_worker(
-        tmp_path, monkeypatch):
-    # the memory check counted every worker's own copy of the tables, which are
-    # mapped from the machine's cache (bandtables/kind_cache.py): one copy in all
-    from counting.options import CountOptions
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    red = KindBandTableReduction("3x3+centre")
-    t, options = red.tables, CountOptions()
-    assert t.table_bytes > 100 * 2 ** 20                          # 9×9: 152 MB
-    assert red.shared_memory_mib(options) == t.table_bytes / 2 ** 20
-    assert red.worker_memory_mib(options) == (t.worker_bytes - t.table_bytes) / 2 ** 20
-
-
-def test_where_no_cache_can_be_written_each_worker_s_own_tables_are_counted(tmp_path,
-                                                                            monkeypatch):
-    # each process then makes its own copy (kind_cache.cached_arrays): none is shared
-    from counting.options import CountOptions
-    (tmp_path / "a-file").write_text("")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "a-file"))   # no directory under it
-    red = KindBandTableReduction("3x3+centre")
-    options = CountOptions()
-    assert red.shared_memory_mib(options) == 0
-    assert red.worker_memory_mib(options) == red.tables.worker_bytes / 2 ** 20
