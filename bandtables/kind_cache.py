@@ -53,7 +53,7 @@ from bandtables.cache import MANIFEST, DamagedTables, cache_root
 from bandtables.cache_files import NotARegularFile, open_regular, remove_path, sha256_of
 
 __all__ = ["FORMAT", "kind_cache_path", "entry_path", "cached_arrays", "cached_entry",
-           "verify_entry"]
+           "verify_entry", "shared_here"]
 
 #: The layout of an entry; a new one is another directory, never a misread file.
 FORMAT = 1
@@ -66,6 +66,18 @@ def kind_cache_path(root: Path | str | None = None) -> Path:
     """The directory of the kind tables' entries under ``root`` (default
     :func:`bandtables.cache.cache_root`)."""
     return Path(root if root is not None else cache_root()) / f"kindtables-v{FORMAT}"
+
+
+def shared_here(root: Path | str | None = None) -> bool:
+    """Whether entries can be made into this machine's cache (``root``, default
+    :func:`bandtables.cache.cache_root`) and so mapped, one copy shared by every
+    process: its directory, or the nearest one that exists above it, is a
+    directory this process may write.  False: each process makes its own copy
+    (:func:`cached_arrays`), and a memory estimate must count one a process."""
+    p = kind_cache_path(root)
+    while not (p.exists() or p.is_symlink()) and p.parent != p:
+        p = p.parent
+    return p.is_dir() and os.access(p, os.W_OK | os.X_OK)
 
 
 def entry_path(what: str, key, root: Path | str | None = None) -> Path:

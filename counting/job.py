@@ -304,7 +304,7 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
                 if (len(members) > 1 or len(job.classes) <= CLASS_LINES_UP_TO) \
                         and all(u in results for u in members):
                     s = sum(results[u] for u in members)
-                    what = f"Σ over {len(members)} units = " if len(members) > 1 else ""
+                    what = f"Σ over {len(members):,} units = " if len(members) > 1 else ""
                     say(f"class {res.class_id:>3} complete: {what}{s:,} {noun} "
                         f"(weight {weight[res.class_id]:,})")
         except KeyboardInterrupt:

@@ -10,13 +10,13 @@ counts bands of at most :data:`~factorization.layer_job.MAX_JOB_C` stacks
 ``docs/layer-job.md``), and the measured memo may not fit this machine's
 memory.  So ``--force`` is refused, in one line saying both; the search is
 run only when its reduction is named (``--reduction patterns2 --force``).
+The same holds when the route's measurement file is missing or damaged: no
+estimate to show, but still no search in the route's place.
 """
 from __future__ import annotations
 
-from typing import Callable
-
 from counting import route_estimate
-from counting.plan_errors import OutOfReach
+from counting.plan_errors import OutOfReach, RouteUnusable
 from counting.reduction.registry import get_reduction
 from dlx.api import MEMO_MB_MAX
 from factorization.layer_job import MAX_JOB_C
@@ -47,23 +47,25 @@ def not_runnable_because(stacks: int, memo_bytes: int, memory_mib: int | None = 
     return "; ".join(why) or "it is not wired into count yet (scripts/run_layer_job.py runs it)"
 
 
-def refuse_forced_route(kind: GridKind, reduction: str | None, workers: int,
-                        say: Callable[[str], None] = lambda msg: None) -> None:
+def refuse_forced_route(kind: GridKind, reduction: str | None, workers: int) -> None:
     """:class:`OutOfReach` with the route's estimate when ``count --force``
     asks ``kind``'s default job (``reduction`` None) and a measured route
-    replaces it; nothing for a reduction named (its search is run) or a
-    shape without a route.  A missing or damaged measurement file is said to
-    ``say`` (:func:`counting.route_estimate.for_job`) and nothing refused."""
-    if reduction is not None:
+    replaces it; :class:`RouteUnusable` when that route's measurement file is
+    missing, unreadable, damaged or foreign; nothing for a reduction named
+    (its search is run) or a shape without a route."""
+    if reduction is not None or not route_estimate.applies(kind):
         return
     name = get_reduction(kind.name, None).name
-    route = route_estimate.for_job(kind, name, say)
-    if route is None:
-        return
+    searched = (f"the per-class search by {name} is not started in its place "
+                f"(--reduction {name} without --force gives its own estimate)")
+    try:
+        route = route_estimate.load(kind)
+    except route_estimate.RouteFileError as e:
+        raise RouteUnusable(f"{kind.name} --force: the layer route's measurement file {e}; "
+                            f"{searched}") from None
     stacks = kind.shape.n // 2
     raise OutOfReach(
         kind.name, name, route.describe(workers), route=route,
         refused_because=(f"--force: the layer route for {kind.name} is measured but not "
                          f"runnable here: {not_runnable_because(stacks, route.memo_bytes())}; "
-                         f"the per-class search by {name} is not started in its place "
-                         f"(--reduction {name} --force runs it)"))
+                         f"{searched}"))

@@ -50,7 +50,7 @@ from counting.job import (Job, RunReport, Summary, default_db_path, run_count,
                           summarise)
 from counting.options import CountOptions
 from counting.plan_errors import (BadUnits, Interrupted, NoDiskRoom, NoGrids, OutOfReach,
-                                   RunFailed, TooMuchMemory)
+                                   RouteUnusable, RunFailed, TooMuchMemory)
 from counting.unit_ids import parse_unit_list
 from counting.reduction import get_reduction
 from counting.group_choice import GroupRefused, check_group, other_group
@@ -69,7 +69,7 @@ from grids.kind import as_kind
 __all__ = ["CountRequest", "Outcome", "count", "check_reach", "in_process_reason", "refuse_uncountable", "open_store",
            "prepare_identity", "grid_total_in", "record_identity", "needs_identity", "store_state",
            "units_left",
-           "OutOfReach", "Interrupted", "RunFailed", "BadUnits", "TooMuchMemory", "NoDiskRoom",
+           "OutOfReach", "RouteUnusable", "Interrupted", "RunFailed", "BadUnits", "TooMuchMemory", "NoDiskRoom",
            "NoGrids", "GroupRefused", "check_group", "other_group"]
 
 
@@ -169,8 +169,9 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
                 kind.name, get_reduction(kind.name, r.reduction).name), kind.name, path))
         if r.force:      # --force runs a job past its estimate, never one that cannot be counted
             try:         # nor the search in place of a route that is not runnable (2x6)
-                if not r.up_to_symmetry:
-                    refuse_forced_route(kind, r.reduction, r.workers, say)
+                # a symmetry job whose identity is the grid count forces that count too
+                if not r.up_to_symmetry or get_reduction(kind.name, symmetry).identity_from_grid:
+                    refuse_forced_route(kind, r.reduction, r.workers)
             except OutOfReach as e:
                 e.notes = list(notes)
                 raise
@@ -207,8 +208,9 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
         workers = 1 if small else r.workers
         here = 1 if small else here
         try:  # the memo tables of the processes that will count on this machine
+            red = job.reduction_object
             check_memory(min(here, job.n_units if ids is None else len(ids)), r.options,
-                         job.reduction_object.worker_memory_mib(r.options))
+                         red.worker_memory_mib(r.options), red.shared_memory_mib(r.options))
         except ValueError as e:
             raise TooMuchMemory(str(e)) from None
         memo = job.reduction_object.describe_memo(r.options)

@@ -10,8 +10,8 @@ from pathlib import Path
 from counting import reach
 from counting.route_estimate import RouteEstimate
 
-__all__ = ["OutOfReach", "NoGrids", "BadUnits", "TooMuchMemory", "NoDiskRoom", "RunFailed",
-           "Interrupted"]
+__all__ = ["OutOfReach", "RouteUnusable", "NoGrids", "BadUnits", "TooMuchMemory", "NoDiskRoom",
+           "RunFailed", "Interrupted"]
 
 
 class OutOfReach(ValueError):
@@ -38,6 +38,12 @@ class OutOfReach(ValueError):
         """``count --json``'s data beside the ``error``: ``route_estimate`` on ``workers``, ``notes``."""
         route = {} if self.route is None else {"route_estimate": self.route.as_json(workers)}
         return {**route, **({"notes": self.notes} if self.notes else {})}
+
+
+class RouteUnusable(ValueError):
+    """``count --force`` of a job a measured route replaces (2x6) whose
+    measurement file is missing, unreadable, damaged or foreign: refused, not
+    the per-class search started in the route's place."""
 
 
 class NoGrids(ValueError):

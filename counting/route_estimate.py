@@ -252,13 +252,14 @@ class RouteEstimate:
         """Why the job is refused with this estimate: the route is not built,
         and (said first) when so, it would take longer than
         :data:`counting.reach.REACH_DAYS` days on ``workers``; only
-        ``--reduction reduction --force`` runs the per-class count, not this route."""
+        ``--reduction reduction`` (without ``--force``) estimates the per-class count."""
         why = "the layer route is not built yet"
         if self.wall_seconds(workers) > REACH_DAYS * 86400:
             why = (f"more than {REACH_DAYS} days on {workers:,} "
                    f"worker{'s' * (workers != 1)}, and {why}")
-        return (f"{why}, so it is refused (--force does not run the search in its place: "
-                f"--reduction {reduction} --force runs the per-class count by {reduction})")
+        return (f"{why}, so it is refused (--force does not run the search in its place; "
+                f"--reduction {reduction} without --force gives the per-class count's own "
+                f"estimate)")
 
     def as_json(self, workers: int) -> dict:
         """The same as data (floats of seconds and bytes, the file's own records)."""

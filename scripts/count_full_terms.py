@@ -52,8 +52,10 @@ def grid_total_from(path: Path, kind: str) -> int:
     """The grid total of ``kind`` in a TSV with columns ``kind`` and
     ``grids`` (every row of the kind must give the same total)."""
     with open(path, newline="") as f:
-        totals = {int(row["grids"]) for row in csv.DictReader(f, delimiter="\t")
-                  if row["kind"] == kind}
+        reader = csv.DictReader(f, delimiter="\t")
+        if not {"kind", "grids"} <= set(reader.fieldnames or ()):
+            raise ValueError(f"{path} has no columns kind and grids")
+        totals = {int(row["grids"]) for row in reader if row["kind"] == kind}
     if len(totals) != 1:
         raise ValueError(f"{path} gives {len(totals)} different grid totals of {kind} "
                          f"(one is needed)")

@@ -240,7 +240,7 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
         if e.route is not None and not (as_json or quiet):
             print_table(e.route.rows(estimate_on))
         refuse(str(e))
-    except (plan.NoDiskRoom, plan.GroupRefused) as e:
+    except (plan.NoDiskRoom, plan.GroupRefused, plan.RouteUnusable) as e:
         _json_error(as_json, str(e), 2)
         refuse(str(e))
     except plan.TooMuchMemory as e:

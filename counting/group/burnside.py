@@ -408,7 +408,7 @@ def _checked(shape, fixed: Mapping[int, int]) -> dict[int, int]:
         raise ValueError(f"unit ids {unknown[:5]} are not units of {name}")
     missing = sorted(ids - set(fixed))
     if missing:
-        raise ValueError(f"{len(missing)} of {len(ids)} units of {name} have no "
+        raise ValueError(f"{len(missing):,} of {len(ids):,} units of {name} have no "
                          f"count yet (first: {missing[0]})")
     for u, v in fixed.items():
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:

@@ -275,6 +275,12 @@ class Reduction(abc.ABC):
         by default the search engine's memo table, when the memo is on."""
         return float(options.memo_mb) if options.memo else 0.0
 
+    def shared_memory_mib(self, options) -> float:
+        """MiB mapped once per machine and shared by its workers (the page
+        cache holds one copy), counted once beside :meth:`worker_memory_mib`:
+        by default none."""
+        return 0.0
+
     def estimate_unit_seconds(self, spec, options, *, probes: int, seed: int,
                               max_seconds: float) -> float | None:
         """Estimated seconds of a unit whose :meth:`problem` is None; None
@@ -432,5 +438,5 @@ def checked_counts(counts: Mapping[int, int], n: int) -> dict[int, int]:
     missing = [i for i in range(n) if i not in clean]
     if missing:
         shown = ", ".join(map(str, missing[:20])) + (", …" if len(missing) > 20 else "")
-        raise ValueError(f"{len(missing)} unit id(s) missing: {shown}")
+        raise ValueError(f"{len(missing):,} unit id(s) missing: {shown}")
     return clean

@@ -164,7 +164,7 @@ class FullSymmetryReduction(BurnsideTerms, Reduction):
         counts = {int(k): int(v) for k, v in fixed.items()}
         missing = [u.unit_id for u in self.terms.units if u.unit_id not in counts]
         if missing:
-            raise ValueError(f"{len(missing)} units of {self.grid_kind.name} have no count yet")
+            raise ValueError(f"{len(missing):,} units of {self.grid_kind.name} have no count yet")
         per_class: dict[int, int] = {}
         for u in self.terms.units:
             per_class[u.class_id] = per_class.get(u.class_id, 0) + counts[u.unit_id]

@@ -44,6 +44,7 @@ import time
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from bandtables.kind_cache import shared_here
 from bandtables.kind_search import search_completions
 from bandtables.kind_tables import KindBandTables
 from counting.options import CountOptions
@@ -216,8 +217,16 @@ class KindBandTableReduction(Reduction):
         return {s.unit_id: len(s.keys) / n for s in specs}
 
     def worker_memory_mib(self, options) -> float:
-        """What a worker holds to make and keep the tables (no memo table)."""
-        return self.tables.worker_bytes / 2 ** 20
+        """What a worker holds beside the tables it maps from this machine's cache
+        (no memo table); the tables too where no cache can be written here, since
+        each worker then makes its own copy (:func:`bandtables.kind_cache.shared_here`)."""
+        own = self.tables.worker_bytes
+        return (own - self.tables.table_bytes if shared_here() else own) / 2 ** 20
+
+    def shared_memory_mib(self, options) -> float:
+        """The tables, mapped from this machine's cache: one copy for all workers
+        (none where no cache can be written: :meth:`worker_memory_mib` counts them)."""
+        return self.tables.table_bytes / 2 ** 20 if shared_here() else 0.0
 
     def estimate_memory(self, options=None) -> tuple[int, int]:
         """``(what the process that makes the tables holds beside them, the tables)``:

@@ -322,7 +322,7 @@ class LatinGroupReduction(BurnsideTerms, Reduction):
         counts = {int(k): int(v) for k, v in fixed.items()}
         missing = [u.unit_id for u in self._units if u.unit_id not in counts]
         if missing:
-            raise ValueError(f"{len(missing)} units of {self.grid_kind.name} have no count yet")
+            raise ValueError(f"{len(missing):,} units of {self.grid_kind.name} have no count yet")
         return [ClassRow(u.class_id, u.size, u.weight // u.size * counts[u.unit_id],
                          u.latin_class.label(), u.latin_class.representative())
                 for u in self._units]

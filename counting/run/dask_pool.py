@@ -415,9 +415,10 @@ def run_units_dask(specs: Iterable[UnitSpec], *, scheduler: str, options: CountO
     check_wait_workers(wait_workers)
     unique = {s.unit_id: s for s in specs}
     if target.kind == "local":
+        red = reduction_of(next(iter(unique.values()))) if unique else None
         check_memory(target.n_workers or default_workers(), options,
-                     reduction_of(next(iter(unique.values()))).worker_memory_mib(options)
-                     if unique else None)
+                     red.worker_memory_mib(options) if red else None,
+                     red.shared_memory_mib(options) if red else 0.0)
     _import_distributed()
     ordered = hand_out(unique.values())
     if not ordered:

@@ -85,7 +85,8 @@ def run_units(specs: Iterable[UnitSpec], *, workers: int = 1, options: CountOpti
             yield count_unit(spec, options)
         return
     workers = min(workers, len(ordered))
-    check_memory(workers, options, reduction_of(ordered[0]).worker_memory_mib(options))
+    red = reduction_of(ordered[0])
+    check_memory(workers, options, red.worker_memory_mib(options), red.shared_memory_mib(options))
     deadlines = Deadlines(reduction_of(ordered[0]).work_shares(ordered))
     say = log or (lambda msg: None)
 
@@ -125,7 +126,8 @@ def run_units(specs: Iterable[UnitSpec], *, workers: int = 1, options: CountOpti
             f"it (the last, process {died.pid}: {died.cause}); {hint}") from None
 
 
-def check_memory(workers: int, options: CountOptions, table_mib: float | None = None) -> None:
+def check_memory(workers: int, options: CountOptions, table_mib: float | None = None,
+                 shared_mib: float = 0.0) -> None:
     """Refuse ``workers`` processes that together need more than this machine's memory.
 
     Each worker process needs about what this process holds now (it loads
@@ -133,7 +135,9 @@ def check_memory(workers: int, options: CountOptions, table_mib: float | None = 
     :func:`process_mib`) plus its own memo table: ``table_mib`` MiB where the
     job says it (:meth:`~counting.reduction.base.Reduction.worker_memory_mib`),
     else ``options.memo_mb`` (none with ``memo=False``, plain dancing links);
-    more than the physical memory in all would swap for ever or wake the
+    and, once for all of them, ``shared_mib`` MiB mapped from this machine's
+    cache (:meth:`~counting.reduction.base.Reduction.shared_memory_mib`); more
+    than the physical memory in all would swap for ever or wake the
     out-of-memory killer.  Raises ``ValueError`` (one line).
 
     Example
@@ -142,20 +146,21 @@ def check_memory(workers: int, options: CountOptions, table_mib: float | None = 
     >>> check_memory(10**6, CountOptions(memo_mb=16))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: 1000000 workers × ... MiB each (16 MiB memo table + ... MiB process) = ...
+    ValueError: 1,000,000 workers × ... MiB each (16 MiB memo table + ... MiB process) = ...
     """
     if table_mib is None:
         table_mib = options.memo_mb if options.memo else 0
     table = table_mib
     each = table + process_mib()
-    need = workers * each
+    need = workers * each + shared_mib
     if need > MEMO_MB_MAX:
         what = (f"{table:,g} MiB memo table + {each - table:,.0f} MiB process" if table
                 else f"a process without memo table: {each:,.0f} MiB")
         fix = "fewer workers or a smaller --memo-mb" if table else "fewer workers"
+        shared = f" + {shared_mib:,.0f} MiB of tables shared by them" if shared_mib else ""
         raise ValueError(
-            f"{workers} workers × {each:,.0f} MiB each ({what}) = {need:,.0f} MiB, more than "
-            f"this machine's memory ({MEMO_MB_MAX:,} MiB); use {fix}")
+            f"{workers:,} workers × {each:,.0f} MiB each ({what}){shared} = {need:,.0f} MiB, "
+            f"more than this machine's memory ({MEMO_MB_MAX:,} MiB); use {fix}")
 
 
 def process_mib() -> float:

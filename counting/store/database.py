@@ -461,11 +461,11 @@ class Store:
                              if r.unit_id in have and have[r.unit_id][0] != r.count]
                 if conflicts:
                     listing = ", ".join(
-                        f"unit {u}: {mine} {'here' if where is None else f'in {where}'} vs "
-                        f"{theirs} there" for u, (mine, where), theirs in conflicts
+                        f"unit {u}: {mine:,} {'here' if where is None else f'in {where}'} vs "
+                        f"{theirs:,} there" for u, (mine, where), theirs in conflicts
                     )
                     raise ConflictError(
-                        f"cannot merge {other.path} into {self.path}: {len(conflicts)} unit(s) "
+                        f"cannot merge {other.path} into {self.path}: {len(conflicts):,} unit(s) "
                         f"disagree ({listing}); nothing was merged",
                         [(u, mine, theirs) for u, (mine, _), theirs in conflicts],
                     )

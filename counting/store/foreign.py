@@ -34,4 +34,4 @@ def not_a_store_line(conn: sqlite3.Connection, path: Path, app_id: int, tables: 
 
 def _figure(value) -> str:
     """A meta value as a figure with thousands separators (as it is, if not an integer)."""
-    return f"{int(value):,}" if str(value).isdigit() else str(value)
+    return f"{int(value):,}" if str(value).isascii() and str(value).isdigit() else str(value)

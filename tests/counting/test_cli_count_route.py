@@ -73,7 +73,8 @@ def test_count_2x6_prints_the_estimate_of_the_measurement_file(monkeypatch, tmp_
     assert "not runnable yet" in rows["route"] and rows["machine"].startswith("a CPU, 2 cores")
     line = refusal_line(res)
     assert line.startswith(f"Error: 2x6 by layers is out of reach: {total} by an example route")
-    assert "so it is refused (--force does not run the search in its place: --reduction patterns2 --force runs" in line
+    assert ("so it is refused (--force does not run the search in its place; --reduction patterns2 "
+            "without --force gives the per-class count's own estimate)") in line
     assert not (tmp_path / "s.sqlite").exists()
 
 
@@ -142,7 +143,7 @@ def test_count_2x6_force_is_refused_in_one_line_naming_why_the_route_cannot_run(
     memory = f"its memo needs 32.0 GiB on one machine, more than this machine's {memory_gib}.0 GiB"
     assert (memory in line) is says_memory
     assert line.endswith("the per-class search by patterns2 is not started in its place "
-                         "(--reduction patterns2 --force runs it)")
+                         "(--reduction patterns2 without --force gives its own estimate)")
     assert "memory" in res.stdout               # the route's table, as without --force
     assert not (tmp_path / "s.sqlite").exists()
 
@@ -154,6 +155,25 @@ def test_count_6x2_force_json_is_the_same_refusal_as_data(monkeypatch, tmp_path,
     doc = json.loads(res.stdout)
     assert doc["exit_code"] == 2 and "measured but not runnable here" in doc["error"]
     assert doc["route_estimate"]["runnable"] is False
+
+
+@pytest.mark.parametrize("text, what", [(None, "is missing"), ("{", "is damaged")])
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_count_2x6_force_without_a_usable_route_file_is_refused_not_searched(
+        monkeypatch, tmp_path, no_search, no_listing, text, what, json_flag):
+    # the route's file missing or damaged: --force said "the search's estimate
+    # instead" and went on to list the units of the 2.3-million-core-hour search
+    path = plant(monkeypatch, tmp_path, text)
+    res = invoke("count", "2x6", "--force", "--db", tmp_path / "s.sqlite", *json_flag)
+    assert res.exit_code == 2, res.output
+    line = res.stderr.strip().splitlines()[-1]
+    assert res.stderr.count("Error:") == 1 and "Traceback" not in res.output
+    assert line.startswith(f"Error: 2x6 --force: the layer route's measurement file {path} {what}")
+    assert line.endswith("the per-class search by patterns2 is not started in its place "
+                         "(--reduction patterns2 without --force gives its own estimate)")
+    if json_flag:
+        assert json.loads(res.stdout)["exit_code"] == 2
+    assert not (tmp_path / "s.sqlite").exists()
 
 
 def test_count_2x6_force_with_the_reduction_named_says_the_slow_listing_first(
@@ -173,3 +193,17 @@ def test_count_2x6_force_with_the_reduction_named_says_the_slow_listing_first(
     assert lines[-1] == "Error: listing stopped by the test"
     assert lines[-2] == ("enumerating the pattern classes of 2x6 before the first unit: "
                          "about 3 minutes ...")
+
+
+def test_count_2x6_up_to_symmetry_force_does_not_count_the_grids_behind_the_identity_by_search(
+        monkeypatch, tmp_path, no_search, no_listing):
+    # review: --up-to-symmetry --force skipped the route's refusal and went on to count the
+    # 2x6 grids (the identity's term) by the ~2.3 million core-hour per-class search
+    plant(monkeypatch, tmp_path, f5_hours=140)
+    monkeypatch.setattr(layer_route, "MEMO_MB_MAX", 24 * 1024)
+    res = invoke("count", "2x6", "--up-to-symmetry", "--force", "--db", tmp_path / "s.sqlite")
+    line = refusal_line(res)
+    assert res.exit_code == 2
+    assert line.startswith("Error: 2x6 by layers is out of reach")
+    assert "is not started in its place" in line
+    assert not (tmp_path / "s.sqlite").exists()

@@ -89,7 +89,7 @@ def test_a_class_total_is_logged_when_its_last_unit_arrives(job, store):
     counts = {r.unit_id: r.count for r in store.results()}
     for cid, members in job.units_of_class.items():
         total = sum(counts[u] for u in members)
-        over = f"Σ over {len(members)} units = " if len(members) > 1 else ""
+        over = f"Σ over {len(members):,} units = " if len(members) > 1 else ""
         assert any(m.startswith(f"class {cid:>3} complete: {over}{total:,} completions")
                    for m in complete)
 
@@ -218,3 +218,14 @@ def test_8x8_both_ways_and_both_reductions(tmp_path, reduction):
             run_count(job, st, workers=2, options=CountOptions(), **_quiet())
             totals[shape] = job.total({r.unit_id: r.count for r in st.results()})
     assert totals == {"2x4": 29_136_487_207_403_520, "4x2": 29_136_487_207_403_520}
+
+
+def test_a_class_of_many_units_says_their_number_with_separators(job, store, monkeypatch):
+    # "Σ over 1200 units": a count of units printed without separators
+    real = Job.units_of_class.func                  # a cached_property
+    monkeypatch.setattr(Job, "units_of_class", property(      # each class 400 times its units
+        lambda j: {cid: members * 400 for cid, members in real(j).items()}))
+    said = []
+    run_count(job, store, options=CountOptions(), progress=False, log=said.append)
+    complete = [m for m in said if m.startswith("class")]
+    assert complete and all("Σ over 1,200 units = " in m for m in complete), complete

@@ -101,3 +101,13 @@ def test_split_is_refused_where_the_job_counts_by_it_already(script, tmp_path, c
     rc = script.main(["2x2+disjoint", "--db", str(tmp_path / "terms.sqlite"), "--split"])
     assert rc == 2
     assert "counts by the split route already" in capsys.readouterr().err
+
+
+def test_a_totals_file_without_its_columns_is_one_line_not_a_traceback(script, tmp_path, capsys):
+    tsv = tmp_path / "t.tsv"
+    tsv.write_text("shape\ttotal\n2x3+x\t8640\n")
+    rc = script.main(["2x3+x", "--db", str(tmp_path / "terms.sqlite"),
+                      "--grid-total-from", str(tsv)])
+    assert rc == 2
+    assert "has no columns kind and grids" in capsys.readouterr().err
+

@@ -284,3 +284,12 @@ def test_a_wrong_count_of_a_kind_is_caught_by_divisibility():
     fixed[units[0].unit_id] += 1
     with pytest.raises(ArithmeticError, match="not a multiple of [|]H[|] = 8"):
         essentially_different("2x3+x", fixed)
+
+
+def test_units_with_no_count_are_counted_with_separators(monkeypatch):
+    from types import SimpleNamespace
+    from counting.group import burnside as burnside_module
+    many = [SimpleNamespace(unit_id=i) for i in range(1_200)]
+    monkeypatch.setattr(burnside_module, "symmetry_units", lambda shape: many)
+    with pytest.raises(ValueError, match="^1,199 of 1,200 units of 2x3[+]x have no count yet"):
+        burnside_table("2x3+x", {0: 1})

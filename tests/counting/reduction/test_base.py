@@ -124,3 +124,11 @@ def test_checked_counts_rejects_bools_and_non_int_keys():
         checked_counts({0: 1.5, 1: 1}, 2)
     with pytest.raises(ValueError, match=r"missing: 1$"):
         checked_counts({0: 1}, 2)
+
+
+def test_checked_counts_says_how_many_ids_are_missing_with_separators():
+    # the ids listed are labels (no separators); their number is a count
+    with pytest.raises(ValueError) as err:
+        checked_counts({0: 1}, 1_501)
+    assert str(err.value).startswith("1,500 unit id(s) missing: 1, 2, 3, ")
+    assert str(err.value).endswith(", 20, …")

@@ -41,3 +41,14 @@ def test_the_identity_is_the_grid_count_over_n_factorial():
     with pytest.raises(ValueError, match="not a multiple of 9!"):
         red.identity_result(math.factorial(9) * 11 + 1, "x")
     assert red.not_recountable(red.units()[0]).startswith("the identity's count")
+
+
+def test_units_with_no_count_are_counted_with_separators(monkeypatch):
+    import dataclasses
+    red = get_reduction("2x3+disjoint", "symmetry-full")
+    # the registry's reduction is shared by every later test of the run: changed only here
+    monkeypatch.setattr(red, "terms", dataclasses.replace(red.terms, units=red.terms.units * 100))
+    n = len(red.terms.units)
+    assert n >= 1_000
+    with pytest.raises(ValueError, match=f"^{n:,} units of 2x3[+]disjoint have no count yet"):
+        red.burnside_table({})

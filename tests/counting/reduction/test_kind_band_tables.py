@@ -60,13 +60,18 @@ print(json.dumps([[u.unit_id, u.first_orbit, u.keys, u.mults]
 """
 
 
-def test_unit_ids_are_the_same_in_another_process():
+def test_unit_ids_are_the_same_in_another_process(tmp_path):
     red = KindBandTableReduction(six("two-rows"))
     here = [[u.unit_id, u.first_orbit, list(u.keys), list(u.mults)] for u in red.units()]
+    # the other process gets a cache of its own: with this one's, it would read the orbits
+    # this process listed instead of listing them (review: the test could not fail)
+    fresh = tmp_path / "fresh-cache"
     out = subprocess.run([sys.executable, "-c", _UNITS_OF], capture_output=True, text=True,
-                         check=True, env={**os.environ, "PYTHONHASHSEED": "123"},
+                         check=True, env={**os.environ, "PYTHONHASHSEED": "123",
+                                          "XDG_CACHE_HOME": str(fresh)},
                          cwd=Path(__file__).parents[3])
     assert json.loads(out.stdout) == here
+    assert any(fresh.rglob("*")), "the other process listed its own orbits into its cache"
 
 
 @pytest.mark.parametrize("name", sorted(SIX_HOUSES))
@@ -134,3 +139,28 @@ def test_a_units_share_of_the_progress_bar_is_its_share_of_the_orbits():
     shares = red.work_shares(red.units())
     assert sum(shares.values()) == pytest.approx(1)
     assert shares[0] == pytest.approx(2 / 21) and shares[red.n_units() - 1] == pytest.approx(1 / 21)
+
+
+def test_tables_mapped_from_the_machine_s_cache_are_counted_once_not_per_worker(
+        tmp_path, monkeypatch):
+    # the memory check counted every worker's own copy of the tables, which are
+    # mapped from the machine's cache (bandtables/kind_cache.py): one copy in all
+    from counting.options import CountOptions
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    red = KindBandTableReduction("3x3+centre")
+    t, options = red.tables, CountOptions()
+    assert t.table_bytes > 100 * 2 ** 20                          # 9×9: 152 MB
+    assert red.shared_memory_mib(options) == t.table_bytes / 2 ** 20
+    assert red.worker_memory_mib(options) == (t.worker_bytes - t.table_bytes) / 2 ** 20
+
+
+def test_where_no_cache_can_be_written_each_worker_s_own_tables_are_counted(tmp_path,
+                                                                            monkeypatch):
+    # each process then makes its own copy (kind_cache.cached_arrays): none is shared
+    from counting.options import CountOptions
+    (tmp_path / "a-file").write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "a-file"))   # no directory under it
+    red = KindBandTableReduction("3x3+centre")
+    options = CountOptions()
+    assert red.shared_memory_mib(options) == 0
+    assert red.worker_memory_mib(options) == red.tables.worker_bytes / 2 ** 20

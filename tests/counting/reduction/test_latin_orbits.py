@@ -102,3 +102,13 @@ def test_each_class_weighs_what_its_unit_weighs_so_an_export_sums_to_the_total()
     assert weights[0] == math.factorial(4) and red.units()[0].size == 1
     assert sum(weights[u.class_id] * counts[u.unit_id] for u in red.units()) == \
         red.total(counts) * red.group_order
+
+
+def test_units_with_no_count_are_counted_with_separators():
+    red = MainClassReduction("1x5")
+    real = red.latin_classes
+    red.latin_classes = lambda: real() * 300          # each class 300 times: its units too
+    n = len(red.units())
+    assert n >= 1_000
+    with pytest.raises(ValueError, match=f"^{n:,} units of 1x5 have no count yet"):
+        red.burnside_table({})

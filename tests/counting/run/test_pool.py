@@ -221,3 +221,22 @@ def test_workers_on_symmetry_units_end_when_their_parent_is_killed(tmp_path):
     here counts its unit over and over, so only the watch can end it."""
     workers, left = kill_parent_while_workers_work(SYMMETRY_PARENT, tmp_path)
     assert len(workers) == 2 and left == []
+
+
+def test_tables_shared_by_the_workers_are_counted_once(monkeypatch):
+    monkeypatch.setattr(pool, "MEMO_MB_MAX", int(4 * pool.process_mib()) + 2_000)
+    check_memory(4, CountOptions(memo=False), 0, shared_mib=1_000)      # once, not 4 times
+    with pytest.raises(ValueError, match=r"^4 workers × .* MiB each \(a process without memo "
+                                         r"table: .* MiB\) \+ 3,000 MiB of tables shared by "
+                                         r"them = .* more than this machine's memory"):
+        check_memory(4, CountOptions(memo=False), 0, shared_mib=3_000)
+
+
+def test_a_pool_counts_the_tables_its_reduction_shares_before_it_starts(monkeypatch):
+    from counting.reduction.kind_band_tables import KindBandTableReduction
+    monkeypatch.setattr(KindBandTableReduction, "shared_memory_mib",
+                        lambda self, options: float(pool.MEMO_MB_MAX))
+    specs = get_reduction("2x3", "kind-tables").units()
+    with pytest.raises(ValueError, match=r"MiB of tables shared by them = "):
+        next(run_units(specs, workers=2, options=CountOptions(memo=False)))
+    assert mp.active_children() == []

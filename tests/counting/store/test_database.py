@@ -17,7 +17,7 @@ from counting.store.database import (
     StoreError,
 )
 
-from store_samples import (BIG, N_UNITS, assert_one_line_naming, edit_row,
+from store_samples import (BIG, N_UNITS, assert_one_line_naming, edit_row, make_job,
                            kill_9_once_stored, make_result, write_store)
 
 # The fixtures job, db and store are in conftest.py.
@@ -339,7 +339,7 @@ def test_merge_with_conflicts_lists_all_of_them_and_writes_nothing(tmp_path, job
         message = str(exc_info.value)
         assert "\n" not in message and str(a.path) in message and str(b.path) in message
         assert "unit 1" in message and "999" in message and "101" in message
-        assert "unit 3" in message and str(BIG) in message
+        assert "unit 3" in message and f"{BIG:,}" in message     # counts: separators
         assert "unit 2" not in message
         assert exc_info.value.conflicts == [(1, 101, 999), (3, 103, BIG)]
         assert a.done_ids() == {0, 1, 2, 3}
@@ -452,3 +452,18 @@ def test_store_survives_kill_9(db, job):
         assert store.remaining_ids() == []
     with Store.open(db) as store:
         assert store.results() == [make_result(u) for u in range(KILL_N_UNITS)]
+
+
+def test_a_merge_conflict_counts_its_units_and_their_counts_with_separators(tmp_path):
+    # unit ids are labels and stay bare; the number of units and the counts get separators
+    job = make_job(1_000)
+    target, other = (Store.create_or_open(tmp_path / f"{n}.db", job) for n in ("t", "o"))
+    with target, other:
+        for u in range(1_000):
+            target.record(make_result(u, count=1_000 + u))
+            other.record(make_result(u, count=2_000 + u))
+        with pytest.raises(ConflictError) as exc_info:
+            target.merge_all([other])
+    message = str(exc_info.value)
+    assert ": 1,000 unit(s) disagree (unit 0: 1,000 here vs 2,000 there, " in message
+    assert "unit 999: 1,999 here vs 2,999 there); nothing was merged" in message
