@@ -21,6 +21,7 @@ Example
 """
 from __future__ import annotations
 
+import re
 import tempfile
 import time
 from dataclasses import dataclass
@@ -36,7 +37,7 @@ from counting.plan import OutOfReach, check_reach, in_process_reason, record_ide
 from counting.reduction.registry import MAX_N, SYMMETRY
 from counting.store.database import Store
 from counting.verify_table import (LONGEST_IN_TABLE, TABLE_WIDTH, format_markdown, format_table,
-                                  write_markdown)
+                                  not_counted_line, write_markdown)
 from counting.group.burnside import MAX_SEARCHED_IDENTITY
 from counting.group.latin_classes import isomorphism_class_count, main_class_count
 from counting.group.loop_classes import MAX_SEARCHED_LOOPS, loop_class_count
@@ -48,7 +49,7 @@ __all__ = ["QUICK_SHAPES", "LONG_SHAPES", "QUICK_SYMMETRY", "LONG_SYMMETRY", "Ve
            "LONG_FULL_GROUP", "NOT_COUNTED_FULL_GROUP", "default_full_group_shapes",
            "verify_full_group", "verify_latin_classes", "default_latin_classes", "verify", "verify_shape", "verify_rectangles", "default_rectangles",
            "QUICK_RECTANGLES", "LONG_RECTANGLES", "default_shapes", "default_symmetry_shapes",
-           "format_table", "format_markdown", "write_markdown"]
+           "format_table", "format_markdown", "write_markdown", "not_counted_line", "brief"]
 
 # Shapes `gridcount verify` counts: each finishes in a few seconds on the
 # reference machine (2 cores; see results/verify.md).  Transposed pairs
@@ -193,7 +194,7 @@ class VerifyRow:
     rect_rows: int | None = None     # Latin rectangles of this many rows, not grids
     full_group: bool = False         # essentially different under the kind's full group
     latin_group: str | None = None   # Latin squares' classes under this group, not isotopy
-
+    not_counted_brief: str | None = None   # why not counted, in a few words ("a long job")
 
     @property
     def label(self) -> str:
@@ -228,6 +229,16 @@ class VerifyRow:
         return as_kind(self.shape).family
 
     @property
+    def instead(self) -> str | None:
+        """For a row not counted as a long job, the command its reason names
+        to count it instead (``gridcount count 1x10``); None for a row out of
+        reach (that command refuses it too) or counted."""
+        if self.not_counted is None or (self.not_counted_brief or "").startswith("out of reach"):
+            return None
+        found = re.search(r"`(gridcount count [^`]*)`", self.not_counted)
+        return None if found is None else found.group(1)
+
+    @property
     def match(self) -> bool | None:
         """True/False when both totals exist, else None."""
         if self.computed is None or self.published is None:
@@ -257,6 +268,7 @@ class VerifyRow:
             "seconds": round(self.seconds, 3), "units": self.units,
             "reduction": self.reduction, "error": self.error, "not_counted": self.not_counted,
             "counts": self.counts, "rows": self.rect_rows,
+            "not_counted_brief": self.not_counted_brief, "instead": self.instead,
         }
 
 
@@ -305,7 +317,8 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
     listed = NOT_COUNTED_SYMMETRY if up_to_symmetry else NOT_COUNTED
     if name in listed:
         return _row_not_counted(name, ref, up_to_symmetry,
-                                _not_counted(name, listed, up_to_symmetry), 0.0)
+                                _not_counted(name, listed, up_to_symmetry),
+                                brief(listed[name]), 0.0)
     t0 = time.perf_counter()
     computed = units = reduction = error = None
     try:
@@ -316,7 +329,7 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
         except OutOfReach as e:   # too costly here: not counted (as listed shapes), not FAILED
             by = "layers" if e.route is not None else f"reduction {e.reduction}"
             return _row_not_counted(name, ref, up_to_symmetry,
-                                    f"out of reach by {by}: {e.estimate}",
+                                    f"out of reach by {by}: {e.estimate}", f"out of reach by {by}",
                                     time.perf_counter() - t0)
         if in_process_if_small and in_process_reason(quick, workers) is not None:
             workers = 1
@@ -344,13 +357,23 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
     )
 
 
-def _row_not_counted(name: str, ref, up_to_symmetry: bool, why: str,
+def brief(note: str) -> str:
+    """A listed row's reason in a few words: its note's words before the
+    first parenthesis or colon (every note of :data:`NOT_COUNTED` and its
+    siblings opens so: ``"a long job (`gridcount count 1x10`, ..."`` gives
+    ``"a long job"``)."""
+    return re.split(r" \(|:", note, maxsplit=1)[0]
+
+
+def _row_not_counted(name: str, ref, up_to_symmetry: bool, why: str, short: str,
                      seconds: float) -> VerifyRow:
-    """The row of a shape not counted (``why``) beside its published ``ref``."""
+    """The row of a shape not counted (``why``; ``short``, the same in a few
+    words) beside its published ``ref``."""
     return VerifyRow(shape=name, n=as_kind(name).shape.n, computed=None,
                      published=None if ref is None else ref.total,
                      source=None if ref is None else ref.source, seconds=seconds, units=None,
-                     reduction=None, not_counted=why, up_to_symmetry=up_to_symmetry)
+                     reduction=None, not_counted=why, not_counted_brief=short,
+                     up_to_symmetry=up_to_symmetry)
 
 
 def verify_full_group(shape: str, *, workers: int = 1, options: CountOptions = CountOptions(),
@@ -368,7 +391,8 @@ def verify_full_group(shape: str, *, workers: int = 1, options: CountOptions = C
                source=None if ref is None else ref.source, up_to_symmetry=True, full_group=True)
     if name in NOT_COUNTED_FULL_GROUP:
         return VerifyRow(computed=None, seconds=0.0, units=None, reduction=None,
-                         not_counted=NOT_COUNTED_FULL_GROUP[name], **row)
+                         not_counted=NOT_COUNTED_FULL_GROUP[name],
+                         not_counted_brief=brief(NOT_COUNTED_FULL_GROUP[name]), **row)
     t0 = time.perf_counter()
     computed = units = error = None
     try:
