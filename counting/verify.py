@@ -49,7 +49,8 @@ __all__ = ["QUICK_SHAPES", "LONG_SHAPES", "QUICK_SYMMETRY", "LONG_SYMMETRY", "Ve
            "LONG_FULL_GROUP", "NOT_COUNTED_FULL_GROUP", "default_full_group_shapes",
            "verify_full_group", "verify_latin_classes", "default_latin_classes", "verify", "verify_shape", "verify_rectangles", "default_rectangles",
            "QUICK_RECTANGLES", "LONG_RECTANGLES", "default_shapes", "default_symmetry_shapes",
-           "format_table", "format_markdown", "write_markdown", "not_counted_line", "brief"]
+           "format_table", "format_markdown", "write_markdown", "not_counted_line", "brief",
+           "count_from_scratch"]
 
 # Shapes `gridcount verify` counts: each finishes in a few seconds on the
 # reference machine (2 cores; see results/verify.md).  Transposed pairs
@@ -307,7 +308,7 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
     (:func:`counting.plan.in_process_reason`).  ``note`` is told, once a
     count, why a memo the workers would share cannot be used here (a FIFO
     at the memo file's path...): the workers then keep their own tables
-    and say nothing (:func:`_count`).  ``on_start`` is called once the
+    and say nothing (:func:`count_from_scratch`).  ``on_start`` is called once the
     count starts: not for a shape listed as not counted, nor for one found
     out of reach.
     """
@@ -339,13 +340,14 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
             if up_to_symmetry:
                 job = Job.load(name, SYMMETRY)
                 if grid_total is None:
-                    grid_total = _count(Job.load(name), Path(tmp) / "grids.sqlite", workers,
-                                        options, note=note)
-                computed = _count(job, Path(tmp) / "symmetry.sqlite", workers, options,
-                                  identity=grid_total, note=note)
+                    grid_total = count_from_scratch(Job.load(name), Path(tmp) / "grids.sqlite",
+                                                    workers, options, note=note)
+                computed = count_from_scratch(job, Path(tmp) / "symmetry.sqlite", workers,
+                                              options, identity=grid_total, note=note)
             else:
                 job = Job.load(name, chosen_reduction)
-                computed = _count(job, Path(tmp) / "grids.sqlite", workers, options, note=note)
+                computed = count_from_scratch(job, Path(tmp) / "grids.sqlite", workers, options,
+                                              note=note)
             units, reduction = job.n_units, job.reduction
     except Exception as e:  # reported in the table, never a crash (Ctrl-C still stops)
         error = str(e) or type(e).__name__
@@ -398,8 +400,8 @@ def verify_full_group(shape: str, *, workers: int = 1, options: CountOptions = C
     try:
         if grid_total is None and n > MAX_SEARCHED_IDENTITY:
             with tempfile.TemporaryDirectory(prefix="gridcount-verify-") as tmp:
-                grid_total = _count(Job.load(name), Path(tmp) / "grids.sqlite", workers, options,
-                                    note=note)
+                grid_total = count_from_scratch(Job.load(name), Path(tmp) / "grids.sqlite",
+                                                workers, options, note=note)
         result = split_orbit_count(name, options, grid_total=grid_total)
         computed, units = result.orbits, len(result.terms)
     except Exception as e:  # reported in the table, never a crash (Ctrl-C still stops)
@@ -425,8 +427,8 @@ def verify_latin_classes(group: str, n: int, *, workers: int = 1,
         searched = MAX_SEARCHED_LOOPS if group == LOOPS else MAX_SEARCHED_IDENTITY
         if grid_total is None and n > searched:
             with tempfile.TemporaryDirectory(prefix="gridcount-verify-") as tmp:
-                grid_total = _count(Job.load(f"1x{n}"), Path(tmp) / "grids.sqlite", workers,
-                                    options, note=note)
+                grid_total = count_from_scratch(Job.load(f"1x{n}"), Path(tmp) / "grids.sqlite",
+                                                workers, options, note=note)
         result = LATIN_GROUPS[group](n, options, grid_total=grid_total)
         computed, units = result.classes, len(result.terms)
     except Exception as e:  # reported in the table, never a crash (Ctrl-C still stops)
@@ -454,10 +456,15 @@ def verify_rectangles(rows: int, n: int) -> VerifyRow:
                      error=error, rect_rows=rows)
 
 
-def _count(job: Job, path: Path, workers: int, options: CountOptions,
-           identity: int | None = None, note: Callable[[str], None] | None = None) -> int:
+def count_from_scratch(job: Job, path: Path, workers: int, options: CountOptions,
+                       identity: int | None = None,
+                       note: Callable[[str], None] | None = None) -> int:
     """Count ``job`` into a new store at ``path``; its total.  ``identity``:
     the grid count from which a symmetry job's unit 0 is recorded first.
+
+    Every count of a job that verify makes goes through this function, so a
+    test may replace it (``monkeypatch.setattr(verify, "count_from_scratch",
+    ...)``) to make one count fail and see the row report it.
 
     As ``gridcount count`` does (:meth:`Reduction.local_options
     <counting.reduction.base.Reduction.local_options>`), a memo the workers

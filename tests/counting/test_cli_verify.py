@@ -77,8 +77,8 @@ def test_a_shape_whose_count_fails_is_reported_not_a_crash(monkeypatch):
         if job.shape == "2x2":
             raise RuntimeError("the engine broke")
         return real(job, *args, **kwargs)
-    real = verify._count
-    monkeypatch.setattr(verify, "_count", broken)
+    real = verify.count_from_scratch
+    monkeypatch.setattr(verify, "count_from_scratch", broken)
     res = invoke("verify", "--shapes", "2x2,1x3", "--workers", "1")
     assert res.exit_code == 1 and "Traceback" not in res.output
     assert "FAILED" in res.stdout and "2x2: count failed: the engine broke" in res.stdout
