@@ -44,9 +44,11 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Mapping
 import time
 from dataclasses import dataclass
 from functools import lru_cache
+from types import MappingProxyType
 
 import numpy as np
 
@@ -501,6 +503,14 @@ class KindBandTables:
         t["half"] = int(t["W2"] is t["W3"] and np.array_equal(t["hc2"], t["hc3"]))
         self._tables = t
         self.build_seconds = time.perf_counter() - t0
+
+    @property
+    def tables(self) -> Mapping[str, np.ndarray]:
+        """The other two bands' tables, ``{"W2": ..., "W3": ...}`` (one array twice
+        for bands whose house cells differ only by a row order): read-only maps of
+        this machine's cache, made on first use (:meth:`build_tables`)."""
+        self.build_tables()
+        return MappingProxyType({"W2": self._tables["W2"], "W3": self._tables["W3"]})
 
     @property
     def table_bytes(self) -> int:

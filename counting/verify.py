@@ -21,6 +21,7 @@ Example
 """
 from __future__ import annotations
 
+import re
 import tempfile
 import time
 from dataclasses import dataclass
@@ -36,7 +37,7 @@ from counting.plan import OutOfReach, check_reach, in_process_reason, record_ide
 from counting.reduction.registry import MAX_N, SYMMETRY
 from counting.store.database import Store
 from counting.verify_table import (LONGEST_IN_TABLE, TABLE_WIDTH, format_markdown, format_table,
-                                  write_markdown)
+                                  not_counted_line, write_markdown)
 from counting.group.burnside import MAX_SEARCHED_IDENTITY
 from counting.group.latin_classes import isomorphism_class_count, main_class_count
 from counting.group.loop_classes import MAX_SEARCHED_LOOPS, loop_class_count
@@ -48,7 +49,8 @@ __all__ = ["QUICK_SHAPES", "LONG_SHAPES", "QUICK_SYMMETRY", "LONG_SYMMETRY", "Ve
            "LONG_FULL_GROUP", "NOT_COUNTED_FULL_GROUP", "default_full_group_shapes",
            "verify_full_group", "verify_latin_classes", "default_latin_classes", "verify", "verify_shape", "verify_rectangles", "default_rectangles",
            "QUICK_RECTANGLES", "LONG_RECTANGLES", "default_shapes", "default_symmetry_shapes",
-           "format_table", "format_markdown", "write_markdown"]
+           "format_table", "format_markdown", "write_markdown", "not_counted_line", "brief",
+           "count_from_scratch"]
 
 # Shapes `gridcount verify` counts: each finishes in a few seconds on the
 # reference machine (2 cores; see results/verify.md).  Transposed pairs
@@ -193,7 +195,7 @@ class VerifyRow:
     rect_rows: int | None = None     # Latin rectangles of this many rows, not grids
     full_group: bool = False         # essentially different under the kind's full group
     latin_group: str | None = None   # Latin squares' classes under this group, not isotopy
-
+    not_counted_brief: str | None = None   # why not counted, in a few words ("a long job")
 
     @property
     def label(self) -> str:
@@ -228,6 +230,16 @@ class VerifyRow:
         return as_kind(self.shape).family
 
     @property
+    def instead(self) -> str | None:
+        """For a row not counted as a long job, the command its reason names
+        to count it instead (``gridcount count 1x10``); None for a row out of
+        reach (that command refuses it too) or counted."""
+        if self.not_counted is None or (self.not_counted_brief or "").startswith("out of reach"):
+            return None
+        found = re.search(r"`(gridcount count [^`]*)`", self.not_counted)
+        return None if found is None else found.group(1)
+
+    @property
     def match(self) -> bool | None:
         """True/False when both totals exist, else None."""
         if self.computed is None or self.published is None:
@@ -257,6 +269,7 @@ class VerifyRow:
             "seconds": round(self.seconds, 3), "units": self.units,
             "reduction": self.reduction, "error": self.error, "not_counted": self.not_counted,
             "counts": self.counts, "rows": self.rect_rows,
+            "not_counted_brief": self.not_counted_brief, "instead": self.instead,
         }
 
 
@@ -295,7 +308,7 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
     (:func:`counting.plan.in_process_reason`).  ``note`` is told, once a
     count, why a memo the workers would share cannot be used here (a FIFO
     at the memo file's path...): the workers then keep their own tables
-    and say nothing (:func:`_count`).  ``on_start`` is called once the
+    and say nothing (:func:`count_from_scratch`).  ``on_start`` is called once the
     count starts: not for a shape listed as not counted, nor for one found
     out of reach.
     """
@@ -305,7 +318,8 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
     listed = NOT_COUNTED_SYMMETRY if up_to_symmetry else NOT_COUNTED
     if name in listed:
         return _row_not_counted(name, ref, up_to_symmetry,
-                                _not_counted(name, listed, up_to_symmetry), 0.0)
+                                _not_counted(name, listed, up_to_symmetry),
+                                brief(listed[name]), 0.0)
     t0 = time.perf_counter()
     computed = units = reduction = error = None
     try:
@@ -316,7 +330,7 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
         except OutOfReach as e:   # too costly here: not counted (as listed shapes), not FAILED
             by = "layers" if e.route is not None else f"reduction {e.reduction}"
             return _row_not_counted(name, ref, up_to_symmetry,
-                                    f"out of reach by {by}: {e.estimate}",
+                                    f"out of reach by {by}: {e.estimate}", f"out of reach by {by}",
                                     time.perf_counter() - t0)
         if in_process_if_small and in_process_reason(quick, workers) is not None:
             workers = 1
@@ -326,13 +340,14 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
             if up_to_symmetry:
                 job = Job.load(name, SYMMETRY)
                 if grid_total is None:
-                    grid_total = _count(Job.load(name), Path(tmp) / "grids.sqlite", workers,
-                                        options, note=note)
-                computed = _count(job, Path(tmp) / "symmetry.sqlite", workers, options,
-                                  identity=grid_total, note=note)
+                    grid_total = count_from_scratch(Job.load(name), Path(tmp) / "grids.sqlite",
+                                                    workers, options, note=note)
+                computed = count_from_scratch(job, Path(tmp) / "symmetry.sqlite", workers,
+                                              options, identity=grid_total, note=note)
             else:
                 job = Job.load(name, chosen_reduction)
-                computed = _count(job, Path(tmp) / "grids.sqlite", workers, options, note=note)
+                computed = count_from_scratch(job, Path(tmp) / "grids.sqlite", workers, options,
+                                              note=note)
             units, reduction = job.n_units, job.reduction
     except Exception as e:  # reported in the table, never a crash (Ctrl-C still stops)
         error = str(e) or type(e).__name__
@@ -344,13 +359,23 @@ def verify_shape(shape: str, *, workers: int = 1, options: CountOptions = CountO
     )
 
 
-def _row_not_counted(name: str, ref, up_to_symmetry: bool, why: str,
+def brief(note: str) -> str:
+    """A listed row's reason in a few words: its note's words before the
+    first parenthesis or colon (every note of :data:`NOT_COUNTED` and its
+    siblings opens so: ``"a long job (`gridcount count 1x10`, ..."`` gives
+    ``"a long job"``)."""
+    return re.split(r" \(|:", note, maxsplit=1)[0]
+
+
+def _row_not_counted(name: str, ref, up_to_symmetry: bool, why: str, short: str,
                      seconds: float) -> VerifyRow:
-    """The row of a shape not counted (``why``) beside its published ``ref``."""
+    """The row of a shape not counted (``why``; ``short``, the same in a few
+    words) beside its published ``ref``."""
     return VerifyRow(shape=name, n=as_kind(name).shape.n, computed=None,
                      published=None if ref is None else ref.total,
                      source=None if ref is None else ref.source, seconds=seconds, units=None,
-                     reduction=None, not_counted=why, up_to_symmetry=up_to_symmetry)
+                     reduction=None, not_counted=why, not_counted_brief=short,
+                     up_to_symmetry=up_to_symmetry)
 
 
 def verify_full_group(shape: str, *, workers: int = 1, options: CountOptions = CountOptions(),
@@ -368,14 +393,15 @@ def verify_full_group(shape: str, *, workers: int = 1, options: CountOptions = C
                source=None if ref is None else ref.source, up_to_symmetry=True, full_group=True)
     if name in NOT_COUNTED_FULL_GROUP:
         return VerifyRow(computed=None, seconds=0.0, units=None, reduction=None,
-                         not_counted=NOT_COUNTED_FULL_GROUP[name], **row)
+                         not_counted=NOT_COUNTED_FULL_GROUP[name],
+                         not_counted_brief=brief(NOT_COUNTED_FULL_GROUP[name]), **row)
     t0 = time.perf_counter()
     computed = units = error = None
     try:
         if grid_total is None and n > MAX_SEARCHED_IDENTITY:
             with tempfile.TemporaryDirectory(prefix="gridcount-verify-") as tmp:
-                grid_total = _count(Job.load(name), Path(tmp) / "grids.sqlite", workers, options,
-                                    note=note)
+                grid_total = count_from_scratch(Job.load(name), Path(tmp) / "grids.sqlite",
+                                                workers, options, note=note)
         result = split_orbit_count(name, options, grid_total=grid_total)
         computed, units = result.orbits, len(result.terms)
     except Exception as e:  # reported in the table, never a crash (Ctrl-C still stops)
@@ -401,8 +427,8 @@ def verify_latin_classes(group: str, n: int, *, workers: int = 1,
         searched = MAX_SEARCHED_LOOPS if group == LOOPS else MAX_SEARCHED_IDENTITY
         if grid_total is None and n > searched:
             with tempfile.TemporaryDirectory(prefix="gridcount-verify-") as tmp:
-                grid_total = _count(Job.load(f"1x{n}"), Path(tmp) / "grids.sqlite", workers,
-                                    options, note=note)
+                grid_total = count_from_scratch(Job.load(f"1x{n}"), Path(tmp) / "grids.sqlite",
+                                                workers, options, note=note)
         result = LATIN_GROUPS[group](n, options, grid_total=grid_total)
         computed, units = result.classes, len(result.terms)
     except Exception as e:  # reported in the table, never a crash (Ctrl-C still stops)
@@ -430,10 +456,15 @@ def verify_rectangles(rows: int, n: int) -> VerifyRow:
                      error=error, rect_rows=rows)
 
 
-def _count(job: Job, path: Path, workers: int, options: CountOptions,
-           identity: int | None = None, note: Callable[[str], None] | None = None) -> int:
+def count_from_scratch(job: Job, path: Path, workers: int, options: CountOptions,
+                       identity: int | None = None,
+                       note: Callable[[str], None] | None = None) -> int:
     """Count ``job`` into a new store at ``path``; its total.  ``identity``:
     the grid count from which a symmetry job's unit 0 is recorded first.
+
+    Every count of a job that verify makes goes through this function, so a
+    test may replace it (``monkeypatch.setattr(verify, "count_from_scratch",
+    ...)``) to make one count fail and see the row report it.
 
     As ``gridcount count`` does (:meth:`Reduction.local_options
     <counting.reduction.base.Reduction.local_options>`), a memo the workers

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from counting.outputs import check_outputs, write_atomic
 
-__all__ = ["format_table", "format_markdown", "write_markdown", "TABLE_WIDTH", "LONGEST_IN_TABLE"]
+__all__ = ["format_table", "format_markdown", "write_markdown", "not_counted_line", "TABLE_WIDTH",
+           "LONGEST_IN_TABLE"]
 
 #: How a Latin-class row names what it counts, short enough for the table.
 LATIN_SHORT = {"main classes": "main classes", "isomorphism classes": "iso. classes",
@@ -90,6 +91,21 @@ def format_table(rows: list[VerifyRow]) -> str:
             out += textwrap.wrap(f"{r.label}: not counted here: {r.not_counted}", TABLE_WIDTH,
                                  subsequent_indent="  ")
     return "\n".join(out)
+
+
+def not_counted_line(rows: list[VerifyRow]) -> str | None:
+    """The rows not counted, in one line: each with its reason in a few
+    words and, for a long job, the command that counts it instead; None when
+    every row was counted.  ``gridcount verify --shapes`` ends with it: a
+    shape asked for by name and not counted is not verified.
+
+    Example: ``6x2 (out of reach by layers), 1x10 (a long job: gridcount
+    count 1x10 counts it)``."""
+    missed = [r for r in rows if r.not_counted is not None]
+    if not missed:
+        return None
+    return ", ".join(f"{r.label} ({r.not_counted_brief or 'not counted'}"
+                     + (f": {r.instead} counts it" if r.instead else "") + ")" for r in missed)
 
 
 def format_markdown(rows: list[VerifyRow], machine: dict, command: str) -> str:

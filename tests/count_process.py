@@ -1,10 +1,12 @@
-"""A ``gridcount count`` of 3x3 units in a process of its own, and what it
-has stored so far: shared by the tests that interrupt, kill or wait for a
-running count (``tests/counting/test_cli.py``, ``test_cli_store.py``,
-``test_dask.py``; ``tests/`` is on ``sys.path`` through its conftest)."""
+"""A ``gridcount count`` (of 3x3 units, or any, :func:`start_gated`) in a
+process of its own, and what it has stored so far: shared by the tests that
+interrupt, kill or wait for a running count (``tests/counting/test_cli.py``,
+``test_cli_store.py``, ``test_dask.py``, ``test_cli_count_latin_group.py``,
+``test_cli_kind_tables.py``; ``tests/`` is on ``sys.path`` through its conftest)."""
 from __future__ import annotations
 
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -50,16 +52,35 @@ def gate_variables(gate: Path, hold: int) -> dict[str, str]:
     return {"GRIDCOUNT_TEST_GATE": str(gate), "GRIDCOUNT_TEST_HOLD": str(hold)}
 
 
-def start_gated_count(db: Path, units: str, gate: Path, hold: int, *options) -> subprocess.Popen:
-    """:func:`start_count` through ``tests/gated_count.py``: each finished
-    unit is committed at once, and a pool worker given a unit id of ``hold``
-    or more writes ``gate/waiting-ID`` and waits for ``gate/open`` (see
-    :func:`open_gate`)."""
+def start_gated(args, gate: Path, hold: int, cwd: Path | None = None) -> subprocess.Popen:
+    """``gridcount ARGS`` through ``tests/gated_count.py``, in ``cwd``, its
+    output piped as text: each finished unit is committed at once, and a pool
+    worker given a unit id of ``hold`` or more writes ``gate/waiting-ID`` and
+    waits for ``gate/open`` (see :func:`open_gate`)."""
     env = {**os.environ, **gate_variables(gate, hold)}
-    return subprocess.Popen(
-        [sys.executable, str(GATED_COUNT), "count", "3x3",
-         "--db", str(db), "--units", units, *map(str, options), "--no-progress"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    return subprocess.Popen([sys.executable, str(GATED_COUNT), *map(str, args)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            cwd=cwd)
+
+
+def start_gated_count(db: Path, units: str, gate: Path, hold: int, *options) -> subprocess.Popen:
+    """:func:`start_count` through ``tests/gated_count.py`` (:func:`start_gated`)."""
+    return start_gated(["count", "3x3", "--db", db, "--units", units, *options,
+                        "--no-progress"], gate, hold)
+
+
+def killed_at_the_gate(args, db: Path, gate: Path, hold: int, stored: int,
+                       cwd: Path | None = None) -> list[int]:
+    """Start ``gridcount ARGS``, a count into ``db``, with the units from id
+    ``hold`` on held at ``gate`` (:func:`start_gated`); kill it (SIGKILL) once
+    ``db`` holds ``stored`` units and one waits at the gate; the ids of the
+    units it stored.  A kill at a known point, on a machine of any speed."""
+    proc = start_gated(args, gate, hold, cwd)
+    wait_for_units(db, stored, proc)
+    wait_for_waiting(gate, 1, proc)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate()
+    return units_in(db)
 
 
 def wait_for_waiting(gate: Path, k: int, proc: subprocess.Popen | None, timeout: float = 60

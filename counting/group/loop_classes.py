@@ -55,9 +55,11 @@ import numpy as np
 from counting.group.latin_classes import (LatinClass, LatinClasses, LatinTerm,
                                           isomorphism_classes, triple_quotient)
 from counting.options import CountOptions
+from counting.units import Tally
 from dlx.api import ConflictingGivensError
 
-__all__ = ["loop_classes", "fixed_points", "loop_givens", "loop_cover", "loop_fixed_at", "loop_term_fixed",
+__all__ = ["loop_classes", "fixed_points", "loop_givens", "loop_cover", "loop_fixed_at",
+           "loop_fixed_search", "loop_term_fixed",
            "reduced_from_grid_total", "loops_from_grid_total", "loop_class_count",
            "MAX_SEARCHED_LOOPS", "MAX_LOOPS"]
 
@@ -120,16 +122,32 @@ def loop_fixed_at(n: int, sigma, e: int, options: CountOptions | None = None) ->
     >>> loop_fixed_at(4, (0, 1, 2, 3), 0)     # the reduced Latin squares of order 4
     4
     """
+    return loop_fixed_search(n, sigma, e, options).count
+
+
+def loop_fixed_search(n: int, sigma, e: int, options: CountOptions | None = None) -> Tally:
+    """:func:`loop_fixed_at` with the work of its search: the count, and the
+    dancing-links search's nodes, dead ends, memo hits and seconds (all 0
+    when no search is made: an orbit of the identity's triples hits a pair
+    twice, or the givens clash, and no square is fixed).
+
+    Example
+    -------
+    >>> t = loop_fixed_search(4, (0, 1, 2, 3), 0)
+    >>> t.count, t.nodes > 0
+    (4, True)
+    """
     problem = loop_cover(n, sigma, e)
     if problem is None:
-        return 0
+        return Tally(0)
     options = CountOptions() if options is None else options
     cover, given = problem
     try:
-        return cover.count(given=given, memo=options.memo, memo_mb=options.memo_mb,
-                           memo_at="all")
+        count = cover.count(given=given, memo=options.memo, memo_mb=options.memo_mb,
+                            memo_at="all")
     except ConflictingGivensError:
-        return 0
+        return Tally(0)
+    return Tally.of_engine(count, cover)
 
 
 def loop_term_fixed(cls: LatinClass, options: CountOptions | None = None) -> int:

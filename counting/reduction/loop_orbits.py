@@ -43,13 +43,15 @@ Example
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
 
 from counting.group.latin_classes import LatinClass
 from counting.group.loop_classes import (MAX_SEARCHED_LOOPS, fixed_points, loop_classes,
-                                         loop_cover, loop_fixed_at, reduced_from_grid_total)
+                                         loop_cover, loop_fixed_at, loop_fixed_search,
+                                         reduced_from_grid_total)
 from counting.options import CountOptions
 from counting.reduction.base import knuth_method
 from counting.reduction.latin_orbits import LatinGroupReduction, LatinUnit
@@ -98,16 +100,17 @@ class LoopReduction(LatinGroupReduction):
 
     def count_directly(self, spec: LatinUnit, options: CountOptions = CountOptions()) -> Tally:
         """The loops of identity ``e`` (the representative's first fixed
-        point) that the representative maps onto themselves; ValueError for
-        an identity that is the grid count's (:attr:`identity_from_grid`)."""
+        point) that the representative maps onto themselves, with the nodes,
+        dead ends and memo hits of their search; ValueError for an identity
+        that is the grid count's (:attr:`identity_from_grid`)."""
         self._check_spec(spec)
         why = self.not_recountable(spec)
         if why is not None:
             raise ValueError(why)
         cls = spec.latin_class
         t0 = time.process_time()
-        fixed = loop_fixed_at(cls.n, cls.perms()[0], fixed_points(cls)[0], options)
-        return Tally(fixed, seconds=time.process_time() - t0)
+        search = loop_fixed_search(cls.n, cls.perms()[0], fixed_points(cls)[0], options)
+        return dataclasses.replace(search, seconds=time.process_time() - t0)
 
     def count_independently(self, spec: LatinUnit,
                             options: CountOptions = CountOptions()) -> int | None:

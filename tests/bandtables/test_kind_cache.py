@@ -80,7 +80,7 @@ def test_the_tables_and_orbits_are_mapped_read_only(tmp_path, monkeypatch):
     kt = KindBandTables(six("scattered"))
     keys, mults = kt.orbits
     kt.build_tables()
-    for a in (keys, mults, *(kt._tables[k] for k in ("W2", "W3"))):
+    for a in (keys, mults, kt.tables["W2"], kt.tables["W3"]):
         assert isinstance(a, np.memmap) and not a.flags.writeable
 
 

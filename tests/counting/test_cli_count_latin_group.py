@@ -7,17 +7,12 @@ group (tests/latin_samples.py), with no Burnside in it.
 """
 import json
 import math
-import os
-import signal
-import subprocess
-import sys
 
 import pytest
 
 from counting.store.database import Store
 from cli_samples import invoke
-from count_process import GATED_COUNT, gate_variables, units_in, wait_for_units, \
-    wait_for_waiting
+from count_process import killed_at_the_gate
 from latin_samples import latin_squares, union_find_classes
 
 ORACLE_GROUP = {"main-class": "main", "isomorphism": "isomorphism", "isotopy": "isotopy"}
@@ -98,17 +93,10 @@ def test_a_killed_count_resumes_to_the_same_total(here):
     the identity and the units before it stored, then resumed."""
     assert count_json("1x5", "--group", "isomorphism", "--db", "whole.sqlite")["total_int"] == \
         1411       # and the grid store of the identity, made before the killed count
-    db, gate = here / "k.sqlite", here / "gate"
-    proc = subprocess.Popen(
-        [sys.executable, str(GATED_COUNT), "count", "1x5", "--up-to-symmetry", "--group",
-         "isomorphism", "--db", str(db), "--workers", "1", "--no-progress"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, **gate_variables(gate, 5)}, cwd=here)
-    wait_for_units(db, 2, proc)
-    wait_for_waiting(gate, 1, proc)
-    proc.send_signal(signal.SIGKILL)
-    proc.communicate()
-    kept = units_in(db)
+    db = here / "k.sqlite"
+    kept = killed_at_the_gate(["count", "1x5", "--up-to-symmetry", "--group", "isomorphism",
+                               "--db", db, "--workers", 1, "--no-progress"],
+                              db, here / "gate", hold=5, stored=2, cwd=here)
     assert 0 in kept and len(set(kept)) == len(kept) < 7
     doc = count_json("1x5", "--group", "isomorphism", "--db", "k.sqlite")
     assert doc["run"]["units_counted"] == 7 - len(kept) and doc["total_int"] == 1411

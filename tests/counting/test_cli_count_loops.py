@@ -8,6 +8,7 @@ count's over 8!·7!, taken from the 1x8 grid store and tied to it as every
 symmetry job's (counting/store/identity.py); the smaller orders test that
 path by taking their identity so through the library.
 """
+import csv
 import json
 import math
 
@@ -45,6 +46,16 @@ def test_a_job_counted_in_parts_resumes_to_the_same_total(here):
     assert first["total_int"] is None and first["run"]["units_counted"] == 3
     rest = count_json("1x6", "--group", "loops", "--db", "parts.sqlite")
     assert rest["run"]["units_counted"] == 7 - 3 and rest["total_int"] == 109   # 7 classes fix a point
+
+
+def test_the_count_and_the_units_csv_give_the_nodes_each_unit_searched(here):
+    # they said 0 search nodes for units that searched
+    doc = count_json("1x5", "--group", "loops")
+    assert doc["run"]["nodes_int"] > 0
+    res = invoke("export", DB, "--csv", here / "u.csv")
+    assert res.exit_code == 0, res.output
+    rows = list(csv.DictReader((here / "u.csv").read_text().splitlines()))
+    assert len(rows) == 5 and all(int(r["nodes"]) > 0 for r in rows if int(r["count"]) > 0)
 
 
 def test_recount_status_and_report_of_a_loops_store(here):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cli_samples import invoke, one_line_error
-from count_process import GATED_COUNT, gate_variables, units_in, wait_for_units, wait_for_waiting
+from count_process import killed_at_the_gate, units_in
 from counting.store.database import Store
 from one_house_samples import six_brute_total, six_kind_text
 from store_samples import store_count_plus_one
@@ -54,17 +53,10 @@ def test_a_kind_counted_by_the_tables_is_stored_under_their_name(here, scattered
 def test_a_killed_count_resumes_to_the_same_total(here, scattered):
     """Killed while its third unit waits at the gate: the units before it are stored
     once each, and the resumed count counts only the others."""
-    db, gate = here / "k.sqlite", here / "gate"
-    proc = subprocess.Popen(
-        [sys.executable, str(GATED_COUNT), "count", scattered, "--reduction", "kind-tables",
-         "--db", str(db), "--workers", "1", "--no-progress"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, **gate_variables(gate, 2)}, cwd=here)
-    wait_for_units(db, 2, proc)
-    wait_for_waiting(gate, 1, proc)
-    proc.send_signal(signal.SIGKILL)
-    proc.communicate()
-    kept = units_in(db)
+    db = here / "k.sqlite"
+    kept = killed_at_the_gate(["count", scattered, "--reduction", "kind-tables", "--db", db,
+                               "--workers", 1, "--no-progress"],
+                              db, here / "gate", hold=2, stored=2, cwd=here)
     assert len(set(kept)) == len(kept) == 2
     doc = count_json(scattered, "--reduction", "kind-tables", "--db", "k.sqlite")
     assert doc["run"]["units_counted"] == 8 - 2

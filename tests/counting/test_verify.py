@@ -437,3 +437,30 @@ def test_the_loops_row_of_order_8_takes_its_identity_from_the_run_s_grid_count()
     wrong = verify.verify_latin_classes(verify.LOOPS, 8, grid_total=grids + 40_320)   # + 8!
     assert wrong.status == "FAILED" and wrong.computed is None
     assert "positive multiple of 8!·7!" in wrong.error
+
+
+# -- rows not counted, in a few words (issue 38 review: `verify --shapes` ends with them) --
+def test_every_note_of_a_row_not_counted_opens_with_its_reason_in_a_few_words():
+    notes = {**verify.NOT_COUNTED, **verify.NOT_COUNTED_FULL_GROUP, **verify.NOT_COUNTED_SYMMETRY}
+    for key, note in notes.items():
+        short = verify.brief(note)
+        assert short and len(short.split()) <= 5 and note.startswith(short), (key, short)
+
+
+def test_a_row_not_counted_says_why_in_a_few_words_and_what_counts_it_instead():
+    long_job, out_of_reach, listed_out_of_reach, counted = verify.verify(
+        ["1x10", "6x2", "2x6", "1x3"])
+    assert (long_job.not_counted_brief, long_job.instead) == ("a long job", "gridcount count 1x10")
+    assert (out_of_reach.not_counted_brief, out_of_reach.instead) == ("out of reach by layers", None)
+    # 2x6's note names `gridcount count 2x6`, which refuses it: nothing to run instead
+    assert (listed_out_of_reach.not_counted_brief, listed_out_of_reach.instead) == \
+        ("out of reach here", None)
+    assert (counted.not_counted_brief, counted.instead) == (None, None)
+    assert verify.not_counted_line([long_job, out_of_reach, counted]) == (
+        "1x10 (a long job: gridcount count 1x10 counts it), 6x2 (out of reach by layers)")
+    assert verify.not_counted_line([counted]) is None
+
+
+def test_a_full_group_row_not_counted_says_why_in_a_few_words():
+    row = verify.verify_full_group("3x3+disjoint")
+    assert row.status == "not counted" and row.not_counted_brief == "a long job"

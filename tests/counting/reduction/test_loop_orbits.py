@@ -131,7 +131,27 @@ def test_the_cost_estimate_explores_each_unit_and_counts_none(monkeypatch):
         raise AssertionError("the estimate counted a unit in full")
 
     monkeypatch.setattr(loop_orbits, "loop_fixed_at", no_count)
+    monkeypatch.setattr(loop_orbits, "loop_fixed_search", no_count)
     red = LoopReduction("1x7")
     cost = reach.quick_cost(red)
     assert cost.countable and cost.units == 11 and cost.seconds > 0
     assert cost.method.startswith("Knuth's estimate")
+
+
+def test_a_unit_reports_the_nodes_of_its_search_not_zero():
+    """Status, report and the CSV showed "0 nodes" for units that searched:
+    a unit's nodes, dead ends and memo hits are those of its search, the
+    same as the engine's for the same cover."""
+    from counting.group.loop_classes import fixed_points, loop_cover
+    red = LoopReduction("1x5")
+    for unit in red.units():
+        tally = red.count_directly(unit)
+        problem = loop_cover(5, unit.latin_class.perms()[0], fixed_points(unit.latin_class)[0])
+        if problem is None:        # no square fixed, and no search made
+            assert (tally.count, tally.nodes) == (0, 0)
+            continue
+        cover, given = problem
+        assert cover.count(given=given, memo=True, memo_at="all") == tally.count
+        assert (tally.nodes, tally.dead_ends, tally.memo_hits) == \
+            (cover.stats.nodes, cover.stats.dead_ends, cover.stats.memo_hits)
+    assert red.count_directly(red.units()[0]).nodes > 0   # the identity: 56 reduced squares
