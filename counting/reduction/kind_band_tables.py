@@ -46,7 +46,7 @@ from functools import cached_property
 
 from bandtables.kind_cache import shared_here
 from bandtables.kind_search import search_completions
-from bandtables.kind_tables import KindBandTables
+from bandtables.kind_tables import METHOD, KindBandTables
 from counting.options import CountOptions
 from counting.reduction.base import BandClass, Reduction
 from counting.units import Tally, WorkUnit
@@ -62,8 +62,8 @@ NAME = "kind-tables"
 #: and asterisk to centre-dot, ``results/variants.md``), 6×6 ones microseconds.
 ORBITS_PER_UNIT = {2: 2, 3: 64}
 
-#: What a unit's result adds to the engine's version: results name the kind tables' kernel.
-TABLES_VERSION = "+kindtables1"
+#: What a unit's result adds to the engine's version: results name the kind tables' method.
+TABLES_VERSION = f"+kindtables{METHOD}"
 
 #: The largest box rows ``R`` whose units ``gridcount recount`` counts by search (6×6).
 SEARCH_MAX_R = 2

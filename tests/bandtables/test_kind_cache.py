@@ -22,7 +22,8 @@ import pytest
 from bandtables.cache import MANIFEST, DamagedTables
 from bandtables.kind_cache import (cached_arrays, entry_path, kind_cache_path,
                                    verify_entry)
-from bandtables.kind_tables import KindBandTables
+import bandtables.kind_tables
+from bandtables.kind_tables import METHOD, KindBandTables
 from lock_waits import needs_proc_locks
 from one_house_samples import six, six_brute_total
 
@@ -107,7 +108,8 @@ def test_a_damaged_entry_is_said_in_one_line_and_made_again_never_believed(
             if p.is_dir())
     flip_a_byte(d / f"{array}.npy")
     with pytest.raises(DamagedTables, match=f"{array}.npy does not match its SHA-256"):
-        verify_entry(d, what, ast.literal_eval(json.loads((d / MANIFEST).read_text())["key"]))
+        verify_entry(d, what, ast.literal_eval(json.loads((d / MANIFEST).read_text())["key"]),
+                     method=METHOD)
     capsys.readouterr()
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "b"))
     kt = KindBandTables(six("scattered"))
@@ -120,23 +122,58 @@ def test_a_damaged_entry_is_said_in_one_line_and_made_again_never_believed(
 
 def test_a_foreign_entry_in_the_place_of_another_is_made_again(tmp_path):
     said = []
-    cached_arrays("demo", "one", lambda: {"x": np.arange(3)}, root=tmp_path)
-    cached_arrays("demo", "two", lambda: {"x": np.arange(5)}, root=tmp_path / "b")
-    shutil.rmtree(entry_path("demo", "two", tmp_path / "b"))
-    shutil.copytree(entry_path("demo", "one", tmp_path), entry_path("demo", "two", tmp_path / "b"))
+    cached_arrays("demo", "one", lambda: {"x": np.arange(3)}, method=1, root=tmp_path)
+    cached_arrays("demo", "two", lambda: {"x": np.arange(5)}, method=1, root=tmp_path / "b")
+    shutil.rmtree(entry_path("demo", "two", tmp_path / "b", method=1))
+    shutil.copytree(entry_path("demo", "one", tmp_path, method=1),
+                    entry_path("demo", "two", tmp_path / "b", method=1))
     # a fresh root name, so this process has not checked it yet
     shutil.move(tmp_path / "b", tmp_path / "c")
-    got = cached_arrays("demo", "two", lambda: {"x": np.arange(5)}, root=tmp_path / "c",
+    got = cached_arrays("demo", "two", lambda: {"x": np.arange(5)}, method=1, root=tmp_path / "c",
                         say=said.append)
     assert got["x"].tolist() == [0, 1, 2, 3, 4]
     assert len(said) == 1 and "is of another entry" in said[0] and "'one'" in said[0]
 
 
+# --- review of issue 35: an entry is keyed by the version of the method that made it ---
+
+def test_an_entry_of_another_version_of_the_method_is_another_entry(tmp_path):
+    """The cache keyed an entry by what it was made from only: arrays made by an
+    older version of the code, of another meaning, were read as this version's."""
+    old = cached_arrays("demo", 7, lambda: {"x": np.arange(3)}, method=1, root=tmp_path)
+    new = cached_arrays("demo", 7, lambda: {"x": np.arange(5)}, method=2, root=tmp_path)
+    assert old["x"].tolist() == [0, 1, 2] and new["x"].tolist() == [0, 1, 2, 3, 4]
+    assert entry_path("demo", 7, tmp_path, method=1) != entry_path("demo", 7, tmp_path, method=2)
+    # method 1's entry in method 2's place is foreign: refused, never read as method 2's
+    d2 = entry_path("demo", 7, tmp_path, method=2)
+    shutil.rmtree(d2)
+    shutil.copytree(entry_path("demo", 7, tmp_path, method=1), d2)
+    with pytest.raises(DamagedTables, match="is of another entry.*of method 1 of '7'"):
+        verify_entry(d2, "demo", 7, method=2)
+
+
+def test_orbits_cached_by_another_version_of_the_kind_tables_are_listed_again(
+        tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    keys, mults = KindBandTables(six("scattered")).orbits
+    listed = []
+    real = bandtables.kind_tables._band1
+    monkeypatch.setattr(bandtables.kind_tables, "_band1",
+                        lambda *a: listed.append(1) or real(*a))
+    KindBandTables(six("scattered")).orbits           # this version's entry: read
+    assert listed == []
+    monkeypatch.setattr(bandtables.kind_tables, "METHOD", METHOD + 1)
+    again, _ = KindBandTables(six("scattered")).orbits
+    assert listed == [1] and again.tolist() == keys.tolist()
+    assert len([d for d in kind_cache_path(tmp_path / "gridcount").glob("orbits-*")
+                if d.is_dir()]) == 2
+
+
 @pytest.mark.parametrize("damage", ["missing file", "truncated", "no manifest", "bad manifest",
                                     "no arrays"])
 def test_every_kind_of_damage_is_refused_by_the_check(tmp_path, damage):
-    cached_arrays("demo", 7, lambda: {"x": np.arange(100)}, root=tmp_path)
-    d = entry_path("demo", 7, tmp_path)
+    cached_arrays("demo", 7, lambda: {"x": np.arange(100)}, method=1, root=tmp_path)
+    d = entry_path("demo", 7, tmp_path, method=1)
     if damage == "missing file":
         (d / "x.npy").unlink()
     elif damage == "truncated":
@@ -151,7 +188,7 @@ def test_every_kind_of_damage_is_refused_by_the_check(tmp_path, damage):
         m["files"] = {}
         (d / MANIFEST).write_text(json.dumps(m))
     with pytest.raises(DamagedTables):
-        verify_entry(d, "demo", 7)
+        verify_entry(d, "demo", 7, method=1)
 
 
 # One of two processes asking for one entry at once (argv: root, log).  Its build goes on
@@ -181,7 +218,7 @@ BUILDER = textwrap.dedent("""
             time.sleep(0.01)
         return {"W": np.arange(1000, dtype=np.uint16) * 3}
     (seen / f"asking-{os.getpid()}").touch()
-    print(int(cached_arrays("table", (3, "x"), build, root=root)["W"].sum()))
+    print(int(cached_arrays("table", (3, "x"), build, method=1, root=root)["W"].sum()))
 """)
 
 
@@ -195,8 +232,8 @@ def test_two_processes_asking_at_once_make_one_good_entry(tmp_path):
     assert all(p.returncode == 0 for p in procs)
     assert outs == [str(3 * 999 * 1000 // 2)] * 2
     assert log.read_text() == "built\n"          # the other waited and mapped the result
-    d = entry_path("table", (3, "x"), tmp_path / "c")
-    assert verify_entry(d, "table", (3, "x")) == ["W"]
+    d = entry_path("table", (3, "x"), tmp_path / "c", method=1)
+    assert verify_entry(d, "table", (3, "x"), method=1) == ["W"]
     assert sorted(p.name for p in d.parent.iterdir()) == [d.name, f"{d.name}.lock"]
 
 
@@ -208,7 +245,8 @@ def test_where_no_cache_can_be_written_the_arrays_are_made_in_the_process_and_sa
         made.append(1)
         return {"x": np.arange(4)}
     for _ in range(2):
-        got = cached_arrays("demo", 1, build, root=tmp_path / "home", say=said.append)
+        got = cached_arrays("demo", 1, build, method=1, root=tmp_path / "home",
+                            say=said.append)
         assert got["x"].tolist() == [0, 1, 2, 3]
     assert len(made) == 1 and len(said) == 1
     assert "the kind tables' cache cannot be used" in said[0] and "in this process" in said[0]
