@@ -55,8 +55,10 @@ from pathlib import Path
 
 import numpy as np
 
-from bandtables.cache import MANIFEST, DamagedTables, cache_root
-from bandtables.cache_files import NotARegularFile, open_regular, remove_path, sha256_of
+from bandtables.cache import cache_root
+from bandtables.cache_files import (MANIFEST, DamagedTables, check_file, file_entry,
+                                   move_into_place, read_manifest, remove_leftovers,
+                                   remove_path)
 
 __all__ = ["FORMAT", "kind_cache_path", "entry_path", "cached_arrays", "cached_entry",
            "verify_entry", "shared_here"]
@@ -66,7 +68,6 @@ __all__ = ["FORMAT", "kind_cache_path", "entry_path", "cached_arrays", "cached_e
 FORMAT = 2
 
 _MAPPED: dict[str, dict[str, np.ndarray]] = {}   # entries this process has checked, mapped
-_MANIFEST_MAX_BYTES = 1 << 20
 
 
 def kind_cache_path(root: Path | str | None = None) -> Path:
@@ -103,52 +104,20 @@ def cached_entry(what: str, key, root: Path | str | None = None, *,
 
 def verify_entry(d: Path, what: str, key, *, method: int) -> list[str]:
     """The array names of the entry ``d``, once every file is checked against its
-    manifest and the manifest against ``what``, ``method``, ``key`` and :data:`FORMAT`.
+    manifest and the manifest against ``what``, ``method``, ``key`` and :data:`FORMAT`
+    (:func:`bandtables.cache_files.read_manifest`).
 
     Raises
     ------
     DamagedTables
         Naming, in one line, the first thing wrong.
     """
+    files = read_manifest(d, {"format": FORMAT, "what": what, "method": method,
+                              "key": repr(key)})
+    for name, (size, digest) in files.items():
+        check_file(d / name, size, digest)
+    names = [name[:-len(".npy")] for name in files]
     path = d / MANIFEST
-    try:
-        with open_regular(path) as fh:
-            text = fh.read(_MANIFEST_MAX_BYTES + 1)
-        if len(text) > _MANIFEST_MAX_BYTES:
-            raise DamagedTables(f"{path} is too large for a manifest")
-        manifest = json.loads(text)
-    except NotARegularFile as e:
-        raise DamagedTables(str(e)) from None
-    except DamagedTables:
-        raise
-    except (OSError, ValueError, RecursionError):
-        raise DamagedTables(f"{path} is missing or unreadable") from None
-    if not (isinstance(manifest, dict)
-            and set(manifest) == {"format", "what", "method", "key", "files"}
-            and isinstance(manifest["files"], dict)):
-        raise DamagedTables(f"{path} is not a manifest (format, what, method, key, files)")
-    if (manifest["format"], manifest["what"], manifest["method"], manifest["key"]) != (
-            FORMAT, what, method, repr(key)):
-        raise DamagedTables(f"{path} is of another entry (format {manifest['format']!r}, "
-                            f"{manifest['what']!r} of method {manifest['method']!r} of "
-                            f"{manifest['key']!r})")
-    names = []
-    for name, entry in manifest["files"].items():
-        if not (isinstance(name, str) and name.endswith(".npy") and "/" not in name
-                and isinstance(entry, dict) and set(entry) == {"bytes", "sha256"}):
-            raise DamagedTables(f"{path}: the entry of {name!r} is not a size and a digest")
-        file = d / name
-        try:
-            with open_regular(file) as fh:
-                same = (os.fstat(fh.fileno()).st_size == entry["bytes"]
-                        and sha256_of(fh) == entry["sha256"])
-        except NotARegularFile as e:
-            raise DamagedTables(str(e)) from None
-        except OSError:
-            raise DamagedTables(f"{file} is missing") from None
-        if not same:
-            raise DamagedTables(f"{file} does not match its SHA-256 digest in {MANIFEST}")
-        names.append(name[:-len(".npy")])
     if not names:
         raise DamagedTables(f"{path} lists no arrays")
     return names
@@ -190,8 +159,7 @@ def _made_and_mapped(d: Path, entry: tuple, build, say) -> dict[str, np.ndarray]
     fd = os.open(d.parent / f"{d.name}.lock", os.O_RDWR | os.O_CREAT, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)   # another process making it: wait, then map
-        for stale in [*d.parent.glob(f"{d.name}.build-*"), *d.parent.glob(f"{d.name}.old-*")]:
-            remove_path(stale)
+        remove_leftovers(d)
         if d.exists() or d.is_symlink():
             try:
                 return _map(d, verify_entry(d, what, key, method=method))
@@ -215,19 +183,11 @@ def _build_into(d: Path, entry: tuple, build) -> None:
         for name, array in build().items():
             path = tmp / f"{name}.npy"
             np.save(path, np.ascontiguousarray(array), allow_pickle=False)
-            with open_regular(path) as fh:
-                files[path.name] = {"bytes": os.fstat(fh.fileno()).st_size,
-                                    "sha256": sha256_of(fh)}
+            files[path.name] = file_entry(path)
         (tmp / MANIFEST).write_text(json.dumps(
             {"format": FORMAT, "what": what, "method": method, "key": repr(key),
              "files": files}, indent=1))
-        old = None
-        if d.exists() or d.is_symlink():
-            old = d.parent / f"{d.name}.old-{os.getpid()}"
-            d.rename(old)
-        tmp.rename(d)
-        if old is not None:
-            remove_path(old)
+        move_into_place(tmp, d)
     except BaseException:
         remove_path(tmp)
         raise
