@@ -180,6 +180,25 @@ def test_every_kind_of_damage_is_refused_by_the_check(tmp_path, how):
     assert "\n" not in str(e.value)
 
 
+@pytest.mark.parametrize("field, value, said", [
+    ("method", True, "has a method that is not a number"),     # True == 1 in Python
+    ("format", 2.0, "has a format that is not a number"),
+    ("key", 7, "has a key that is not a string"),
+])
+def test_a_manifest_field_of_another_type_is_refused_though_equal_in_python(
+        tmp_path, field, value, said):
+    """The kind cache compared its manifest's fields with ``!=`` only: an entry whose
+    method read ``true`` was method 1's; it is checked as the band tables' manifest is
+    (one read_manifest in bandtables/cache_files.py)."""
+    cached_arrays("demo", 7, lambda: {"x": np.arange(4)}, method=1, root=tmp_path)
+    d = entry_path("demo", 7, tmp_path, method=1)
+    m = json.loads((d / MANIFEST).read_text())
+    m[field] = value
+    (d / MANIFEST).write_text(json.dumps(m))
+    with pytest.raises(DamagedTables, match=said):
+        verify_entry(d, "demo", 7, method=1)
+
+
 # One of two processes asking for one entry at once (argv: root, log).  Its build goes on
 # only once the other is seen building too (a missing lock) or blocked on the lock, so
 # the two have met at the cache on a machine of any speed.
