@@ -193,6 +193,9 @@ def test_a_store_of_another_listing_of_the_orbits_is_refused_not_resumed(
                         f"listing of the band-1 orbits (units of digest {ours}; this gridcount "
                         "lists units of digest ", 2)
     assert sorted(units_in(here / "l.sqlite")) == [0, 1, 2, 3]
+    res = invoke("recount", "l.sqlite", "--sample", 4)        # nor recounted as other orbits
+    one_line_error(res, "no finished unit of this store can be recounted: its unit ids stand "
+                        "for another listing", 2)
     res = invoke("merge", "m.sqlite", "other.sqlite")         # nor merged
     one_line_error(res, "cannot merge other.sqlite: its unit ids stand for another listing", 2)
     assert not (here / "m.sqlite").exists()
