@@ -27,7 +27,8 @@ builds them on its machine the first time it counts a unit.
   :func:`tables_dir` checks every file against it once per process
   before anything is read (about 175 MiB for 4x3: under a second).  A cache whose files differ
   from their digests (damaged, truncated, edited), or whose manifest is
-  missing, unreadable or not of a manifest's shape (:func:`read_manifest`),
+  missing, unreadable or not of a manifest's shape
+  (:func:`bandtables.cache_files.read_manifest`),
   or where something other than a regular file stands (a FIFO: never
   waited on, :mod:`bandtables.cache_files`) is said in one line and built
   again; the old files are removed only after the new ones are in place.
@@ -37,26 +38,20 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-import re
 import sys
 from pathlib import Path
 
-from bandtables.cache_files import NotARegularFile, open_regular, remove_path, sha256_of
+from bandtables.cache_files import (MANIFEST, DamagedTables, check_file, file_entry,
+                                   move_into_place, read_manifest, remove_leftovers,
+                                   remove_path)
 from bandtables.tables import DENSE_ARRAYS, DENSE_FORMAT, DENSE_MAX_R
 from bandtables.tables4 import ARRAYS, FORMAT
 
 __all__ = ["cache_root", "tables_path", "tables_dir", "cached_tables", "tables4_path",
            "tables4_dir", "cached_tables4", "DamagedTables", "MANIFEST", "table_bytes",
-           "read_manifest", "verify"]
+           "verify"]
 
-MANIFEST = "manifest.json"
 _CHECKED: set[str] = set()     # directories whose digests this process has checked
-_MANIFEST_MAX_BYTES = 1 << 20  # a manifest is a few hundred bytes a file: larger is damage
-_SHA256 = re.compile(r"[0-9a-f]{64}")
-
-
-class DamagedTables(ValueError):
-    """A cache directory whose files do not match its manifest."""
 
 
 def cache_root() -> Path:
@@ -85,65 +80,13 @@ def tables4_path(root: Path | str | None = None) -> Path:
 
 
 def _write_manifest(d: Path, R: int) -> None:
-    files = {}
-    for p in sorted(d.iterdir()):
-        if p.suffix == ".npy":
-            with open_regular(p) as fh:
-                files[p.name] = {"bytes": os.fstat(fh.fileno()).st_size, "sha256": sha256_of(fh)}
+    files = {p.name: file_entry(p) for p in sorted(d.iterdir()) if p.suffix == ".npy"}
     (d / MANIFEST).write_text(json.dumps({"format": _layout(R)[0], "files": files}, indent=1))
-
-
-def read_manifest(d: Path, R: int = 4) -> dict[str, tuple[int, str]]:
-    """``{file name: (bytes, SHA-256)}`` as the manifest of ``d`` (the tables
-    of ``R``) records them, its shape checked before anything is believed.
-
-    A manifest is ``{"format": F, "files": {NAME: {"bytes": B, "sha256": H}}}``
-    with ``F`` the format of ``R``'s tables, each ``B`` a whole number of
-    bytes and each ``H`` 64 hexadecimal digits; anything else (one changed
-    byte in a key, ``"files": []``, an entry that is not an object, a FIFO
-    in its place) is damage.
-
-    Raises
-    ------
-    DamagedTables
-        Naming what is wrong, in one line.
-    """
-    path = d / MANIFEST
-    try:
-        with open_regular(path) as fh:
-            text = fh.read(_MANIFEST_MAX_BYTES + 1)
-        if len(text) > _MANIFEST_MAX_BYTES:
-            raise DamagedTables(f"{path} is too large for a manifest ({len(text):,}+ bytes)")
-        manifest = json.loads(text)
-    except NotARegularFile as e:
-        raise DamagedTables(str(e)) from None
-    except (OSError, ValueError, RecursionError) as e:
-        if isinstance(e, DamagedTables):
-            raise
-        raise DamagedTables(f"{path} is missing or unreadable") from None
-    if not isinstance(manifest, dict) or set(manifest) != {"format", "files"}:
-        raise DamagedTables(f"{path} is not a manifest (an object of a format and files)")
-    fmt, files = manifest["format"], manifest["files"]
-    if type(fmt) is not int:
-        raise DamagedTables(f"{path} has a format that is not a number")
-    if fmt != _layout(R)[0]:
-        raise DamagedTables(f"{path} is of format {fmt}, not {_layout(R)[0]}")
-    if not isinstance(files, dict):
-        raise DamagedTables(f"{path} has files that are not an object of file names")
-    out = {}
-    for name, entry in files.items():
-        if not (isinstance(entry, dict) and set(entry) == {"bytes", "sha256"}
-                and type(entry["bytes"]) is int and entry["bytes"] >= 0
-                and isinstance(entry["sha256"], str) and _SHA256.fullmatch(entry["sha256"])):
-            raise DamagedTables(f"{path}: the entry of {name!r} is not "
-                                f"{{\"bytes\": a size, \"sha256\": a digest}}")
-        out[name] = (entry["bytes"], entry["sha256"])
-    return out
 
 
 def verify(d: Path, R: int = 4) -> None:
     """Check every file of ``d`` (the tables of ``R``) against its manifest
-    (:func:`read_manifest`).
+    (:func:`bandtables.cache_files.read_manifest`: of ``R``'s format).
 
     Raises
     ------
@@ -152,21 +95,12 @@ def verify(d: Path, R: int = 4) -> None:
         or digest, or a manifest that is missing, unreadable or not of a
         manifest's shape.
     """
-    files = read_manifest(d, R)
+    files = read_manifest(d, {"format": _layout(R)[0]})
     for name in _layout(R)[1]:
         path = d / f"R{R}-{name}.npy"
         if path.name not in files:
             raise DamagedTables(f"{path} is not in the manifest")
-        size, digest = files[path.name]
-        try:
-            with open_regular(path) as fh:
-                same = os.fstat(fh.fileno()).st_size == size and sha256_of(fh) == digest
-        except NotARegularFile as e:
-            raise DamagedTables(str(e)) from None
-        except OSError:
-            raise DamagedTables(f"{path} is missing") from None
-        if not same:
-            raise DamagedTables(f"{path} does not match its SHA-256 digest in {MANIFEST}")
+        check_file(path, *files[path.name])
 
 
 def cached_tables(R: int, root: Path | str | None = None) -> Path | None:
@@ -209,7 +143,7 @@ def tables_dir(R: int, root: Path | str | None = None, *, threads: int = 1, say=
     fd = os.open(d.parent / f"{d.name}.lock", os.O_RDWR | os.O_CREAT, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)   # another process building: wait for it
-        _remove_leftovers(d)
+        remove_leftovers(d)
         if (d / MANIFEST).exists() or d.exists():
             try:
                 verify(d, R)
@@ -222,20 +156,6 @@ def tables_dir(R: int, root: Path | str | None = None, *, threads: int = 1, say=
         return d
     finally:
         os.close(fd)   # releases the flock
-
-
-def _remove_leftovers(d: Path) -> None:
-    """Remove what interrupted builds left beside ``d``: a build's temporary
-    (``NAME.build-PID``) and a cache being replaced (``NAME.old-PID``, left
-    by a kill between the two renames or before its removal; issue 38).
-
-    The caller holds ``NAME.lock``, and only a process holding it makes or
-    removes these names (:func:`_build_into`), so each belongs to a build
-    that is over: its process is gone, or alive and past it, or its PID has
-    been reused meanwhile; none can still be in use.  The PID in the name
-    only keeps two builds' names apart."""
-    for stale in [*d.parent.glob(f"{d.name}.build-*"), *d.parent.glob(f"{d.name}.old-*")]:
-        remove_path(stale)
 
 
 def _build_into(d: Path, R: int, threads: int, say, progress: bool | None) -> None:
@@ -264,13 +184,7 @@ def _build_into(d: Path, R: int, threads: int, say, progress: bool | None) -> No
         for b in bars:
             b.close()
         _write_manifest(tmp, R)
-        old = None
-        if d.exists():
-            old = d.parent / f"{d.name}.old-{os.getpid()}"
-            d.rename(old)
-        tmp.rename(d)
-        if old is not None:
-            remove_path(old)
+        move_into_place(tmp, d)
     except BaseException:
         for b in bars:
             b.close()

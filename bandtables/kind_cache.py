@@ -9,9 +9,13 @@ is made once per machine, into the cache directory of the plain band tables
 (:func:`bandtables.cache.cache_root`), in ``kindtables-vF`` (``F`` is :data:`FORMAT`),
 and memory-mapped read-only by every process after: one copy in the page cache.
 
-An entry is a directory ``WHAT-DIGEST`` (``DIGEST``: of what the arrays depend on,
-``repr(key)``) holding one ``NAME.npy`` an array and ``manifest.json``: the format, the
-key written out in full, and each file's size and SHA-256.  The conventions are those of
+An entry is a directory ``WHAT-DIGEST`` (``DIGEST``: of the version of the method that
+makes the arrays and of what they depend on, ``repr((method, key))``) holding one
+``NAME.npy`` an array and ``manifest.json``: the format, the method's version, the key
+written out in full, and each file's size and SHA-256.  The method's version
+(:data:`bandtables.kind_tables.METHOD`) is part of what an entry is: arrays made by
+another version of the code are another entry, never read as this one's (review of
+issue 35: the key alone named what the arrays were made from, not by what).  The conventions are those of
 :mod:`bandtables.cache`:
 
 * **Built once.**  The build holds an ``flock`` on ``WHAT-DIGEST.lock``: other
@@ -33,10 +37,12 @@ Example
 >>> def build():
 ...     made.append(1)
 ...     return {"squares": np.arange(4) ** 2}
->>> cached_arrays("demo", (2, "x"), build, root=root)["squares"].tolist()
+>>> cached_arrays("demo", (2, "x"), build, method=1, root=root)["squares"].tolist()
 [0, 1, 4, 9]
->>> cached_arrays("demo", (2, "x"), build, root=root)["squares"].flags.writeable, len(made)
-(False, 1)
+>>> cached_arrays("demo", (2, "x"), build, method=1, root=root)["squares"].flags.writeable
+False
+>>> cached_arrays("demo", (2, "x"), build, method=2, root=root)["squares"].tolist(), len(made)
+([0, 1, 4, 9], 2)
 """
 from __future__ import annotations
 
@@ -49,17 +55,19 @@ from pathlib import Path
 
 import numpy as np
 
-from bandtables.cache import MANIFEST, DamagedTables, cache_root
-from bandtables.cache_files import NotARegularFile, open_regular, remove_path, sha256_of
+from bandtables.cache import cache_root
+from bandtables.cache_files import (MANIFEST, DamagedTables, check_file, file_entry,
+                                   move_into_place, read_manifest, remove_leftovers,
+                                   remove_path)
 
 __all__ = ["FORMAT", "kind_cache_path", "entry_path", "cached_arrays", "cached_entry",
            "verify_entry", "shared_here"]
 
-#: The layout of an entry; a new one is another directory, never a misread file.
-FORMAT = 1
+#: The layout of an entry; a new one is another directory, never a misread file
+#: (2: the manifest names the method's version).
+FORMAT = 2
 
 _MAPPED: dict[str, dict[str, np.ndarray]] = {}   # entries this process has checked, mapped
-_MANIFEST_MAX_BYTES = 1 << 20
 
 
 def kind_cache_path(root: Path | str | None = None) -> Path:
@@ -80,63 +88,36 @@ def shared_here(root: Path | str | None = None) -> bool:
     return p.is_dir() and os.access(p, os.W_OK | os.X_OK)
 
 
-def entry_path(what: str, key, root: Path | str | None = None) -> Path:
-    """The directory of the entry ``what`` made from ``key`` (a ``repr``-stable value)."""
-    digest = hashlib.sha256(repr(key).encode()).hexdigest()[:24]
+def entry_path(what: str, key, root: Path | str | None = None, *, method: int) -> Path:
+    """The directory of the entry ``what`` made by version ``method`` of its method from
+    ``key`` (a ``repr``-stable value)."""
+    digest = hashlib.sha256(repr((method, key)).encode()).hexdigest()[:24]
     return kind_cache_path(root) / f"{what}-{digest}"
 
 
-def cached_entry(what: str, key, root: Path | str | None = None) -> Path | None:
+def cached_entry(what: str, key, root: Path | str | None = None, *,
+                 method: int) -> Path | None:
     """The entry's directory if it has been made (not checked), else None."""
-    d = entry_path(what, key, root)
+    d = entry_path(what, key, root, method=method)
     return d if (d / MANIFEST).exists() else None
 
 
-def verify_entry(d: Path, what: str, key) -> list[str]:
+def verify_entry(d: Path, what: str, key, *, method: int) -> list[str]:
     """The array names of the entry ``d``, once every file is checked against its
-    manifest and the manifest against ``what``, ``key`` and :data:`FORMAT`.
+    manifest and the manifest against ``what``, ``method``, ``key`` and :data:`FORMAT`
+    (:func:`bandtables.cache_files.read_manifest`).
 
     Raises
     ------
     DamagedTables
         Naming, in one line, the first thing wrong.
     """
+    files = read_manifest(d, {"format": FORMAT, "what": what, "method": method,
+                              "key": repr(key)})
+    for name, (size, digest) in files.items():
+        check_file(d / name, size, digest)
+    names = [name[:-len(".npy")] for name in files]
     path = d / MANIFEST
-    try:
-        with open_regular(path) as fh:
-            text = fh.read(_MANIFEST_MAX_BYTES + 1)
-        if len(text) > _MANIFEST_MAX_BYTES:
-            raise DamagedTables(f"{path} is too large for a manifest")
-        manifest = json.loads(text)
-    except NotARegularFile as e:
-        raise DamagedTables(str(e)) from None
-    except DamagedTables:
-        raise
-    except (OSError, ValueError, RecursionError):
-        raise DamagedTables(f"{path} is missing or unreadable") from None
-    if not (isinstance(manifest, dict) and set(manifest) == {"format", "what", "key", "files"}
-            and isinstance(manifest["files"], dict)):
-        raise DamagedTables(f"{path} is not a manifest (format, what, key, files)")
-    if manifest["format"] != FORMAT or manifest["what"] != what or manifest["key"] != repr(key):
-        raise DamagedTables(f"{path} is of another entry (format {manifest['format']!r}, "
-                            f"{manifest['what']!r} of {manifest['key']!r})")
-    names = []
-    for name, entry in manifest["files"].items():
-        if not (isinstance(name, str) and name.endswith(".npy") and "/" not in name
-                and isinstance(entry, dict) and set(entry) == {"bytes", "sha256"}):
-            raise DamagedTables(f"{path}: the entry of {name!r} is not a size and a digest")
-        file = d / name
-        try:
-            with open_regular(file) as fh:
-                same = (os.fstat(fh.fileno()).st_size == entry["bytes"]
-                        and sha256_of(fh) == entry["sha256"])
-        except NotARegularFile as e:
-            raise DamagedTables(str(e)) from None
-        except OSError:
-            raise DamagedTables(f"{file} is missing") from None
-        if not same:
-            raise DamagedTables(f"{file} does not match its SHA-256 digest in {MANIFEST}")
-        names.append(name[:-len(".npy")])
     if not names:
         raise DamagedTables(f"{path} lists no arrays")
     return names
@@ -146,21 +127,24 @@ def _map(d: Path, names: list[str]) -> dict[str, np.ndarray]:
     return {n: np.load(d / f"{n}.npy", mmap_mode="r", allow_pickle=False) for n in names}
 
 
-def cached_arrays(what: str, key, build, *, root: Path | str | None = None,
+def cached_arrays(what: str, key, build, *, method: int, root: Path | str | None = None,
                   say=None) -> dict[str, np.ndarray]:
     """The arrays ``build()`` returns (``{name: array}``) for ``key``, made once per
-    machine into the entry ``what``/``key`` and memory-mapped read-only (module
-    docstring); checked once per process.
+    machine into the entry ``what``/``method``/``key`` and memory-mapped read-only
+    (module docstring); checked once per process.  ``method``: the version of the code
+    ``build`` runs (an int), bumped whenever what it makes from ``key`` changes meaning.
 
     ``say`` receives the line said when a damaged or foreign entry is made again, or
     when no cache can be written here (a read-only home, a full disk: the arrays are
     then made in this process, once) (default: standard error).
     """
     say = say or (lambda msg: print(msg, file=sys.stderr, flush=True))
-    d = entry_path(what, key, root)
+    if type(method) is not int:
+        raise TypeError(f"method must be an int version, got {method!r}")
+    d = entry_path(what, key, root, method=method)
     if str(d) not in _MAPPED:
         try:
-            _MAPPED[str(d)] = _made_and_mapped(d, what, key, build, say)
+            _MAPPED[str(d)] = _made_and_mapped(d, (what, method, key), build, say)
         except OSError as e:      # no cache can be written here: this process's own copy
             say(f"the kind tables' cache cannot be used ({e}): the {what} is made in this "
                 f"process")
@@ -168,26 +152,29 @@ def cached_arrays(what: str, key, build, *, root: Path | str | None = None,
     return _MAPPED[str(d)]
 
 
-def _made_and_mapped(d: Path, what: str, key, build, say) -> dict[str, np.ndarray]:
+def _made_and_mapped(d: Path, entry: tuple, build, say) -> dict[str, np.ndarray]:
+    """``entry``: ``(what, method, key)``."""
+    what, method, key = entry
     d.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(d.parent / f"{d.name}.lock", os.O_RDWR | os.O_CREAT, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)   # another process making it: wait, then map
-        for stale in [*d.parent.glob(f"{d.name}.build-*"), *d.parent.glob(f"{d.name}.old-*")]:
-            remove_path(stale)
+        remove_leftovers(d)
         if d.exists() or d.is_symlink():
             try:
-                return _map(d, verify_entry(d, what, key))
+                return _map(d, verify_entry(d, what, key, method=method))
             except DamagedTables as e:
                 say(f"the cached {what} is damaged ({e}): making it again")
-        _build_into(d, what, key, build)
-        return _map(d, verify_entry(d, what, key))
+        _build_into(d, entry, build)
+        return _map(d, verify_entry(d, what, key, method=method))
     finally:
         os.close(fd)   # releases the flock
 
 
-def _build_into(d: Path, what: str, key, build) -> None:
-    """Make the entry in a temporary beside ``d`` and rename it into place."""
+def _build_into(d: Path, entry: tuple, build) -> None:
+    """Make the entry ``(what, method, key)`` in a temporary beside ``d`` and rename it
+    into place."""
+    what, method, key = entry
     tmp = d.parent / f"{d.name}.build-{os.getpid()}"
     try:
         remove_path(tmp)
@@ -196,18 +183,11 @@ def _build_into(d: Path, what: str, key, build) -> None:
         for name, array in build().items():
             path = tmp / f"{name}.npy"
             np.save(path, np.ascontiguousarray(array), allow_pickle=False)
-            with open_regular(path) as fh:
-                files[path.name] = {"bytes": os.fstat(fh.fileno()).st_size,
-                                    "sha256": sha256_of(fh)}
+            files[path.name] = file_entry(path)
         (tmp / MANIFEST).write_text(json.dumps(
-            {"format": FORMAT, "what": what, "key": repr(key), "files": files}, indent=1))
-        old = None
-        if d.exists() or d.is_symlink():
-            old = d.parent / f"{d.name}.old-{os.getpid()}"
-            d.rename(old)
-        tmp.rename(d)
-        if old is not None:
-            remove_path(old)
+            {"format": FORMAT, "what": what, "method": method, "key": repr(key),
+             "files": files}, indent=1))
+        move_into_place(tmp, d)
     except BaseException:
         remove_path(tmp)
         raise

@@ -58,7 +58,16 @@ from bandtables.partitions import ordered_codes
 from grids.kind import as_kind
 
 __all__ = ["KindBandTables", "default_first", "band_house_columns", "band_fillings",
-           "column_symmetries"]
+           "column_symmetries", "METHOD"]
+
+#: The version of what this module makes: the band tables (what an entry of a table
+#: holds, in which layout) and the band-1 orbits (their canonical keys, their order and
+#: their multiplicities).  Bump it with any change that alters either for the same kind:
+#: the machine's cache keys every entry by it (:func:`bandtables.kind_cache.cached_arrays`),
+#: so an entry made by another version is another entry, never read as this one's; the
+#: units of the ``kind-tables`` reduction are ranges of these orbits, and its results
+#: name it (:data:`counting.reduction.kind_band_tables.TABLES_VERSION`).
+METHOD = 1
 
 
 # ---------------------------------------------------------------- codes and relabellings
@@ -474,7 +483,7 @@ class KindBandTables:
 
             # what they depend on: band 1's house cells, the other bands' tables' keys
             got = cached_arrays("orbits", (self.R, first, tuple(_table_key(c) for c in others)),
-                                enumerate_orbits)
+                                enumerate_orbits, method=METHOD)
             self._orbits = got["keys"], got["mults"]
         return self._orbits
 
@@ -492,7 +501,8 @@ class KindBandTables:
             key = _table_key(self.cells[b])
             if key not in made:
                 made[key] = cached_arrays("table", (self.R, key),
-                                          lambda: {"W": _table(self.R, self.cells[b])})["W"]
+                                          lambda: {"W": _table(self.R, self.cells[b])},
+                                          method=METHOD)["W"]
             return made[key]
 
         b2, b3 = self.others

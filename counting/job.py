@@ -530,7 +530,8 @@ def recount(store: Store, sample: int, *, seed: int | None = None,
     dancing links, independent of the memo and the tail).
     :class:`RecountRefused` when no finished unit can be recounted, naming
     why (before the units are enumerated where the reduction knows it:
-    4x3's would load its band tables)."""
+    4x3's would load its band tables; a store whose unit ids this gridcount
+    reads as other units, :meth:`~counting.reduction.base.Reduction.foreign_engine`)."""
     if sample < 1:
         raise RecountRefused("--sample must be >= 1")
     stored = {r.unit_id: r.count for r in store.results()}  # read (and checked) at once
@@ -538,6 +539,8 @@ def recount(store: Store, sample: int, *, seed: int | None = None,
         raise RecountRefused("the store holds no finished unit to recount")
     red = get_reduction(store.job.shape, store.job.reduction)
     refused = red.recount_refused()     # before the units are enumerated (4x3's load its tables)
+    if refused is None:                 # unit ids that mean other units here
+        refused = red.foreign_engine(store.job.engine_version)
     if refused is None:
         job = job or Job.for_store(store)
         why = {u: red.not_recountable(job.units[u]) for u in stored}

@@ -1,6 +1,7 @@
 """Whether a process is waiting for a file lock, from Linux's ``/proc/locks``:
 shared by the tests in which one process must wait for another's lock
-(``tests/factorization/test_memo_file.py``, ``tests/bandtables/test_cache.py``;
+(``tests/factorization/test_memo_file.py``, ``tests/bandtables/test_cache.py``,
+``tests/bandtables/test_kind_cache.py``;
 ``tests/`` is on ``sys.path`` through its conftest).
 
 A test that lets the holder go on after a fixed time cannot tell "the other
@@ -10,6 +11,7 @@ machine; ``/proc/locks`` says which: a process blocked in ``flock`` (or
 """
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 from typing import Callable
@@ -38,4 +40,22 @@ def wait_until(condition: Callable[[], bool], what: str, timeout: float = 120) -
     while not condition():
         if time.monotonic() > deadline:
             pytest.fail(f"{what} within {timeout:,.0f} s")
+        time.sleep(0.01)
+
+
+def meet_at_the_cache(seen: Path, n: int, timeout: float = 120) -> None:
+    """In the build of one of ``n`` processes asking for one cache at once, each of
+    which touched ``seen/asking-PID`` first: say this one builds
+    (``seen/building-PID``), then return once each of the others is building too
+    (a missing lock) or blocked on the lock, so that all have come to the cache
+    while it was being built, on a machine of any speed (``timeout`` only guards
+    against a hang)."""
+    (seen / f"building-{os.getpid()}").touch()
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        others = [int(p.name.split("-")[1]) for p in seen.glob("asking-*")]
+        others.remove(os.getpid())
+        if len(others) == n - 1 and all(
+                (seen / f"building-{pid}").exists() or waits_for_a_lock(pid) for pid in others):
+            return
         time.sleep(0.01)

@@ -17,7 +17,18 @@ The orbits, in the order of their keys, are cut into ranges of :data:`ORBITS_PER
 (64 for 9×9: a unit takes seconds; 2 for 6×6, whose kinds have a few dozen orbits).  A
 unit (:class:`KindTablesUnit`) carries its orbits' keys and multiplicities, so a worker
 needs only the tables to count it: its count is the exact ``Σ mult · completions`` over
-its orbits, its weight 1, and the factor ``N!``.  The tables (9×9: 40–60 s, 152 MB a table, about
+its orbits, its weight 1, and the factor ``N!``.
+
+A unit id means its orbits only in one listing of them, so a store records which: its
+job's engine (:attr:`KindBandTableReduction.engine_version`) ends in ``+units-DIGEST``,
+:func:`digest_of_units` of the whole list of units (every unit's first orbit, keys and
+multiplicities, in order).  A store or a units export of another listing (another
+gridcount, orbits listed by another version of the method) is refused in one line
+naming both digests, by ``count`` and by ``merge``
+(:meth:`KindBandTableReduction.foreign_engine`), instead of its unit 5 being read as
+other orbits: some counted twice, others never.  Stores made before they recorded a
+digest were listed by :data:`LISTED_BEFORE_DIGESTS`'s method and are taken as such
+while this gridcount lists by it.  The tables (9×9: 40–60 s, 152 MB a table, about
 345 MB resident while made) and the orbits (9×9: 15–20 s) are made once per machine into
 its cache and memory-mapped read-only by every process after, workers and ``status``
 alike (:mod:`bandtables.kind_cache`).
@@ -39,6 +50,8 @@ Example
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 import time
 from dataclasses import dataclass, field
@@ -46,7 +59,7 @@ from functools import cached_property
 
 from bandtables.kind_cache import shared_here
 from bandtables.kind_search import search_completions
-from bandtables.kind_tables import KindBandTables
+from bandtables.kind_tables import METHOD, KindBandTables
 from counting.options import CountOptions
 from counting.reduction.base import BandClass, Reduction
 from counting.units import Tally, WorkUnit
@@ -54,7 +67,8 @@ from dlx import ENGINE_VERSION
 from grids.kind import as_kind
 
 __all__ = ["KindBandTableReduction", "KindTablesUnit", "NAME", "ORBITS_PER_UNIT",
-           "TABLES_VERSION", "SEARCH_MAX_R"]
+           "TABLES_VERSION", "SEARCH_MAX_R", "UNITS_TAG", "LISTED_BEFORE_DIGESTS",
+           "digest_of_units"]
 
 NAME = "kind-tables"
 
@@ -62,8 +76,17 @@ NAME = "kind-tables"
 #: and asterisk to centre-dot, ``results/variants.md``), 6×6 ones microseconds.
 ORBITS_PER_UNIT = {2: 2, 3: 64}
 
-#: What a unit's result adds to the engine's version: results name the kind tables' kernel.
-TABLES_VERSION = "+kindtables1"
+#: What a unit's result adds to the engine's version: results name the kind tables' method.
+TABLES_VERSION = f"+kindtables{METHOD}"
+
+#: What a store's job engine carries before the digest of its units (module docstring).
+UNITS_TAG = "+units-"
+
+#: The method (:data:`bandtables.kind_tables.METHOD`) that listed the units of the stores
+#: begun before a store recorded their digest (2026-11-29, ``"dlx1-memo-3"``): such a
+#: store is resumed and merged only while this gridcount lists the orbits by that method
+#: (tests/counting/reduction/test_kind_band_tables.py pins its listings' digests).
+LISTED_BEFORE_DIGESTS = 1
 
 #: The largest box rows ``R`` whose units ``gridcount recount`` counts by search (6×6).
 SEARCH_MAX_R = 2
@@ -90,6 +113,14 @@ class KindTablesUnit(WorkUnit):
     mults: tuple[int, ...] = field(default=(), repr=False)
 
 
+def digest_of_units(units) -> str:
+    """16 hexadecimal digits of the SHA-256 of a list of units: every unit's id, first
+    orbit, keys and multiplicities, in order (what its unit ids mean)."""
+    text = json.dumps([[u.unit_id, u.first_orbit, list(u.keys), list(u.mults)] for u in units],
+                      separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 class KindBandTableReduction(Reduction):
     """The ``kind-tables`` reduction of one kind (module docstring).
 
@@ -107,6 +138,7 @@ class KindBandTableReduction(Reduction):
     """
 
     kind = NAME
+    engine_pinned = True     # unit ids are ranges of one listing of the band-1 orbits
 
     def __init__(self, kind):
         self.grid_kind = as_kind(kind)
@@ -133,6 +165,34 @@ class KindBandTableReduction(Reduction):
 
     def units(self) -> list[KindTablesUnit]:
         return list(self._units)
+
+    @cached_property
+    def units_digest(self) -> str:
+        """:func:`digest_of_units` of this gridcount's units (lists them)."""
+        return digest_of_units(self._units)
+
+    @property
+    def engine_version(self) -> str:
+        """What a store of this job records as its engine: the engine's version, the
+        tables' method and ``+units-DIGEST`` (module docstring); lists the units."""
+        return f"{ENGINE_VERSION}{TABLES_VERSION}{UNITS_TAG}{self.units_digest}"
+
+    def foreign_engine(self, stored: str) -> str | None:
+        """None when a store whose job records the engine ``stored`` holds units of this
+        gridcount's listing of the orbits (the same digest; no digest: listed by
+        :data:`LISTED_BEFORE_DIGESTS`'s method, while this gridcount's is that one); else
+        why not, in one line naming both listings."""
+        _, tag, digest = stored.rpartition(UNITS_TAG)
+        if tag and digest == self.units_digest:
+            return None
+        if not tag and METHOD == LISTED_BEFORE_DIGESTS:
+            return None
+        theirs = (f"units of digest {digest}" if tag else
+                  f"units listed by kind-tables method {LISTED_BEFORE_DIGESTS} (engine "
+                  f"{stored!r}, no digest recorded)")
+        return (f"its unit ids stand for another listing of the band-1 orbits ({theirs}; "
+                f"this gridcount lists units of digest {self.units_digest}, kind-tables "
+                f"method {METHOD}), so the two cannot be mixed")
 
     def classes(self) -> list[BandClass]:
         """One class per unit, weight 1; its representative the column sets of its first

@@ -26,6 +26,7 @@ import bandtables.tables4
 from bandtables.cache import (MANIFEST, DamagedTables, cache_root, cached_tables4, tables4_dir,
                               tables4_path, verify)
 from bandtables.tables4 import ARRAYS, FORMAT
+from cache_damage import DAMAGE, damage
 from lock_waits import needs_proc_locks
 
 REPO = Path(__file__).resolve().parents[2]
@@ -92,20 +93,13 @@ def test_a_damaged_file_is_said_and_built_again(tmp_path, calls):
     assert not list(d.parent.glob("*.old-*"))
 
 
-@pytest.mark.parametrize("damage", ["missing file", "truncated", "no manifest", "bad manifest"])
-def test_every_kind_of_damage_is_refused_by_the_check(tmp_path, calls, damage):
+@pytest.mark.parametrize("how", DAMAGE)
+def test_every_kind_of_damage_is_refused_by_the_check(tmp_path, calls, how):
     d = tables4_dir(tmp_path, say=lambda m: None, progress=False)
-    if damage == "missing file":
-        (d / "R4-LT.npy").unlink()
-    elif damage == "truncated":
-        with open(d / "R4-LT.npy", "r+b") as fh:
-            fh.truncate(10)
-    elif damage == "no manifest":
-        (d / MANIFEST).unlink()
-    else:
-        (d / MANIFEST).write_text("{")
-    with pytest.raises(DamagedTables):
+    damage(d, "R4-LT.npy", how)
+    with pytest.raises(DamagedTables) as e:
         verify(d)
+    assert "\n" not in str(e.value)
 
 
 def test_a_failed_build_leaves_neither_a_cache_nor_a_temporary(tmp_path, monkeypatch):
@@ -126,29 +120,20 @@ def test_a_failed_build_leaves_neither_a_cache_nor_a_temporary(tmp_path, monkeyp
 # the cache while it was being built, on a machine of any speed: not a
 # 1 s build that a process starting more than 1 s later never overlaps.
 BUILDER = textwrap.dedent("""
-    import os, sys, time
+    import os, sys
     from pathlib import Path
     import numpy as np
     import bandtables.tables4
     from bandtables.cache import tables4_dir
     from bandtables.tables4 import ARRAYS, FORMAT
-    from lock_waits import waits_for_a_lock
+    from lock_waits import meet_at_the_cache
     root, log, n = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
     seen = log.parent / "processes"
-
-    def others_have_come():
-        others = [int(p.name.split("-")[1]) for p in seen.glob("asking-*")]
-        others.remove(os.getpid())
-        return len(others) == n - 1 and all(
-            (seen / f"building-{pid}").exists() or waits_for_a_lock(pid) for pid in others)
 
     def build(directory, threads=1, log_=print, progress=None, **kw):
         with open(log, "a") as fh:
             fh.write("built\\n")
-        (seen / f"building-{os.getpid()}").touch()
-        deadline = time.monotonic() + 120         # only against a hang
-        while not others_have_come() and time.monotonic() < deadline:
-            time.sleep(0.01)
+        meet_at_the_cache(seen, n)
         Path(directory).mkdir(parents=True, exist_ok=True)
         for name in ARRAYS:
             np.save(Path(directory) / f"R4-{name}.npy", np.arange(5, dtype=np.uint32))

@@ -22,7 +22,9 @@ import pytest
 from bandtables.cache import MANIFEST, DamagedTables
 from bandtables.kind_cache import (cached_arrays, entry_path, kind_cache_path,
                                    verify_entry)
-from bandtables.kind_tables import KindBandTables
+import bandtables.kind_tables
+from bandtables.kind_tables import METHOD, KindBandTables
+from cache_damage import DAMAGE, damage
 from lock_waits import needs_proc_locks
 from one_house_samples import six, six_brute_total
 
@@ -107,7 +109,8 @@ def test_a_damaged_entry_is_said_in_one_line_and_made_again_never_believed(
             if p.is_dir())
     flip_a_byte(d / f"{array}.npy")
     with pytest.raises(DamagedTables, match=f"{array}.npy does not match its SHA-256"):
-        verify_entry(d, what, ast.literal_eval(json.loads((d / MANIFEST).read_text())["key"]))
+        verify_entry(d, what, ast.literal_eval(json.loads((d / MANIFEST).read_text())["key"]),
+                     method=METHOD)
     capsys.readouterr()
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "b"))
     kt = KindBandTables(six("scattered"))
@@ -120,68 +123,101 @@ def test_a_damaged_entry_is_said_in_one_line_and_made_again_never_believed(
 
 def test_a_foreign_entry_in_the_place_of_another_is_made_again(tmp_path):
     said = []
-    cached_arrays("demo", "one", lambda: {"x": np.arange(3)}, root=tmp_path)
-    cached_arrays("demo", "two", lambda: {"x": np.arange(5)}, root=tmp_path / "b")
-    shutil.rmtree(entry_path("demo", "two", tmp_path / "b"))
-    shutil.copytree(entry_path("demo", "one", tmp_path), entry_path("demo", "two", tmp_path / "b"))
+    cached_arrays("demo", "one", lambda: {"x": np.arange(3)}, method=1, root=tmp_path)
+    cached_arrays("demo", "two", lambda: {"x": np.arange(5)}, method=1, root=tmp_path / "b")
+    shutil.rmtree(entry_path("demo", "two", tmp_path / "b", method=1))
+    shutil.copytree(entry_path("demo", "one", tmp_path, method=1),
+                    entry_path("demo", "two", tmp_path / "b", method=1))
     # a fresh root name, so this process has not checked it yet
     shutil.move(tmp_path / "b", tmp_path / "c")
-    got = cached_arrays("demo", "two", lambda: {"x": np.arange(5)}, root=tmp_path / "c",
+    got = cached_arrays("demo", "two", lambda: {"x": np.arange(5)}, method=1, root=tmp_path / "c",
                         say=said.append)
     assert got["x"].tolist() == [0, 1, 2, 3, 4]
-    assert len(said) == 1 and "is of another entry" in said[0] and "'one'" in said[0]
+    assert len(said) == 1 and "is of key \"'one'\", not \"'two'\"" in said[0]
 
 
-@pytest.mark.parametrize("damage", ["missing file", "truncated", "no manifest", "bad manifest",
-                                    "no arrays"])
-def test_every_kind_of_damage_is_refused_by_the_check(tmp_path, damage):
-    cached_arrays("demo", 7, lambda: {"x": np.arange(100)}, root=tmp_path)
-    d = entry_path("demo", 7, tmp_path)
-    if damage == "missing file":
-        (d / "x.npy").unlink()
-    elif damage == "truncated":
-        with open(d / "x.npy", "r+b") as fh:
-            fh.truncate(10)
-    elif damage == "no manifest":
-        (d / MANIFEST).unlink()
-    elif damage == "bad manifest":
-        (d / MANIFEST).write_text("{")
-    else:
-        m = json.loads((d / MANIFEST).read_text())
-        m["files"] = {}
-        (d / MANIFEST).write_text(json.dumps(m))
-    with pytest.raises(DamagedTables):
-        verify_entry(d, "demo", 7)
+# --- review of issue 35: an entry is keyed by the version of the method that made it ---
+
+def test_an_entry_of_another_version_of_the_method_is_another_entry(tmp_path):
+    """The cache keyed an entry by what it was made from only: arrays made by an
+    older version of the code, of another meaning, were read as this version's."""
+    old = cached_arrays("demo", 7, lambda: {"x": np.arange(3)}, method=1, root=tmp_path)
+    new = cached_arrays("demo", 7, lambda: {"x": np.arange(5)}, method=2, root=tmp_path)
+    assert old["x"].tolist() == [0, 1, 2] and new["x"].tolist() == [0, 1, 2, 3, 4]
+    assert entry_path("demo", 7, tmp_path, method=1) != entry_path("demo", 7, tmp_path, method=2)
+    # method 1's entry in method 2's place is foreign: refused, never read as method 2's
+    d2 = entry_path("demo", 7, tmp_path, method=2)
+    shutil.rmtree(d2)
+    shutil.copytree(entry_path("demo", 7, tmp_path, method=1), d2)
+    with pytest.raises(DamagedTables, match="manifest.json is of method 1, not 2"):
+        verify_entry(d2, "demo", 7, method=2)
+
+
+def test_orbits_cached_by_another_version_of_the_kind_tables_are_listed_again(
+        tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    keys, mults = KindBandTables(six("scattered")).orbits
+    listed = []
+    real = bandtables.kind_tables._band1
+    monkeypatch.setattr(bandtables.kind_tables, "_band1",
+                        lambda *a: listed.append(1) or real(*a))
+    KindBandTables(six("scattered")).orbits           # this version's entry: read
+    assert listed == []
+    monkeypatch.setattr(bandtables.kind_tables, "METHOD", METHOD + 1)
+    again, _ = KindBandTables(six("scattered")).orbits
+    assert listed == [1] and again.tolist() == keys.tolist()
+    assert len([d for d in kind_cache_path(tmp_path / "gridcount").glob("orbits-*")
+                if d.is_dir()]) == 2
+
+
+@pytest.mark.parametrize("how", DAMAGE)
+def test_every_kind_of_damage_is_refused_by_the_check(tmp_path, how):
+    cached_arrays("demo", 7, lambda: {"x": np.arange(100)}, method=1, root=tmp_path)
+    d = entry_path("demo", 7, tmp_path, method=1)
+    damage(d, "x.npy", how)
+    with pytest.raises(DamagedTables) as e:
+        verify_entry(d, "demo", 7, method=1)
+    assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("field, value, said", [
+    ("method", True, "has a method that is not a number"),     # True == 1 in Python
+    ("format", 2.0, "has a format that is not a number"),
+    ("key", 7, "has a key that is not a string"),
+])
+def test_a_manifest_field_of_another_type_is_refused_though_equal_in_python(
+        tmp_path, field, value, said):
+    """The kind cache compared its manifest's fields with ``!=`` only: an entry whose
+    method read ``true`` was method 1's; it is checked as the band tables' manifest is
+    (one read_manifest in bandtables/cache_files.py)."""
+    cached_arrays("demo", 7, lambda: {"x": np.arange(4)}, method=1, root=tmp_path)
+    d = entry_path("demo", 7, tmp_path, method=1)
+    m = json.loads((d / MANIFEST).read_text())
+    m[field] = value
+    (d / MANIFEST).write_text(json.dumps(m))
+    with pytest.raises(DamagedTables, match=said):
+        verify_entry(d, "demo", 7, method=1)
 
 
 # One of two processes asking for one entry at once (argv: root, log).  Its build goes on
 # only once the other is seen building too (a missing lock) or blocked on the lock, so
 # the two have met at the cache on a machine of any speed.
 BUILDER = textwrap.dedent("""
-    import os, sys, time
+    import os, sys
     from pathlib import Path
     import numpy as np
     from bandtables.kind_cache import cached_arrays
-    from lock_waits import waits_for_a_lock
+    from lock_waits import meet_at_the_cache
     root, log = Path(sys.argv[1]), Path(sys.argv[2])
     seen = log.parent / "processes"
-
-    def other_has_come():
-        others = [int(p.name.split("-")[1]) for p in seen.glob("asking-*")]
-        others.remove(os.getpid())
-        return len(others) == 1 and all(
-            (seen / f"building-{pid}").exists() or waits_for_a_lock(pid) for pid in others)
 
     def build():
         with open(log, "a") as fh:
             fh.write("built\\n")
-        (seen / f"building-{os.getpid()}").touch()
-        deadline = time.monotonic() + 120         # only against a hang
-        while not other_has_come() and time.monotonic() < deadline:
-            time.sleep(0.01)
+        meet_at_the_cache(seen, 2)
         return {"W": np.arange(1000, dtype=np.uint16) * 3}
     (seen / f"asking-{os.getpid()}").touch()
-    print(int(cached_arrays("table", (3, "x"), build, root=root)["W"].sum()))
+    print(int(cached_arrays("table", (3, "x"), build, method=1, root=root)["W"].sum()))
 """)
 
 
@@ -195,8 +231,8 @@ def test_two_processes_asking_at_once_make_one_good_entry(tmp_path):
     assert all(p.returncode == 0 for p in procs)
     assert outs == [str(3 * 999 * 1000 // 2)] * 2
     assert log.read_text() == "built\n"          # the other waited and mapped the result
-    d = entry_path("table", (3, "x"), tmp_path / "c")
-    assert verify_entry(d, "table", (3, "x")) == ["W"]
+    d = entry_path("table", (3, "x"), tmp_path / "c", method=1)
+    assert verify_entry(d, "table", (3, "x"), method=1) == ["W"]
     assert sorted(p.name for p in d.parent.iterdir()) == [d.name, f"{d.name}.lock"]
 
 
@@ -208,7 +244,8 @@ def test_where_no_cache_can_be_written_the_arrays_are_made_in_the_process_and_sa
         made.append(1)
         return {"x": np.arange(4)}
     for _ in range(2):
-        got = cached_arrays("demo", 1, build, root=tmp_path / "home", say=said.append)
+        got = cached_arrays("demo", 1, build, method=1, root=tmp_path / "home",
+                            say=said.append)
         assert got["x"].tolist() == [0, 1, 2, 3]
     assert len(made) == 1 and len(said) == 1
     assert "the kind tables' cache cannot be used" in said[0] and "in this process" in said[0]

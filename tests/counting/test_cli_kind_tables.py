@@ -131,3 +131,92 @@ def test_status_reads_the_cached_orbits_and_enumerates_nothing(here, scattered):
                              [str(REPO), os.environ.get("PYTHONPATH", "")])})
     assert out.returncode == 0, out.stderr
     assert "3 of 8" in out.stdout
+
+
+# --- review of issue 35: a store records what its unit ids mean ----------------------
+
+@pytest.fixture
+def fresh_reductions():
+    """Reductions made anew by the next command (the registry keeps each kind's), and
+    again after the test: a listing planted by a test is never left to the next."""
+    import counting.reduction.registry as registry
+    registry._make_kind_tables.cache_clear()
+    yield
+    registry._make_kind_tables.cache_clear()
+
+
+def plant_listing_with_two_orbits_exchanged(monkeypatch):
+    """The orbits listed with the first and the last exchanged (units 0 and the last):
+    what another gridcount, or orbits cached by another method, would list (by the
+    reductions made from now on: with :func:`fresh_reductions`)."""
+    import counting.reduction.registry as registry
+    from bandtables.kind_tables import KindBandTables
+    registry._make_kind_tables.cache_clear()
+    real = KindBandTables.orbits
+
+    def exchanged(self):
+        keys, mults = (a.copy() for a in real.fget(self))
+        keys[[0, -1]], mults[[0, -1]] = keys[[-1, 0]], mults[[-1, 0]]
+        return keys, mults
+    monkeypatch.setattr(KindBandTables, "orbits", property(exchanged))
+
+
+def test_a_store_records_the_digest_of_its_units(here, scattered, fresh_reductions):
+    from counting.reduction import get_reduction
+    count_json(scattered, "--reduction", "kind-tables", "--db", "d.sqlite", "--units", "0-1")
+    digest = get_reduction(scattered, "kind-tables").units_digest
+    with Store.open(here / "d.sqlite") as st:
+        assert st.job.engine_version.endswith(f"+kindtables1+units-{digest}")
+
+
+def test_a_store_of_another_listing_of_the_orbits_is_refused_not_resumed(
+        here, scattered, monkeypatch, fresh_reductions):
+    """A store tied its units to the listing by unit ids and their number only: resumed
+    by a gridcount listing the orbits otherwise, its units 4-7 counted the first orbit
+    again (in unit 7) and the last never, and the total was believed."""
+    count_json(scattered, "--reduction", "kind-tables", "--db", "l.sqlite", "--units", "0-3")
+    count_json(scattered, "--reduction", "kind-tables", "--db", "other.sqlite", "--units", "4")
+    with Store.open(here / "l.sqlite") as st:
+        ours = st.job.engine_version.rpartition("+units-")[2]
+    plant_listing_with_two_orbits_exchanged(monkeypatch)
+    res = invoke("count", scattered, "--reduction", "kind-tables", "--db", "l.sqlite",
+                 "--workers", 1)
+    one_line_error(res, "l.sqlite belongs to another kernel: its unit ids stand for another "
+                        f"listing of the band-1 orbits (units of digest {ours}; this gridcount "
+                        "lists units of digest ", 2)
+    assert sorted(units_in(here / "l.sqlite")) == [0, 1, 2, 3]
+    res = invoke("recount", "l.sqlite", "--sample", 4)        # nor recounted as other orbits
+    one_line_error(res, "no finished unit of this store can be recounted: its unit ids stand "
+                        "for another listing", 2)
+    res = invoke("merge", "m.sqlite", "other.sqlite")         # nor merged
+    one_line_error(res, "cannot merge other.sqlite: its unit ids stand for another listing", 2)
+    assert not (here / "m.sqlite").exists()
+
+
+def test_a_store_begun_before_stores_recorded_their_units_is_the_first_method_s(
+        here, scattered, monkeypatch, fresh_reductions):
+    """Stores of 2026-11-29 recorded the engine alone ("dlx1-memo-3"), their units listed
+    by method 1: resumed while this gridcount lists by it, refused once it lists by
+    another."""
+    import counting.reduction.kind_band_tables as kbt
+    from counting.job import Job
+    info = Job.load(scattered, "kind-tables").info()
+    with Store.create_or_open(here / "old.sqlite", type(info)(info.shape, info.reduction,
+                                                                "dlx1-memo-3", info.n_units)):
+        pass
+    count_json(scattered, "--reduction", "kind-tables", "--db", "old.sqlite", "--units", "0-3")
+    assert sorted(units_in(here / "old.sqlite")) == [0, 1, 2, 3]
+    monkeypatch.setattr(kbt, "METHOD", kbt.LISTED_BEFORE_DIGESTS + 1)
+    res = invoke("count", scattered, "--reduction", "kind-tables", "--db", "old.sqlite",
+                 "--workers", 1)
+    one_line_error(res, f"units listed by kind-tables method {kbt.LISTED_BEFORE_DIGESTS} "
+                        "(engine 'dlx1-memo-3', no digest recorded)", 2)
+    assert sorted(units_in(here / "old.sqlite")) == [0, 1, 2, 3]
+
+
+def test_the_checked_export_of_the_centre_count_still_merges(here):
+    # exported before stores recorded their units' digest: its units are method 1's
+    export = REPO / "results" / "3x3+centre-rkind-tables-done.json"
+    res = invoke("merge", "c.sqlite", export)
+    assert res.exit_code == 0, res.output
+    assert len(units_in(here / "c.sqlite")) == 79

@@ -164,3 +164,55 @@ def test_where_no_cache_can_be_written_each_worker_s_own_tables_are_counted(tmp_
     options = CountOptions()
     assert red.shared_memory_mib(options) == 0
     assert red.worker_memory_mib(options) == red.tables.worker_bytes / 2 ** 20
+
+
+# --- review of issue 35: what a store's unit ids mean ---------------------------------
+
+# The units as kind-tables method 1 lists them (digest_of_units), recorded 2026-11-29
+# when stores began to record them; the stores begun before hold these listings
+# (LISTED_BEFORE_DIGESTS).  Another listing needs another METHOD, or those stores would
+# be resumed with their unit ids meaning other orbits.
+METHOD_1_LISTINGS = {
+    "2x3": "320a6ad8f84d0896",
+    "middles": "c4be0cc4d383bad1",
+    "scattered": "112d8fba1d15348f",
+    "two-rows": "b5ac8c988033e813",
+    "3x3+centre": "f21b717c138d0930",      # results/3x3+centre-rkind-tables-done.json
+    "3x3+asterisk": "cbf3943b7748940a",    # results/3x3+asterisk-rkind-tables-done.json
+}
+NINE = {"3x3+centre", "3x3+asterisk"}      # orbits listed in about 20 s each: --runslow
+
+
+def _reduction(name):
+    return KindBandTableReduction(six(name) if name in SIX_HOUSES else name)
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in NINE else n
+                                  for n in sorted(METHOD_1_LISTINGS)])
+def test_the_units_are_method_1_s_while_the_method_is_1(name):
+    from bandtables.kind_tables import METHOD
+    from counting.reduction.kind_band_tables import LISTED_BEFORE_DIGESTS
+    assert METHOD != LISTED_BEFORE_DIGESTS or \
+        _reduction(name).units_digest == METHOD_1_LISTINGS[name]
+
+
+def test_a_store_s_engine_names_its_units_and_another_listing_is_foreign():
+    red = _reduction("scattered")
+    assert red.engine_pinned and red.engine_version.endswith(f"+units-{red.units_digest}")
+    assert red.foreign_engine(red.engine_version) is None
+    assert red.foreign_engine("an older engine+kindtables1+units-" + red.units_digest) is None
+    why = red.foreign_engine("dlx1-memo-3+kindtables1+units-0123456789abcdef")
+    assert "units of digest 0123456789abcdef" in why and red.units_digest in why
+    assert "\n" not in why
+
+
+def test_the_digest_changes_with_the_order_or_the_grouping_of_the_orbits():
+    from counting.reduction.kind_band_tables import digest_of_units
+    units = _reduction("two-rows").units()
+    a, b = units[0], units[1]
+    swapped = [a.__class__(**{**vars(a), "keys": b.keys, "mults": b.mults}),
+               b.__class__(**{**vars(b), "keys": a.keys, "mults": a.mults}), *units[2:]]
+    assert digest_of_units(swapped) != digest_of_units(units)
+    regrouped = [a.__class__(**{**vars(a), "keys": a.keys[:1], "mults": a.mults[:1]}),
+                 *units[1:]]
+    assert digest_of_units(regrouped) != digest_of_units(units)
