@@ -47,7 +47,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from grids.shape import Shape, as_shape
+from grids.shape import Shape
+from grids.symbols import (ALPHABET, BLANKS, PuzzleError, grid_shape, symbol_bytes, text_bytes,
+                           text_shape)
 
 __all__ = [
     "ALPHABET", "BLANKS", "PuzzleError", "grid_shape", "shape_of", "text_shape", "n_cells_of",
@@ -57,68 +59,8 @@ __all__ = [
     "hint_digit", "solve_grids",
 ]
 
-#: Digit symbols in text grids: value v (1-based) is ALPHABET[v - 1], so
-#: text holds grids of at most len(ALPHABET) = 35 digits.
-ALPHABET = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-#: Symbols of an empty cell.
-BLANKS = ".0"
-
-
-class PuzzleError(ValueError):
-    """A grid or puzzle that cannot be read, or has not exactly one solution.
-
-    Raised here for bad symbols, sizes, digits and shapes;
-    :mod:`grids.puzzles` derives the errors for puzzles without exactly one
-    solution from it.
-    """
-
-
 # ----------------------------------------------------------------------
-# shapes
-
-def grid_shape(shape=None, n_cells: int | None = None) -> Shape:
-    """The box shape of a grid.
-
-    ``shape`` is a :class:`~grids.shape.Shape`, ``"RxC"``, ``(R, C)``, an
-    object with a ``shape`` attribute that is a Shape (a
-    :class:`~grids.sudoku.Sudoku`), or ``None``: 3x3, or ``k×k`` boxes when
-    ``n_cells`` is ``k⁴`` (16 → 2x2, 256 → 4x4).
-
-    Example
-    -------
-    >>> grid_shape(None, 16).name, grid_shape("2x3").n
-    ('2x2', 6)
-    """
-    if isinstance(shape, Shape):
-        return shape
-    if isinstance(getattr(shape, "shape", None), Shape):
-        return shape.shape
-    if shape is not None:
-        return as_shape(shape)
-    if n_cells is None or n_cells == 81:
-        return Shape(3, 3)
-    n = math.isqrt(n_cells)
-    k = math.isqrt(n)
-    if n * n == n_cells and k * k == n and k > 0:
-        return Shape(k, k)
-    raise PuzzleError(f"a grid of {n_cells} cells has no square box shape; "
-                      f"pass the shape, e.g. shape='2x3'")
-
-
-def text_shape(shape=None, n_cells: int | None = None) -> Shape:
-    """:func:`grid_shape`, refusing shapes whose digits text cannot write (N > 35).
-
-    Example
-    -------
-    >>> text_shape("5x7").n
-    35
-    """
-    s = grid_shape(shape, n_cells)
-    if s.n > len(ALPHABET):
-        raise PuzzleError(f"box shape {s}: {s.n}x{s.n} grids have digits 1..{s.n}, but text has "
-                          f"symbols for at most {len(ALPHABET)} (1-9, A-Z)")
-    return s
-
+# shapes (and the symbols, the tables and PuzzleError: grids.symbols)
 
 def n_cells_of(grid) -> int:
     """Cells of a text grid (symbols that are not whitespace) or an array."""
@@ -151,14 +93,7 @@ def cell_rc(k: int, n: int) -> tuple[int, int]:
 @lru_cache(maxsize=None)
 def symbol_table(n: int) -> np.ndarray:
     """Byte → value for an N-digit grid (0 blank, -1 not a symbol), read-only."""
-    lut = np.full(256, -1, dtype=np.int8)
-    for ch in BLANKS:
-        lut[ord(ch)] = 0
-    for v in range(1, n + 1):
-        ch = ALPHABET[v - 1]
-        lut[ord(ch)] = lut[ord(ch.lower())] = v
-    lut.flags.writeable = False
-    return lut
+    return np.frombuffer(symbol_bytes(n), dtype=np.int8)     # bytes: read-only
 
 
 def symbol_error(ch: str, k: int, n: int) -> str:
@@ -364,14 +299,14 @@ def format_block(grids, blank: str = ".") -> bytes:
     >>> format_block([[1, 2, 0, 4], [0, 0, 0, 0]]).decode().splitlines()
     ['12.4', '....']
     """
-    if len(blank) != 1 or not blank.isascii():
-        raise ValueError(f"blank must be one ASCII character, got {blank!r}")
+    table = text_bytes(blank)   # a bad blank is refused before the grids are read
     arr = _text_digits(grids)
     out = np.empty((arr.shape[0], arr.shape[1] + 1), dtype=np.uint8)
     out[:, -1] = ord("\n")
     # bytes.translate, not a table lookup: numpy would widen the digits to
-    # 8-byte indices first (an int64 copy of the batch)
-    table = (blank + ALPHABET).encode("ascii").ljust(256, b"?")
+    # 8-byte indices first (an int64 copy of the batch).  The same block as
+    # grids.symbols.text_block writes from bytes without NumPy, in half the
+    # time (one 2-D copy where that makes a strided copy per column)
     text = arr.astype(np.uint8, copy=False).tobytes().translate(table)
     out[:, :-1] = np.frombuffer(text, dtype=np.uint8).reshape(arr.shape)
     return out.tobytes()

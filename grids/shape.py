@@ -28,10 +28,13 @@ Example
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["Shape", "as_shape"]
 
@@ -57,7 +60,7 @@ class Shape:
     def __post_init__(self):
         for name in ("box_rows", "box_cols"):
             v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
+            if isinstance(v, bool) or not _integer(v) or v < 1:
                 raise ValueError(f"bad box shape: {name} must be an integer >= 1, got {v!r}")
             object.__setattr__(self, name, int(v))
 
@@ -132,9 +135,37 @@ class Shape:
         """Top-left cell ``(r, c)`` of box ``b``."""
         return (b // self.box_rows) * self.box_rows, (b % self.box_rows) * self.box_cols
 
+    # The cells of units and peers as tuples of ints are the geometry itself;
+    # the arrays below are NumPy views of it for the library, imported only
+    # when one is asked for (``gridcount solve FILE`` runs without NumPy,
+    # issue 37).
+    @cached_property
+    def unit_cells(self) -> tuple[tuple[int, ...], ...]:
+        """The cells of every unit as in :attr:`units` (rows, columns, then
+        boxes, none for Latin shapes), as tuples of ints."""
+        n, R, C = self.n, self.box_rows, self.box_cols
+        out = [tuple(range(r * n, (r + 1) * n)) for r in range(n)]
+        out += [tuple(range(c, self.n_cells, n)) for c in range(n)]
+        if not self.latin:
+            for b in range(n):
+                r0, c0 = self.box_origin(b)
+                out.append(tuple((r0 + i) * n + c0 + j for i in range(R) for j in range(C)))
+        return tuple(out)
+
+    @cached_property
+    def peer_cells(self) -> tuple[tuple[int, ...], ...]:
+        """``peer_cells[k]``: the other cells sharing a unit with cell ``k``
+        (sorted), as tuples of ints."""
+        sets = [set() for _ in range(self.n_cells)]
+        for cells in self.unit_cells:
+            for k in cells:
+                sets[k].update(cells)
+        return tuple(tuple(sorted(s - {k})) for k, s in enumerate(sets))
+
     @cached_property
     def box_index(self) -> np.ndarray:
         """``(N, N)`` array: the box of every cell (read-only)."""
+        import numpy as np
         r, c = np.indices((self.n, self.n))
         out = (r // self.box_rows) * self.box_rows + c // self.box_cols
         out.flags.writeable = False
@@ -143,16 +174,19 @@ class Shape:
     @cached_property
     def row_cells(self) -> np.ndarray:
         """``(N, N)``: ``row_cells[r]`` are the flat cells of row ``r``."""
+        import numpy as np
         return _frozen(np.arange(self.n_cells).reshape(self.n, self.n))
 
     @cached_property
     def column_cells(self) -> np.ndarray:
         """``(N, N)``: ``column_cells[c]`` are the flat cells of column ``c``."""
+        import numpy as np
         return _frozen(np.arange(self.n_cells).reshape(self.n, self.n).T.copy())
 
     @cached_property
     def box_cells(self) -> np.ndarray:
         """``(N, N)``: ``box_cells[b]`` are the flat cells of box ``b`` in reading order."""
+        import numpy as np
         order = np.argsort(self.box_index.ravel(), kind="stable")
         return _frozen(order.reshape(self.n, self.n))
 
@@ -172,13 +206,8 @@ class Shape:
     @cached_property
     def peers(self) -> tuple[np.ndarray, ...]:
         """``peers[k]``: the other cells sharing a unit with cell ``k`` (sorted)."""
-        sets = [set() for _ in range(self.n_cells)]
-        for _, cells in self.units:
-            cl = [int(x) for x in cells]
-            for k in cl:
-                sets[k].update(cl)
-        return tuple(_frozen(np.array(sorted(s - {k}), dtype=np.int64))
-                     for k, s in enumerate(sets))
+        import numpy as np
+        return tuple(_frozen(np.array(cells, dtype=np.int64)) for cells in self.peer_cells)
 
 
 def as_shape(shape) -> Shape:
@@ -192,6 +221,13 @@ def as_shape(shape) -> Shape:
 
 def _ascii_number(text: str) -> bool:
     return bool(text) and all("0" <= ch <= "9" for ch in text)
+
+
+def _integer(v) -> bool:
+    """An int or a NumPy integer (a NumPy value exists only once NumPy is
+    imported: no need to import it to ask)."""
+    np = sys.modules.get("numpy")
+    return isinstance(v, int) or (np is not None and isinstance(v, np.integer))
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:

@@ -39,7 +39,7 @@ COMMANDS = {
     "merge": ("counting.cli.store", "merge"),
     "recount": ("counting.cli.store", "recount"),
     "report": ("counting.cli.report", "report"),
-    "solve": ("counting.cli.puzzles", "solve"),
+    "solve": ("counting.cli.solve", "solve"),
     "count-solutions": ("counting.cli.puzzles", "count_solutions"),
     "check": ("counting.cli.puzzles", "check"),
     "generate": ("counting.cli.generate", "generate"),

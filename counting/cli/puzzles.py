@@ -1,6 +1,6 @@
-"""``gridcount solve | count-solutions | check`` (and the registration of
-``generate`` and ``explain``, which live in :mod:`counting.cli.generate` and
-:mod:`counting.cli.explain`).
+"""``gridcount count-solutions | check`` (and the registration of ``solve``,
+``generate`` and ``explain``, which live in :mod:`counting.cli.solve`,
+:mod:`counting.cli.generate` and :mod:`counting.cli.explain`).
 
 A thin layer over :mod:`grids.puzzles`: read the file, call the library,
 format the result.  :func:`register` adds the five puzzle commands to a
@@ -37,66 +37,17 @@ import time
 import click
 import numpy as np
 
-from counting.cli.common import CONTEXT_SETTINGS, not_together, only_with
-from counting.cli.puzzle_io import (EXIT_MALFORMED, EXIT_NOT_UNIQUE, EXIT_OK, input_options,
-                                    plural, progress_bar, read_source, run_options)
+from counting.cli.common import CONTEXT_SETTINGS, not_together
+from counting.cli.puzzle_io import (CHUNK, EXIT_MALFORMED, EXIT_NOT_UNIQUE, EXIT_OK,
+                                    conflict_reason, exit_code, input_options, progress_bar,
+                                    read_source, run_options, solve_file, summary)
+from counting.cli.solve import solve
 from counting.exact_json import exact
 from dlx.api import COUNT_LIMIT_MAX
 from grids import puzzles as P
 
 __all__ = ["solve", "count_solutions", "check", "COMMANDS", "register",
            "EXIT_OK", "EXIT_NOT_UNIQUE", "EXIT_MALFORMED"]
-
-_CHUNK = 2048
-
-
-def _solve_file(pf: P.PuzzleFile, limit: int, workers: int, no_progress: bool) -> P.BatchResult:
-    """The whole file through the batch engine, chunk by chunk for the bar
-    (in one call when no bar is shown: no chunks to join); solutions of one
-    byte a cell, as the file's grids are (no int64 copies, issue 37)."""
-    m = pf.grids.shape[0]
-    counts, sols = [], []
-    with progress_bar(m, no_progress) as bar:
-        step = max(m, 1) if bar.disable else _CHUNK * workers
-        for lo in range(0, m, step):
-            r = P.solve_batch(pf.grids[lo:lo + step], shape=pf.shape, limit=limit,
-                              workers=workers, chunk_size=_CHUNK, dtype=np.uint8)
-            counts.append(r.counts)
-            sols.append(r.solutions)
-            bar.update(len(r))
-    n = pf.shape.n
-    if not counts:
-        return P.BatchResult(np.zeros(0, np.int64), np.zeros((0, n, n), np.uint8), limit)
-    if len(counts) == 1:
-        return P.BatchResult(counts[0], sols[0], limit)
-    return P.BatchResult(np.concatenate(counts), np.concatenate(sols), limit)
-
-
-def _conflict_reason(pf: P.PuzzleFile, index: int) -> str | None:
-    return P.unit_conflict(pf.grids[index], pf.shape)
-
-
-SUMMARY_LINES = 5   # malformed lines named in the summary, at most
-
-
-def _summary(statuses: dict, seconds: float | None = None, malformed: tuple | list = ()) -> str:
-    """``3 puzzles: 2 unique, 0 none, 0 multiple, 1 malformed (line 4) in 0.01 s``."""
-    total = sum(statuses.values())
-    parts = ", ".join(f"{v:,} {k}" for k, v in statuses.items())
-    if malformed:
-        shown = ", ".join(map(str, malformed[:SUMMARY_LINES]))
-        more = ", ..." if len(malformed) > SUMMARY_LINES else ""
-        parts += f" ({'line' if len(malformed) == 1 else 'lines'} {shown}{more})"
-    rate = f" in {seconds:,.2f} s" if seconds is not None else ""
-    return f"{plural(total, 'puzzle')}: {parts}{rate}"
-
-
-def _exit_code(statuses: dict) -> int:
-    if statuses.get("malformed"):
-        return EXIT_MALFORMED
-    if statuses.get("none") or statuses.get("multiple"):
-        return EXIT_NOT_UNIQUE
-    return EXIT_OK
 
 
 def _tally(keys) -> dict:
@@ -105,182 +56,6 @@ def _tally(keys) -> dict:
 
 def _clues(grid: np.ndarray) -> int:
     return int(np.count_nonzero(grid))
-
-
-# ----------------------------------------------------------------------
-# solve
-
-@click.command(context_settings=CONTEXT_SETTINGS)
-@input_options
-@click.option("--all", "all_solutions", is_flag=True,
-              help="Print every solution of each puzzle (up to --limit), "
-                   "after a '# line N' header.")
-@click.option("--limit", type=click.IntRange(min=1), default=100, show_default=True,
-              help="With --all: at most this many solutions per puzzle.")
-@click.option("--first", is_flag=True,
-              help="Print the first solution found without checking uniqueness "
-                   "(faster; exit code 1 then means only 'no solution').")
-@run_options
-def solve(source, shape, fmt, all_solutions, limit, first, as_json, workers, no_progress):
-    """Solve every puzzle in FILE ('-' for stdin), or one PUZZLE, one solution a line.
-
-    Output has one line per puzzle, in input order: its solution when it has
-    exactly one, otherwise a comment line saying so ('# line 7: no
-    solution', '# line 9: more than one solution'), or what is wrong with
-    it ('# line 5: malformed: ...').  With --all each puzzle gets a header
-    line '# line N: K solutions' and its solutions (at most --limit).
-
-    Input, detected from the first line or set with --format: one puzzle a
-    line (N² symbols, '.' or '0' blank, digits 1-9 then A-Z for 10-35, so a
-    16x16 grid uses 1-9 and A-G; '#' comments and blank lines skipped), or
-    hint lists: a line with the number of hints, then one 'row column digit'
-    line per hint (rows and columns from 0, digits 1..N as numbers or the
-    letters above); puzzles may follow one another.  An argument that is no
-    file is read as one PUZZLE written out.  The other commands read the
-    same formats.
-
-    \b
-    Exit codes: 0 every puzzle has exactly one solution; 1 some have none
-    or several; 2 malformed input (every bad line is reported) or bad usage.
-
-    \b
-    Example:
-        gridcount solve puzzles.txt > solutions.txt
-        gridcount solve --all --limit 10 puzzles.txt
-        gridcount solve --shape 2x3 --format hints six.txt
-    """
-    if first and all_solutions:
-        raise click.UsageError("use just one of --first and --all")
-    only_with("limit", "--all", all_solutions, "it caps the solutions --all prints")
-    pf, _ = read_source(source, shape, fmt, errors_in_output=True)
-    t0 = time.perf_counter()
-    batch = _solve_file(pf, 1 if first else 2, workers, no_progress)
-    tally = _solve_tally(batch.counts, first, len(pf.errors))
-    if not (as_json or all_solutions):
-        # the common run: solution lines straight from the batch's bytes,
-        # a document only for a puzzle without one (issue 37)
-        text = _lean_text(pf, batch, first)
-        if text:
-            click.echo(text, nl=False)
-        click.echo(_summary(tally, time.perf_counter() - t0, [e.line for e in pf.errors]),
-                   err=True)
-        sys.exit(_exit_code(tally))
-    counts = batch.counts.tolist()
-    lines = P.format_lines(batch.solutions)     # the whole batch's text at once
-    results = []
-    for e in pf.entries:
-        if not e.ok:
-            results.append({"line": e.line, "status": "malformed", "error": e.error})
-            continue
-        doc = _solve_doc(pf, e.line, e.index, counts[e.index], first)
-        if doc["status"] in ("unique", "solved"):
-            doc["solution"] = lines[e.index]
-        if all_solutions and counts[e.index] > 0:
-            # one more than printed, to know whether the list is complete
-            sols = P.solutions(pf.grids[e.index], shape=pf.shape, limit=limit + 1)
-            doc["solutions"] = [P.format_line(s) for s in sols[:limit]]
-            doc["count"] = min(len(sols), limit)
-            doc["at_least"] = len(sols) > limit
-        results.append(doc)
-    seconds = time.perf_counter() - t0
-    if as_json:
-        click.echo(json.dumps({"shape": pf.shape.name, "format": pf.format, "results": results,
-                               "summary": tally}, indent=1))
-    else:
-        out = []
-        for doc in results:
-            out += _solve_lines(doc, all_solutions, limit)
-        if out:
-            click.echo("\n".join(out))     # one write, not one per puzzle
-        click.echo(_summary(tally, seconds, [e.line for e in pf.errors]), err=True)
-    sys.exit(_exit_code(tally))
-
-
-def _solve_tally(counts: np.ndarray, first: bool, malformed: int) -> dict:
-    """The summary's counts by status (``solved``/``none`` with ``--first``)."""
-    found = int(np.count_nonzero(counts > 0))
-    if first:
-        return {"solved": found, "none": counts.size - found, "malformed": malformed}
-    unique = int(np.count_nonzero(counts == 1))
-    return {"unique": unique, "none": counts.size - found, "multiple": found - unique,
-            "malformed": malformed}
-
-
-def _solve_doc(pf: P.PuzzleFile, line: int, index: int, count: int, first: bool) -> dict:
-    """The result document of a puzzle that was read (its status, and why
-    it has no solution when its givens repeat a digit; no solution text)."""
-    doc: dict = {"line": line}
-    if count <= 0:
-        doc["status"] = "none"
-        if count < 0:
-            doc["reason"] = _conflict_reason(pf, index)
-    elif first:
-        doc["status"] = "solved"
-    else:
-        doc["status"] = "unique" if count == 1 else "multiple"
-    return doc
-
-
-def _lean_text(pf: P.PuzzleFile, batch: P.BatchResult, first: bool) -> bytes:
-    """``solve``'s output without --json or --all, in input order: the
-    solution line of each puzzle solved (unique, or any with --first), the
-    lines of its document for any other, as one ASCII text.
-
-    The solutions are one block of bytes (:func:`grids.grid.format_block`);
-    the runs of solved puzzles between the others are slices of it, so a
-    file of 50,000 puzzles makes no string or document per puzzle."""
-    counts = batch.counts
-    block = P.format_block(batch.solutions)
-    width = pf.shape.n_cells + 1                  # bytes of a line
-    others = np.flatnonzero(counts <= 0 if first else counts != 1).tolist()
-    if not others and not pf.entries.errors:
-        return block                            # every puzzle solved: no copy
-    rows = memoryview(block)                    # slices of it copy nothing
-    lines = pf.entries.lines
-    chunks: list = []                           # bytes and memoryviews
-    row = 0             # the next row of the block to write
-    other = 0           # the next of `others`
-
-    def rows_until(stop: int) -> None:
-        nonlocal row, other
-        while other < len(others) and others[other] < stop:
-            k = others[other]
-            other += 1
-            chunks.append(rows[row * width:k * width])
-            doc = _solve_doc(pf, int(lines[k]), k, int(counts[k]), first)
-            chunks.append(_text_lines(_solve_lines(doc, False, 0)))
-            row = k + 1
-        chunks.append(rows[row * width:stop * width])
-        row = stop
-
-    # the j-th malformed puzzle (from 0) at place p of the file follows p - j puzzles read
-    for j, (place, e) in enumerate(pf.entries.errors):
-        rows_until(place - j)
-        chunks.append(_text_lines(_solve_lines(
-            {"line": e.line, "status": "malformed", "error": e.error}, False, 0)))
-    rows_until(len(counts))
-    return b"".join(chunks)
-
-
-def _text_lines(lines: list[str]) -> bytes:
-    return "".join(line + "\n" for line in lines).encode("utf-8")
-
-
-def _solve_lines(doc: dict, all_solutions: bool, limit: int) -> list[str]:
-    """The output lines of one puzzle's result document."""
-    line, status = doc["line"], doc["status"]
-    if status == "malformed":
-        return [f"# line {line}: malformed: {doc['error']}"]
-    if status == "none":
-        why = f" ({doc['reason']})" if doc.get("reason") else ""
-        return [f"# line {line}: no solution{why}"]
-    if all_solutions:
-        k = doc["count"]
-        more = f" (at least; --limit {limit})" if doc["at_least"] else ""
-        return [f"# line {line}: {plural(k, 'solution')}{more}", *doc["solutions"]]
-    if status == "multiple":
-        return [f"# line {line}: more than one solution (--all lists them)"]
-    return [doc["solution"]]
 
 
 # ----------------------------------------------------------------------
@@ -320,7 +95,7 @@ def count_solutions(source, shape, fmt, limit, no_limit, as_json, workers, no_pr
     m = pf.grids.shape[0]
     counts = []
     # exact counts may take long each: the bar moves puzzle by puzzle
-    step = 1 if no_limit else _CHUNK * workers
+    step = 1 if no_limit else CHUNK * workers
     with progress_bar(m, no_progress) as bar:
         for lo in range(0, m, step):
             chunk = pf.grids[lo:lo + step]
@@ -379,7 +154,7 @@ def check(source, shape, fmt, quiet, as_json, workers, no_progress):
     not_together("quiet", "as_json", "--quiet prints only the summary line, --json everything")
     pf, _ = read_source(source, shape, fmt, errors_in_output=not quiet)
     t0 = time.perf_counter()
-    batch = _solve_file(pf, 2, workers, no_progress)
+    batch = solve_file(pf, 2, workers, no_progress)
     status = batch.status if len(batch) else np.zeros(0, dtype=object)
     tally = _tally(["unique", "none", "multiple", "malformed"])
     rows = []
@@ -390,7 +165,7 @@ def check(source, shape, fmt, quiet, as_json, workers, no_progress):
             row = {"line": e.line, "clues": _clues(pf.grids[e.index]),
                    "status": str(status[e.index])}
             if batch.counts[e.index] < 0:
-                row["reason"] = _conflict_reason(pf, e.index)
+                row["reason"] = conflict_reason(pf, e.index)
         tally[row["status"]] += 1
         rows.append(row)
     seconds = time.perf_counter() - t0
@@ -406,8 +181,8 @@ def check(source, shape, fmt, quiet, as_json, workers, no_progress):
             extra = f"  ({r['error']})" if r.get("error") else extra
             click.echo(f"{r['line']:>{w}}  {clues:>5}  {r['status']}{extra}")
     if not as_json:
-        click.echo(_summary(tally, seconds, [e.line for e in pf.errors]), err=True)
-    sys.exit(_exit_code(tally))
+        click.echo(summary(tally, seconds, [e.line for e in pf.errors]), err=True)
+    sys.exit(exit_code(tally))
 
 
 # ----------------------------------------------------------------------

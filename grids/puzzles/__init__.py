@@ -43,6 +43,7 @@ row, column or box are a puzzle with no solution (not a malformed one).
 
 Example
 -------
+>>> from grids.puzzles import classify, count_solutions, format_line, solve
 >>> p = ("53..7....6..195....98....6.8...6...34..8.3..17...2...6"
 ...      ".6....28....419..5....8..79")
 >>> classify(p)
@@ -52,45 +53,46 @@ Example
 >>> count_solutions("." * 16, shape="2x2")
 288
 """
-from grids.grid import (PuzzleError, as_batch, cell_name, cell_rc, format_block, format_hints,
-                        format_line, format_lines, to_array, unit_conflict)
-from grids.puzzles.files import (FORMATS, Entries, Entry, PuzzleFile, parse_puzzle, parse_puzzles,
-                               read_puzzles, write_puzzles)
-from grids.puzzles.solving import (DEFAULT_LIMIT, STATUSES, BatchResult, MultipleSolutionsError,
-                                 NoSolutionError, classify, classify_batch, count_batch,
-                                 count_solutions, get_sudoku, is_unique, solutions, solve,
-                                 solve_batch)
+import importlib
 
-# Explanation and generation (and the rule solver and techniques under
-# them) are imported on first use of one of their names, not with the
-# package: ``gridcount solve FILE`` uses none of them, and they were a tenth
-# of its start-up with what they pull in (the process pool of dlx.pools;
-# issue 37).  ``P.explain``, ``from grids.puzzles import explain`` and
-# ``import *`` work as before (PEP 562).
-_GENERATION = ("Generated", "check_generate_args", "generate", "generate_many",
-               "max_minimal_clues", "min_clues", "random_grid")
-_EXPLANATION = ("Explanation", "RuleStats", "explain", "explain_stats")
-_RULES = ("BASIC_RULES", "RULES", "Step")
+# Every name is imported on first use (PEP 562), each module when one of its
+# names is first asked for, not with the package: ``gridcount solve FILE``
+# uses none of explanation and generation (and the rule solver, the
+# techniques and the process pool of dlx.pools under them), and reads and
+# solves a plain file with grids.puzzles.plain alone, without NumPy, which
+# every other module here imports (issue 37).  ``P.explain``,
+# ``from grids.puzzles import solve`` and ``import *`` work as before.
+_MODULES = {
+    "grids.grid": ("PuzzleError", "as_batch", "cell_name", "cell_rc", "format_block",
+                   "format_hints", "format_line", "format_lines", "to_array", "unit_conflict"),
+    "grids.puzzles.files": ("FORMATS", "Entries", "Entry", "PuzzleFile", "parse_puzzle",
+                            "parse_puzzles", "read_puzzles", "write_puzzles"),
+    "grids.puzzles.solving": ("DEFAULT_LIMIT", "STATUSES", "BatchResult",
+                              "MultipleSolutionsError", "NoSolutionError", "classify",
+                              "classify_batch", "count_batch", "count_solutions", "get_sudoku",
+                              "is_unique", "solutions", "solve", "solve_batch"),
+    "grids.puzzles.generation": ("Generated", "check_generate_args", "generate",
+                                 "generate_many", "max_minimal_clues", "min_clues",
+                                 "random_grid"),
+    "grids.puzzles.explanation": ("Explanation", "RuleStats", "explain", "explain_stats"),
+    "grids.puzzles.rules": ("BASIC_RULES", "RULES", "Step"),
+}
+_HOME = {name: module for module, names in _MODULES.items() for name in names}
 
 
 def __getattr__(name: str):
-    """The names of the generation, explanation and rules modules, each
-    module imported when one of its names is first asked for."""
-    if name in _GENERATION:
-        from grids.puzzles import generation as module
-    elif name in _EXPLANATION:
-        from grids.puzzles import explanation as module
-    elif name in _RULES:
-        from grids.puzzles import rules as module
-    else:
+    """A public name of the package, its module imported when one of its
+    names is first asked for."""
+    module = _HOME.get(name)
+    if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(module, name)
+    value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_GENERATION, *_EXPLANATION, *_RULES})
+    return sorted({*globals(), *_HOME})
 
 
 __all__ = [

@@ -3,11 +3,13 @@
 every input and is the only caller).  The kernel is ``_boards.h``: one
 16-bit candidate mask per cell, naked and hidden singles, branching on a
 cell of fewest candidates; the whole batch runs without the GIL.  Cells are
-int64 (:func:`solve_batch`) or one byte each (:func:`solve_batch_bytes`)."""
-cimport numpy as cnp
-from libc.stdint cimport int32_t, int64_t, uint8_t
+int64 (:func:`solve_batch`) or one byte each (:func:`solve_batch_bytes`).
 
-cnp.import_array()
+The arguments are flat typed memoryviews, so any contiguous buffer of the
+right item type does (NumPy arrays, ``array.array``, ``bytearray``): the
+module imports no NumPy, and
+:mod:`grids.puzzles.plain` solves a file without it (issue 37)."""
+from libc.stdint cimport int32_t, int64_t, uint8_t
 
 cdef extern from "_boards.h":
     int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
@@ -25,35 +27,37 @@ cdef _raise(int rc):
                            "(a defect of the board solver)")
 
 
-def solve_batch(int n, cnp.int32_t[:, ::1] units not None, cnp.int32_t[:, ::1] peers not None,
-                cnp.int64_t[:, ::1] grids not None, int64_t limit,
-                cnp.int64_t[::1] counts not None, cnp.int64_t[:, ::1] sols not None):
-    """Fill ``counts`` and ``sols`` (see ``bb_solve_batch``); the caller
-    checked the shapes, ``n <= 16``, the digits and ``limit >= 1``."""
+def solve_batch(int n, const int32_t[::1] units not None, const int32_t[::1] peers not None,
+                const int64_t[::1] grids not None, int64_t limit,
+                int64_t[::1] counts not None, int64_t[::1] sols not None):
+    """Fill ``counts`` and ``sols`` (see ``bb_solve_batch``).  Every buffer
+    is flat: ``units`` rows of ``N`` cells, ``peers`` rows of as many peers
+    for each of the ``N²`` cells, ``grids`` and ``sols`` rows of ``N²``
+    cells, one count a row; the caller checked the sizes, ``n <= 16``, the
+    digits and ``limit >= 1``."""
     cdef int rc
-    cdef int64_t m = grids.shape[0]
+    cdef int nn = n * n
+    cdef int64_t m = counts.shape[0]
     if m == 0:
         return
     with nogil:
-        rc = bb_solve_batch(n, <int>grids.shape[1], <int>units.shape[0],
-                            <const int32_t *>&units[0, 0], <int>peers.shape[1],
-                            <const int32_t *>&peers[0, 0], <const int64_t *>&grids[0, 0], NULL,
-                            m, limit, <int64_t *>&counts[0], <int64_t *>&sols[0, 0], NULL)
+        rc = bb_solve_batch(n, nn, <int>(units.shape[0] // n), &units[0],
+                            <int>(peers.shape[0] // nn), &peers[0], &grids[0], NULL,
+                            m, limit, &counts[0], &sols[0], NULL)
     _raise(rc)
 
 
-def solve_batch_bytes(int n, cnp.int32_t[:, ::1] units not None,
-                      cnp.int32_t[:, ::1] peers not None, const cnp.uint8_t[:, ::1] grids not None,
-                      int64_t limit, cnp.int64_t[::1] counts not None,
-                      cnp.uint8_t[:, ::1] sols not None):
-    """:func:`solve_batch` on one byte a cell (grids and solutions uint8)."""
+def solve_batch_bytes(int n, const int32_t[::1] units not None,
+                      const int32_t[::1] peers not None, const uint8_t[::1] grids not None,
+                      int64_t limit, int64_t[::1] counts not None, uint8_t[::1] sols not None):
+    """:func:`solve_batch` on one byte a cell (grids and solutions)."""
     cdef int rc
-    cdef int64_t m = grids.shape[0]
+    cdef int nn = n * n
+    cdef int64_t m = counts.shape[0]
     if m == 0:
         return
     with nogil:
-        rc = bb_solve_batch(n, <int>grids.shape[1], <int>units.shape[0],
-                            <const int32_t *>&units[0, 0], <int>peers.shape[1],
-                            <const int32_t *>&peers[0, 0], NULL, <const uint8_t *>&grids[0, 0],
-                            m, limit, <int64_t *>&counts[0], NULL, <uint8_t *>&sols[0, 0])
+        rc = bb_solve_batch(n, nn, <int>(units.shape[0] // n), &units[0],
+                            <int>(peers.shape[0] // nn), &peers[0], NULL, &grids[0],
+                            m, limit, &counts[0], NULL, &sols[0])
     _raise(rc)

@@ -17,26 +17,13 @@ are left to the exact-cover engine (:func:`grids.grid.solve_grids`).
 """
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
 from grids.puzzles import _boards
+from grids.puzzles.plain import MAX_DIGITS, board_tables
 from grids.shape import Shape
 
 __all__ = ["MAX_DIGITS", "solve_boards"]
-
-#: One candidate mask per cell is 16 bits.
-MAX_DIGITS = 16
-
-
-@lru_cache(maxsize=None)
-def _tables(shape: Shape) -> tuple[np.ndarray, np.ndarray]:
-    """``(units, peers)`` of ``shape`` as the kernel reads them: int32
-    ``(n_units, N)`` and ``(N², n_peers)`` (every cell has as many peers)."""
-    units = np.ascontiguousarray([cells for _, cells in shape.units], dtype=np.int32)
-    peers = np.ascontiguousarray(shape.peers, dtype=np.int32)
-    return units, peers
 
 
 def solve_boards(shape: Shape, grids: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray]:
@@ -69,9 +56,9 @@ def solve_boards(shape: Shape, grids: np.ndarray, limit: int) -> tuple[np.ndarra
         raise ValueError(f"grids must have shape (m, {shape.n_cells}), got {arr.shape}")
     if arr.size and (arr.min() < 0 or arr.max() > n):
         raise ValueError(f"digits must be in 0..{n}")
-    units, peers = _tables(shape)
     counts = np.zeros(arr.shape[0], dtype=np.int64)
     sols = np.zeros(arr.shape, dtype=dtype)
     kernel = _boards.solve_batch_bytes if dtype is np.uint8 else _boards.solve_batch
-    kernel(n, units, peers, arr, int(limit), counts, sols)
+    # the kernel reads flat buffers; the tables are grids.puzzles.plain's
+    kernel(n, *board_tables(shape), arr.reshape(-1), int(limit), counts, sols.reshape(-1))
     return counts, sols

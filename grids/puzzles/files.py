@@ -27,13 +27,11 @@ import numpy as np
 from grids.grid import (ALPHABET, PuzzleError, as_batch, decimal, format_hints, format_lines,
                         grid_shape, hint_digit, n_cells_of, symbol_error, symbol_table,
                         text_shape, to_array)
+from grids.puzzles.plain import FORMATS, read_plain
 from grids.shape import Shape
 
 __all__ = ["Entry", "Entries", "PuzzleFile", "parse_puzzles", "read_puzzles", "write_puzzles",
            "parse_puzzle", "FORMATS"]
-
-#: Input formats: ``auto`` detects ``line`` or ``hints`` from the first line.
-FORMATS = ("auto", "line", "hints")
 
 
 @dataclass(frozen=True)
@@ -194,25 +192,19 @@ def _parse_plain_lines(text: str, s: Shape) -> tuple[Entries, np.ndarray] | None
     for any other file, which :func:`_parse_line_format` reads line by line
     with the same result.
 
-    The text is read as rows of ``N² + 1`` bytes, each ending in a newline:
-    no string per line (splitting, joining and encoding 50,000 lines were
-    most of the read, issue 37)."""
-    nn = s.n_cells
+    The file is read as bytes by :func:`~grids.puzzles.plain.read_plain`
+    (no string per line, issue 37), what ``gridcount solve FILE`` reads
+    without NumPy."""
     try:
         buf = text.encode("ascii")
     except UnicodeEncodeError:
         return None             # the line-by-line reading names the symbol
-    if buf and not buf.endswith(b"\n"):
-        buf += b"\n"
-    if not buf or len(buf) % (nn + 1):
+    grids = read_plain(buf, s.n)
+    if grids is None:
         return None
-    if (np.frombuffer(buf, dtype=np.uint8)[nn::nn + 1] != ord("\n")).any():
-        return None
-    # a newline is no symbol (-1), so a shorter or longer line is refused too
-    vals = _symbols(buf, s.n).reshape(-1, nn + 1)[:, :nn]
-    if (vals < 0).any():     # '#', spaces, unknown symbols: the line-by-line reading says which
-        return None
-    return Entries(np.arange(1, len(vals) + 1)), np.ascontiguousarray(vals).view(np.uint8)
+    rows = len(grids) // s.n_cells
+    return (Entries(np.arange(1, rows + 1)),
+            np.frombuffer(grids, dtype=np.uint8).reshape(rows, s.n_cells))
 
 
 def _symbols(buf: bytes, n: int) -> np.ndarray:

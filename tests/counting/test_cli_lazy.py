@@ -108,3 +108,26 @@ def test_solve_loads_no_explanation_generation_variants_or_pool(loaded):
     # and the commands that use them still load them
     assert "grids.puzzles.explanation" in loaded("explain", "1234341221434321",
                                                  among=unused)
+
+
+PLAIN = ("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n"
+         "52...6.........7.13...........4..8..6......5...........418.........3..2...87.....\n")
+
+
+@pytest.mark.parametrize("flags", [[], ["--first"]])
+def test_solve_of_a_plain_file_loads_no_numpy(flags, loaded, tmp_path):
+    # issue 37: importing NumPy was 0.10 s of `solve --first FILE`'s 0.44 s (tdoku's
+    # whole run 0.17 s); a file of N²-symbol lines is read, solved and written as bytes
+    path = tmp_path / "plain.txt"
+    path.write_text(PLAIN)
+    assert loaded("solve", *flags, str(path), among=("numpy",)) == []
+
+
+def test_solve_of_any_other_input_still_takes_the_library_way(loaded, tmp_path):
+    # the plain way is only for plain files without --json, --all, --workers or a bar
+    path = tmp_path / "plain.txt"
+    path.write_text(PLAIN)
+    commented = tmp_path / "commented.txt"
+    commented.write_text("# two puzzles\n" + PLAIN)
+    assert loaded("solve", "--json", str(path), among=("numpy",)) == ["numpy"]
+    assert loaded("solve", str(commented), among=("numpy",)) == ["numpy"]
