@@ -179,7 +179,8 @@ class LatinFactorReduction(Reduction):
         stores that recorded the search engine); else why not, in one line."""
         if BEFORE_KERNEL_VERSION.get(stored, stored) == KERNEL_VERSION:
             return None
-        return (f"its units were counted by engine {stored!r}, this gridcount's is "
+        return (f"it belongs to another kernel: its units were counted by engine {stored!r}, "
+                f"this gridcount's is "
                 f"{KERNEL_VERSION!r}; the unit ids follow the kernel's canonical form, so "
                 f"the two cannot be mixed")
 
