@@ -199,6 +199,39 @@ def test_a_store_of_another_listing_of_the_orbits_is_refused_not_resumed(
     assert not (here / "m.sqlite").exists()
 
 
+def test_status_and_report_say_a_store_of_another_listing_is_not_this_gridcount_s_units(
+        here, scattered, monkeypatch, fresh_reductions):
+    """``status`` and ``report`` showed such a store's units 4-7 as remaining, read against
+    this gridcount's listing (whose unit 7 is other orbits): they show what is stored and
+    say, in one line (--json: as data), that which units remain cannot be said."""
+    count_json(scattered, "--reduction", "kind-tables", "--db", "l.sqlite", "--units", "0-3")
+    plant_listing_with_two_orbits_exchanged(monkeypatch)
+    said = "l.sqlite: its units are another listing of the band-1 orbits (units digest "
+    res = invoke("status", "l.sqlite")
+    assert res.exit_code == 0, res.output
+    [line] = [ln for ln in res.output.splitlines() if ln.startswith(said)]
+    assert line.endswith("which of this gridcount's units remain cannot be said (what is "
+                         "shown is the store's units, as stored)")
+    assert "4 of 8" in res.output and "remaining unit" not in res.output
+    doc = json.loads(invoke("status", "l.sqlite", "--json").stdout)
+    assert doc["units_done"] == 4 and doc["remaining"] is None
+    assert doc["foreign_units"].startswith("its units are another listing of the band-1 "
+                                           "orbits (units digest ")
+    res = invoke("report", "l.sqlite", "-o", here / "report.md")
+    assert res.exit_code == 0, res.output
+    assert "its units are another listing of the band-1 orbits" in \
+        (here / "report.md").read_text()
+
+
+def test_status_of_a_store_of_this_listing_lists_what_remains(here, scattered):
+    count_json(scattered, "--reduction", "kind-tables", "--db", "t.sqlite", "--units", "0-3")
+    res = invoke("status", "t.sqlite")
+    assert res.exit_code == 0 and "remaining units (ids): 4-7" in res.output, res.output
+    assert "another listing" not in res.output
+    doc = json.loads(invoke("status", "t.sqlite", "--json").stdout)
+    assert doc["remaining"] == [4, 5, 6, 7] and doc["foreign_units"] is None
+
+
 def test_a_store_begun_before_stores_recorded_their_units_is_the_first_method_s(
         here, scattered, monkeypatch, fresh_reductions):
     """Stores of 2026-11-29 recorded the engine alone ("dlx1-memo-3"), their units listed
