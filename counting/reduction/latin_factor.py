@@ -58,7 +58,8 @@ from factorization.estimate import (FactorCost, classes_bound, factor_cost, memo
                                     random_regular)
 from grids.shape import as_shape
 
-__all__ = ["LatinFactorReduction", "FactorUnitSpec", "NAME", "MAX_ORDER", "LAYOUT", "layout"]
+__all__ = ["LatinFactorReduction", "FactorUnitSpec", "NAME", "MAX_ORDER", "LAYOUT", "layout",
+           "forget_classes"]
 
 NAME = "factor"
 MAX_ORDER = 11         # largest order the reduction is defined for (and estimated)
@@ -93,6 +94,12 @@ class FactorUnitSpec(WorkUnit):
 @lru_cache(maxsize=None)
 def _classes(n: int) -> tuple:
     return tuple(latin_units(n, layout(n)[0]))
+
+
+def forget_classes() -> None:
+    """Forget the classes of each order enumerated so far (kept per process, at the
+    degree of :data:`LAYOUT` then): the next use enumerates them at today's."""
+    _classes.cache_clear()
 
 
 class LatinFactorReduction(Reduction):

@@ -140,9 +140,9 @@ def fresh_reductions():
     """Reductions made anew by the next command (the registry keeps each kind's), and
     again after the test: a listing planted by a test is never left to the next."""
     import counting.reduction.registry as registry
-    registry._make_kind_tables.cache_clear()
+    registry.forget_kind_tables()
     yield
-    registry._make_kind_tables.cache_clear()
+    registry.forget_kind_tables()
 
 
 def plant_listing_with_two_orbits_exchanged(monkeypatch):
@@ -151,7 +151,7 @@ def plant_listing_with_two_orbits_exchanged(monkeypatch):
     reductions made from now on: with :func:`fresh_reductions`)."""
     import counting.reduction.registry as registry
     from bandtables.kind_tables import KindBandTables
-    registry._make_kind_tables.cache_clear()
+    registry.forget_kind_tables()
     real = KindBandTables.orbits
 
     def exchanged(self):
