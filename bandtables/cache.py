@@ -49,9 +49,15 @@ from bandtables.tables4 import ARRAYS, FORMAT
 
 __all__ = ["cache_root", "tables_path", "tables_dir", "cached_tables", "tables4_path",
            "tables4_dir", "cached_tables4", "DamagedTables", "MANIFEST", "table_bytes",
-           "verify"]
+           "verify", "forget_checked"]
 
 _CHECKED: set[str] = set()     # directories whose digests this process has checked
+
+
+def forget_checked() -> None:
+    """Forget which directories this process has checked, as a new process starts:
+    the next :func:`tables_dir` of each checks its digests again."""
+    _CHECKED.clear()
 
 
 def cache_root() -> Path:

@@ -58,7 +58,7 @@ from bandtables.partitions import ordered_codes
 from grids.kind import as_kind
 
 __all__ = ["KindBandTables", "default_first", "band_house_columns", "band_fillings",
-           "column_symmetries", "METHOD"]
+           "column_symmetries", "METHOD", "band1_orbits"]
 
 #: The version of what this module makes: the band tables (what an entry of a table
 #: holds, in which layout) and the band-1 orbits (their canonical keys, their order and
@@ -244,10 +244,12 @@ def _house_cols(cells, R: int) -> np.ndarray:
     return np.array([j for _, j in cells] if cells is not None else [0] * R, dtype=np.int8)
 
 
-def _band1(R: int, cells) -> tuple[np.ndarray, np.ndarray]:
-    """Band 1's distinct keys, each relabelled to its canonical form (box 0 the standard
-    code, then the least image under the relabellings keeping it): ``(keys (Q,) int64
-    sorted, multiplicities (Q,))``, a key ``(rest << N) | house mask``."""
+def band1_orbits(R: int, cells) -> tuple[np.ndarray, np.ndarray]:
+    """Band 1's orbits, listed (what :attr:`KindBandTables.orbits` lists once per
+    machine into its cache, and reads from there after): band 1's distinct keys, each
+    relabelled to its canonical form (box 0 the standard code, then the least image
+    under the relabellings keeping it): ``(keys (Q,) int64 sorted, multiplicities
+    (Q,))``, a key ``(rest << N) | house mask``."""
     c = _codes(R)
     codes, house = _band_keys(R, cells)
     hm = np.zeros(len(codes), dtype=np.int64) if cells is None else \
@@ -476,7 +478,7 @@ class KindBandTables:
             first, others = self.cells[self.first], [self.cells[b] for b in self.others]
 
             def enumerate_orbits():
-                keys, mult = _band1(self.R, first)
+                keys, mult = band1_orbits(self.R, first)
                 gens = _generators(column_symmetries(self.R, others))
                 keys, mult = _orbits(self._codes, keys, mult, gens)
                 return {"keys": keys, "mults": mult}

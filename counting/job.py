@@ -350,10 +350,23 @@ class Summary:
     divisors: tuple[tuple[str, int], ...] = ()   # exact divisors of factor · Σ (Burnside: |G|)
     total_label: str = "grids"    # what the total counts, after the shape
     identity: IdentityCheck | None = None   # a symmetry store's unit 0 against its grid store
+    #: why the store's unit ids are not this gridcount's units (another listing of them:
+    #: :meth:`~counting.reduction.base.Reduction.foreign_engine`), or None when they are
+    foreign_units: str | None = None
 
     @property
     def complete(self) -> bool:
         return self.done == self.n_units
+
+    @property
+    def foreign_note(self) -> str | None:
+        """What ``status`` and ``report`` say of a store whose unit ids are not this
+        gridcount's units (one line), or None: what it holds is shown, not which of
+        this gridcount's units remain."""
+        if self.foreign_units is None:
+            return None
+        return (f"{self.foreign_units}; which of this gridcount's units remain cannot be "
+                f"said (what is shown is the store's units, as stored)")
 
     @property
     def factor(self) -> int:
@@ -383,6 +396,8 @@ class Summary:
             doc["divisors"] = exact_map(dict(self.divisors))
         if self.identity is not None:
             doc["identity"] = self.identity.as_json()
+        if self.foreign_units is not None:
+            doc["foreign_units"] = self.foreign_units
         return doc
 
 
@@ -422,6 +437,7 @@ def summarise(store: Store, job: Job | None = None) -> Summary:
         hosts=sorted({r.host for r in results}), class_totals=ctot,
         divisors=job.reduction_object.divisors, total_label=labels_of(job.reduction_object).total_label,
         identity=identity,
+        foreign_units=job.reduction_object.foreign_engine(store.job.engine_version),
     )
 
 

@@ -447,7 +447,8 @@ def open_store(path: Path, job: Job, *, fresh: bool = False, allow_mismatch: boo
         why = red.foreign_engine(store.job.engine_version)
         if why is not None:
             store.close()
-            raise OtherJobError(f"{path} belongs to another kernel: {why}; use another --db")
+            raise OtherJobError(f"{path}: {why}; count into another --db, or continue this "
+                                f"one with the gridcount that began it")
         try:
             lock.hold_file()   # a new store has an inode now
         except BaseException:

@@ -69,7 +69,8 @@ __all__ = ["count_factorizations", "latin_rectangles", "latin_squares", "latin_u
            "count_unit_class", "count_unit_chunk", "adjacency", "LatinUnit",
            "FactorizationCounter", "MAX_N", "process_counter", "process_memo_mb",
            "reserve_process_memo", "shared_memo_refusal", "NoRoomForMemo", "PROCESS_MEMO_MIN_MB",
-           "ENGINE_NAME", "KERNEL_VERSION", "CANON_VERSION"]
+           "ENGINE_NAME", "KERNEL_VERSION", "CANON_VERSION", "KERNEL_LIMIT",
+           "forget_process_counters"]
 
 ENGINE_NAME = "factorization-2"   # what a count made by this kernel names as its engine
 #: the kernel and its canonical form (unit ids of ``factor`` jobs follow the
@@ -77,12 +78,12 @@ ENGINE_NAME = "factorization-2"   # what a count made by this kernel names as it
 KERNEL_VERSION = f"{ENGINE_NAME} canon-{CANON_VERSION}"
 
 MAX_N = 16          # vertices a side: a canonical key row is 16 bits
-_LIMIT = 1 << 127   # kernel counters are unsigned 128-bit
+KERNEL_LIMIT = 1 << 127   # kernel counters are unsigned 128-bit: larger levels run in Python ints
 
 
 def _fits(n: int, d: int) -> bool:
     """Whether ``F_d`` of any ``d``-regular graph on ``n + n`` fits the kernel."""
-    return math.factorial(d) ** n < _LIMIT
+    return math.factorial(d) ** n < KERNEL_LIMIT
 
 
 def _key(row) -> tuple[int, ...]:
@@ -459,6 +460,12 @@ def latin_rectangles(k: int, n: int, *, memo_mb: float = 64.0) -> int:
 # per process: one counter (and memo table) per side n, shared by every caller
 _PROCESS_COUNTERS: dict[tuple[int, bool], "FactorizationCounter"] = {}
 PROCESS_MEMO_MIN_MB = 64.0   # the smallest memo table a process counter gets
+
+
+def forget_process_counters() -> None:
+    """Forget this process's counters (:func:`process_counter`), as a new process
+    starts: the next call makes its counter anew, with the cache directory of then."""
+    _PROCESS_COUNTERS.clear()
 
 
 def process_memo_mb(memo_mb: float) -> float:

@@ -81,7 +81,8 @@ def status(db, as_json):
     group = note_for(job.reduction_object)     # None unless it counts orbits
     if as_json:
         doc = s.as_json()
-        doc["remaining"] = remaining
+        doc["remaining"] = None if s.foreign_units else remaining   # None: cannot be said
+        doc["foreign_units"] = s.foreign_units
         doc["store_format"] = version
         doc["running"] = running
         doc["recount_method"] = job.reduction_object.recount_method()
@@ -103,7 +104,9 @@ def status(db, as_json):
         ("recount by", job.reduction_object.recount_method()),
         (f"total ({s.total_label})", _int(s.total)),     # last: what a reader looks for
     ])
-    if remaining:   # cut to the terminal's width (--json lists every id)
+    if s.foreign_note:   # its ids are not this gridcount's units: none can be said to remain
+        click.echo(f"{db}: {s.foreign_note}")
+    elif remaining:   # cut to the terminal's width (--json lists every id)
         head = f"remaining unit{'s' * (len(remaining) != 1)} (ids): "
         width = max(shutil.get_terminal_size().columns - len(head), MIN_LIST_WIDTH)
         click.echo(head + format_unit_list(remaining, width=width))

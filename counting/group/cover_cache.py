@@ -48,7 +48,7 @@ from counting.outputs import OutputError, write_atomic
 from grids.kind import GridKind, as_kind
 
 __all__ = ["FORMAT", "MAX_BYTES", "cache_path", "read_cached", "write_cached",
-           "cached_compare"]
+           "cached_compare", "checksum"]
 
 #: The layout of a cached comparison, and the meaning of its fields: a new
 #: layout, or a change of what :func:`.cover_automorphisms.compare` computes
@@ -77,7 +77,8 @@ def _fields(c: Comparison) -> dict:
             "unknown": c.unknown}
 
 
-def _checksum(fields: dict) -> str:
+def checksum(fields: dict) -> str:
+    """The SHA-256 a cached comparison of ``fields`` records (of their canonical JSON)."""
     text = json.dumps(fields, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -85,7 +86,7 @@ def _checksum(fields: dict) -> str:
 def write_cached(c: Comparison, root: Path | str | None = None) -> bool:
     """Keep ``c``; whether it was written (False: the cache cannot be written)."""
     fields = _fields(c)
-    doc = {**fields, "sha256": _checksum(fields)}
+    doc = {**fields, "sha256": checksum(fields)}
     path = cache_path(c.kind, root)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -126,7 +127,7 @@ def read_cached(kind, root: Path | str | None = None) -> Comparison | None:
         if not isinstance(doc, dict) or set(doc) != _KEYS:
             return None
         fields = {k: v for k, v in doc.items() if k != "sha256"}
-        if doc["sha256"] != _checksum(fields) or fields["format"] != FORMAT \
+        if doc["sha256"] != checksum(fields) or fields["format"] != FORMAT \
                 or fields["kind"] != kind.name:
             return None
         unknown = fields["unknown"]

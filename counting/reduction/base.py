@@ -248,8 +248,10 @@ class Reduction(abc.ABC):
 
     def foreign_engine(self, stored: str) -> str | None:
         """Why a store that records ``stored`` as its engine cannot take the
-        units this gridcount counts (one line), or None when it can: always
-        None unless :attr:`engine_pinned`."""
+        units this gridcount counts, or None when it can: always None unless
+        :attr:`engine_pinned`.  One line that says what differs (another
+        kernel, another listing of the units) after ``"STORE: "``, used whole
+        by ``count``, ``merge``, ``recount``, ``status`` and ``report``."""
         return None
 
     def describe_memo(self, options) -> str | None:

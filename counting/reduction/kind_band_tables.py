@@ -181,18 +181,20 @@ class KindBandTableReduction(Reduction):
         """None when a store whose job records the engine ``stored`` holds units of this
         gridcount's listing of the orbits (the same digest; no digest: listed by
         :data:`LISTED_BEFORE_DIGESTS`'s method, while this gridcount's is that one); else
-        why not, in one line naming both listings."""
+        why not, in one line naming both listings' digests (what differs: the same
+        kernel, another list of band-1 orbits)."""
         _, tag, digest = stored.rpartition(UNITS_TAG)
         if tag and digest == self.units_digest:
             return None
         if not tag and METHOD == LISTED_BEFORE_DIGESTS:
             return None
-        theirs = (f"units of digest {digest}" if tag else
-                  f"units listed by kind-tables method {LISTED_BEFORE_DIGESTS} (engine "
-                  f"{stored!r}, no digest recorded)")
-        return (f"its unit ids stand for another listing of the band-1 orbits ({theirs}; "
-                f"this gridcount lists units of digest {self.units_digest}, kind-tables "
-                f"method {METHOD}), so the two cannot be mixed")
+        theirs = (f"{digest} in the store" if tag else
+                  f"none recorded in the store, whose engine {stored!r} says kind-tables "
+                  f"method {LISTED_BEFORE_DIGESTS} listed them; this gridcount lists by "
+                  f"method {METHOD}")
+        return (f"its units are another listing of the band-1 orbits (units digest "
+                f"{self.units_digest} here, {theirs}), so its unit ids would stand for "
+                f"other orbits here")
 
     def classes(self) -> list[BandClass]:
         """One class per unit, weight 1; its representative the column sets of its first

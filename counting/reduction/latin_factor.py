@@ -58,7 +58,8 @@ from factorization.estimate import (FactorCost, classes_bound, factor_cost, memo
                                     random_regular)
 from grids.shape import as_shape
 
-__all__ = ["LatinFactorReduction", "FactorUnitSpec", "NAME", "MAX_ORDER", "LAYOUT", "layout"]
+__all__ = ["LatinFactorReduction", "FactorUnitSpec", "NAME", "MAX_ORDER", "LAYOUT", "layout",
+           "forget_classes"]
 
 NAME = "factor"
 MAX_ORDER = 11         # largest order the reduction is defined for (and estimated)
@@ -93,6 +94,12 @@ class FactorUnitSpec(WorkUnit):
 @lru_cache(maxsize=None)
 def _classes(n: int) -> tuple:
     return tuple(latin_units(n, layout(n)[0]))
+
+
+def forget_classes() -> None:
+    """Forget the classes of each order enumerated so far (kept per process, at the
+    degree of :data:`LAYOUT` then): the next use enumerates them at today's."""
+    _classes.cache_clear()
 
 
 class LatinFactorReduction(Reduction):
@@ -179,7 +186,8 @@ class LatinFactorReduction(Reduction):
         stores that recorded the search engine); else why not, in one line."""
         if BEFORE_KERNEL_VERSION.get(stored, stored) == KERNEL_VERSION:
             return None
-        return (f"its units were counted by engine {stored!r}, this gridcount's is "
+        return (f"it belongs to another kernel: its units were counted by engine {stored!r}, "
+                f"this gridcount's is "
                 f"{KERNEL_VERSION!r}; the unit ids follow the kernel's canonical form, so "
                 f"the two cannot be mixed")
 

@@ -90,7 +90,7 @@ from grids.rectangle import ColumnSetRectangles
 from grids.shape import as_shape
 
 __all__ = ["ThreeBandPatternReduction", "BandPatternClass", "BandPatternUnitSpec", "tables",
-           "tables4"]
+           "tables4", "forget_tables"]
 
 NAME = "patterns3"
 
@@ -99,6 +99,13 @@ TABLES_MAX_R = 4      # 5x3 / 3x5: the job is estimated, never counted (no table
 
 _TABLES: dict[str, BandTables] = {}  # per process: the mapped tables of R <= 3 by directory
 _TABLES4: dict[str, object] = {}     # per process: the memory-mapped 4x3 tables by directory
+
+
+def forget_tables() -> None:
+    """Forget the tables this process has mapped (:func:`tables`, :func:`tables4`), as
+    a new process starts: the next call maps them again from the cache of then."""
+    _TABLES.clear()
+    _TABLES4.clear()
 
 
 def tables(R: int) -> BandTables:

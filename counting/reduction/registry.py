@@ -8,7 +8,7 @@ gives the reduction object of a (shape, name or kind) pair; ``None``
 chooses the shape's default, the first kind in the table that applies.
 
 A new reduction is a :class:`~counting.reduction.base.Reduction` subclass
-in its own module, added to ``_TABLE`` below; its ``applies_to`` says for
+in its own module, added to ``TABLE`` below; its ``applies_to`` says for
 which shapes it is defined.
 
 :func:`check_shape` is the size rule of the command line (``N <= 16``
@@ -38,17 +38,19 @@ from grids.shape import Shape, as_shape
 __all__ = ["MAX_N", "REDUCTIONS", "SYMMETRY", "SYMMETRY_FULL", "SYMMETRY_LATIN", "GROUPS",
            "KIND_TABLES", "KIND_CHOSEN", "LATIN_ONLY_GROUPS", "DEFAULT_GROUP",
            "symmetry_reduction", "group_of", "ALIASES_3X3", "check_shape", "reduction_kind",
-           "reduction_name", "default_reduction", "reduction_names", "get_reduction"]
+           "reduction_name", "default_reduction", "reduction_names", "get_reduction", "TABLE",
+           "forget_kind_tables"]
 
 MAX_N = 16  # largest grid side accepted without force (check_shape)
 
-# kind -> reduction class; the first that applies to a shape is its default
-_TABLE: dict[str, type[Reduction]] = {
+#: kind -> reduction class; the first that applies to a shape is its default (a new
+#: reduction is added here; read it, never change it, outside this module and its tests)
+TABLE: dict[str, type[Reduction]] = {
     cls.kind: cls for cls in (LatinFactorReduction, RowTripleReduction, CycleTypeReduction,
                               TwoBandPatternReduction,
                               MovesReduction, PatternsReduction, ThreeBandPatternReduction)
 }
-REDUCTIONS = tuple(_TABLE)  # reduction kinds, the default first
+REDUCTIONS = tuple(TABLE)  # reduction kinds, the default first
 # Not a reduction of the grid count but of its orbits (Burnside's lemma):
 # never a default, not among REDUCTIONS, chosen by `--up-to-symmetry`.
 SYMMETRY = SymmetryReduction.kind
@@ -90,7 +92,7 @@ KIND_CHOSEN = {
     "3x3+girandola": KIND_TABLES,
     "3x3+asterisk": KIND_TABLES,
 }
-ALIASES_3X3 = {cls.name_3x3: kind for kind, cls in _TABLE.items()
+ALIASES_3X3 = {cls.name_3x3: kind for kind, cls in TABLE.items()
                if cls.name_3x3 is not None}  # 3x3's historical (stored) names
 
 
@@ -166,7 +168,7 @@ def reduction_kind(reduction: str | None, shape: Shape | str) -> str:
     """
     s = as_shape(shape)
     if reduction is None:
-        for kind, cls in sorted(_TABLE.items(), key=lambda kc: kc[1].default_rank):
+        for kind, cls in sorted(TABLE.items(), key=lambda kc: kc[1].default_rank):
             if cls.default_for(s):
                 return kind
         raise ValueError(f"no reduction applies to box shape {s.name}")
@@ -179,12 +181,12 @@ def reduction_kind(reduction: str | None, shape: Shape | str) -> str:
                 f"use {ALIASES_3X3[reduction]!r}"
             )
         return ALIASES_3X3[reduction]
-    if reduction not in _TABLE:
+    if reduction not in TABLE:
         raise ValueError(
             f"unknown reduction {reduction!r}; valid reductions are "
             f"{', '.join(map(repr, REDUCTIONS))} (for 3x3 also {', '.join(map(repr, ALIASES_3X3))})"
         )
-    if not _TABLE[reduction].applies_to(s):
+    if not TABLE[reduction].applies_to(s):
         raise ValueError(f"reduction {reduction!r} does not apply to box shape {s.name}")
     return reduction
 
@@ -239,7 +241,7 @@ def reduction_names(shape: Shape | str) -> tuple[str, ...]:
         return (get_reduction(shape).name,)
     s = as_shape(shape)
     default = reduction_kind(None, s)
-    kinds = [default] + [k for k, cls in _TABLE.items() if k != default and cls.applies_to(s)]
+    kinds = [default] + [k for k, cls in TABLE.items() if k != default and cls.applies_to(s)]
     return tuple(_make(kind, s).name for kind in kinds)
 
 
@@ -316,6 +318,12 @@ def _make_kind_tables(kind: str) -> Reduction:
     return KindBandTableReduction(kind)
 
 
+def forget_kind_tables() -> None:
+    """Forget the kind-tables reductions made so far (each kind's is made once per
+    process, its units listed then): the next :func:`get_reduction` lists them anew."""
+    _make_kind_tables.cache_clear()
+
+
 @lru_cache(maxsize=None)
 def _make_prefix(kind: str, name: str) -> Reduction:
     if not name.startswith(PREFIX):
@@ -325,4 +333,4 @@ def _make_prefix(kind: str, name: str) -> Reduction:
 
 @lru_cache(maxsize=None)
 def _make(kind: str, s: Shape) -> Reduction:
-    return (SymmetryReduction if kind == SYMMETRY else _TABLE[kind])(s)
+    return (SymmetryReduction if kind == SYMMETRY else TABLE[kind])(s)

@@ -180,6 +180,7 @@ def _job_rows(job: Job, s, results, spans, by_worker, timed) -> list[tuple[str, 
         (s.total_label, total_text),
         ("published", match),
         ("engine versions", ", ".join(engines)),
+        *([("units listing", s.foreign_note)] if s.foreign_note else []),
     ]
     if not results:
         return rows

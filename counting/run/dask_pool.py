@@ -85,7 +85,8 @@ from dlx import ENGINE_VERSION
 
 __all__ = ["run_units_dask", "parse_scheduler", "check_wait_workers", "Scheduler", "DaskRun",
            "DaskPoolError", "DaskUnavailable", "SchedulerUnreachable", "NoWorkers",
-           "EngineMismatch", "WorkerSetupError", "UnitFailed", "INSTALL_HINT", "WAIT_WORKERS"]
+           "EngineMismatch", "WorkerSetupError", "UnitFailed", "INSTALL_HINT", "WAIT_WORKERS",
+           "check_engine", "check_workers"]
 
 # how to get the optional dependency (gridcount installs from its source tree)
 INSTALL_HINT = "pip install 'gridcount[dask]' (in a source tree: pip install -e '.[dask]')"
@@ -276,7 +277,7 @@ def _results(conn: _Connection, ordered: list[UnitSpec], options: CountOptions,
                 if result.unit_id in seen:  # pragma: no cover - Dask already ensures this
                     continue
                 seen.add(result.unit_id)
-                _check_engine(result, address, reduction_of(spec).engine_suffix())
+                check_engine(result, address, reduction_of(spec).engine_suffix())
                 add_result(conn.per_worker, result.count, result.seconds, address, name,
                            searched=result.searched)
                 yield result
@@ -344,7 +345,7 @@ def _outcome(fut, spec: UnitSpec, scheduler: str, watch: WorkerWatch):
     return result, address, name
 
 
-def _check_engine(result: UnitResult, worker: str, suffix: str = "") -> None:
+def check_engine(result: UnitResult, worker: str, suffix: str = "") -> None:
     """Refuse a result counted by another engine than the client's (its
     version, plus ``suffix``: what the unit's reduction adds to it, as the
     band tables' kernel version)."""
@@ -427,7 +428,7 @@ def run_units_dask(specs: Iterable[UnitSpec], *, scheduler: str, options: CountO
     client, cluster = _connect(target, connect_timeout)
     try:
         workers = _wait_for_workers(client, wait_workers, say)
-        notes, pids = _check_workers(client, workers, options)
+        notes, pids = check_workers(client, workers, options)
     except BaseException:
         _close_quietly(client, cluster)
         raise
@@ -504,7 +505,7 @@ def _wait_for_workers(client, timeout: float, say: Callable[[str], None]) -> dic
     return client.scheduler_info().get("workers", {})
 
 
-def _check_workers(client, workers: dict,
+def check_workers(client, workers: dict,
                    options: CountOptions) -> tuple[list[str], dict[str, int]]:
     """Ask every worker for its versions, compare their memory limits with
     the memo table; remarks worth showing the user, and the workers'

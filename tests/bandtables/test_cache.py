@@ -186,7 +186,7 @@ def test_the_dense_tables_are_cached_beside_the_4x3_ones_and_checked_alike(tmp_p
         verify(d, 4)                        # another R's files are not these
     assert tables_dir(R, tmp_path / "other", say=said.append) != d
     import bandtables.cache
-    monkeypatch.setattr(bandtables.cache, "_CHECKED", set())     # a new process
+    bandtables.cache.forget_checked()     # a new process
     assert tables_dir(R, tmp_path, say=said.append) == d
     assert "damaged" in said[-1] and f"R{R}-T.npy" in said[-1]
     verify(d, R)
@@ -198,7 +198,7 @@ def _said_once_and_rebuilt(root, R, monkeypatch, what):
     """``tables_dir`` on a damaged cache: one line saying ``what``, then tables that verify."""
     import bandtables.cache
     from bandtables.cache import tables_dir
-    monkeypatch.setattr(bandtables.cache, "_CHECKED", set())     # a new process
+    bandtables.cache.forget_checked()     # a new process
     said = []
     d = tables_dir(R, root, say=said.append)
     assert len(said) == 1 and "\n" not in said[0]
@@ -343,7 +343,7 @@ def _killed_while_replacing(root, at):
             os.kill(os.getpid(), signal.SIGKILL)
         return real_rmtree(path, *args, **kwargs)
     Path.rename, shutil.rmtree = rename, rmtree
-    bandtables.cache._CHECKED.clear()
+    bandtables.cache.forget_checked()
     bandtables.cache.tables_dir(2, root, say=lambda m: None)
 
 
@@ -364,7 +364,7 @@ def test_the_old_cache_a_build_killed_while_replacing_it_left_is_removed(tmp_pat
     p.join(timeout=60)
     assert p.exitcode == -signal.SIGKILL
     assert (tmp_path / f"{d.name}.old-{p.pid}").is_dir()
-    monkeypatch.setattr(bandtables.cache, "_CHECKED", set())     # the next run
+    bandtables.cache.forget_checked()     # the next run
     assert tables_dir(2, tmp_path, say=lambda m: None) == d
     verify(d, 2)
     assert sorted(q.name for q in tmp_path.iterdir()) == [d.name, f"{d.name}.lock"]

@@ -158,8 +158,8 @@ def test_orbits_cached_by_another_version_of_the_kind_tables_are_listed_again(
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     keys, mults = KindBandTables(six("scattered")).orbits
     listed = []
-    real = bandtables.kind_tables._band1
-    monkeypatch.setattr(bandtables.kind_tables, "_band1",
+    real = bandtables.kind_tables.band1_orbits
+    monkeypatch.setattr(bandtables.kind_tables, "band1_orbits",
                         lambda *a: listed.append(1) or real(*a))
     KindBandTables(six("scattered")).orbits           # this version's entry: read
     assert listed == []

@@ -140,9 +140,9 @@ def fresh_reductions():
     """Reductions made anew by the next command (the registry keeps each kind's), and
     again after the test: a listing planted by a test is never left to the next."""
     import counting.reduction.registry as registry
-    registry._make_kind_tables.cache_clear()
+    registry.forget_kind_tables()
     yield
-    registry._make_kind_tables.cache_clear()
+    registry.forget_kind_tables()
 
 
 def plant_listing_with_two_orbits_exchanged(monkeypatch):
@@ -151,7 +151,7 @@ def plant_listing_with_two_orbits_exchanged(monkeypatch):
     reductions made from now on: with :func:`fresh_reductions`)."""
     import counting.reduction.registry as registry
     from bandtables.kind_tables import KindBandTables
-    registry._make_kind_tables.cache_clear()
+    registry.forget_kind_tables()
     real = KindBandTables.orbits
 
     def exchanged(self):
@@ -174,6 +174,7 @@ def test_a_store_of_another_listing_of_the_orbits_is_refused_not_resumed(
     """A store tied its units to the listing by unit ids and their number only: resumed
     by a gridcount listing the orbits otherwise, its units 4-7 counted the first orbit
     again (in unit 7) and the last never, and the total was believed."""
+    from counting.reduction import get_reduction
     count_json(scattered, "--reduction", "kind-tables", "--db", "l.sqlite", "--units", "0-3")
     count_json(scattered, "--reduction", "kind-tables", "--db", "other.sqlite", "--units", "4")
     with Store.open(here / "l.sqlite") as st:
@@ -181,16 +182,54 @@ def test_a_store_of_another_listing_of_the_orbits_is_refused_not_resumed(
     plant_listing_with_two_orbits_exchanged(monkeypatch)
     res = invoke("count", scattered, "--reduction", "kind-tables", "--db", "l.sqlite",
                  "--workers", 1)
-    one_line_error(res, "l.sqlite belongs to another kernel: its unit ids stand for another "
-                        f"listing of the band-1 orbits (units of digest {ours}; this gridcount "
-                        "lists units of digest ", 2)
+    mine = get_reduction(scattered, "kind-tables").units_digest      # the planted listing's
+    # the same kernel, another list of orbits: said so, with what to do (not "another kernel")
+    one_line_error(res, "l.sqlite: its units are another listing of the band-1 orbits (units "
+                        f"digest {mine} here, {ours} in the store), so its unit ids would "
+                        "stand for other orbits here; count into another --db, or continue "
+                        "this one with the gridcount that began it", 2)
+    assert "kernel" not in res.output
     assert sorted(units_in(here / "l.sqlite")) == [0, 1, 2, 3]
     res = invoke("recount", "l.sqlite", "--sample", 4)        # nor recounted as other orbits
-    one_line_error(res, "no finished unit of this store can be recounted: its unit ids stand "
-                        "for another listing", 2)
+    one_line_error(res, "no finished unit of this store can be recounted: its units are "
+                        "another listing of the band-1 orbits", 2)
     res = invoke("merge", "m.sqlite", "other.sqlite")         # nor merged
-    one_line_error(res, "cannot merge other.sqlite: its unit ids stand for another listing", 2)
+    one_line_error(res, "cannot merge other.sqlite: its units are another listing of the "
+                        "band-1 orbits", 2)
     assert not (here / "m.sqlite").exists()
+
+
+def test_status_and_report_say_a_store_of_another_listing_is_not_this_gridcount_s_units(
+        here, scattered, monkeypatch, fresh_reductions):
+    """``status`` and ``report`` showed such a store's units 4-7 as remaining, read against
+    this gridcount's listing (whose unit 7 is other orbits): they show what is stored and
+    say, in one line (--json: as data), that which units remain cannot be said."""
+    count_json(scattered, "--reduction", "kind-tables", "--db", "l.sqlite", "--units", "0-3")
+    plant_listing_with_two_orbits_exchanged(monkeypatch)
+    said = "l.sqlite: its units are another listing of the band-1 orbits (units digest "
+    res = invoke("status", "l.sqlite")
+    assert res.exit_code == 0, res.output
+    [line] = [ln for ln in res.output.splitlines() if ln.startswith(said)]
+    assert line.endswith("which of this gridcount's units remain cannot be said (what is "
+                         "shown is the store's units, as stored)")
+    assert "4 of 8" in res.output and "remaining unit" not in res.output
+    doc = json.loads(invoke("status", "l.sqlite", "--json").stdout)
+    assert doc["units_done"] == 4 and doc["remaining"] is None
+    assert doc["foreign_units"].startswith("its units are another listing of the band-1 "
+                                           "orbits (units digest ")
+    res = invoke("report", "l.sqlite", "-o", here / "report.md")
+    assert res.exit_code == 0, res.output
+    assert "its units are another listing of the band-1 orbits" in \
+        (here / "report.md").read_text()
+
+
+def test_status_of_a_store_of_this_listing_lists_what_remains(here, scattered):
+    count_json(scattered, "--reduction", "kind-tables", "--db", "t.sqlite", "--units", "0-3")
+    res = invoke("status", "t.sqlite")
+    assert res.exit_code == 0 and "remaining units (ids): 4-7" in res.output, res.output
+    assert "another listing" not in res.output
+    doc = json.loads(invoke("status", "t.sqlite", "--json").stdout)
+    assert doc["remaining"] == [4, 5, 6, 7] and doc["foreign_units"] is None
 
 
 def test_a_store_begun_before_stores_recorded_their_units_is_the_first_method_s(
@@ -209,8 +248,9 @@ def test_a_store_begun_before_stores_recorded_their_units_is_the_first_method_s(
     monkeypatch.setattr(kbt, "METHOD", kbt.LISTED_BEFORE_DIGESTS + 1)
     res = invoke("count", scattered, "--reduction", "kind-tables", "--db", "old.sqlite",
                  "--workers", 1)
-    one_line_error(res, f"units listed by kind-tables method {kbt.LISTED_BEFORE_DIGESTS} "
-                        "(engine 'dlx1-memo-3', no digest recorded)", 2)
+    one_line_error(res, "none recorded in the store, whose engine 'dlx1-memo-3' says "
+                        f"kind-tables method {kbt.LISTED_BEFORE_DIGESTS} listed them; this "
+                        f"gridcount lists by method {kbt.LISTED_BEFORE_DIGESTS + 1})", 2)
     assert sorted(units_in(here / "old.sqlite")) == [0, 1, 2, 3]
 
 

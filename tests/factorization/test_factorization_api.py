@@ -53,7 +53,7 @@ def test_python_levels_above_the_128_bit_bound_give_the_same_counts(monkeypatch)
     """Where (d!)^n >= 2^127 (F_8 on 9 + 9 and up) the rooted recurrence runs in
     Python ints; lowering the bound sends order 6 through that path."""
     import factorization.api as api
-    monkeypatch.setattr(api, "_LIMIT", 2 ** 20)
+    monkeypatch.setattr(api, "KERNEL_LIMIT", 2 ** 20)
     counter = FactorizationCounter(6)
     assert count_unit_class([set(range(6))] * 6, counter=counter) == 812851200
     assert counter.stats()["top_entries"] >= 3

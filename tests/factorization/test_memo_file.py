@@ -24,6 +24,15 @@ L8 = latin_squares(8, memo_mb=16)          # above 2^64: both value words matter
 K8 = np.full(8, 255, dtype=np.uint32)
 
 
+@pytest.fixture
+def forget_counters():
+    """:func:`factorization.api.forget_process_counters`, for the test to call as a new
+    process would start, and called again after it: the counters it made (their memo
+    files in its directory) are not left to the next test."""
+    yield factor_api.forget_process_counters
+    factor_api.forget_process_counters()
+
+
 def _slots(path):
     raw = np.fromfile(path, dtype=np.uint8)
     return raw, raw[HEADER_BYTES:].view(SLOT)
@@ -150,7 +159,7 @@ def test_a_memo_file_of_another_kernel_is_refused_in_one_line(tmp_path, field, w
 
 
 def test_a_damaged_header_is_refused_and_the_process_counts_with_its_own_table(
-        tmp_path, monkeypatch, capsys):
+        tmp_path, monkeypatch, capsys, forget_counters):
     open_memo(8, 64.0, directory=tmp_path / "gridcount")
     path = memo_path(8, 64.0, tmp_path / "gridcount")
     raw = bytearray(path.read_bytes())
@@ -159,7 +168,7 @@ def test_a_damaged_header_is_refused_and_the_process_counts_with_its_own_table(
     with pytest.raises(MemoFileError, match="header is damaged"):
         open_memo(8, 64.0, directory=tmp_path / "gridcount")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(factor_api, "_PROCESS_COUNTERS", {})
+    forget_counters()                            # as a new process would
     counter = factor_api.process_counter(8, 64.0)
     assert counter.memo_file is None and counter.count(K8, 8) == L8
     err = capsys.readouterr().err
@@ -206,9 +215,10 @@ def test_a_disk_without_room_gets_no_memo_file_and_one_line_naming_it_and_its_si
     assert list((tmp_path / "full").iterdir()) == []         # nor its temporary
 
 
-def test_a_worker_whose_disk_has_no_room_counts_with_its_own_table(tmp_path, monkeypatch, capsys):
+def test_a_worker_whose_disk_has_no_room_counts_with_its_own_table(tmp_path, monkeypatch, capsys,
+                                                                   forget_counters):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(factor_api, "_PROCESS_COUNTERS", {})
+    forget_counters()                            # as a new process would
     no_room(monkeypatch)
     counter = factor_api.process_counter(8, 64.0)
     assert counter.memo_file is None and counter.count(K8, 8) == L8
@@ -221,7 +231,7 @@ def test_a_worker_whose_disk_has_no_room_counts_with_its_own_table(tmp_path, mon
 
 @pytest.mark.parametrize("what, make", [("a FIFO", os.mkfifo), ("a directory", os.mkdir)])
 def test_something_not_a_regular_file_at_the_memo_path_is_refused_in_one_line_never_waited_on(
-        tmp_path, monkeypatch, capsys, fails_instead_of_hanging, what, make):
+        tmp_path, monkeypatch, capsys, fails_instead_of_hanging, what, make, forget_counters):
     """A FIFO at the memo path made ``count 1x9`` hang with no output (its
     line on the memo waited for a writer): it is refused as a file of
     another kernel is, and each process counts with its own table, as then."""
@@ -235,7 +245,7 @@ def test_something_not_a_regular_file_at_the_memo_path_is_refused_in_one_line_ne
         open_memo(8, 64.0, directory=path.parent)
     assert str(err.value) == refused
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(factor_api, "_PROCESS_COUNTERS", {})
+    forget_counters()                            # as a new process would
     counter = factor_api.process_counter(8, 64.0)
     assert counter.memo_file is None and counter.count(K8, 8) == L8
     err = capsys.readouterr().err
@@ -258,7 +268,7 @@ def _set_count(path, value):
                                     lambda slots: 3 * slots // 4, lambda slots: slots],
                          ids=["2^64-1", "2^63", "full", "every slot"])
 def test_a_count_of_classes_the_slots_disagree_with_is_counted_again_and_the_table_stores(
-        tmp_path, capsys, monkeypatch, damage):
+        tmp_path, capsys, monkeypatch, damage, forget_counters):
     """The count is outside the header's checksum (every process adds to
     it): set to 2^64 - 1, ``count`` printed 18,446,744,073,709,551,615
     classes (1759218604441600.0 % full), and a count that made the table
@@ -285,7 +295,7 @@ def test_a_count_of_classes_the_slots_disagree_with_is_counted_again_and_the_tab
     assert st["dropped"] == 0 and st["entries"] > claimed      # K_8's classes are stored
     # a worker that finds it so says it in one line
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(factor_api, "_PROCESS_COUNTERS", {})
+    forget_counters()                            # as a new process would
     shared = memo_path(8, 64.0, tmp_path / "gridcount")
     FactorizationCounter(8, memo_file=open_memo(8, 64.0, directory=shared.parent)).count(K8, 8)
     capsys.readouterr()

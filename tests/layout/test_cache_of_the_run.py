@@ -11,7 +11,7 @@ from factorization import api as factor_api
 def test_a_memo_file_a_test_makes_is_not_in_the_machines_cache(machine_cache_root, monkeypatch):
     # the tests that opened process_counter without setting XDG_CACHE_HOME left
     # memo files of 64 MiB in ~/.cache/gridcount
-    monkeypatch.setattr(factor_api, "_PROCESS_COUNTERS", {})
+    factor_api.forget_process_counters()         # as a new process would
     path = factor_api.process_counter(5, 1.0).memo_file.path
     assert path.exists() and path.parent == cache_root()
     assert not path.is_relative_to(machine_cache_root)

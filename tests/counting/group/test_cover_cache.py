@@ -78,7 +78,7 @@ def test_a_damaged_file_is_not_believed_and_is_computed_again(tmp_path, damage):
         doc = json.loads(text)
         doc["format"] = cover_cache.FORMAT + 1
         fields = {k: v for k, v in doc.items() if k != "sha256"}
-        _edit(path, format=doc["format"], sha256=cover_cache._checksum(fields))
+        _edit(path, format=doc["format"], sha256=cover_cache.checksum(fields))
     elif damage == "extra field":
         _edit(path, note="hello")
     elif damage == "empty":
@@ -91,7 +91,7 @@ def test_a_damaged_file_is_not_believed_and_is_computed_again(tmp_path, damage):
         doc = json.loads(text)
         doc["full_order"] = "-5"
         fields = {k: v for k, v in doc.items() if k != "sha256"}
-        _edit(path, full_order="-5", sha256=cover_cache._checksum(fields))
+        _edit(path, full_order="-5", sha256=cover_cache.checksum(fields))
     assert read_cached("3x3+disjoint", tmp_path) is None
     compute = Counting()
     assert cached_compare("3x3+disjoint", tmp_path, compute) == SUDOKU_P

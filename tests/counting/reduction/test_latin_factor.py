@@ -63,9 +63,9 @@ def test_a_foreign_unit_is_refused():
 def chunked_order_7(monkeypatch):
     """Order 7 laid out as order 10 is: classes at degree 5, each in 4 chunks."""
     monkeypatch.setitem(latin_factor.LAYOUT, 7, (5, 4))
-    latin_factor._classes.cache_clear()
+    latin_factor.forget_classes()
     yield LatinFactorReduction("1x7")
-    latin_factor._classes.cache_clear()
+    latin_factor.forget_classes()
 
 
 def test_chunked_units_are_class_times_chunks_and_give_the_same_total(chunked_order_7):

@@ -191,7 +191,7 @@ def test_2x3_and_3x3_units_read_tables_mapped_from_the_machines_cache(monkeypatc
     from bandtables.cache import tables_path
     from counting.reduction import patterns3
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(patterns3, "_TABLES", {})
+    patterns3.forget_tables()
     red = ThreeBandPatternReduction(shape)
     R = red.rows
     bt = patterns3.tables(R)
@@ -203,8 +203,8 @@ def test_2x3_and_3x3_units_read_tables_mapped_from_the_machines_cache(monkeypatc
     first = {u.unit_id: red.count_directly(u).count for u in red.units()}
     # a new process of the machine: nothing may be built, everything is mapped
     import bandtables.cache
-    monkeypatch.setattr(patterns3, "_TABLES", {})
-    monkeypatch.setattr(bandtables.cache, "_CHECKED", set())
+    patterns3.forget_tables()
+    bandtables.cache.forget_checked()
 
     def no_building(*args, **kw):
         raise AssertionError("a table was built in a process that should map it")
@@ -223,7 +223,7 @@ def test_where_no_cache_can_be_written_the_process_builds_its_own_and_says_so(
     from counting.reduction import patterns3
     (tmp_path / "file").write_text("not a directory")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))
-    monkeypatch.setattr(patterns3, "_TABLES", {})
+    patterns3.forget_tables()
     red = ThreeBandPatternReduction("2x3")
     assert red.total({u.unit_id: red.count_directly(u).count for u in red.units()}) == \
         28_200_960
@@ -241,7 +241,7 @@ def test_4x3_reads_the_tables_of_this_machines_cache_by_default(monkeypatch, tmp
     asked = []
     monkeypatch.setattr(bandtables.cache, "tables4_dir", lambda: asked.append(1) or tmp_path)
     monkeypatch.setattr(bandtables.tables4, "load", lambda d: ("tables of", str(d)))
-    monkeypatch.setattr(patterns3, "_TABLES4", {})
+    patterns3.forget_tables()
     assert patterns3.tables4() == ("tables of", str(tmp_path)) and asked == [1]
     assert patterns3.tables4(str(tmp_path / "x")) == ("tables of", str(tmp_path / "x"))
     assert asked == [1]

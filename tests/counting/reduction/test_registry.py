@@ -115,7 +115,7 @@ class _LatinOnly(MovesReduction):
 
 
 def test_a_reduction_is_offered_only_for_the_shapes_it_applies_to(monkeypatch):
-    monkeypatch.setitem(registry._TABLE, "rows", _LatinOnly)
+    monkeypatch.setitem(registry.TABLE, "rows", _LatinOnly)
     assert reduction_names("1x4") == ("cycles2", "factor", "cycles", "moves", "patterns", "rows")
     assert reduction_names("2x3") == ("moves", "patterns2", "patterns", "patterns3")
     assert type(get_reduction("1x4", "rows")) is _LatinOnly

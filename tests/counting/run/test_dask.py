@@ -138,10 +138,10 @@ def test_without_distributed_the_error_says_how_to_install(monkeypatch, specs):
 
 def test_a_result_from_another_engine_is_refused(specs):
     res = count_unit(specs[0])
-    dask_pool._check_engine(res, "tcp://127.0.0.1:1")                 # same engine: fine
+    dask_pool.check_engine(res, "tcp://127.0.0.1:1")                 # same engine: fine
     other = type(res)(**{**res.as_dict(), "engine_version": "some-other-engine"})
     with pytest.raises(EngineMismatch, match="same gridcount wheel"):
-        dask_pool._check_engine(other, "tcp://127.0.0.1:1")
+        dask_pool.check_engine(other, "tcp://127.0.0.1:1")
 
 
 # ---------------------------------------------------------------------------
@@ -265,7 +265,7 @@ def test_band_tables_units_count_on_a_cluster_as_in_the_local_pool(cluster):
 
 def test_a_mismatching_result_is_never_yielded(cluster, specs, monkeypatch):
     # a worker that joined after the check: only the per-result check sees it
-    monkeypatch.setattr(dask_pool, "_check_workers", lambda client, workers, options: ([], {}))
+    monkeypatch.setattr(dask_pool, "check_workers", lambda client, workers, options: ([], {}))
     monkeypatch.setattr(dask_pool, "ENGINE_VERSION", "client-engine")
     run = run_units_dask(specs[:2], scheduler=cluster.scheduler_address)
     with pytest.raises(EngineMismatch, match="counted unit .* with engine"):
