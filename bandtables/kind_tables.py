@@ -53,7 +53,7 @@ from types import MappingProxyType
 import numpy as np
 
 from bandtables import _kinds
-from bandtables.kind_cache import cached_arrays
+from bandtables.kind_cache import cached_arrays, cached_entry
 from bandtables.partitions import ordered_codes
 from grids.kind import as_kind
 
@@ -483,11 +483,20 @@ class KindBandTables:
                 keys, mult = _orbits(self._codes, keys, mult, gens)
                 return {"keys": keys, "mults": mult}
 
-            # what they depend on: band 1's house cells, the other bands' tables' keys
-            got = cached_arrays("orbits", (self.R, first, tuple(_table_key(c) for c in others)),
-                                enumerate_orbits, method=METHOD)
+            got = cached_arrays("orbits", self._orbits_key(), enumerate_orbits, method=METHOD)
             self._orbits = got["keys"], got["mults"]
         return self._orbits
+
+    def _orbits_key(self) -> tuple:
+        """What the orbits depend on: band 1's house cells, the other bands' tables' keys."""
+        return (self.R, self.cells[self.first],
+                tuple(_table_key(self.cells[b]) for b in self.others))
+
+    def orbits_cached(self) -> bool:
+        """Whether :attr:`orbits` is quick now: read by this process already, or
+        made into this machine's cache (not checked: :attr:`orbits` checks it)."""
+        return self._orbits is not None or \
+            cached_entry("orbits", self._orbits_key(), method=METHOD) is not None
 
     def build_tables(self) -> None:
         """Map the other two bands' tables now (on first use otherwise), made first if

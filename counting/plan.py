@@ -167,6 +167,10 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
         if r.up_to_symmetry and get_reduction(kind.name, symmetry).identity_from_grid:
             grid_lock = acquire_early(grid_store_to_count(default_db_path(
                 kind.name, get_reduction(kind.name, r.reduction).name), kind.name, path))
+        listed = get_reduction(kind.name, symmetry if r.up_to_symmetry else r.reduction)
+        listing = listed.listing_notice()
+        if listing and listed.estimate_lists_units:   # the estimate lists them: said before it
+            say(listing)
         if r.force:      # --force runs a job past its estimate, never one that cannot be counted
             try:         # nor the search in place of a route that is not runnable (2x6)
                 # a symmetry job whose identity is the grid count forces that count too
@@ -187,10 +191,8 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
                 raise
             for what, cost in costs:
                 say(f"estimated cost of {what}: {cost.describe(r.workers)}")
-        listing = get_reduction(kind.name, symmetry if r.up_to_symmetry else r.reduction) \
-            .listing_notice()
-        if listing:      # said at once, terminal or not: minutes before the first unit
-            say(listing)
+        if listing and not listed.estimate_lists_units:   # said at once, terminal or not:
+            say(listing)                                    # minutes before the first unit
         with say_if_slow(note if not listing else _silent, f"preparing the units of {r.shape} ..."):
             job = Job.load(r.shape, symmetry if r.up_to_symmetry else r.reduction, force=r.force)
             grids = Job.load(r.shape, r.reduction, force=r.force) \

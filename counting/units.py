@@ -14,6 +14,7 @@ unit and a :class:`Tally`.
 """
 from __future__ import annotations
 
+import dataclasses
 import socket
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
@@ -159,3 +160,20 @@ class Tally:
         """The count of a run of ``ec`` with that run's statistics."""
         st = ec.stats
         return cls(count, st.nodes, st.dead_ends, st.memo_hits, st.seconds)
+
+    def plus(self, other: "Tally", weight: int = 1) -> "Tally":
+        """This tally and ``other``'s work: the count plus ``weight`` ×
+        ``other``'s (one search standing for ``weight`` equal ones), the
+        nodes, dead ends, memo hits and seconds of both (the work done).
+
+        Example
+        -------
+        >>> t = Tally(2, nodes=5).plus(Tally(3, nodes=7), weight=4)
+        >>> t.count, t.nodes
+        (14, 12)
+        """
+        return dataclasses.replace(self, count=self.count + weight * other.count,
+                                   nodes=self.nodes + other.nodes,
+                                   dead_ends=self.dead_ends + other.dead_ends,
+                                   memo_hits=self.memo_hits + other.memo_hits,
+                                   seconds=self.seconds + other.seconds)

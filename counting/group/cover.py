@@ -212,7 +212,7 @@ class OrbitCover:
         self.owner, self.values, self.given = owner, values, given
         self.known_orbits = {owner[r] for r in given}
         self.matrix: ExactCover | None = None
-        self.nodes = 0
+        self.nodes = self.dead_ends = self.memo_hits = 0   # summed over the searches
         self.searches = 0
 
     def build(self, prefix: set[int] = frozenset()) -> ExactCover:
@@ -239,7 +239,10 @@ class OrbitCover:
 
     def _count(self, given, options: CountOptions) -> int:
         out = self.matrix.count(given=given, **options.engine_arguments(self.matrix))
-        self.nodes += self.matrix.stats.nodes
+        stats = self.matrix.stats
+        self.nodes += stats.nodes
+        self.dead_ends += stats.dead_ends
+        self.memo_hits += stats.memo_hits
         self.searches += 1
         return out
 

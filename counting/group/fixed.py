@@ -63,6 +63,7 @@ from typing import Iterator
 import numpy as np
 
 from counting.options import CountOptions
+from counting.units import Tally
 from counting.group.cover import (OrbitCover, commuting_symmetries, conjugate,
                                      relabelling_classes)
 from counting.group.permutations import cycle_type, partitions
@@ -95,6 +96,8 @@ class FixedCount:
         Search-tree nodes of those exact covers.
     seconds : float
         Wall-clock seconds, relabellings and exact covers together.
+    dead_ends, memo_hits : int
+        Dead ends and memo hits of those exact covers.
     """
 
     count: int
@@ -104,6 +107,14 @@ class FixedCount:
     searches: int
     nodes: int
     seconds: float
+    dead_ends: int = 0
+    memo_hits: int = 0
+
+    def tally(self, factor: int = 1) -> Tally:
+        """``factor`` × the count, with the work of its searches (nodes,
+        dead ends, memo hits) and its seconds."""
+        return Tally(factor * self.count, self.nodes, self.dead_ends, self.memo_hits,
+                     self.seconds)
 
 
 def cell_orbits(perm: np.ndarray) -> list[list[int]]:
@@ -466,7 +477,7 @@ def count_fixed(shape, g: Symmetry, pi_type: tuple[int, ...],
     symmetries = []
     if reduce and candidates and not all(len(o) == 1 for o in orbits):
         symmetries = commuting(unit[1])
-    total = searches = nodes = 0
+    total = searches = nodes = dead_ends = memo_hits = 0
     classes = relabelling_classes([pi for pi, _ in candidates], symmetries)
     for i, weight in classes:
         pi, known = candidates[i]
@@ -475,6 +486,8 @@ def count_fixed(shape, g: Symmetry, pi_type: tuple[int, ...],
         total += weight * cover.count(options, keeping)
         searches += cover.searches
         nodes += cover.nodes
+        dead_ends += cover.dead_ends
+        memo_hits += cover.memo_hits
     return FixedCount(total, unit[0], len(candidates), len(classes), searches, nodes,
-                      time.perf_counter() - t0)
+                      time.perf_counter() - t0, dead_ends, memo_hits)
 

@@ -74,6 +74,7 @@ Example
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from collections import Counter
@@ -92,12 +93,13 @@ from counting.group.permutations import centraliser_order, partitions, type_repr
 from counting.group.split_burnside import CellSymmetry
 from counting.group.symmetries import Symmetry
 from counting.options import CountOptions
+from counting.units import Tally
 from dlx.api import ConflictingGivensError
 
 __all__ = ["LatinClass", "LatinTerm", "LatinClasses", "paratopism", "paratopy_classes",
-           "isomorphism_classes", "wreath_centraliser", "quotient_fixed", "first_row_classes",
-           "diagonal_commuting", "cell_commuting",
-           "term_fixed", "ruled_out", "free_cells", "split_parts", "triple_quotient",
+           "isomorphism_classes", "wreath_centraliser", "quotient_fixed", "quotient_search",
+           "first_row_classes", "diagonal_commuting", "cell_commuting",
+           "term_fixed", "term_search", "ruled_out", "free_cells", "split_parts", "triple_quotient",
            "main_class_count", "isomorphism_class_count", "METHODS"]
 
 #: How the non-identity terms are counted: ``"fast"`` (cells × relabelling
@@ -300,26 +302,36 @@ def quotient_fixed(n: int, perm, options: CountOptions | None = None, *,
     When there are ``split_at`` or more (None: never), count one first row
     per class of :func:`first_row_classes` (given to the search), weighted
     by the class size; else one search."""
+    return quotient_search(n, perm, options, split_at=split_at).count
+
+
+def quotient_search(n: int, perm, options: CountOptions | None = None, *,
+                    split_at: int | None = SPLIT_AT) -> Tally:
+    """:func:`quotient_fixed` with the work of its searches: the count, and
+    the nodes, dead ends, memo hits and seconds of every search it made (the
+    first, stopped at ``split_at`` covers, included; all 0 when the
+    quotient has no option and nothing is searched)."""
     options = CountOptions() if options is None else options
     q = triple_quotient(n, perm)
     if not q.rows:
-        return 0
+        return Tally(0)
     cover, row_of = q.cover(), q.row_of
     memo = dict(memo=options.memo, memo_mb=options.memo_mb, memo_at="all")
     if split_at is None or n < 3:
-        return cover.count(**memo)
-    small = cover.count(limit=split_at)
-    if small < split_at:
+        return Tally.of_engine(cover.count(**memo), cover)
+    small = Tally.of_engine(cover.count(limit=split_at), cover)
+    if small.count < split_at:
         return small
-    total = 0
+    total = dataclasses.replace(small, count=0)          # its work, not its count
     for rho, size in first_row_classes(n, perm):
         given = {int(row_of[c * n + s]) for c, s in enumerate(rho)}      # triples (0, c, s)
         if -1 in given:
             continue
         try:
-            total += size * cover.count(given=sorted(given), **memo)
+            fixed = cover.count(given=sorted(given), **memo)
         except ConflictingGivensError:
             continue
+        total = total.plus(Tally.of_engine(fixed, cover), weight=size)
     return total
 
 
@@ -345,18 +357,19 @@ def cell_commuting(n: int, cells, unit: list[int], limit: int = SAMPLE) -> list[
     return [Commuting.of(p, unit) for p in d]
 
 
-def _split_fixed(n: int, cells: CellSymmetry | Symmetry, pi_type, options,
-                 transposing: bool) -> int:
-    """``z_t · A_t(h)``: the squares with ``X∘h = π∘X`` for one ``π`` of type ``t``."""
+def _split_search(n: int, cells: CellSymmetry | Symmetry, pi_type, options,
+                  transposing: bool) -> Tally:
+    """``z_t · A_t(h)``: the squares with ``X∘h = π∘X`` for one ``π`` of
+    type ``t``, with the work of :func:`~.fixed.count_fixed`'s searches."""
     kind = f"1x{n}"
     if tuple(pi_type) not in relabelling_types(kind, cells):
-        return 0
+        return Tally(0)
     commuting = None
     if transposing:          # not an element of G: reduce by the diagonal elements
         perm = cells.cell_permutation()
         commuting = lambda unit: cell_commuting(n, perm, unit, limit=COMMUTING_LIMIT)  # noqa: E731
     fc = count_fixed(kind, cells, pi_type, options, commuting=commuting)
-    return centraliser_order(pi_type) * fc.count
+    return fc.tally(centraliser_order(pi_type))
 
 
 def term_fixed(cls: LatinClass, options: CountOptions | None = None, *,
@@ -367,6 +380,15 @@ def term_fixed(cls: LatinClass, options: CountOptions | None = None, *,
     only for n ≤ :data:`~.burnside.MAX_SEARCHED_IDENTITY`; ValueError in one
     line when it is missing, or when ``grid_total`` is no multiple of n!.
     """
+    return term_search(cls, options, grid_total=grid_total, method=method).count
+
+
+def term_search(cls: LatinClass, options: CountOptions | None = None, *,
+                grid_total: int | None = None, method: str = "fast") -> Tally:
+    """:func:`term_fixed` with the work of its searches: the count, and the
+    nodes, dead ends, memo hits and seconds of the exact covers counted
+    (all 0 when nothing is searched: a term ruled out, an identity given
+    ``grid_total``)."""
     n = cls.n
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
@@ -377,16 +399,16 @@ def term_fixed(cls: LatinClass, options: CountOptions | None = None, *,
                     or grid_total < 1 or grid_total % fact:
                 raise ValueError(f"grid total of 1x{n} must be a positive multiple of {n}!, "
                                  f"got {grid_total!r}")
-            return grid_total
+            return Tally(grid_total)
         if n > MAX_SEARCHED_IDENTITY:
             raise ValueError(f"the identity fixes every Latin square of order {n}: pass "
                              f"grid_total (the grid count of 1x{n})")
-        return fact * count_fixed(f"1x{n}", Symmetry.identity(f"1x{n}"), (1,) * n,
-                                  options).count
+        return count_fixed(f"1x{n}", Symmetry.identity(f"1x{n}"), (1,) * n,
+                           options).tally(fact)
     if method == "quotient" or cls.coset == "(123)":
-        return quotient_fixed(n, cls.triples(), options)
+        return quotient_search(n, cls.triples(), options)
     cells, pi_type = split_parts(cls)
-    return _split_fixed(n, cells, pi_type, options, transposing=cls.coset == "(12)")
+    return _split_search(n, cells, pi_type, options, transposing=cls.coset == "(12)")
 
 
 def split_parts(cls: LatinClass) -> tuple[CellSymmetry | Symmetry, tuple]:

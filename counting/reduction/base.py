@@ -24,6 +24,7 @@ import numpy as np
 
 from counting.options import CountOptions
 from counting.reduction.cost import estimate_work, longest_first
+from counting.reduction.listing import listing_notice
 from counting.units import Tally, UnitProblem, UnitSpec
 from dlx import ENGINE_VERSION, ExactCover
 from grids.shape import Shape, as_shape
@@ -166,11 +167,26 @@ class Reduction(abc.ABC):
         estimate of :mod:`counting.reach`."""
         return self.n_units(), True
 
+    #: Whether the cost estimate of ``count`` lists the units (then their
+    #: :meth:`listing_notice` is said before it; else before the units are
+    #: listed, after the estimate).
+    estimate_lists_units = True
+
     def listing_notice(self) -> str | None:
         """The line said before this job's units are listed when listing them
-        takes more than a few seconds (what, and how long where known), or
-        None (the default: quick, or said only if slow, on a terminal)."""
-        return None
+        takes more than a few seconds (what, and how long), or None (quick,
+        or said only if slow, on a terminal).  By default the wait measured
+        from an empty cache (:func:`~counting.reduction.listing.listing_notice`),
+        unless this machine keeps what the listing makes (:meth:`listing_cached`)."""
+        if self.listing_cached():
+            return None
+        kind = getattr(self, "grid_kind", self.shape)      # a kind's reduction: its kind
+        return listing_notice(kind.name, self.name)
+
+    def listing_cached(self) -> bool:
+        """Whether this machine keeps what listing the units makes, which
+        makes it quick (default: nothing is kept)."""
+        return False
 
     def not_recountable(self, spec) -> str | None:
         """Why ``gridcount recount`` cannot count ``spec`` by itself (None:

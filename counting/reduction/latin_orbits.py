@@ -47,6 +47,7 @@ Example
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
@@ -58,7 +59,7 @@ import numpy as np
 from counting.group.burnside import BurnsideTerm, ClassRow, burnside_group, identity_fixed
 from counting.group.latin_classes import (LatinClass, isomorphism_classes, paratopism,
                                           free_cells, paratopy_classes, quotient_fixed,
-                                          ruled_out, term_fixed)
+                                          ruled_out, term_fixed, term_search)
 from counting.group.loop_classes import MAX_LOOPS
 from counting.options import CountOptions
 from counting.reduction.base import BandClass, Reduction
@@ -215,14 +216,23 @@ class LatinGroupReduction(BurnsideTerms, Reduction):
         return None
 
     def count_directly(self, spec: LatinUnit, options: CountOptions = CountOptions()) -> Tally:
-        """``Fix`` of the unit's class (the identity's: the squares with row
-        1 in order, searched only up to order 6: beyond, it is the grid count's)."""
+        """The unit's count with the nodes, dead ends and memo hits of its
+        searches (:meth:`term_search`) and the CPU seconds it took."""
         self._check_spec(spec)
         t0 = time.process_time()
-        fixed = term_fixed(spec.latin_class, options)
+        search = self.term_search(spec, options)
+        return dataclasses.replace(search, seconds=time.process_time() - t0)
+
+    def term_search(self, spec: LatinUnit, options: CountOptions) -> Tally:
+        """``Fix`` of the unit's class (the identity's: the squares with row
+        1 in order, searched only up to order 6: beyond, it is the grid
+        count's) with the work of its searches
+        (:func:`~counting.group.latin_classes.term_search`)."""
+        search = term_search(spec.latin_class, options)
         if spec.is_identity:
-            fixed = identity_fixed(self.grid_kind, fixed)
-        return Tally(fixed, seconds=time.process_time() - t0)
+            search = dataclasses.replace(search, count=identity_fixed(self.grid_kind,
+                                                                      search.count))
+        return search
 
     def count_independently(self, spec: LatinUnit,
                             options: CountOptions = CountOptions()) -> int | None:

@@ -43,10 +43,8 @@ Example
 """
 from __future__ import annotations
 
-import dataclasses
 import math
 import random
-import time
 
 from counting.group.latin_classes import LatinClass
 from counting.group.loop_classes import (MAX_SEARCHED_LOOPS, fixed_points, loop_classes,
@@ -98,19 +96,16 @@ class LoopReduction(LatinGroupReduction):
         """The class size × the representative's fixed points (module docstring)."""
         return cls.size * len(fixed_points(cls))
 
-    def count_directly(self, spec: LatinUnit, options: CountOptions = CountOptions()) -> Tally:
+    def term_search(self, spec: LatinUnit, options: CountOptions) -> Tally:
         """The loops of identity ``e`` (the representative's first fixed
         point) that the representative maps onto themselves, with the nodes,
         dead ends and memo hits of their search; ValueError for an identity
         that is the grid count's (:attr:`identity_from_grid`)."""
-        self._check_spec(spec)
         why = self.not_recountable(spec)
         if why is not None:
             raise ValueError(why)
         cls = spec.latin_class
-        t0 = time.process_time()
-        search = loop_fixed_search(cls.n, cls.perms()[0], fixed_points(cls)[0], options)
-        return dataclasses.replace(search, seconds=time.process_time() - t0)
+        return loop_fixed_search(cls.n, cls.perms()[0], fixed_points(cls)[0], options)
 
     def count_independently(self, spec: LatinUnit,
                             options: CountOptions = CountOptions()) -> int | None:

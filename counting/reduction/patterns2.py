@@ -299,6 +299,10 @@ class TwoBandPatternReduction(Reduction):
     #: Measured minutes to enumerate the classes, by R (2x6: 63,053 classes).
     LISTING_MINUTES = {6: 3}
 
+    #: From :attr:`ESTIMATE_WITHOUT_CLASSES` on (the only rows with a
+    #: notice) the estimate does without the classes: said after it.
+    estimate_lists_units = False
+
     def listing_notice(self) -> str | None:
         """From :attr:`ESTIMATE_WITHOUT_CLASSES` on: the classes take minutes."""
         R = self.rows

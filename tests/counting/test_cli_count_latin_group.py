@@ -5,6 +5,7 @@ counting/plan.py, counting/reduction/latin_orbits.py).
 The oracle is a union-find over every Latin square under generators of each
 group (tests/latin_samples.py), with no Burnside in it.
 """
+import csv
 import json
 import math
 
@@ -149,3 +150,16 @@ def test_a_grid_store_forged_after_a_main_class_identity_was_taken_is_noticed(he
     assert res.exit_code == 1 and res.output.count("\n") == 1, res.output
     for words in ("1x4-rcycles2.sqlite", "1x4-rsymmetry-main-class.sqlite", "changed since"):
         assert words in res.output, res.output
+
+
+@pytest.mark.parametrize("group", ["main-class", "isomorphism"])
+def test_the_count_and_the_units_csv_give_the_nodes_each_unit_searched(here, group):
+    # they said 0 search nodes for units that searched
+    doc = count_json("1x5", "--group", group)
+    assert doc["run"]["nodes_int"] > 0 and doc["run"]["dead_ends_int"] > 0
+    res = invoke("export", f"results/1x5-rsymmetry-{group}.sqlite", "--csv", here / "u.csv")
+    assert res.exit_code == 0, res.output
+    rows = list(csv.DictReader((here / "u.csv").read_text().splitlines()))
+    searched = [r for r in rows if not r["worker"].startswith("grid count")]   # not the identity
+    assert len(searched) == len(rows) - 1
+    assert all(int(r["nodes"]) > 0 for r in searched if int(r["count"]) > 0)

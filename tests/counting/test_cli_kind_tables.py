@@ -11,9 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from bandtables.kind_tables import KindBandTables
 from cli_samples import invoke, one_line_error
 from count_process import killed_at_the_gate, units_in
+from counting.reduction import listing
 from counting.store.database import Store
+from grids.kind import as_kind
+from listing_samples import measured
 from one_house_samples import six_brute_total, six_kind_text
 from store_samples import store_count_plus_one
 
@@ -260,3 +264,27 @@ def test_the_checked_export_of_the_centre_count_still_merges(here):
     res = invoke("merge", "c.sqlite", export)
     assert res.exit_code == 0, res.output
     assert len(units_in(here / "c.sqlite")) == 79
+
+
+def test_count_says_a_slow_listing_before_its_estimate_lists_the_units(here, tmp_path,
+                                                                       monkeypatch):
+    """With an empty cache, a 9x9 kind's job lists its band-1 orbits in the
+    estimate, about 12 s of a core: said first, on a pipe too, before any is
+    listed (here a 6x6 kind of this test alone, measured as slow, its
+    listing stopped)."""
+    # a house of no other test: no reduction of it is cached in this process
+    (here / "slow.kind").write_text("house r2c2 r1c4 r4c1 r3c6 r5c3 r6c5\n")
+    name = as_kind("2x3+@slow.kind").name
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(listing, "FILE", measured(tmp_path / "m.json",
+                                                  (name, "kind-tables", 30)))
+
+    def stopped(self):
+        raise ValueError("listing stopped by the test")
+    monkeypatch.setattr(KindBandTables, "orbits", property(stopped))
+    res = invoke("count", "2x3+@slow.kind", "--reduction", "kind-tables", "--workers", 1)
+    lines = res.stderr.strip().splitlines()
+    assert res.exit_code != 0 and "listing stopped by the test" in lines[-1], res.output
+    assert lines[:-1] == [f"listing the units of {name} (kind-tables) first: about 30 s of one "
+                          f"core, as measured from an empty cache "
+                          f"(results/listing-seconds.json) ..."]

@@ -12,10 +12,11 @@ import pytest
 from bandtables.kind_count import count_kind_by_band_tables
 from bandtables.kind_tables import KindBandTables
 from counting.reach import job_cost
-from counting.reduction import get_reduction, reduction_names
+from counting.reduction import get_reduction, listing, reduction_names
 from counting.reduction.kind_band_tables import KindBandTableReduction
 from counting.reduction.registry import KIND_CHOSEN
 from counting.job import default_db_path
+from listing_samples import measured
 from one_house_samples import SIX_HOUSES, six, six_brute_total
 
 
@@ -216,3 +217,19 @@ def test_the_digest_changes_with_the_order_or_the_grouping_of_the_orbits():
     regrouped = [a.__class__(**{**vars(a), "keys": a.keys[:1], "mults": a.mults[:1]}),
                  *units[1:]]
     assert digest_of_units(regrouped) != digest_of_units(units)
+
+
+def test_listing_is_said_first_until_the_orbits_are_in_this_machine_s_cache(tmp_path,
+                                                                            monkeypatch):
+    """9x9 kinds' band-1 orbits take about 12 s of a core to enumerate
+    (results/listing-seconds.json): count says so first, with an empty cache
+    only (0.2 s after).  A 6x6 kind measured as slow stands for them here."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(listing, "FILE", measured(tmp_path / "m.json", ("2x3", "kind-tables", 30)))
+    red = KindBandTableReduction("2x3")
+    assert red.listing_notice() == ("listing the units of 2x3 (kind-tables) first: about 30 s "
+                                    "of one core, as measured from an empty cache "
+                                    "(results/listing-seconds.json) ...")
+    red.units()
+    assert red.listing_notice() is None
+    assert KindBandTableReduction("2x3").listing_notice() is None     # another process's: cached

@@ -1,6 +1,7 @@
 """Running units (counting/run/pool.py): in this process or in a process pool,
 longest first, with the options reaching every worker; a killed or stopped
 worker's unit counted again; memo tables that cannot fit refused."""
+import mmap
 import multiprocessing as mp
 import os
 import re
@@ -230,6 +231,45 @@ def test_tables_shared_by_the_workers_are_counted_once(monkeypatch):
                                          r"table: .* MiB\) \+ 3,000 MiB of tables shared by "
                                          r"them = .* more than this machine's memory"):
         check_memory(4, CountOptions(memo=False), 0, shared_mib=3_000)
+
+
+MAPPED_MIB = 64
+
+
+def mapped_and_read(path) -> tuple[float, float]:
+    """process_mib() before and after mapping a file of MAPPED_MIB MiB
+    read-only and reading a byte of each of its pages (all then resident)."""
+    path.write_bytes(b"\1" * (MAPPED_MIB << 20))
+    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+        before = pool.process_mib()
+        assert sum(m[i] for i in range(0, len(m), mmap.PAGESIZE)) == len(m) // mmap.PAGESIZE
+        return before, pool.process_mib()
+
+
+def test_a_process_s_memory_leaves_out_the_tables_it_has_mapped(tmp_path):
+    """check_memory counts the tables mapped from the machine's cache once
+    (shared_mib); a process that had read them (listing a 3x3+centre job's
+    units from them) counted their 145 MiB again in each worker's size."""
+    before, after = mapped_and_read(tmp_path / "table")
+    assert after - before < MAPPED_MIB / 4
+    held = pool.process_mib()
+    block = bytearray(MAPPED_MIB << 20)       # the process's own memory is still counted
+    block[::mmap.PAGESIZE] = b"\1" * len(block[::mmap.PAGESIZE])
+    assert pool.process_mib() - held > MAPPED_MIB * 3 / 4
+
+
+def test_without_rss_anon_the_resident_set_less_its_shared_pages_is_counted(tmp_path,
+                                                                            monkeypatch):
+    real_open = open
+
+    def older_kernel(path, *args, **kwargs):      # /proc/self/status without RssAnon
+        if path == "/proc/self/status":
+            raise FileNotFoundError(path)
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", older_kernel)
+    before, after = mapped_and_read(tmp_path / "table")
+    assert 0 < before and after - before < MAPPED_MIB / 4
 
 
 def test_a_pool_counts_the_tables_its_reduction_shares_before_it_starts(monkeypatch):
