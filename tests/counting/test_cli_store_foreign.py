@@ -1,7 +1,8 @@
 """The store commands that show a total (``status``, ``export``, ``report``; counting/cli/store.py,
 counting/job.py's ``summarise``, counting/report/content.py) on a complete ``factor`` store of
 another kernel: its unit ids follow that kernel's canonical form, so this gridcount's weights
-are of other graphs, and no total is shown, only why.  (A kind-tables store of another
+are of other graphs, and no total is shown, only why; nor is a symmetry job's identity taken
+from such a grid store (counting/store/identity.py).  (A kind-tables store of another
 listing keeps its total: test_cli_kind_tables.py.)"""
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from counting.job import Job
 from counting.store.database import JobInfo, Store
 from factorization import ENGINE_NAME, KERNEL_VERSION
 
-from cli_samples import invoke
+from cli_samples import invoke, one_line_error
+from count_process import units_in
 from store_samples import make_result
 
 #: 1x5 by ``factor``: this kernel's two graphs, their weights and counts (weights by
@@ -98,3 +100,15 @@ def test_a_store_of_this_kernel_keeps_its_total(tmp_path, monkeypatch):
     doc = json.loads(invoke("status", "t.sqlite", "--json").stdout)
     assert doc["total_int"] == 161280 and doc["total_refused"] is None
     assert "not computed" not in invoke("status", "t.sqlite").output
+
+
+def test_a_symmetry_count_takes_no_identity_from_another_kernel_s_grid_store(foreign, tmp_path):
+    """The identity was the misweighed total over 5! (155,520 / 120 = 1,296 recorded as
+    unit 0); Burnside's divisibility caught it here, but need not at a larger order."""
+    (tmp_path / "results").mkdir()
+    (tmp_path / foreign).rename(tmp_path / "results" / "1x5-rfactor.sqlite")
+    res = invoke("count", "1x5", "--up-to-symmetry", "--group", "isotopy", "--reduction",
+                 "factor", "--db", "s.sqlite", "-w", "1", "-q")
+    one_line_error(res, "results/1x5-rfactor.sqlite: it belongs to another kernel", 2)
+    assert res.output.rstrip().endswith(SAID) and f"{MISWEIGHED:,}" not in res.output
+    assert not (tmp_path / "s.sqlite").exists() or units_in(tmp_path / "s.sqlite") == []
