@@ -149,7 +149,8 @@ def build_report(store: Store) -> Report:
         class_note=f"{not_started:,} of {len(job.units_of_class):,} classes not started yet "
                    f"(not listed)" if not_started and results else "")
     if results:
-        rep.figures = figures(pyplot(), job, results, weight, by_worker, timed, busy_clock(spans))
+        rep.figures = figures(pyplot(), job, results, weight if s.total_refused is None else None,
+                              by_worker, timed, busy_clock(spans))
     return rep
 
 

@@ -90,6 +90,7 @@ def test_report_shows_no_total_no_comparison_and_no_weights(foreign, tmp_path):
     assert [c.strip() for c in rows[0]][:2] == ["class", "weight"] and len(rows) == 3
     assert [(r[0].strip(), r[1].strip(), r[4].strip()) for r in rows[1:]] == \
         [("0", "—", "—"), ("1", "—", "—")]                   # no weight, no weight × Σ
+    assert "no class weights: the store's units are not this gridcount's" in text   # chart
 
 
 def test_a_store_of_this_kernel_keeps_its_total(tmp_path, monkeypatch):
