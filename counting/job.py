@@ -423,7 +423,7 @@ def summarise(store: Store, job: Job | None = None) -> Summary:
         identity = check_identity(store, results[0])   # results are sorted by unit id
     red = job.reduction_object
     foreign = red.foreign_engine(store.job.engine_version)
-    refused = None if foreign is None else red.foreign_total_refused()
+    refused = red.total_refused_for(store.job.engine_version)
     complete = len(counts) == job.n_units
     totalled = complete and refused is None    # no total of what it would misweigh
     ctot = {cid: sum(counts[u] for u in members)
@@ -456,10 +456,13 @@ CSV_FIELDS = ["unit_id", "class_id", "form_id", "weight", "count", "nodes", "dea
 
 
 def units_csv(store: Store, job: Job | None = None) -> str:
-    """Per-unit counts as CSV text (header row, sorted by unit id)."""
+    """Per-unit counts as CSV text (header row, sorted by unit id); the weight column
+    empty where this gridcount's weights are not the store's units' (a ``factor`` store
+    of another kernel: :meth:`~counting.reduction.base.Reduction.total_refused_for`)."""
     job = job or Job.for_store(store)
-    weight = {c.class_id: c.weight for c in job.classes}
     red = job.reduction_object
+    weight = defaultdict(str) if red.total_refused_for(store.job.engine_version) else \
+        {c.class_id: c.weight for c in job.classes}
     extra = list(red.unit_columns(job.units[0])) if job.units else []
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")

@@ -102,10 +102,10 @@ def read_grid_store(path: str | os.PathLike, shape: str) -> GridRows | None:
         if red.counts_orbits:
             raise OtherJobError(f"{path} is a store of essentially different grids, "
                              f"not of the grid count")
-        foreign = red.foreign_engine(job.engine_version)
-        refused = None if foreign is None else red.foreign_total_refused()
+        refused = red.total_refused_for(job.engine_version)
         if refused is not None:   # this gridcount's weights on its ids: a wrong total
-            raise OtherJobError(f"{path}: {foreign}; its total is not computed here: {refused}")
+            raise OtherJobError(f"{path}: {red.foreign_engine(job.engine_version)}; its total "
+                                f"is not computed here: {refused}")
         counts = {r.unit_id: r.count for r in store.results()}
     try:
         total = red.total(counts) if len(counts) == job.n_units else None

@@ -77,6 +77,14 @@ def test_export_writes_a_summary_with_no_total_and_says_why(foreign, tmp_path):
     assert doc["total"] is None and doc["foreign_units"].startswith("it belongs to another kernel")
 
 
+def test_the_units_csv_gives_no_weights_of_other_graphs(foreign, tmp_path):
+    # weight × count summed over the CSV was the misweighed total again
+    assert invoke("export", foreign, "--csv", "u.csv").exit_code == 0
+    head, *rows = [ln.split(",") for ln in (tmp_path / "u.csv").read_text().splitlines()]
+    assert head[3:5] == ["weight", "count"]
+    assert [(r[0], r[3], r[4]) for r in rows] == [("0", "", "24"), ("1", "", "36")]
+
+
 def test_report_shows_no_total_no_comparison_and_no_weights(foreign, tmp_path):
     pytest.importorskip("matplotlib")
     res = invoke("report", foreign, "-o", "r.md")

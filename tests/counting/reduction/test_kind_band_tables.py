@@ -215,6 +215,8 @@ def test_a_store_of_another_listing_has_its_total_here_whatever_its_order():
     assert red.total(dict(enumerate(counts))) == red.total(dict(enumerate(counts[::-1]))) \
         == six_brute_total("scattered")
     assert red.foreign_total_refused() is None
+    assert red.foreign_engine("dlx1-memo-3+kindtables1+units-0123456789abcdef") is not None
+    assert red.total_refused_for("dlx1-memo-3+kindtables1+units-0123456789abcdef") is None
 
 
 def test_the_digest_changes_with_the_order_or_the_grouping_of_the_orbits():

@@ -70,6 +70,8 @@ def test_a_store_of_another_kernel_has_no_total_here():
     assert red.foreign_engine("factorization-2 canon-99") is not None
     why = red.foreign_total_refused()
     assert why.startswith("L_n = Σ weight · count weighs each unit's count") and "\n" not in why
+    assert red.total_refused_for("factorization-2 canon-99") == why
+    assert red.total_refused_for(red.engine_version) is None          # this kernel's store
 
 
 @pytest.fixture
