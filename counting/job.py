@@ -353,6 +353,9 @@ class Summary:
     #: why the store's unit ids are not this gridcount's units (another listing of them:
     #: :meth:`~counting.reduction.base.Reduction.foreign_engine`), or None when they are
     foreign_units: str | None = None
+    #: why such a store's total (and weighted sum) is not computed here
+    #: (:meth:`~counting.reduction.base.Reduction.foreign_total_refused`), or None
+    total_refused: str | None = None
 
     @property
     def complete(self) -> bool:
@@ -360,13 +363,15 @@ class Summary:
 
     @property
     def foreign_note(self) -> str | None:
-        """What ``status`` and ``report`` say of a store whose unit ids are not this
-        gridcount's units (one line), or None: what it holds is shown, not which of
-        this gridcount's units remain."""
+        """What ``status``, ``report`` and ``export`` say of a store whose unit ids are
+        not this gridcount's units (one line), or None: what it holds is shown, not which
+        of this gridcount's units remain, nor a total this gridcount cannot compute."""
         if self.foreign_units is None:
             return None
+        no_total = ("" if self.total_refused is None else
+                    f"; its total is not computed here: {self.total_refused}")
         return (f"{self.foreign_units}; which of this gridcount's units remain cannot be "
-                f"said (what is shown is the store's units, as stored)")
+                f"said (what is shown is the store's units, as stored){no_total}")
 
     @property
     def factor(self) -> int:
@@ -398,6 +403,7 @@ class Summary:
             doc["identity"] = self.identity.as_json()
         if self.foreign_units is not None:
             doc["foreign_units"] = self.foreign_units
+            doc["total_refused"] = self.total_refused   # why "total" is null, or null
         return doc
 
 
@@ -415,13 +421,17 @@ def summarise(store: Store, job: Job | None = None) -> Summary:
     if job.reduction_object.counts_orbits and job.reduction_object.identity_from_grid \
             and 0 in counts:
         identity = check_identity(store, results[0])   # results are sorted by unit id
+    red = job.reduction_object
+    foreign = red.foreign_engine(store.job.engine_version)
+    refused = red.total_refused_for(store.job.engine_version)
     complete = len(counts) == job.n_units
+    totalled = complete and refused is None    # no total of what it would misweigh
     ctot = {cid: sum(counts[u] for u in members)
             for cid, members in job.units_of_class.items()
             if all(u in counts for u in members)}
-    wsum = job.partial_sum(counts) if complete else None
+    wsum = job.partial_sum(counts) if totalled else None
     try:
-        total = job.total(counts) if complete else None
+        total = job.total(counts) if totalled else None
     except ValueError as e:   # Burnside's divisor does not divide: a count is wrong
         raise StoreError(f"{store.path}: {e}") from None
     return Summary(
@@ -437,7 +447,7 @@ def summarise(store: Store, job: Job | None = None) -> Summary:
         hosts=sorted({r.host for r in results}), class_totals=ctot,
         divisors=job.reduction_object.divisors, total_label=labels_of(job.reduction_object).total_label,
         identity=identity,
-        foreign_units=job.reduction_object.foreign_engine(store.job.engine_version),
+        foreign_units=foreign, total_refused=refused,
     )
 
 
@@ -446,10 +456,13 @@ CSV_FIELDS = ["unit_id", "class_id", "form_id", "weight", "count", "nodes", "dea
 
 
 def units_csv(store: Store, job: Job | None = None) -> str:
-    """Per-unit counts as CSV text (header row, sorted by unit id)."""
+    """Per-unit counts as CSV text (header row, sorted by unit id); the weight column
+    empty where this gridcount's weights are not the store's units' (a ``factor`` store
+    of another kernel: :meth:`~counting.reduction.base.Reduction.total_refused_for`)."""
     job = job or Job.for_store(store)
-    weight = {c.class_id: c.weight for c in job.classes}
     red = job.reduction_object
+    weight = defaultdict(str) if red.total_refused_for(store.job.engine_version) else \
+        {c.class_id: c.weight for c in job.classes}
     extra = list(red.unit_columns(job.units[0])) if job.units else []
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")

@@ -83,6 +83,7 @@ def status(db, as_json):
         doc = s.as_json()
         doc["remaining"] = None if s.foreign_units else remaining   # None: cannot be said
         doc["foreign_units"] = s.foreign_units
+        doc["total_refused"] = s.total_refused   # why "total" is null although complete
         doc["store_format"] = version
         doc["running"] = running
         doc["recount_method"] = job.reduction_object.recount_method()
@@ -191,11 +192,14 @@ def export(db, csv_path, summary_path, output_dir, units_path, as_json):
         doc["files"] = {k: str(v) for k, v in written.items() if v}
         click.echo(json.dumps(doc, indent=2))
         return
+    total = "not computed here" if s.total_refused else _int(s.total)   # the line below: why
     said = {"csv": f"{csv_path} ({s.done:,} units)", "summary": f"{summary_path} (total "
-            f"{_int(s.total)})", "units": f"{units_path} ({s.done:,} finished units, checked)"}
+            f"{total})", "units": f"{units_path} ({s.done:,} finished units, checked)"}
     wrote = [said[k] for k, v in written.items() if v]
     click.echo(f"wrote {' and '.join(wrote)}" if len(wrote) < 3 else
                f"wrote {', '.join(wrote[:-1])} and {wrote[-1]}")
+    if s.foreign_note:   # why its summary has no total, or its units are not ours
+        click.echo(f"{db}: {s.foreign_note}")
 
 
 @click.command()

@@ -270,6 +270,24 @@ class Reduction(abc.ABC):
         by ``count``, ``merge``, ``recount``, ``status`` and ``report``."""
         return None
 
+    def foreign_total_refused(self) -> str | None:
+        """Why the total of a complete store whose units are not this gridcount's
+        (:meth:`foreign_engine` not None) is not computed here, in words, or None
+        when it is: its units' counts alone make it, whatever their listing.  By
+        default it is not: the total weighs each stored count by this gridcount's
+        unit of that id, which is another unit (``status``, ``report`` and
+        ``export`` show no total, and say this)."""
+        return ("it would weigh the store's counts by this gridcount's units of the same "
+                "ids, which are other units")
+
+    def total_refused_for(self, stored: str) -> str | None:
+        """Why a store that records ``stored`` as its engine has no total (nor unit
+        weights) here, or None: its units are this gridcount's, or
+        :meth:`foreign_total_refused` says their counts make the total anyway."""
+        if self.foreign_engine(stored) is None:
+            return None
+        return self.foreign_total_refused()
+
     def describe_memo(self, options) -> str | None:
         """One line on a memo kept beyond the workers (printed before a
         count), or None (the default: each worker's memo is its own)."""

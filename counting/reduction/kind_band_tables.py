@@ -196,6 +196,13 @@ class KindBandTableReduction(Reduction):
                 f"{self.units_digest} here, {theirs}), so its unit ids would stand for "
                 f"other orbits here")
 
+    def foreign_total_refused(self) -> None:
+        """None: a complete store of another listing of the orbits has its total here.
+        Every unit's count is the exact ``Σ mult · completions`` over its own orbits and
+        its weight 1 in any listing, so the total is ``N! · Σ`` of the stored counts,
+        whichever orbits each id stands for (:meth:`total` reads of a unit its weight alone)."""
+        return None
+
     def classes(self) -> list[BandClass]:
         """One class per unit, weight 1; its representative the column sets of its first
         orbit's band 1 (digits ``1..N``, column by column), then its house digits."""

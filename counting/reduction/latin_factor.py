@@ -191,6 +191,14 @@ class LatinFactorReduction(Reduction):
                 f"{KERNEL_VERSION!r}; the unit ids follow the kernel's canonical form, so "
                 f"the two cannot be mixed")
 
+    def foreign_total_refused(self) -> str:
+        """Why a complete store of another kernel has no total here: ``L_n = Σ weight ·
+        count`` weighs each unit's count by the ways the recurrence reaches this kernel's
+        graph of that id, and the store's kernel numbered the graphs by its own canonical
+        form (1x5's two units, exchanged, would give 155,520 Latin squares, not 161,280)."""
+        return ("L_n = Σ weight · count weighs each unit's count by this kernel's graph of "
+                "that id, and the store's kernel gave its graphs ids by another canonical form")
+
     def problem(self, spec) -> None:
         """None: a unit is counted by the factorization kernel, not searched."""
         return None

@@ -106,12 +106,13 @@ def _finished_over_time(ax, title: str, times: dict[str, list[float]],
         ax.legend(fontsize="small")
 
 
-def figures(plt, job, results, weight, by_worker: dict[str, list],
+def figures(plt, job, results, weight: dict[int, int] | None, by_worker: dict[str, list],
             timed: list[tuple[datetime, str, str]],
             clock: Callable[[float], float]) -> list[Figure]:
     """The report's charts.
 
-    ``results`` are the finished units, ``weight`` the class weights,
+    ``results`` are the finished units, ``weight`` the class weights (None:
+    not the store's units' weights, a store of another kernel, and not drawn),
     ``by_worker`` the units each worker counted (units counted elsewhere,
     such as a symmetry job's identity, left out), ``timed`` those units'
     ``(finished at, worker, host)`` and ``clock`` the job's busy time at a
@@ -122,8 +123,12 @@ def figures(plt, job, results, weight, by_worker: dict[str, list],
     classes = sorted(job.units_of_class)
     pos = {cid: i for i, cid in enumerate(classes)}
 
-    f, (top, bottom) = plt.subplots(2, 1, figsize=(10, 6), sharex=True,
-                                    gridspec_kw={"height_ratios": [3, 1]})
+    if weight is None:   # this gridcount's weights are of other units: counts alone
+        f, top = plt.subplots(figsize=(10, 4.5))
+        bottom = top
+    else:
+        f, (top, bottom) = plt.subplots(2, 1, figsize=(10, 6), sharex=True,
+                                        gridspec_kw={"height_ratios": [3, 1]})
     xs = [pos[r.class_id] for r in results]
     ys = [max(r.count, 1) for r in results]
     top.scatter(xs, ys, s=12, alpha=0.7)
@@ -134,14 +139,16 @@ def figures(plt, job, results, weight, by_worker: dict[str, list],
         set_thousands(top)
     top.set_ylabel("unit count" + (", log scale" if log else ""))
     top.grid(True, alpha=0.3)
-    bottom.bar(range(len(classes)), [weight[c] for c in classes], color="tab:gray")
-    bottom.set_ylabel("class weight")
+    if weight is not None:
+        bottom.bar(range(len(classes)), [weight[c] for c in classes], color="tab:gray")
+        bottom.set_ylabel("class weight")
+        set_integer_y(bottom, nbins=4)
+        set_thousands(bottom)
     bottom.set_xlabel("class (by id)")
-    set_integer_y(bottom, nbins=4)
-    set_thousands(bottom)
     set_class_ticks(bottom, classes)
     f.tight_layout()
-    figs.append(Figure("unit-counts", "Unit counts by class", unit_counts_caption(labels), f))
+    figs.append(Figure("unit-counts", "Unit counts by class",
+                       unit_counts_caption(labels, weighed=weight is not None), f))
 
     f, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
     _time_histogram(left, [r.seconds for r in results])
@@ -193,10 +200,14 @@ def figures(plt, job, results, weight, by_worker: dict[str, list],
     return figs
 
 
-def unit_counts_caption(labels: Labels) -> str:
-    """The caption of the unit-counts chart, in the words of the job's reduction."""
-    return (f"Each dot is one unit's count ({labels.count_noun}), at its class; the bars "
-            f"beneath are the class weights ({labels.weight_means}).")
+def unit_counts_caption(labels: Labels, weighed: bool = True) -> str:
+    """The caption of the unit-counts chart, in the words of the job's reduction
+    (``weighed`` False: drawn without the class weights, which are not the store's)."""
+    dots = f"Each dot is one unit's count ({labels.count_noun}), at its class"
+    if not weighed:
+        return (f"{dots}; no class weights: the store's units are not this gridcount's, "
+                f"whose weights are of other units.")
+    return f"{dots}; the bars beneath are the class weights ({labels.weight_means})."
 
 
 def _time_histogram(ax, secs: list[float]) -> None:

@@ -111,10 +111,12 @@ def build_report(store: Store) -> Report:
         (f"unit {r.unit_id} (not counted here)", f"from {r.worker}: {elsewhere[r.unit_id]}")
         for r in results if elsewhere[r.unit_id] is not None] + (
         [("recount", f"none: {refused}")] if refused else [])
-    class_header, class_rows, not_started = _class_rows(job, results, weight)
+    # another kernel's units: this gridcount's weights are of other units, so no term
+    class_header, class_rows, not_started = _class_rows(job, results, weight,
+                                                        weighed=s.total_refused is None)
     described = class_header[-1] == "elements"
     class_sum = None
-    if s.complete and class_rows:
+    if s.weighted_sum is not None and class_rows:
         class_sum = ("Σ", "", "", "", f"{s.weighted_sum:,}",
                      _s(sum(r.seconds for r in results)), *(("",) if described else ()))
 
@@ -147,7 +149,8 @@ def build_report(store: Store) -> Report:
         class_note=f"{not_started:,} of {len(job.units_of_class):,} classes not started yet "
                    f"(not listed)" if not_started and results else "")
     if results:
-        rep.figures = figures(pyplot(), job, results, weight, by_worker, timed, busy_clock(spans))
+        rep.figures = figures(pyplot(), job, results, weight if s.total_refused is None else None,
+                              by_worker, timed, busy_clock(spans))
     return rep
 
 
@@ -157,10 +160,16 @@ def _job_rows(job: Job, s, results, spans, by_worker, timed) -> list[tuple[str, 
     # the group whose published values count the job's orbits (a full group's may be today's)
     under = getattr(red, "published_group", getattr(red, "group_name", None))
     pub = published.lookup(job.shape, up_to_symmetry=red.counts_orbits, group=under)
-    total_text = _n(s.total) if s.complete else \
-        f"not yet: {job.n_units - s.done:,} of {job.n_units:,} units remain"
+    if s.total_refused is not None:    # complete or not: no total of this store here
+        total_text = f"not computed here: {s.total_refused}"
+    elif s.complete:
+        total_text = _n(s.total)
+    else:
+        total_text = f"not yet: {job.n_units - s.done:,} of {job.n_units:,} units remain"
     if pub is None:
         match = "no published value"
+    elif s.total_refused is not None:
+        match = f"published {pub.total:,} ({pub.source}); no total here to compare"
     elif not s.complete:
         match = f"published {pub.total:,} ({pub.source}); the comparison needs every unit"
     else:
@@ -171,7 +180,7 @@ def _job_rows(job: Job, s, results, spans, by_worker, timed) -> list[tuple[str, 
         ("shape", f"{job.shape} ({as_kind(job.shape).side} grids)"),
         ("reduction", job.reduction),
         *[(label, f"{value:,}") for label, value in s.factors],
-        *([(s.sum_label, f"{s.weighted_sum:,}")] if s.complete else []),
+        *([(s.sum_label, f"{s.weighted_sum:,}")] if s.weighted_sum is not None else []),
         *[(f"÷ {label}", f"{value:,}") for label, value in s.divisors],
         *(group.rows() if (group := note_for(red)) else []),
         ("classes", f"{s.n_classes:,} ({s.classes_complete:,} complete)"),
@@ -212,9 +221,11 @@ def _job_rows(job: Job, s, results, spans, by_worker, timed) -> list[tuple[str, 
     return rows
 
 
-def _class_rows(job: Job, results, weight):
+def _class_rows(job: Job, results, weight, weighed: bool = True):
     """The class table's header, its rows (classes with a unit counted) and
-    how many classes are not started."""
+    how many classes are not started; with ``weighed`` False (a store whose
+    units are another kernel's), no weight and no term: this gridcount's
+    weights are of other units."""
     red = job.reduction_object
     labels = labels_of(red)
     by_class: dict[int, list[UnitResult]] = defaultdict(list)
@@ -232,10 +243,11 @@ def _class_rows(job: Job, results, weight):
             continue
         members = job.units_of_class[cid]
         complete = len(done) == len(members)
-        rows.append((str(cid), f"{weight[cid]:,}", f"{len(done):,} / {len(members):,}",
+        rows.append((str(cid), f"{weight[cid]:,}" if weighed else "—",
+                     f"{len(done):,} / {len(members):,}",
                      f"{sum(r.count for r in done):,}" + ("" if complete else " (partial)"),
                      f"{sum(red.term(weight[cid], r.count) for r in done):,}"
-                     if complete else "—",
+                     if complete and weighed else "—",
                      _s(sum(r.seconds for r in done)),
                      *((described_as[cid] or "",) if described else ())))
     return header, rows, not_started

@@ -87,7 +87,9 @@ def read_grid_store(path: str | os.PathLike, shape: str) -> GridRows | None:
     ------
     StoreError
         The store is damaged; :class:`~counting.store.format.OtherJobError`,
-        it counts another shape, or is a symmetry store.
+        it counts another shape, or is a symmetry store, or its units are not
+        this gridcount's and its total is not computed here (a ``factor`` store
+        of another kernel: :meth:`~counting.reduction.base.Reduction.foreign_total_refused`).
     """
     path = Path(path)
     if not path.exists():
@@ -100,6 +102,10 @@ def read_grid_store(path: str | os.PathLike, shape: str) -> GridRows | None:
         if red.counts_orbits:
             raise OtherJobError(f"{path} is a store of essentially different grids, "
                              f"not of the grid count")
+        refused = red.total_refused_for(job.engine_version)
+        if refused is not None:   # this gridcount's weights on its ids: a wrong total
+            raise OtherJobError(f"{path}: {red.foreign_engine(job.engine_version)}; its total "
+                                f"is not computed here: {refused}")
         counts = {r.unit_id: r.count for r in store.results()}
     try:
         total = red.total(counts) if len(counts) == job.n_units else None

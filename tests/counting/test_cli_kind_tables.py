@@ -227,6 +227,21 @@ def test_status_and_report_say_a_store_of_another_listing_is_not_this_gridcount_
         (here / "report.md").read_text()
 
 
+def test_a_complete_store_of_another_listing_keeps_its_total(
+        here, scattered, monkeypatch, fresh_reductions):
+    """Its total is N! · Σ of its counts, whatever orbits each id stands for
+    (:meth:`foreign_total_refused` is None): shown, as for the factor stores it is not."""
+    count_json(scattered, "--reduction", "kind-tables", "--db", "c.sqlite")
+    plant_listing_with_two_orbits_exchanged(monkeypatch)
+    res = invoke("status", "c.sqlite")
+    assert res.exit_code == 0, res.output
+    assert f"{six_brute_total('scattered'):,}" in res.output and "not computed" not in res.output
+    assert "another listing of the band-1 orbits" in res.output
+    doc = json.loads(invoke("status", "c.sqlite", "--json").stdout)
+    assert int(doc["total_int"]) == six_brute_total("scattered")
+    assert doc["total_refused"] is None and doc["foreign_units"] is not None
+
+
 def test_status_of_a_store_of_this_listing_lists_what_remains(here, scattered):
     count_json(scattered, "--reduction", "kind-tables", "--db", "t.sqlite", "--units", "0-3")
     res = invoke("status", "t.sqlite")

@@ -207,6 +207,19 @@ def test_a_store_s_engine_names_its_units_and_another_listing_is_foreign():
     assert "\n" not in why
 
 
+def test_a_store_of_another_listing_has_its_total_here_whatever_its_order():
+    """Its units' counts are exact sums over their own orbits, each of weight 1: any
+    listing's complete counts give the same ``N! · Σ``, so the total is computed."""
+    red = _reduction("scattered")
+    counts = [red.count_directly(u).count for u in red.units()]
+    assert len(set(counts)) > 1                            # an order that could matter
+    assert red.total(dict(enumerate(counts))) == red.total(dict(enumerate(counts[::-1]))) \
+        == six_brute_total("scattered")
+    assert red.foreign_total_refused() is None
+    assert red.foreign_engine("dlx1-memo-3+kindtables1+units-0123456789abcdef") is not None
+    assert red.total_refused_for("dlx1-memo-3+kindtables1+units-0123456789abcdef") is None
+
+
 def test_the_digest_changes_with_the_order_or_the_grouping_of_the_orbits():
     from counting.reduction.kind_band_tables import digest_of_units
     units = _reduction("two-rows").units()

@@ -59,6 +59,21 @@ def test_a_foreign_unit_is_refused():
         get_reduction("1x6", "factor").count_directly(unit)
 
 
+def test_a_store_of_another_kernel_has_no_total_here():
+    """Another kernel's canonical form gives the graphs other ids: this kernel's weights on
+    its counts make another number (1x5's two units exchanged: 155,520, not 161,280), so
+    such a store's total is refused, in one line saying why."""
+    red = get_reduction("1x5", "factor")
+    counts = {u.unit_id: count_unit(u).count for u in red.units()}
+    exchanged = {0: counts[1], 1: counts[0]}
+    assert red.total(counts) == 161280 != red.total(exchanged) == 155520
+    assert red.foreign_engine("factorization-2 canon-99") is not None
+    why = red.foreign_total_refused()
+    assert why.startswith("L_n = Σ weight · count weighs each unit's count") and "\n" not in why
+    assert red.total_refused_for("factorization-2 canon-99") == why
+    assert red.total_refused_for(red.engine_version) is None          # this kernel's store
+
+
 @pytest.fixture
 def chunked_order_7(monkeypatch):
     """Order 7 laid out as order 10 is: classes at degree 5, each in 4 chunks."""

@@ -140,3 +140,20 @@ def test_the_throughput_chart_writes_its_figures_with_thousands_separators():
                 big = [t for t in texts if len(t.lstrip("−-").replace(",", "")) > 3]
                 assert big, (which, texts)
                 assert all("," in t for t in big), (which, texts)
+
+
+def test_without_the_store_s_weights_the_unit_counts_chart_draws_no_weight_bars():
+    # a factor store of another kernel: this gridcount's weights, drawn beneath its
+    # counts, were those of other graphs under the same class ids
+    plt = pyplot()
+    job = _job("factor", 3)
+    results = [make_result(u, count=u + 1, class_id=u, form_id=0) for u in range(3)]
+    figs = {f.key: f for f in figures(plt, job, results, None, {}, [], lambda t: t)}
+    try:
+        counts = figs["unit-counts"]
+        counts.figure.canvas.draw()
+        assert [ax.get_ylabel() for ax in counts.figure.axes] == ["unit count"]
+        assert "no class weights" in counts.caption and "bars" not in counts.caption
+    finally:
+        for f in figs.values():
+            plt.close(f.figure)
