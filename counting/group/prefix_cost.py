@@ -36,7 +36,8 @@ from dlx.api import ExactCover
 from dlx.estimate import Estimate, estimate, sample_seconds
 
 __all__ = ["PREFIX_LIMIT", "FREE_FILLINGS", "SAMPLE_FILLINGS", "ESTIMATE_PROBES",
-           "ESTIMATE_SECONDS", "ESTIMATE_LEAF_SOLUTIONS", "deeper_pays", "listing_seconds", "search_estimate"]
+           "ESTIMATE_SECONDS", "ESTIMATE_LEAF_SOLUTIONS", "deeper_pays", "listing_seconds",
+           "search_estimate"]
 
 #: Most fillings of a prefix ever listed (the fillings are held in memory).
 PREFIX_LIMIT = 100_000
