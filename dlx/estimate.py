@@ -76,6 +76,10 @@ class Estimate:
         Paths walked; ``dead_ends`` of them met a column with no row.
     leaf : int
         Rows each path chose before the engine counted the rest.
+    leaf_nodes, leaf_dead_ends, leaf_memo_hits : int
+        The engine's nodes, dead ends and memo hits, summed over the leaf
+        counts it ran (a leaf met again is not counted again): the work
+        the estimate searched, beside the random paths walked in numpy.
     """
 
     count: float
@@ -85,6 +89,9 @@ class Estimate:
     probes: int
     dead_ends: int
     leaf: int
+    leaf_nodes: int = 0
+    leaf_dead_ends: int = 0
+    leaf_memo_hits: int = 0
 
 
 class _Walker:
@@ -201,6 +208,7 @@ def estimate(ec: ExactCover, *, given: Sequence[int] = (), leaf: int | None = No
     rng = random.Random(seed)
     ec.clear_memo()
     leaves: dict[frozenset, tuple[int, float]] = {}  # leaf -> (count, seconds)
+    searched = [0, 0, 0]          # nodes, dead ends, memo hits of the leaf counts
     t0 = time.perf_counter()
     if leaf is None:
         leaf = walker.leaf_depth(rng, leaf_solutions=leaf_solutions)
@@ -215,6 +223,9 @@ def estimate(ec: ExactCover, *, given: Sequence[int] = (), leaf: int | None = No
             t = sample_seconds()
             c = ec.count(given=walker.given + path, memo=memo, memo_mb=memo_mb, tail=tail)
             leaves[key] = (c, sample_seconds() - t)
+            st = ec.stats
+            for i, v in enumerate((st.nodes, st.dead_ends, st.memo_hits)):
+                searched[i] += v
         c, seconds = leaves[key]
         return float(product * c), product * seconds, False
 
@@ -228,7 +239,9 @@ def estimate(ec: ExactCover, *, given: Sequence[int] = (), leaf: int | None = No
     secs = [s[1] for s in samples]
     return Estimate(count=math.fsum(counts) / len(counts), count_se=_se(counts),
                     seconds=math.fsum(secs) / len(secs), seconds_se=_se(secs),
-                    probes=len(samples), dead_ends=sum(s[2] for s in samples), leaf=leaf)
+                    probes=len(samples), dead_ends=sum(s[2] for s in samples), leaf=leaf,
+                    leaf_nodes=searched[0], leaf_dead_ends=searched[1],
+                    leaf_memo_hits=searched[2])
 
 
 def _se(values: list[float]) -> float:

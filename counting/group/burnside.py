@@ -217,7 +217,9 @@ class SymmetryResult:
 
     ``fixed`` is ``A_t(g)``, exact; ``relabellings`` the candidate ``π``
     consistent with the standard unit, ``searches`` the exact covers run
-    (0 when the grid count was supplied), ``nodes`` their search nodes.
+    (0 when the grid count was supplied), ``nodes``, ``dead_ends`` and
+    ``memo_hits`` the engine's figures of every search the unit ran
+    (:attr:`~.fixed.FixedCount.nodes`).
     """
 
     unit_id: int
@@ -231,6 +233,8 @@ class SymmetryResult:
     seconds: float
     host: str
     engine_version: str
+    dead_ends: int = 0
+    memo_hits: int = 0
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -373,7 +377,7 @@ def count_unit(unit: SymmetryUnit, options: CountOptions | None = None, *,
     fc = count_fixed(kind, unit.symmetry, unit.pi_type, options)
     return SymmetryResult(unit.unit_id, unit.class_id, unit.type_id, fc.count, fc.unit,
                           fc.relabellings, fc.searches, fc.nodes, round(fc.seconds, 6),
-                          socket.gethostname(), ENGINE_VERSION)
+                          socket.gethostname(), ENGINE_VERSION, fc.dead_ends, fc.memo_hits)
 
 
 @dataclass(frozen=True)

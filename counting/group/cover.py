@@ -60,7 +60,7 @@ from functools import lru_cache
 from counting.group.kind_group import kind_group
 from counting.group.orbits import orbit_classes
 from counting.group.prefix_cost import (FREE_FILLINGS, PREFIX_LIMIT, deeper_pays,
-                                        listing_seconds, search_seconds)
+                                        listing_seconds, search_estimate)
 from counting.group.symmetries import Symmetry, centraliser
 from dlx.api import ExactCover
 from grids.kind import GridKind, as_kind
@@ -212,8 +212,10 @@ class OrbitCover:
         self.owner, self.values, self.given = owner, values, given
         self.known_orbits = {owner[r] for r in given}
         self.matrix: ExactCover | None = None
-        self.nodes = self.dead_ends = self.memo_hits = 0   # summed over the searches
-        self.searches = 0
+        # the engine's figures, summed over every search this cover ran: the
+        # counts, and the probes choosing a prefix and listing its fillings
+        self.nodes = self.dead_ends = self.memo_hits = 0
+        self.searches = 0                                   # the counts alone
 
     def build(self, prefix: set[int] = frozenset()) -> ExactCover:
         """The matrix, with priorities: the ``prefix`` orbits row by row (an
@@ -239,17 +241,28 @@ class OrbitCover:
 
     def _count(self, given, options: CountOptions) -> int:
         out = self.matrix.count(given=given, **options.engine_arguments(self.matrix))
-        stats = self.matrix.stats
-        self.nodes += stats.nodes
-        self.dead_ends += stats.dead_ends
-        self.memo_hits += stats.memo_hits
+        self._searched(self.matrix)
         self.searches += 1
         return out
+
+    def _searched(self, matrix: ExactCover) -> None:
+        """Add the last search of ``matrix`` (this cover's or a prefix's) to
+        the work of this cover: its nodes, dead ends and memo hits."""
+        stats = matrix.stats
+        self._spent(stats.nodes, stats.dead_ends, stats.memo_hits)
+
+    def _spent(self, nodes: int, dead_ends: int, memo_hits: int) -> None:
+        self.nodes += nodes
+        self.dead_ends += dead_ends
+        self.memo_hits += memo_hits
 
     def count(self, options: CountOptions, symmetries: list[Commuting] = ()) -> int:
         """The number of exact covers, using ``symmetries`` (each must
         commute with ``g``, keep the standard unit and have
-        ``σ_h π σ_h⁻¹ = π``) to count one prefix filling per class."""
+        ``σ_h π σ_h⁻¹ = π``) to count one prefix filling per class.
+        :attr:`nodes`, :attr:`dead_ends` and :attr:`memo_hits` add up every
+        search it runs: the counts (:attr:`searches` of them) and the probes
+        of :meth:`choose_prefix`."""
         prefix = None
         if any(np.any(s.cells != np.arange(s.cells.size)) for s in symmetries):
             prefix = self.choose_prefix(symmetries, options)
@@ -278,6 +291,7 @@ class OrbitCover:
                 continue                          # an orbit reaching down: no new row
             sub, rows, cells = self._sub_problem(chosen)
             fillings = sub.count(limit=PREFIX_LIMIT + 1)
+            self._searched(sub)
             if fillings > PREFIX_LIMIT:
                 break
             keep = [s for s in symmetries if set(s.cells[cells].tolist()) == set(cells)]
@@ -297,18 +311,21 @@ class OrbitCover:
         search with the prefix ``best`` (None: no prefix), both measured."""
         per_filling = listing_seconds(
             lambda limit: len(self._fillings(sub, rows, cells, limit)[0]))
+        share = 1.0
         if best is None:
-            search = search_seconds(self.build(), self.given, options)
+            e = search_estimate(self.build(), self.given, options)
         else:
             chosen, first_rows, sizes = best
-            search = search_seconds(self.build(chosen), self.given, options,
-                                    share=len(sizes) / max(int(sum(sizes)), 1))
-        return deeper_pays(fillings, per_filling, search)
+            e = search_estimate(self.build(chosen), self.given, options)
+            share = len(sizes) / max(int(sum(sizes)), 1)   # one filling a class searched
+        self._spent(e.leaf_nodes, e.leaf_dead_ends, e.leaf_memo_hits)
+        return deeper_pays(fillings, per_filling, e.seconds * share)
 
     def _fillings(self, sub: ExactCover, rows: list[int], cells: np.ndarray,
                   limit: int | None = None) -> tuple[list[np.ndarray], list[list[int]]]:
         """The fillings of ``sub`` (at most ``limit``): each as the digits of
-        ``cells``, and as its rows of this cover."""
+        ``cells``, and as its rows of this cover; the listing's search is
+        added to this cover's work."""
         position = np.full(self.shape.n_cells, -1)
         position[cells] = np.arange(len(cells))
         fillings, chosen = [], []
@@ -319,6 +336,7 @@ class OrbitCover:
                 filling[position[self.orbits[self.owner[full]]]] = self.values[full]
             fillings.append(filling)
             chosen.append([rows[r] for r in solution])
+        self._searched(sub)                 # the listing ended: its statistics are set
         return fillings, chosen
 
     def _classes(self, sub: ExactCover, rows: list[int], cells: np.ndarray,

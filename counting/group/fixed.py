@@ -93,11 +93,13 @@ class FixedCount:
         Exact-cover counts run (one per class of relabellings, or of prefix
         fillings: :mod:`.cover`).
     nodes : int
-        Search-tree nodes of those exact covers.
+        Search-tree nodes of every search the orbit covers ran: those
+        counts, and the probes that chose a prefix and listed its fillings
+        (:meth:`~counting.group.cover.OrbitCover.count`).
     seconds : float
         Wall-clock seconds, relabellings and exact covers together.
     dead_ends, memo_hits : int
-        Dead ends and memo hits of those exact covers.
+        Dead ends and memo hits of those same searches.
     """
 
     count: int

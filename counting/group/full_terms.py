@@ -188,7 +188,7 @@ def count_full_unit(unit: FullUnit, options: CountOptions | None = None, *,
         today = burnside.symmetry_units(terms.kind)[unit.unit_id]
         r = burnside.count_unit(today, options, grid_total=grid_total)
         return SplitTerm(unit.class_id, unit.size, unit.pi_type, r.fixed, r.searches, r.nodes,
-                         r.seconds)
+                         r.seconds, r.dead_ends, r.memo_hits)
     group = split_group(terms.kind)
     return count_split_unit(terms.kind, group.classes[unit.class_id], unit.pi_type, options,
                             grid_total=grid_total)

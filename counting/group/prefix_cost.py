@@ -33,10 +33,11 @@ from collections.abc import Callable, Sequence
 
 from counting.options import CountOptions
 from dlx.api import ExactCover
-from dlx.estimate import estimate, sample_seconds
+from dlx.estimate import Estimate, estimate, sample_seconds
 
 __all__ = ["PREFIX_LIMIT", "FREE_FILLINGS", "SAMPLE_FILLINGS", "ESTIMATE_PROBES",
-           "ESTIMATE_SECONDS", "ESTIMATE_LEAF_SOLUTIONS", "deeper_pays", "listing_seconds", "search_seconds"]
+           "ESTIMATE_SECONDS", "ESTIMATE_LEAF_SOLUTIONS", "deeper_pays", "listing_seconds",
+           "search_estimate"]
 
 #: Most fillings of a prefix ever listed (the fillings are held in memory).
 PREFIX_LIMIT = 100_000
@@ -77,12 +78,12 @@ def listing_seconds(list_fillings: Callable[[int], int]) -> float:
     return (sample_seconds() - t0) / max(listed, 1)
 
 
-def search_seconds(matrix: ExactCover, given: Sequence[int], options: CountOptions,
-                   share: float = 1.0) -> float:
-    """Estimated CPU seconds of searching ``share`` of the completions of
-    ``given`` in ``matrix`` (``share`` = classes / fillings of the prefix
-    chosen so far: one filling a class is searched)."""
-    e = estimate(matrix, given=given, probes=ESTIMATE_PROBES, seed=0,
-                 max_seconds=ESTIMATE_SECONDS,
-                 leaf_solutions=ESTIMATE_LEAF_SOLUTIONS, **options.engine_arguments(matrix))
-    return e.seconds * share
+def search_estimate(matrix: ExactCover, given: Sequence[int], options: CountOptions) -> Estimate:
+    """Knuth's estimate of searching the completions of ``given`` in
+    ``matrix``: its ``seconds`` are CPU seconds (scale them by the share
+    of the completions searched: classes / fillings of the prefix chosen
+    so far, one filling a class is searched); its ``leaf_nodes``,
+    ``leaf_dead_ends`` and ``leaf_memo_hits`` the work it searched."""
+    return estimate(matrix, given=given, probes=ESTIMATE_PROBES, seed=0,
+                    max_seconds=ESTIMATE_SECONDS,
+                    leaf_solutions=ESTIMATE_LEAF_SOLUTIONS, **options.engine_arguments(matrix))

@@ -203,7 +203,9 @@ class SplitTerm:
     """One term of Burnside's sum: ``A_t`` of a class representative.
 
     ``fixed`` is ``A_t(c)``; the identity's comes from the grid count
-    (``searches`` 0) beyond :data:`~.burnside.MAX_SEARCHED_IDENTITY`.
+    (``searches`` 0) beyond :data:`~.burnside.MAX_SEARCHED_IDENTITY`;
+    ``nodes``, ``dead_ends`` and ``memo_hits`` are the engine's figures of
+    every search the term ran (:attr:`~.fixed.FixedCount.nodes`).
     """
 
     class_id: int
@@ -213,6 +215,8 @@ class SplitTerm:
     searches: int
     nodes: int
     seconds: float
+    dead_ends: int = 0
+    memo_hits: int = 0
 
 
 def split_units(kind) -> list[tuple[SplitClass, tuple[int, ...]]]:
@@ -248,7 +252,7 @@ def count_split_unit(kind, cls: SplitClass, pi_type: tuple[int, ...],
     fc = count_fixed(group.kind, g, pi_type, options,
                      commuting=lambda unit: group.commuting(perm, unit))
     return SplitTerm(cls.class_id, cls.size, pi_type, fc.count, fc.searches, fc.nodes,
-                     time.perf_counter() - t0)
+                     time.perf_counter() - t0, fc.dead_ends, fc.memo_hits)
 
 
 @dataclass(frozen=True)

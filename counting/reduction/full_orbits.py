@@ -106,7 +106,7 @@ class FullSymmetryReduction(BurnsideTerms, Reduction):
                        options: CountOptions = CountOptions()) -> Tally:
         self._check_spec(spec)
         t = full_terms.count_full_unit(spec, options)
-        return Tally(t.fixed, t.nodes, 0, 0, t.seconds)
+        return Tally(t.fixed, t.nodes, t.dead_ends, t.memo_hits, t.seconds)
 
     def count_independently(self, spec: full_terms.FullUnit,
                             options: CountOptions = CountOptions()) -> int | None:

@@ -242,4 +242,4 @@ class SymmetryReduction(BurnsideTerms, Reduction):
 
 def _tally(r: burnside.SymmetryResult) -> Tally:
     """A :class:`~counting.group.burnside.SymmetryResult` as a count and its work."""
-    return Tally(r.fixed, r.nodes, 0, 0, r.seconds, r.engine_version, r.host)
+    return Tally(r.fixed, r.nodes, r.dead_ends, r.memo_hits, r.seconds, r.engine_version, r.host)

@@ -8,6 +8,7 @@ kind's rules; ``full`` the kind's full group, the automorphisms of its exact
 cover.  The oracle is a union-find over every grid under the full group's
 generators (tests/variant_samples.py), with no Burnside in it.
 """
+import csv
 import json
 
 import pytest
@@ -166,3 +167,16 @@ def test_a_grid_store_forged_after_a_full_group_s_identity_was_taken_is_noticed(
     for words in ("2x2+disjoint-rprefix-rows=2.sqlite", "2x2+disjoint-rsymmetry-full.sqlite",
                   "changed since"):
         assert words in res.output, res.output
+
+
+@pytest.mark.parametrize("group", ["grid", "full"])
+def test_the_count_and_the_units_csv_give_the_dead_ends_and_memo_hits_of_the_searches(
+        here, group):
+    # they said 0 dead ends and 0 memo hits for every unit
+    doc = count_json("2x3", "--group", group)
+    assert doc["run"]["dead_ends_int"] > 0 and doc["run"]["memo_hits_int"] > 0
+    res = invoke("export", doc["store"], "--csv", here / "u.csv")
+    assert res.exit_code == 0, res.output
+    rows = list(csv.DictReader((here / "u.csv").read_text().splitlines()))
+    assert sum(int(r["dead_ends"]) for r in rows) == doc["run"]["dead_ends_int"]
+    assert sum(int(r["memo_hits"]) for r in rows) == doc["run"]["memo_hits_int"]

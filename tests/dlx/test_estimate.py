@@ -7,6 +7,7 @@ import pytest
 
 from dlx import ExactCover
 from dlx.estimate import LEAF_SOLUTIONS, estimate
+from engine_searches import record_searches, work
 from grids.sudoku import Sudoku
 
 
@@ -61,6 +62,18 @@ def test_a_dead_end_counts_zero_and_is_reported():
     assert ec.count() == 0
     e = estimate(ec, probes=30, seed=0, memo=False, leaf=3)
     assert e.count == 0 and e.dead_ends == 30
+
+
+def test_an_estimate_reports_the_work_of_the_leaf_counts_it_ran(monkeypatch):
+    """The leaf counts are searches: their nodes, dead ends and memo hits,
+    summed as the engine reports them, each leaf once (the orbit covers
+    add them to a unit's work, counting/group/cover.py)."""
+    ec, given = irregular()
+    runs = record_searches(monkeypatch)
+    e = estimate(ec, given=given, leaf=4, probes=60, seed=1, memo=True, tail=False)
+    assert 0 < len(runs) < e.probes              # some leaves were met again
+    assert (e.leaf_nodes, e.leaf_dead_ends, e.leaf_memo_hits) == work(runs)
+    assert e.leaf_nodes > 0
 
 
 def test_the_same_seed_gives_the_same_estimate():

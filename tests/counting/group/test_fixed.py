@@ -13,12 +13,15 @@ from collections import Counter
 import numpy as np
 import pytest
 
+import counting.group.cover as cover_module
+from counting.group.burnside import symmetry_units
 from counting.options import CountOptions
 from counting.group.fixed import (cell_orbits, count_fixed, estimate_fixed, power_type,
                                   relabelling_types, relabellings, standard_unit, unit_cells)
 from counting.group.permutations import cycle_type
 from counting.group.symmetries import Symmetry, conjugacy_classes
 from grids.shape import Shape
+from engine_searches import record_searches, tally_work, work
 from grids.sudoku import Sudoku
 
 
@@ -146,3 +149,27 @@ def test_an_estimate_keeps_to_its_time_budget_and_says_how_much_it_explored():
     assert (spent.measured, spent.candidates) == (1, 33) and spent.seconds > 0
     every = estimate_fixed(shape, g, (3, 1, 1, 1, 1, 1, 1), probes=4)
     assert (every.measured, every.candidates) == (33, 33)
+
+
+@pytest.mark.parametrize("weighing", [False, True], ids=["listed freely", "listing weighed"])
+def test_a_count_reports_the_work_of_every_search_it_ran_probes_included(weighing, monkeypatch):
+    """A unit's nodes left out the searches choosing a prefix and listing
+    its fillings (a unit whose only search was that probe said 0 nodes):
+    its nodes, dead ends and memo hits are the sums of the engine's own over
+    every search it runs.  Weighed (no fillings listed freely), the choice
+    also runs Knuth's estimate of the search it would shorten, whose leaf
+    counts are searches too."""
+    estimates = []
+    if weighing:
+        monkeypatch.setattr(cover_module, "FREE_FILLINGS", 0)
+        real = cover_module.search_estimate
+        monkeypatch.setattr(cover_module, "search_estimate",
+                            lambda *a, **k: estimates.append(1) or real(*a, **k))
+    runs = record_searches(monkeypatch)
+    probed = 0
+    for u in symmetry_units("2x3"):
+        runs.clear()
+        fc = count_fixed(u.shape, u.symmetry, u.pi_type)
+        assert tally_work(fc) == work(runs), u.unit_id
+        probed += len(runs) > fc.searches            # searches beside the counts
+    assert probed > 0 and (estimates or not weighing)

@@ -14,6 +14,7 @@ from counting.group.cover import OrbitCover, commuting_symmetries, conjugate
 from counting.group.fixed import cell_orbits, relabellings, standard_unit
 from counting.group.prefix_cost import FREE_FILLINGS, PREFIX_LIMIT, deeper_pays
 from counting.options import CountOptions
+from dlx.estimate import Estimate
 
 
 def _cover(shape: str, unit_id: int):
@@ -43,7 +44,8 @@ def test_3x3_unit_8_lists_its_fourth_row_only_when_the_search_it_shortens_is_dea
     1,928 (more than FREE_FILLINGS): listed only when the search with three
     rows is estimated dearer than twice their listing.  The count is the
     same either way."""
-    monkeypatch.setattr(cover_module, "search_seconds", lambda *a, **k: search)
+    monkeypatch.setattr(cover_module, "search_estimate",
+                        lambda *a, **k: Estimate(0.0, 0.0, search, 0.0, 1, 0, 0))
     cover, keeping = _cover("3x3", 8)
     assert cover.count(CountOptions(), keeping) == 294_912
     assert cover.searches == classes

@@ -9,6 +9,7 @@ pytest.importorskip("pynauty")
 from counting.reduction import get_reduction  # noqa: E402
 from counting.reduction.full_orbits import FullSymmetryReduction  # noqa: E402
 from counting.reduction.registry import group_of, symmetry_reduction  # noqa: E402
+from engine_searches import record_searches, tally_work, work  # noqa: E402
 
 
 def test_the_group_names_choose_the_reductions_and_stored_names_say_their_group():
@@ -52,3 +53,19 @@ def test_units_with_no_count_are_counted_with_separators(monkeypatch):
     assert n >= 1_000
     with pytest.raises(ValueError, match=f"^{n:,} units of 2x3[+]disjoint have no count yet"):
         red.burnside_table({})
+
+
+@pytest.mark.parametrize("kind", ["2x2", "2x2+disjoint", "2x3"])
+def test_a_unit_reports_the_work_of_its_searches_not_zero_dead_ends(kind, monkeypatch):
+    """Status, report and the CSV said 0 dead ends and 0 memo hits for
+    every unit: a unit's nodes, dead ends and memo hits are the sums of the
+    engine's own over every search it ran (the prefix probes included)."""
+    red = get_reduction(kind, "symmetry-full")
+    runs = record_searches(monkeypatch)
+    memo_hits = 0
+    for unit in red.units():
+        runs.clear()
+        tally = red.count_directly(unit)
+        assert tally_work(tally) == work(runs), unit.unit_id
+        memo_hits += tally.memo_hits
+    assert memo_hits > 0

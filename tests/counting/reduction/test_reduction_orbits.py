@@ -13,6 +13,7 @@ from counting.group.fixed import other_unit, standard_unit
 from counting.group.symmetries import Symmetry
 from counting.options import CountOptions
 from counting.reduction import get_reduction
+from engine_searches import record_searches, tally_work, work
 from variant_samples import rule_keeping_moves
 
 
@@ -92,3 +93,20 @@ def test_an_estimate_cut_short_by_its_budget_says_so_in_its_method():
     assert red.estimate_method(1) == ("Knuth's estimate from 1 sampled unit: 1 of their 33 "
                                       "relabellings explored within the time budget, the "
                                       "others taken at their mean")
+
+
+@pytest.mark.parametrize("text", ["2x2", "2x2+disjoint", "2x3"])
+def test_a_unit_reports_the_work_of_its_searches_not_zero_dead_ends(text, monkeypatch):
+    """Status, report and the CSV said 0 dead ends and 0 memo hits for
+    every unit of the grid group: a unit's nodes, dead ends and memo hits
+    are the sums of the engine's own over every search it ran (the prefix
+    probes included)."""
+    red = get_reduction(text, "symmetry")
+    runs = record_searches(monkeypatch)
+    memo_hits = 0
+    for unit in red.units():
+        runs.clear()
+        tally = red.count_directly(unit)
+        assert tally_work(tally) == work(runs), unit.unit_id
+        memo_hits += tally.memo_hits
+    assert memo_hits > 0
