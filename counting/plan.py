@@ -62,6 +62,7 @@ from counting.store.database import Store, StoreError, StoreLock
 from counting.store.format import OtherJobError
 from counting.store.identity import check_identity, grid_store_to_count, link, read_grid_store
 from counting.store.lock import acquire_early
+from counting.store.unused import removed_if_unused
 from dlx.api import MEMO_MB_MAX
 from factorization import NoRoomForMemo
 from grids.kind import as_kind
@@ -232,6 +233,7 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
         run_kw = dict(workers=workers, options=options, progress=progress, log=log,
                       scheduler=r.scheduler, wait_workers=r.wait_workers, warn=warn,
                       in_process=small)
+        new = not (path.exists() or path.is_symlink())     # made by this command
         store, lock, deleted = open_store(path, job, fresh=r.fresh,
                                           allow_mismatch=r.allow_mismatch, lock=early)
     except BaseException:
@@ -243,7 +245,7 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
         if deleted:
             say(f"--fresh: deleted {deleted:,} finished units of {job.shape} "
                 f"({job.reduction}) from {path}")
-        with store:
+        with removed_if_unused(store, path, new, RunFailed):   # a refusal: no empty new store
             from_grid = r.up_to_symmetry and job.reduction_object.identity_from_grid
             if from_grid and needs_identity(store):
                 prepare_identity(store, r.shape, r.reduction, r.force, run_kw, say=say,
@@ -508,9 +510,10 @@ def prepare_identity(store: Store, shape: str, reduction: str | None, force: boo
         say(f"the identity class fixes every grid: counting the {grid_job.shape} grids "
             f"({grid_job.reduction}) into {grid_path} first")
         grid_path.parent.mkdir(parents=True, exist_ok=True)
+        new = not (grid_path.exists() or grid_path.is_symlink())
         grid_store, lock, _ = open_store(grid_path, grid_job, lock=lock)
         try:
-            with grid_store:
+            with removed_if_unused(grid_store, grid_path, new, RunFailed):
                 report = _run(grid_job, grid_store, grid_path, None, run_kw)
         finally:
             lock.release()

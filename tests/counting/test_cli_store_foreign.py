@@ -120,4 +120,15 @@ def test_a_symmetry_count_takes_no_identity_from_another_kernel_s_grid_store(for
                  "factor", "--db", "s.sqlite", "-w", "1", "-q")
     one_line_error(res, "results/1x5-rfactor.sqlite: it belongs to another kernel", 2)
     assert res.output.rstrip().endswith(SAID) and f"{MISWEIGHED:,}" not in res.output
-    assert not (tmp_path / "s.sqlite").exists() or units_in(tmp_path / "s.sqlite") == []
+    # noticed: the refusal left a new, empty s.sqlite (the store is made before the identity)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results"]
+
+
+def test_a_refused_symmetry_count_keeps_a_store_that_was_there_before(foreign, tmp_path):
+    (tmp_path / "results").mkdir()
+    (tmp_path / foreign).rename(tmp_path / "results" / "1x5-rfactor.sqlite")
+    Store.create_or_open(tmp_path / "s.sqlite", Job.load("1x5", "symmetry").info()).close()
+    res = invoke("count", "1x5", "--up-to-symmetry", "--group", "isotopy", "--reduction",
+                 "factor", "--db", "s.sqlite", "-w", "1", "-q")
+    one_line_error(res, "results/1x5-rfactor.sqlite: it belongs to another kernel", 2)
+    assert units_in(tmp_path / "s.sqlite") == []           # empty, but not this command's
