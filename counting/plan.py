@@ -344,7 +344,7 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
     wanted = [("this job", grid, done, left)]
     if up_to_symmetry:
         wanted = [("the symmetry units", job, done, left)]
-        known = grid_total_known or not job.identity_from_grid
+        known = grid_total_known if job.identity_from_grid else True
         if known is None:
             known = grid_total_in(default_db_path(s.name, grid.name), s.name) is not None
         if not known:
