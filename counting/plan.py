@@ -68,7 +68,7 @@ from factorization import NoRoomForMemo
 from grids.kind import as_kind
 
 __all__ = ["CountRequest", "Outcome", "count", "check_reach", "in_process_reason", "refuse_uncountable", "open_store",
-           "prepare_identity", "grid_total_in", "record_identity", "needs_identity", "store_state",
+           "prepare_identity", "lists_grid_units", "grid_total_in", "record_identity", "needs_identity", "store_state",
            "units_left",
            "OutOfReach", "RouteUnusable", "Interrupted", "RunFailed", "BadUnits", "TooMuchMemory", "NoDiskRoom",
            "NoGrids", "GroupRefused", "check_group", "other_group"]
@@ -168,10 +168,13 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
         if r.up_to_symmetry and get_reduction(kind.name, symmetry).identity_from_grid:
             grid_lock = acquire_early(grid_store_to_count(default_db_path(
                 kind.name, get_reduction(kind.name, r.reduction).name), kind.name, path))
-        listed = get_reduction(kind.name, symmetry if r.up_to_symmetry else r.reduction)
-        listing = listed.listing_notice()
-        if listing and listed.estimate_lists_units:   # the estimate lists them: said before it
-            say(listing)
+        listed = [get_reduction(kind.name, symmetry if r.up_to_symmetry else r.reduction)]
+        if r.up_to_symmetry and lists_grid_units(kind, r.reduction, listed[0]):
+            listed.append(get_reduction(kind.name, r.reduction))   # the identity's grid count
+        listings = [(red, red.listing_notice()) for red in listed]
+        for red, listing in listings:      # the estimate lists them: said before it
+            if listing and red.estimate_lists_units:
+                say(listing)
         if r.force:      # --force runs a job past its estimate, never one that cannot be counted
             try:         # nor the search in place of a route that is not runnable (2x6)
                 # a symmetry job whose identity is the grid count forces that count too
@@ -192,9 +195,11 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
                 raise
             for what, cost in costs:
                 say(f"estimated cost of {what}: {cost.describe(r.workers)}")
-        if listing and not listed.estimate_lists_units:   # said at once, terminal or not:
-            say(listing)                                    # minutes before the first unit
-        with say_if_slow(note if not listing else _silent, f"preparing the units of {r.shape} ..."):
+        for red, listing in listings:      # said at once, terminal or not:
+            if listing and not red.estimate_lists_units:    # minutes before the first unit
+                say(listing)
+        said = any(listing for _, listing in listings)
+        with say_if_slow(note if not said else _silent, f"preparing the units of {r.shape} ..."):
             job = Job.load(r.shape, symmetry if r.up_to_symmetry else r.reduction, force=r.force)
             grids = Job.load(r.shape, r.reduction, force=r.force) \
                 if r.up_to_symmetry and not job.kind.plain else job
@@ -249,7 +254,8 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
             from_grid = r.up_to_symmetry and job.reduction_object.identity_from_grid
             if from_grid and needs_identity(store):
                 prepare_identity(store, r.shape, r.reduction, r.force, run_kw, say=say,
-                                 on_report=on_report, lock=grid_lock)
+                                 on_report=on_report, lock=grid_lock,
+                                 listing_said=len(listings) > 1 and bool(listings[1][1]))
             elif from_grid:   # before the run: an identity that fails costs no units
                 check_identity(store, store.get(0))
             if grid_lock is not None:
@@ -496,13 +502,21 @@ def _run(job: Job, store: Store, path: Path, ids, run_kw: dict) -> RunReport:
 def prepare_identity(store: Store, shape: str, reduction: str | None, force: bool,
                      run_kw: dict, *, say: Say = _silent,
                      on_report: Callable[[RunReport], None] | None = None,
-                     lock: StoreLock | None = None) -> int:
+                     lock: StoreLock | None = None, listing_said: bool = False) -> int:
     """Record unit 0 of a symmetry job from the grid count's store (its
     default path), counting the grid job into that store first when it is
     not complete there (resumable like any count; ``lock``: that store's,
     taken already).  The grid total is recomputed from the grid store's
     rows at this moment and recorded with their digest
-    (:mod:`counting.store.identity`).  Returns the stored count."""
+    (:mod:`counting.store.identity`).  Returns the stored count.
+
+    The grid reduction's :meth:`~counting.reduction.base.Reduction.listing_notice`
+    is said to ``say`` before its units are listed, unless ``listing_said``
+    (the caller said it before listing them first)."""
+    listing = None if listing_said else get_reduction(as_kind(shape).name,
+                                                      reduction).listing_notice()
+    if listing:
+        say(listing)
     grid_job = Job.load(shape, reduction, force=force)
     grid_path = default_db_path(grid_job.shape, grid_job.reduction)
     grid = read_grid_store(grid_path, grid_job.shape)
@@ -527,6 +541,20 @@ def prepare_identity(store: Store, shape: str, reduction: str | None, force: boo
     per = get_reduction(store.job.shape, store.job.reduction).identity_divisor(n)
     say(f"identity: {grid.total:,} grids / {per} = {fixed:,} (from {grid_path})")
     return fixed
+
+
+def lists_grid_units(kind, reduction: str | None, symmetry) -> bool:
+    """Whether ``count`` of ``kind`` under the symmetry reduction ``symmetry`` lists
+    the units of its grid job (``reduction``) before the identity step: a kind with
+    extra constraints always does (its grid job is loaded with the symmetry job), and
+    so does the estimate of a grid count behind the identity whose store is not
+    complete.  (:func:`prepare_identity` lists them too: it says so itself.)"""
+    kind = as_kind(kind)
+    if not kind.plain:
+        return True
+    grid = get_reduction(kind.name, reduction).name
+    return symmetry.identity_from_grid and \
+        store_state(default_db_path(kind.name, grid), kind.name, grid)[0] != "complete"
 
 
 def grid_total_in(path: Path | str, shape: str) -> int | None:
