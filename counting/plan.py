@@ -49,6 +49,7 @@ from counting.layer_route import refuse_forced_route
 from counting.job import (Job, RunReport, Summary, default_db_path, run_count,
                           summarise)
 from counting.options import CountOptions
+from counting.plan_notices import lists_grid_units, tables_notices
 from counting.plan_errors import (BadUnits, Interrupted, NoDiskRoom, NoGrids, OutOfReach,
                                    RouteUnusable, RunFailed, TooMuchMemory)
 from counting.unit_ids import parse_unit_list
@@ -62,13 +63,14 @@ from counting.store.database import Store, StoreError, StoreLock
 from counting.store.format import OtherJobError
 from counting.store.identity import check_identity, grid_store_to_count, link, read_grid_store
 from counting.store.lock import acquire_early
+from counting.store.state import store_state, units_left
 from counting.store.unused import removed_if_unused
 from dlx.api import MEMO_MB_MAX
 from factorization import NoRoomForMemo
 from grids.kind import as_kind
 
 __all__ = ["CountRequest", "Outcome", "count", "check_reach", "in_process_reason", "refuse_uncountable", "open_store",
-           "prepare_identity", "lists_grid_units", "grid_total_in", "record_identity", "needs_identity", "store_state",
+           "prepare_identity", "grid_total_in", "record_identity", "needs_identity", "store_state",
            "units_left",
            "OutOfReach", "RouteUnusable", "Interrupted", "RunFailed", "BadUnits", "TooMuchMemory", "NoDiskRoom",
            "NoGrids", "GroupRefused", "check_group", "other_group"]
@@ -165,16 +167,21 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
     early = acquire_early(path)   # a store in use is refused before anything is estimated,
     grid_lock = None              # and so is the grid store the identity is to be counted into
     try:
-        if r.up_to_symmetry and get_reduction(kind.name, symmetry).identity_from_grid:
+        job_red = get_reduction(kind.name, symmetry if r.up_to_symmetry else r.reduction)
+        grid_red = get_reduction(kind.name, r.reduction)     # behind a symmetry job's identity
+        identity_grid = grid_red if r.up_to_symmetry and job_red.identity_from_grid else None
+        if identity_grid is not None:
             grid_lock = acquire_early(grid_store_to_count(default_db_path(
-                kind.name, get_reduction(kind.name, r.reduction).name), kind.name, path))
-        listed = [get_reduction(kind.name, symmetry if r.up_to_symmetry else r.reduction)]
-        if r.up_to_symmetry and lists_grid_units(kind, r.reduction, listed[0]):
-            listed.append(get_reduction(kind.name, r.reduction))   # the identity's grid count
+                kind.name, grid_red.name), kind.name, path))
+        listed = [job_red]
+        if r.up_to_symmetry and lists_grid_units(kind, r.reduction, job_red):
+            listed.append(grid_red)
         listings = [(red, red.listing_notice()) for red in listed]
         for red, listing in listings:      # the estimate lists them: said before it
             if listing and red.estimate_lists_units:
                 say(listing)
+        for line in tables_notices(kind, job_red, path, r.fresh, identity_grid):
+            say(line)      # made by the estimate (by the first unit under --force)
         if r.force:      # --force runs a job past its estimate, never one that cannot be counted
             try:         # nor the search in place of a route that is not runnable (2x6)
                 # a symmetry job whose identity is the grid count forces that count too
@@ -405,31 +412,6 @@ def refuse_uncountable(shape: str, reduction: str | None, options: CountOptions,
                                          "(--force cannot run it)")
 
 
-def store_state(path: Path, shape: str, reduction: str) -> tuple[str, int]:
-    """What the store at ``path`` holds of the job ``shape`` by ``reduction``
-    (read-only), and how many of its units: ``"complete"``; ``"to do"`` (no
-    store there, or some units left); ``"refused"`` (another job's store, or
-    no store that can be read: the run refuses it with the reason)."""
-    path = Path(path)
-    if not path.exists():
-        return "to do", 0
-    try:
-        with Store.open(path) as held:
-            if (held.job.shape, held.job.reduction) != (shape, reduction):
-                return "refused", 0
-            done = len(held)
-            return ("complete" if done == held.job.n_units else "to do"), done
-    except (StoreError, ValueError, OSError):
-        return "refused", 0
-
-
-def units_left(path: Path) -> list[int]:
-    """Ids of the units the store at ``path`` lacks (read-only; the caller
-    has found it readable and of its job, :func:`store_state`)."""
-    with Store.open(Path(path)) as held:
-        return held.remaining_ids()
-
-
 def open_store(path: Path, job: Job, *, fresh: bool = False, allow_mismatch: bool = False,
                lock: StoreLock | None = None) -> tuple[Store, StoreLock, int]:
     """The job's store at ``path``, locked for the caller (release the
@@ -541,20 +523,6 @@ def prepare_identity(store: Store, shape: str, reduction: str | None, force: boo
     per = get_reduction(store.job.shape, store.job.reduction).identity_divisor(n)
     say(f"identity: {grid.total:,} grids / {per} = {fixed:,} (from {grid_path})")
     return fixed
-
-
-def lists_grid_units(kind, reduction: str | None, symmetry) -> bool:
-    """Whether ``count`` of ``kind`` under the symmetry reduction ``symmetry`` lists
-    the units of its grid job (``reduction``) before the identity step: a kind with
-    extra constraints always does (its grid job is loaded with the symmetry job), and
-    so does the estimate of a grid count behind the identity whose store is not
-    complete.  (:func:`prepare_identity` lists them too: it says so itself.)"""
-    kind = as_kind(kind)
-    if not kind.plain:
-        return True
-    grid = get_reduction(kind.name, reduction).name
-    return symmetry.identity_from_grid and \
-        store_state(default_db_path(kind.name, grid), kind.name, grid)[0] != "complete"
 
 
 def grid_total_in(path: Path | str, shape: str) -> int | None:
