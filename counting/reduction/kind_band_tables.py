@@ -305,7 +305,7 @@ class KindBandTableReduction(Reduction):
         if self.tables.tables_cached():
             return None
         return listing.tables_notice(self.grid_kind.name, self.tables.n_tables,
-                                     self.tables.table_bytes)
+                                     self.tables.table_bytes, kept=shared_here())
 
     def shared_memory_mib(self, options) -> float:
         """The tables, mapped from this machine's cache: one copy for all workers

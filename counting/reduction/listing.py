@@ -82,16 +82,19 @@ def measured_table_seconds(kind: str, path: Path | str | None = None) -> float |
                         kind=kind)
 
 
-def tables_notice(kind: str, tables: int, table_bytes: int,
-                  path: Path | str | None = None) -> str | None:
+def tables_notice(kind: str, tables: int, table_bytes: int, path: Path | str | None = None,
+                  *, kept: bool = True) -> str | None:
     """The line said before making the ``tables`` band tables of ``kind``
     (``table_bytes`` in all) when their measured making took
-    :data:`NOTICE_SECONDS` or more, else None."""
+    :data:`NOTICE_SECONDS` or more, else None; ``kept``: whether they are kept
+    in this machine's cache (else each process makes its own)."""
     seconds = measured_table_seconds(kind, path)
     if seconds is None or seconds < NOTICE_SECONDS:
         return None
+    where = "kept in this machine's cache" if kept else \
+        "made by each process: no cache can be written here"
     size = f"{table_bytes / 1e6:,.0f} MB" if table_bytes >= 1e6 else f"{table_bytes:,} bytes"
     return (f"making the band tables of {kind} first ({tables:,} table{'s' * (tables != 1)}, "
-            f"{size}, kept in this machine's cache): about "
+            f"{size}, {where}): about "
             f"{seconds:,.0f} s of one core, as measured from an empty cache "
             f"(results/kind-tables-seconds.json) ...")

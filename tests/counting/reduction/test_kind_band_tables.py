@@ -267,3 +267,7 @@ def test_making_the_tables_is_said_first_until_they_are_in_this_machine_s_cache(
     assert KindBandTableReduction("2x3").tables_notice() is None     # another process's: cached
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "other-cache"))
     assert KindBandTableReduction("2x3").tables_notice() is not None  # another machine's cache
+    from counting.reduction import kind_band_tables
+    monkeypatch.setattr(kind_band_tables, "shared_here", lambda: False)   # a read-only home
+    assert "made by each process: no cache can be written here" in \
+        KindBandTableReduction("2x3").tables_notice()
