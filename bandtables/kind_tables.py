@@ -498,6 +498,22 @@ class KindBandTables:
         return self._orbits is not None or \
             cached_entry("orbits", self._orbits_key(), method=METHOD) is not None
 
+    def _table_keys(self) -> set:
+        """What the other two bands' tables depend on: one key a distinct table."""
+        return {(self.R, _table_key(self.cells[b])) for b in self.others}
+
+    @property
+    def n_tables(self) -> int:
+        """The distinct tables the other two bands read (1 where their house cells
+        differ only by a row order)."""
+        return len(self._table_keys())
+
+    def tables_cached(self) -> bool:
+        """Whether :meth:`build_tables` is quick now: made or mapped by this process
+        already, or every table in this machine's cache (not checked: it checks)."""
+        return self._tables is not None or all(
+            cached_entry("table", key, method=METHOD) is not None for key in self._table_keys())
+
     def build_tables(self) -> None:
         """Map the other two bands' tables now (on first use otherwise), made first if
         this machine's cache has none (9×9: about a minute and 152 MB a table;
@@ -537,9 +553,8 @@ class KindBandTables:
     def table_bytes(self) -> int:
         """Bytes of the distinct tables, without making them: ``M^(R-1) · R^R`` uint16
         entries each (9×9: 152 MB)."""
-        c = self._codes
-        n = len({_table_key(self.cells[b]) for b in self.others})
-        return n * c.M ** (self.R - 1) * (self.R ** self.R if self.has_house else 1) * 2
+        entries = self._codes.M ** (self.R - 1) * (self.R ** self.R if self.has_house else 1)
+        return self.n_tables * entries * 2
 
     @property
     def worker_bytes(self) -> int:

@@ -49,6 +49,7 @@ from counting.layer_route import refuse_forced_route
 from counting.job import (Job, RunReport, Summary, default_db_path, run_count,
                           summarise)
 from counting.options import CountOptions
+from counting.plan_notices import lists_grid_units, tables_notices
 from counting.plan_errors import (BadUnits, Interrupted, NoDiskRoom, NoGrids, OutOfReach,
                                    RouteUnusable, RunFailed, TooMuchMemory)
 from counting.unit_ids import parse_unit_list
@@ -62,6 +63,8 @@ from counting.store.database import Store, StoreError, StoreLock
 from counting.store.format import OtherJobError
 from counting.store.identity import check_identity, grid_store_to_count, link, read_grid_store
 from counting.store.lock import acquire_early
+from counting.store.state import store_state, units_left
+from counting.store.unused import removed_if_unused
 from dlx.api import MEMO_MB_MAX
 from factorization import NoRoomForMemo
 from grids.kind import as_kind
@@ -164,13 +167,21 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
     early = acquire_early(path)   # a store in use is refused before anything is estimated,
     grid_lock = None              # and so is the grid store the identity is to be counted into
     try:
-        if r.up_to_symmetry and get_reduction(kind.name, symmetry).identity_from_grid:
+        job_red = get_reduction(kind.name, symmetry if r.up_to_symmetry else r.reduction)
+        grid_red = get_reduction(kind.name, r.reduction)     # behind a symmetry job's identity
+        identity_grid = grid_red if r.up_to_symmetry and job_red.identity_from_grid else None
+        if identity_grid is not None:
             grid_lock = acquire_early(grid_store_to_count(default_db_path(
-                kind.name, get_reduction(kind.name, r.reduction).name), kind.name, path))
-        listed = get_reduction(kind.name, symmetry if r.up_to_symmetry else r.reduction)
-        listing = listed.listing_notice()
-        if listing and listed.estimate_lists_units:   # the estimate lists them: said before it
-            say(listing)
+                kind.name, grid_red.name), kind.name, path))
+        listed = [job_red]
+        if r.up_to_symmetry and lists_grid_units(kind, r.reduction, job_red):
+            listed.append(grid_red)
+        listings = [(red, red.listing_notice()) for red in listed]
+        for red, listing in listings:      # the estimate lists them: said before it
+            if listing and red.estimate_lists_units:
+                say(listing)
+        for line in tables_notices(kind, job_red, path, r.fresh, identity_grid):
+            say(line)      # made by the estimate (by the first unit under --force)
         if r.force:      # --force runs a job past its estimate, never one that cannot be counted
             try:         # nor the search in place of a route that is not runnable (2x6)
                 # a symmetry job whose identity is the grid count forces that count too
@@ -191,9 +202,11 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
                 raise
             for what, cost in costs:
                 say(f"estimated cost of {what}: {cost.describe(r.workers)}")
-        if listing and not listed.estimate_lists_units:   # said at once, terminal or not:
-            say(listing)                                    # minutes before the first unit
-        with say_if_slow(note if not listing else _silent, f"preparing the units of {r.shape} ..."):
+        for red, listing in listings:      # said at once, terminal or not:
+            if listing and not red.estimate_lists_units:    # minutes before the first unit
+                say(listing)
+        said = any(listing for _, listing in listings)
+        with say_if_slow(note if not said else _silent, f"preparing the units of {r.shape} ..."):
             job = Job.load(r.shape, symmetry if r.up_to_symmetry else r.reduction, force=r.force)
             grids = Job.load(r.shape, r.reduction, force=r.force) \
                 if r.up_to_symmetry and not job.kind.plain else job
@@ -232,6 +245,7 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
         run_kw = dict(workers=workers, options=options, progress=progress, log=log,
                       scheduler=r.scheduler, wait_workers=r.wait_workers, warn=warn,
                       in_process=small)
+        new = not (path.exists() or path.is_symlink())     # made by this command
         store, lock, deleted = open_store(path, job, fresh=r.fresh,
                                           allow_mismatch=r.allow_mismatch, lock=early)
     except BaseException:
@@ -243,11 +257,12 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
         if deleted:
             say(f"--fresh: deleted {deleted:,} finished units of {job.shape} "
                 f"({job.reduction}) from {path}")
-        with store:
+        with removed_if_unused(store, path, new, RunFailed):   # a refusal: no empty new store
             from_grid = r.up_to_symmetry and job.reduction_object.identity_from_grid
             if from_grid and needs_identity(store):
                 prepare_identity(store, r.shape, r.reduction, r.force, run_kw, say=say,
-                                 on_report=on_report, lock=grid_lock)
+                                 on_report=on_report, lock=grid_lock,
+                                 listing_said=len(listings) > 1 and bool(listings[1][1]))
             elif from_grid:   # before the run: an identity that fails costs no units
                 check_identity(store, store.get(0))
             if grid_lock is not None:
@@ -342,7 +357,7 @@ def check_reach(shape: str, reduction: str | None, options: CountOptions, worker
     wanted = [("this job", grid, done, left)]
     if up_to_symmetry:
         wanted = [("the symmetry units", job, done, left)]
-        known = grid_total_known or not job.identity_from_grid
+        known = grid_total_known if job.identity_from_grid else True
         if known is None:
             known = grid_total_in(default_db_path(s.name, grid.name), s.name) is not None
         if not known:
@@ -395,31 +410,6 @@ def refuse_uncountable(shape: str, reduction: str | None, options: CountOptions,
         raise OutOfReach(red.shape.name, red.name, cost.describe(workers),
                          refused_because="it is estimated only, never counted "
                                          "(--force cannot run it)")
-
-
-def store_state(path: Path, shape: str, reduction: str) -> tuple[str, int]:
-    """What the store at ``path`` holds of the job ``shape`` by ``reduction``
-    (read-only), and how many of its units: ``"complete"``; ``"to do"`` (no
-    store there, or some units left); ``"refused"`` (another job's store, or
-    no store that can be read: the run refuses it with the reason)."""
-    path = Path(path)
-    if not path.exists():
-        return "to do", 0
-    try:
-        with Store.open(path) as held:
-            if (held.job.shape, held.job.reduction) != (shape, reduction):
-                return "refused", 0
-            done = len(held)
-            return ("complete" if done == held.job.n_units else "to do"), done
-    except (StoreError, ValueError, OSError):
-        return "refused", 0
-
-
-def units_left(path: Path) -> list[int]:
-    """Ids of the units the store at ``path`` lacks (read-only; the caller
-    has found it readable and of its job, :func:`store_state`)."""
-    with Store.open(Path(path)) as held:
-        return held.remaining_ids()
 
 
 def open_store(path: Path, job: Job, *, fresh: bool = False, allow_mismatch: bool = False,
@@ -494,13 +484,21 @@ def _run(job: Job, store: Store, path: Path, ids, run_kw: dict) -> RunReport:
 def prepare_identity(store: Store, shape: str, reduction: str | None, force: bool,
                      run_kw: dict, *, say: Say = _silent,
                      on_report: Callable[[RunReport], None] | None = None,
-                     lock: StoreLock | None = None) -> int:
+                     lock: StoreLock | None = None, listing_said: bool = False) -> int:
     """Record unit 0 of a symmetry job from the grid count's store (its
     default path), counting the grid job into that store first when it is
     not complete there (resumable like any count; ``lock``: that store's,
     taken already).  The grid total is recomputed from the grid store's
     rows at this moment and recorded with their digest
-    (:mod:`counting.store.identity`).  Returns the stored count."""
+    (:mod:`counting.store.identity`).  Returns the stored count.
+
+    The grid reduction's :meth:`~counting.reduction.base.Reduction.listing_notice`
+    is said to ``say`` before its units are listed, unless ``listing_said``
+    (the caller said it before listing them first)."""
+    listing = None if listing_said else get_reduction(as_kind(shape).name,
+                                                      reduction).listing_notice()
+    if listing:
+        say(listing)
     grid_job = Job.load(shape, reduction, force=force)
     grid_path = default_db_path(grid_job.shape, grid_job.reduction)
     grid = read_grid_store(grid_path, grid_job.shape)
@@ -508,9 +506,10 @@ def prepare_identity(store: Store, shape: str, reduction: str | None, force: boo
         say(f"the identity class fixes every grid: counting the {grid_job.shape} grids "
             f"({grid_job.reduction}) into {grid_path} first")
         grid_path.parent.mkdir(parents=True, exist_ok=True)
+        new = not (grid_path.exists() or grid_path.is_symlink())
         grid_store, lock, _ = open_store(grid_path, grid_job, lock=lock)
         try:
-            with grid_store:
+            with removed_if_unused(grid_store, grid_path, new, RunFailed):
                 report = _run(grid_job, grid_store, grid_path, None, run_kw)
         finally:
             lock.release()

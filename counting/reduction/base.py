@@ -183,6 +183,13 @@ class Reduction(abc.ABC):
         kind = getattr(self, "grid_kind", self.shape)      # a kind's reduction: its kind
         return listing_notice(kind.name, self.name)
 
+    def tables_notice(self) -> str | None:
+        """The line said before this job makes tables that take more than a few
+        seconds before its first unit (what, and how long, as measured:
+        :func:`~counting.reduction.listing.tables_notice`), or None (the
+        default: it makes none, or they are quick, or this machine keeps them)."""
+        return None
+
     def listing_cached(self) -> bool:
         """Whether this machine keeps what listing the units makes, which
         makes it quick (default: nothing is kept)."""

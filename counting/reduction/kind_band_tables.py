@@ -61,6 +61,7 @@ from bandtables.kind_cache import shared_here
 from bandtables.kind_search import search_completions
 from bandtables.kind_tables import METHOD, KindBandTables
 from counting.options import CountOptions
+from counting.reduction import listing
 from counting.reduction.base import BandClass, Reduction
 from counting.units import Tally, WorkUnit
 from dlx import ENGINE_VERSION
@@ -296,6 +297,15 @@ class KindBandTableReduction(Reduction):
         """Whether the band-1 orbits the units are cut from are in this
         machine's cache (9×9: else about 12 s of a core to enumerate)."""
         return self.tables.orbits_cached()
+
+    def tables_notice(self) -> str | None:
+        """The other two bands' tables, while this machine's cache lacks them (9×9:
+        152 MB a table, 21–30 s of a core to make as measured in
+        ``results/kind-tables-seconds.json``); None once they are there."""
+        if self.tables.tables_cached():
+            return None
+        return listing.tables_notice(self.grid_kind.name, self.tables.n_tables,
+                                     self.tables.table_bytes, kept=shared_here())
 
     def shared_memory_mib(self, options) -> float:
         """The tables, mapped from this machine's cache: one copy for all workers

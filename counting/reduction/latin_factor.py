@@ -50,8 +50,8 @@ from counting.options import CountOptions
 from counting.reduction.base import BandClass, Reduction
 from counting.reduction.cost import even_work, smallest_class_first
 from counting.units import Tally, WorkUnit
-from factorization import (ENGINE_NAME, KERNEL_VERSION, adjacency, count_unit_chunk, count_unit_class,
-                           latin_units, process_counter, process_memo_mb, reserve_process_memo,
+from factorization import (ENGINE_NAME, KERNEL_VERSION, FactorizationCounter, adjacency,
+                           count_unit_chunk, count_unit_class, latin_units, process_counter, process_memo_mb, reserve_process_memo,
                            shared_memo_refusal)
 from factorization.memo_file import describe as describe_memo_file
 from factorization.estimate import (FactorCost, classes_bound, factor_cost, memo_bytes_needed,
@@ -208,18 +208,35 @@ class LatinFactorReduction(Reduction):
         """F_degree of the unit's graph, on this process's counter (its memo
         table kept from one unit to the next: its keys are canonical forms,
         so this is always correct)."""
+        counter = process_counter(self.shape.n, options.memo_mb, options.shared_memo)
+        t0 = time.perf_counter()
+        count = self._count_on(counter, spec)
+        return Tally(count, seconds=time.perf_counter() - t0, engine_version=ENGINE_NAME)
+
+    def count_independently(self, spec: FactorUnitSpec,
+                            options: CountOptions = CountOptions()) -> int:
+        """``gridcount recount``'s count: F_degree of the unit's graph by the kernel
+        again, on a new counter whose memo table is its own and empty (``options.memo``
+        off: no memo table), never this process's counter nor the machine's shared memo
+        file, which the count filled (:meth:`recount_method`)."""
+        mb = process_memo_mb(options.memo_mb) if options.memo else 0
+        return self._count_on(FactorizationCounter(self.shape.n, memo_mb=mb), spec)
+
+    def recount_method(self) -> str:
+        return ("the 1-factorization kernel again (not dancing links), on a new memo table "
+                "of its own, not the machine's shared memo file that the count filled "
+                "(--no-memo: no memo table)")
+
+    def _count_on(self, counter, spec: FactorUnitSpec) -> int:
+        """F_degree of ``spec``'s graph (its chunk) on ``counter``."""
         if as_shape(spec.shape) not in (self.shape, self.shape.transpose()) \
                 or spec.reduction != NAME:
             raise ValueError(f"unit {spec.unit_id} is a {spec.shape}/{spec.reduction} unit, "
                              f"not {self.shape.name}/{NAME}")
-        counter = process_counter(self.shape.n, options.memo_mb, options.shared_memo)
-        t0 = time.perf_counter()
         if spec.chunks == 1:
-            count = count_unit_class(spec.column_sets, spec.degree, counter=counter)
-        else:
-            count = count_unit_chunk(spec.column_sets, spec.degree, spec.chunk, spec.chunks,
-                                     counter=counter)
-        return Tally(count, seconds=time.perf_counter() - t0, engine_version=ENGINE_NAME)
+            return count_unit_class(spec.column_sets, spec.degree, counter=counter)
+        return count_unit_chunk(spec.column_sets, spec.degree, spec.chunk, spec.chunks,
+                                counter=counter)
 
     def estimate_method(self, sampled: int) -> str:
         return f"the kernel's class model from {sampled} sampled unit{'s' * (sampled != 1)}"

@@ -17,7 +17,7 @@ from count_process import killed_at_the_gate, units_in
 from counting.reduction import listing
 from counting.store.database import Store
 from grids.kind import as_kind
-from listing_samples import measured
+from listing_samples import measured, measured_tables
 from one_house_samples import six_brute_total, six_kind_text
 from store_samples import store_count_plus_one
 
@@ -303,3 +303,38 @@ def test_count_says_a_slow_listing_before_its_estimate_lists_the_units(here, tmp
     assert lines[:-1] == [f"listing the units of {name} (kind-tables) first: about 30 s of one "
                           f"core, as measured from an empty cache "
                           f"(results/listing-seconds.json) ..."]
+
+
+def test_count_says_the_tables_are_made_first_until_they_are_in_this_machine_s_cache(
+        here, tmp_path, monkeypatch):
+    """With an empty cache, a 9x9 kind's job makes the other bands' tables in its
+    estimate (about half a minute of a core, 152 MB): said first, on a pipe too, and
+    no more once they are in the cache (here a 6x6 kind of this test alone, measured
+    as slow; its tables first stopped, then made)."""
+    # a house of no other test: no reduction of it is cached in this process
+    (here / "tables.kind").write_text("house r1c1 r2c5 r3c3 r4c6 r5c2 r6c4\n")
+    name = as_kind("2x3+@tables.kind").name
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(listing, "FILE", measured(tmp_path / "m.json"))    # listing: quick
+    monkeypatch.setattr(listing, "TABLES_FILE", measured_tables(tmp_path / "t.json", (name, 40)))
+    made = KindBandTables.build_tables
+    tables = KindBandTables(name)
+    assert tables.n_tables == 2             # this house: bands 1 and 3 read two tables
+    said = (f"making the band tables of {name} first ({tables.n_tables} tables, "
+            f"{tables.table_bytes:,} bytes, kept in this machine's cache): about "
+            f"40 s of one core, as measured from an empty cache "
+            f"(results/kind-tables-seconds.json) ...")
+
+    def stopped(self):
+        raise ValueError("tables stopped by the test")
+    monkeypatch.setattr(KindBandTables, "build_tables", stopped)
+    args = ("count", "2x3+@tables.kind", "--reduction", "kind-tables", "--workers", 1)
+    res = invoke(*args)
+    lines = res.stderr.strip().splitlines()
+    assert res.exit_code != 0 and "tables stopped by the test" in lines[-1], res.output
+    assert lines[:-1] == [said]
+    monkeypatch.setattr(KindBandTables, "build_tables", made)
+    res = invoke(*args)
+    assert res.exit_code == 0 and res.stderr.splitlines()[0] == said, res.output
+    res = invoke(*args, "--fresh")
+    assert res.exit_code == 0 and "making the band tables" not in res.stderr, res.output

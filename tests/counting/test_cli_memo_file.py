@@ -79,3 +79,23 @@ def test_under_json_a_refused_memo_file_is_in_the_notes(tmp_path):
     assert doc["notes"] == [f"memo: {path} is a FIFO, not a regular file; not read: each "
                             f"worker keeps its own"]
     assert "FIFO" not in res.stderr
+
+
+def test_status_and_recount_of_a_factor_store_say_and_use_a_memo_of_their_own(tmp_path):
+    # noticed: status said "recount by: dancing links again, with an empty memo table",
+    # while recount counted by the kernel on the shared memo file the count had filled
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    db = str(tmp_path / "s.sqlite")
+
+    def run(*args):
+        res = subprocess.run([sys.executable, "-m", "counting", *args], capture_output=True,
+                             text=True, timeout=120, env=env)
+        assert res.returncode == 0, res.stderr
+        return res.stdout
+    run("count", "1x5", "--reduction", "factor", "--db", db, "-w", "1", "-q", "--private-memo")
+    [line] = [ln for ln in run("status", db).splitlines() if ln.startswith("recount by")]
+    assert line.split(None, 2)[2] == (
+        "the 1-factorization kernel again (not dancing links), on a new memo table of its "
+        "own, not the machine's shared memo file that the count filled (--no-memo: no memo table)")
+    assert run("recount", db, "--sample", "2").splitlines()[-1] == "all 2 recounted units agree"
+    assert not memo_path(5, process_memo_mb(16), tmp_path / "cache" / "gridcount").exists()

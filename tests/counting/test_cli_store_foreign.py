@@ -111,13 +111,26 @@ def test_a_store_of_this_kernel_keeps_its_total(tmp_path, monkeypatch):
     assert "not computed" not in invoke("status", "t.sqlite").output
 
 
-def test_a_symmetry_count_takes_no_identity_from_another_kernel_s_grid_store(foreign, tmp_path):
+@pytest.mark.parametrize("force", [[], ["--force"]])   # refused by the estimate / the identity
+def test_a_symmetry_count_takes_no_identity_from_another_kernel_s_grid_store(foreign, tmp_path,
+                                                                            force):
     """The identity was the misweighed total over 5! (155,520 / 120 = 1,296 recorded as
     unit 0); Burnside's divisibility caught it here, but need not at a larger order."""
     (tmp_path / "results").mkdir()
     (tmp_path / foreign).rename(tmp_path / "results" / "1x5-rfactor.sqlite")
     res = invoke("count", "1x5", "--up-to-symmetry", "--group", "isotopy", "--reduction",
-                 "factor", "--db", "s.sqlite", "-w", "1", "-q")
+                 "factor", "--db", "s.sqlite", "-w", "1", "-q", *force)
     one_line_error(res, "results/1x5-rfactor.sqlite: it belongs to another kernel", 2)
     assert res.output.rstrip().endswith(SAID) and f"{MISWEIGHED:,}" not in res.output
-    assert not (tmp_path / "s.sqlite").exists() or units_in(tmp_path / "s.sqlite") == []
+    # noticed: the refusal left a new, empty s.sqlite (the store is made before the identity)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results"]
+
+
+def test_a_refused_symmetry_count_keeps_a_store_that_was_there_before(foreign, tmp_path):
+    (tmp_path / "results").mkdir()
+    (tmp_path / foreign).rename(tmp_path / "results" / "1x5-rfactor.sqlite")
+    Store.create_or_open(tmp_path / "s.sqlite", Job.load("1x5", "symmetry").info()).close()
+    res = invoke("count", "1x5", "--up-to-symmetry", "--group", "isotopy", "--reduction",
+                 "factor", "--db", "s.sqlite", "-w", "1", "-q", "--force")   # after open_store
+    one_line_error(res, "results/1x5-rfactor.sqlite: it belongs to another kernel", 2)
+    assert units_in(tmp_path / "s.sqlite") == []           # empty, but not this command's

@@ -350,3 +350,31 @@ def test_a_forged_identity_stops_a_resumed_symmetry_count_before_any_unit_is_cou
     _one_line_error(res, "unit 0", "2x3-rmoves.sqlite")
     with Store.open(sym) as st:
         assert 5 not in st.done_ids()
+
+
+LISTING_2X2 = ("listing the units of 2x2 (moves) first: about 30 s of one core, as measured "
+               "from an empty cache (results/listing-seconds.json) ...")
+
+
+@pytest.mark.parametrize("args, grid_store", [
+    ((), False),             # listed by the estimate of the grid count, then by the identity
+    (("--force",), False),   # no estimate: listed by the identity step alone
+    ((), True),              # grid store complete: listed by the identity step alone
+])
+def test_the_grid_count_behind_the_identity_says_its_slow_listing_once(here, tmp_path,
+                                                                       monkeypatch, args,
+                                                                       grid_store):
+    """When the identity's grid count lists units measured as slow, count says so
+    at once, once (here 2x2's grid job, measured as slow; noticed: never said)."""
+    from counting.reduction import listing
+    from listing_samples import measured
+    if grid_store:
+        _grid_store(here / "results" / "2x2-rmoves.sqlite", "2x2")
+    monkeypatch.setattr(listing, "FILE", measured(tmp_path / "m.json", ("2x2", "moves", 30)))
+    res = invoke("count", "2x2", "--up-to-symmetry", "--workers", "1", *args)
+    assert res.exit_code == 0, res.output
+    lines = res.stderr.splitlines()
+    assert lines.count(LISTING_2X2) == 1, res.stderr
+    if not grid_store:
+        assert lines.index(LISTING_2X2) < next(
+            i for i, ln in enumerate(lines) if ln.startswith("the identity class fixes"))

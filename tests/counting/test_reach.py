@@ -431,3 +431,19 @@ def test_the_layers_estimate_is_measured_for_two_band_shapes_of_6_stacks_only():
         assert words in text
     assert all(reach.layers_estimate(as_kind(k)) is None
                for k in ("2x5", "3x3", "1x12", "2x3", "4x3"))
+
+
+def test_a_symmetry_job_does_not_estimate_a_grid_count_whose_store_is_complete(tmp_path,
+                                                                              monkeypatch):
+    # noticed: `known = grid_total_known or not identity_from_grid` was False, never None,
+    # so the grid store was never read and the grid count was always estimated (its
+    # units listed: 12 s for a 9x9 kind), even when complete
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(cli, ["count", "2x2", "-q", "-w", "1"]).exit_code == 0
+    looked = []
+    plan.check_reach("2x2", None, CountOptions(), 1, up_to_symmetry=True, quick=looked)
+    assert [q.reduction for q in looked] == ["symmetry"]
+    (tmp_path / "results" / "2x2-rmoves.sqlite").unlink()
+    looked = []
+    plan.check_reach("2x2", None, CountOptions(), 1, up_to_symmetry=True, quick=looked)
+    assert [q.reduction for q in looked] == ["symmetry", "moves"]

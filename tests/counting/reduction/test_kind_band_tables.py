@@ -16,7 +16,7 @@ from counting.reduction import get_reduction, listing, reduction_names
 from counting.reduction.kind_band_tables import KindBandTableReduction
 from counting.reduction.registry import KIND_CHOSEN
 from counting.job import default_db_path
-from listing_samples import measured
+from listing_samples import measured, measured_tables
 from one_house_samples import SIX_HOUSES, six, six_brute_total
 
 
@@ -246,3 +246,28 @@ def test_listing_is_said_first_until_the_orbits_are_in_this_machine_s_cache(tmp_
     red.units()
     assert red.listing_notice() is None
     assert KindBandTableReduction("2x3").listing_notice() is None     # another process's: cached
+
+
+def test_making_the_tables_is_said_first_until_they_are_in_this_machine_s_cache(tmp_path,
+                                                                              monkeypatch):
+    """9x9 kinds' band tables take about half a minute of a core to make, 152 MB each
+    (results/kind-tables-seconds.json): count says so first, with an empty cache only.
+    A 6x6 kind of this test alone, measured as slow, stands for them here."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(listing, "TABLES_FILE", measured_tables(tmp_path / "t.json", ("2x3", 40)))
+    red = KindBandTableReduction("2x3")
+    assert red.tables_notice() == (
+        f"making the band tables of 2x3 first (1 table, {red.tables.table_bytes:,} bytes, kept "
+        f"in this machine's cache): about 40 s of one core, as measured from an empty cache "
+        f"(results/kind-tables-seconds.json) ...")
+    red.units()                                   # the orbits: the tables are not made
+    assert red.tables_notice() is not None
+    red.tables.build_tables()
+    assert red.tables_notice() is None
+    assert KindBandTableReduction("2x3").tables_notice() is None     # another process's: cached
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "other-cache"))
+    assert KindBandTableReduction("2x3").tables_notice() is not None  # another machine's cache
+    from counting.reduction import kind_band_tables
+    monkeypatch.setattr(kind_band_tables, "shared_here", lambda: False)   # a read-only home
+    assert "made by each process: no cache can be written here" in \
+        KindBandTableReduction("2x3").tables_notice()

@@ -120,3 +120,21 @@ def test_order_11_is_estimated_from_random_graphs_without_enumerating_its_units(
     assert red.estimate_memory(CountOptions(shared_memo=False)) == (shared, 0)
     with pytest.raises(ValueError, match="units of order 11 are not enumerated here"):
         red.units()
+
+
+def test_recount_counts_on_a_new_memo_table_not_the_process_s_nor_the_shared_file(monkeypatch,
+                                                                                   chunked_order_7):
+    """recount's count of a factor unit: the kernel again on a counter of its own (it
+    was count_directly's, on the machine's shared memo file the count filled)."""
+    red = get_reduction("1x5", "factor")
+    stored = {u.unit_id: count_unit(u).count for u in red.units()}
+
+    def shared(*args, **kwargs):
+        raise AssertionError("the process's counter (the shared memo file) was used")
+    monkeypatch.setattr(latin_factor, "process_counter", shared)
+    for options in (CountOptions(), CountOptions(memo=False)):
+        assert {u.unit_id: red.count_independently(u, options) for u in red.units()} == stored
+    chunks = chunked_order_7.units()[:4]                 # the chunks of class 0
+    assert sum(chunked_order_7.count_independently(u) for u in chunks) == \
+        count_unit_class(chunks[0].column_sets, 5)
+    assert red.recount_method().startswith("the 1-factorization kernel again (not dancing")
