@@ -48,3 +48,18 @@ def tally_work(tally) -> tuple[int, int, int]:
     """``(nodes, dead ends, memo hits)`` a unit reports (a Tally, or any
     value with those attributes)."""
     return tally.nodes, tally.dead_ends, tally.memo_hits
+
+
+def assert_each_unit_reports_its_searches(red, monkeypatch) -> None:
+    """Every unit of the reduction ``red`` reports, from ``count_directly``,
+    the nodes, dead ends and memo hits the engine gave for the searches it
+    ran (prefix probes included); and some unit had memo hits, so a unit
+    that said 0 for them all would fail."""
+    runs = record_searches(monkeypatch)
+    memo_hits = 0
+    for unit in red.units():
+        runs.clear()
+        tally = red.count_directly(unit)
+        assert tally_work(tally) == work(runs), unit.unit_id
+        memo_hits += tally.memo_hits
+    assert memo_hits > 0

@@ -9,7 +9,7 @@ pytest.importorskip("pynauty")
 from counting.reduction import get_reduction  # noqa: E402
 from counting.reduction.full_orbits import FullSymmetryReduction  # noqa: E402
 from counting.reduction.registry import group_of, symmetry_reduction  # noqa: E402
-from engine_searches import record_searches, tally_work, work  # noqa: E402
+from engine_searches import assert_each_unit_reports_its_searches  # noqa: E402
 
 
 def test_the_group_names_choose_the_reductions_and_stored_names_say_their_group():
@@ -60,12 +60,4 @@ def test_a_unit_reports_the_work_of_its_searches_not_zero_dead_ends(kind, monkey
     """Status, report and the CSV said 0 dead ends and 0 memo hits for
     every unit: a unit's nodes, dead ends and memo hits are the sums of the
     engine's own over every search it ran (the prefix probes included)."""
-    red = get_reduction(kind, "symmetry-full")
-    runs = record_searches(monkeypatch)
-    memo_hits = 0
-    for unit in red.units():
-        runs.clear()
-        tally = red.count_directly(unit)
-        assert tally_work(tally) == work(runs), unit.unit_id
-        memo_hits += tally.memo_hits
-    assert memo_hits > 0
+    assert_each_unit_reports_its_searches(get_reduction(kind, "symmetry-full"), monkeypatch)

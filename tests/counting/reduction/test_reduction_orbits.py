@@ -13,7 +13,7 @@ from counting.group.fixed import other_unit, standard_unit
 from counting.group.symmetries import Symmetry
 from counting.options import CountOptions
 from counting.reduction import get_reduction
-from engine_searches import record_searches, tally_work, work
+from engine_searches import assert_each_unit_reports_its_searches
 from variant_samples import rule_keeping_moves
 
 
@@ -101,12 +101,4 @@ def test_a_unit_reports_the_work_of_its_searches_not_zero_dead_ends(text, monkey
     every unit of the grid group: a unit's nodes, dead ends and memo hits
     are the sums of the engine's own over every search it ran (the prefix
     probes included)."""
-    red = get_reduction(text, "symmetry")
-    runs = record_searches(monkeypatch)
-    memo_hits = 0
-    for unit in red.units():
-        runs.clear()
-        tally = red.count_directly(unit)
-        assert tally_work(tally) == work(runs), unit.unit_id
-        memo_hits += tally.memo_hits
-    assert memo_hits > 0
+    assert_each_unit_reports_its_searches(get_reduction(text, "symmetry"), monkeypatch)
