@@ -108,9 +108,17 @@ def main(argv=None) -> None:
            "measured_at": datetime.datetime.now(datetime.timezone.utc).isoformat(
                timespec="seconds"),
            "command": "python scripts/measure_listing.py" + " --tables" * args.tables,
+           "machine": this_machine(),
            "tables" if args.tables else "listings": rows}
     out = args.out or (TABLES_OUT if args.tables else OUT)
     out.write_text(json.dumps(doc, indent=1) + "\n")
+
+
+def this_machine() -> dict:
+    """The machine the figures were measured on (as a count's summary records it)."""
+    sys.path.insert(0, str(ROOT))
+    from counting.job import describe_machine
+    return describe_machine()
 
 
 if __name__ == "__main__":
