@@ -87,7 +87,7 @@ def run_units(specs: Iterable[UnitSpec], *, workers: int = 1, options: CountOpti
     workers = min(workers, len(ordered))
     red = reduction_of(ordered[0])
     check_memory(workers, options, red.worker_memory_mib(options), red.shared_memory_mib(options))
-    deadlines = Deadlines(reduction_of(ordered[0]).work_shares(ordered))
+    deadlines = Deadlines(red.work_shares(ordered))
     say = log or (lambda msg: None)
 
     def on_death(died: WorkerDied) -> None:
