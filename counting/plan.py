@@ -50,13 +50,14 @@ from counting.job import (Job, RunReport, Summary, default_db_path, run_count,
                           summarise)
 from counting.options import CountOptions
 from counting.plan_notices import lists_grid_units, tables_notices
-from counting.plan_errors import (BadUnits, Interrupted, NoDiskRoom, NoGrids, OutOfReach,
-                                   RouteUnusable, RunFailed, TooMuchMemory)
+from counting.plan_errors import (BadUnits, ClusterUnavailable, Interrupted, NoDiskRoom, NoGrids,
+                                   OutOfReach, RouteUnusable, RunFailed, TooMuchMemory)
 from counting.unit_ids import parse_unit_list
 from counting.reduction import get_reduction
 from counting.group_choice import GroupRefused, check_group, other_group
 from counting.reduction.registry import check_shape, symmetry_reduction
-from counting.run.dask_setup import DaskPoolError, NoWorkers, UnitFailed
+from counting.run.dask_setup import (DaskPoolError, DaskUnavailable, NoWorkers, SchedulerUnreachable,
+                                     UnitFailed)
 from counting.run.notice import say_if_slow
 from counting.run.pool import WorkerLost, check_memory
 from counting.store.database import Store, StoreError, StoreLock
@@ -72,7 +73,8 @@ from grids.kind import as_kind
 __all__ = ["CountRequest", "Outcome", "count", "check_reach", "in_process_reason", "refuse_uncountable", "open_store",
            "prepare_identity", "grid_total_in", "record_identity", "needs_identity", "store_state",
            "units_left",
-           "OutOfReach", "RouteUnusable", "Interrupted", "RunFailed", "BadUnits", "TooMuchMemory", "NoDiskRoom",
+           "OutOfReach", "RouteUnusable", "ClusterUnavailable", "Interrupted", "RunFailed",
+           "BadUnits", "TooMuchMemory", "NoDiskRoom",
            "NoGrids", "GroupRefused", "check_group", "other_group"]
 
 
@@ -143,7 +145,8 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
     ------
     ValueError
         A bad shape or reduction; :class:`OutOfReach`, :class:`BadUnits`,
-        :class:`TooMuchMemory`, :class:`NoDiskRoom` for their cases.
+        :class:`TooMuchMemory`, :class:`NoDiskRoom`, :class:`ClusterUnavailable`
+        for their cases.
     StoreError
         The store cannot be opened, locked or deleted.
     Interrupted, RunFailed
@@ -477,6 +480,8 @@ def _run(job: Job, store: Store, path: Path, ids, run_kw: dict) -> RunReport:
     except (WorkerLost, NoWorkers, UnitFailed) as e:
         raise RunFailed(f"{e}; {len(store):,} of {job.n_units:,} units are safely in {path}: "
                         f"run the same command again to resume") from None
+    except (DaskUnavailable, SchedulerUnreachable) as e:   # raised before any unit is sent
+        raise ClusterUnavailable(str(e)) from None
     except DaskPoolError as e:
         raise StoreError(str(e)) from None
 
