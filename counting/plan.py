@@ -49,7 +49,7 @@ from counting.layer_route import refuse_forced_route
 from counting.job import (Job, RunReport, Summary, default_db_path, run_count,
                           summarise)
 from counting.options import CountOptions
-from counting.plan_notices import lists_grid_units, tables_notices
+from counting.plan_notices import grid_store_complete, lists_grid_units, tables_notices
 from counting.plan_errors import (BadUnits, ClusterUnavailable, Interrupted, NoDiskRoom, NoGrids,
                                    OutOfReach, RouteUnusable, RunFailed, TooMuchMemory)
 from counting.unit_ids import parse_unit_list
@@ -176,14 +176,16 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
         if identity_grid is not None:
             grid_lock = acquire_early(grid_store_to_count(default_db_path(
                 kind.name, grid_red.name), kind.name, path))
+        # read once, for both notices
+        grid_complete = identity_grid is not None and grid_store_complete(kind, identity_grid)
         listed = [job_red]
-        if r.up_to_symmetry and lists_grid_units(kind, r.reduction, job_red):
+        if r.up_to_symmetry and lists_grid_units(kind, job_red, grid_complete):
             listed.append(grid_red)
         listings = [(red, red.listing_notice()) for red in listed]
         for red, listing in listings:      # the estimate lists them: said before it
             if listing and red.estimate_lists_units:
                 say(listing)
-        for line in tables_notices(kind, job_red, path, r.fresh, identity_grid):
+        for line in tables_notices(kind, job_red, path, r.fresh, identity_grid, grid_complete):
             say(line)      # made by the estimate (by the first unit under --force)
         if r.force:      # --force runs a job past its estimate, never one that cannot be counted
             try:         # nor the search in place of a route that is not runnable (2x6)
