@@ -99,12 +99,17 @@ class Job:
         ``"71"``/``"44"`` for 3x3, ``"moves"``/``"patterns"`` otherwise).
         Raises ``ValueError`` with a one-line message on bad input.
         """
-        kind = as_kind(shape)
-        check_shape(kind, force=force)
-        name = kind.name
-        job = cls(name, reduction_name(None if reduction is None else str(reduction), name))
+        job = cls.named(shape, reduction, force)
         job.units  # computes (and validates) the reduction now
         return job
+
+    @classmethod
+    def named(cls, shape: str, reduction: str | None = None, force: bool = False) -> "Job":
+        """:meth:`load` without listing the units (a complete store's total may not need them)."""
+        kind = as_kind(shape)
+        check_shape(kind, force=force)
+        return cls(kind.name, reduction_name(None if reduction is None else str(reduction),
+                                             kind.name))
 
     @classmethod
     def for_store(cls, store: Store) -> "Job":

@@ -213,8 +213,10 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
         said = any(listing for _, listing in listings)
         with say_if_slow(note if not said else _silent, f"preparing the units of {r.shape} ..."):
             job = Job.load(r.shape, symmetry if r.up_to_symmetry else r.reduction, force=r.force)
+            # a kind with extra rules may have no grid: its grid job's units say so
+            # (not listed when its store behind the identity is complete: it has units)
             grids = Job.load(r.shape, r.reduction, force=r.force) \
-                if r.up_to_symmetry and not job.kind.plain else job
+                if r.up_to_symmetry and not job.kind.plain and not grid_complete else job
         if grids.n_units == 0:   # before any store is made
             raise NoGrids(grids.shape, grids.reduction,
                           "essentially different grids" if r.up_to_symmetry else "grids")
@@ -506,10 +508,11 @@ def prepare_identity(store: Store, shape: str, reduction: str | None, force: boo
                                                       reduction).listing_notice()
     if listing:
         say(listing)
-    grid_job = Job.load(shape, reduction, force=force)
+    grid_job = Job.named(shape, reduction, force=force)   # its units not listed yet
     grid_path = default_db_path(grid_job.shape, grid_job.reduction)
     grid = read_grid_store(grid_path, grid_job.shape)
     if grid is None or grid.total is None:
+        grid_job = Job.load(shape, reduction, force=force)   # lists its units
         say(f"the identity class fixes every grid: counting the {grid_job.shape} grids "
             f"({grid_job.reduction}) into {grid_path} first")
         grid_path.parent.mkdir(parents=True, exist_ok=True)
