@@ -179,7 +179,7 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
         # read once, for both notices
         grid_complete = identity_grid is not None and grid_store_complete(kind, identity_grid)
         listed = [job_red]
-        if r.up_to_symmetry and lists_grid_units(kind, job_red, grid_complete):
+        if r.up_to_symmetry and lists_grid_units(kind, job_red, grid_red, grid_complete):
             listed.append(grid_red)
         listings = [(red, red.listing_notice()) for red in listed]
         for red, listing in listings:      # the estimate lists them: said before it
@@ -503,15 +503,18 @@ def prepare_identity(store: Store, shape: str, reduction: str | None, force: boo
 
     The grid reduction's :meth:`~counting.reduction.base.Reduction.listing_notice`
     is said to ``say`` before its units are listed, unless ``listing_said``
-    (the caller said it before listing them first)."""
-    listing = None if listing_said else get_reduction(as_kind(shape).name,
-                                                      reduction).listing_notice()
-    if listing:
+    (the caller said it before listing them first): before the grid store is read
+    when its total lists them, else before they are listed to count it."""
+    red = get_reduction(as_kind(shape).name, reduction)
+    listing = None if listing_said else red.listing_notice()
+    if listing and red.total_lists_units:
         say(listing)
     grid_job = Job.named(shape, reduction, force=force)   # its units not listed yet
     grid_path = default_db_path(grid_job.shape, grid_job.reduction)
     grid = read_grid_store(grid_path, grid_job.shape)
     if grid is None or grid.total is None:
+        if listing and not red.total_lists_units:
+            say(listing)
         grid_job = Job.load(shape, reduction, force=force)   # lists its units
         say(f"the identity class fixes every grid: counting the {grid_job.shape} grids "
             f"({grid_job.reduction}) into {grid_path} first")

@@ -26,15 +26,17 @@ def grid_store_complete(kind, grid) -> bool:
     return _complete(as_kind(kind), grid)
 
 
-def lists_grid_units(kind, symmetry, grid_complete: bool) -> bool:
+def lists_grid_units(kind, symmetry, grid, grid_complete: bool) -> bool:
     """Whether ``count`` of ``kind`` under the symmetry reduction ``symmetry`` lists
-    the units of its grid job before the identity step: a kind with extra
-    constraints always does (its grid job is loaded with the symmetry job), and so
-    does the estimate of a grid count behind the identity whose store is not complete
+    the units of its grid job ``grid`` (a reduction) before the identity step: a kind
+    with extra constraints does (its grid job is loaded with the symmetry job, or its
+    complete store read, whose total lists them unless
+    :attr:`~counting.reduction.base.Reduction.total_lists_units` is false), and so does
+    the estimate of a grid count behind the identity whose store is not complete
     (``grid_complete``: :func:`grid_store_complete`).  (:func:`counting.plan.prepare_identity`
     lists them too: it says so itself.)"""
     if not as_kind(kind).plain:
-        return True
+        return not grid_complete or grid.total_lists_units
     return symmetry.identity_from_grid and not grid_complete
 
 

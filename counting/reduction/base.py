@@ -172,6 +172,10 @@ class Reduction(abc.ABC):
     #: listed, after the estimate).
     estimate_lists_units = True
 
+    #: Whether :meth:`complete_total` lists the units (for their weights): all but a
+    #: reduction whose units weigh 1 in any listing (``kind-tables``).
+    total_lists_units = True
+
     def listing_notice(self) -> str | None:
         """The line said before this job's units are listed when listing them
         takes more than a few seconds (what, and how long), or None (quick,

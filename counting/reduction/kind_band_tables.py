@@ -140,6 +140,7 @@ class KindBandTableReduction(Reduction):
 
     kind = NAME
     engine_pinned = True     # unit ids are ranges of one listing of the band-1 orbits
+    total_lists_units = False    # every unit weighs 1: complete_total
 
     def __init__(self, kind):
         self.grid_kind = as_kind(kind)
