@@ -2,7 +2,7 @@
 
 Library functions behind every ``gridcount`` command (the CLI only parses
 arguments and formats): run the missing units into a store, summarise a
-store, export it, recount a sample, merge stores.
+store, export it (recounting a sample: :mod:`counting.recount`).
 
 Example
 -------
@@ -12,15 +12,12 @@ Example
 """
 from __future__ import annotations
 
-import dataclasses
-
 import csv
 import io
 import json
 import math
 import os
 import platform
-import random
 import sys
 import time
 from collections import defaultdict
@@ -37,7 +34,6 @@ from counting.store.batch import Batch
 from counting.store.database import JobInfo, OtherJobError, Store, StoreError
 from counting.store.identity import IdentityCheck, check_identity
 from counting.run.progress import Progress
-from counting.run.counter import count_unit
 from counting.units import UnitResult, UnitSpec
 from counting.labels import labels_of
 from counting.exact_json import exact, exact_map
@@ -45,8 +41,7 @@ from grids.kind import GridKind, as_kind
 from dlx import ENGINE_VERSION
 
 __all__ = ["Job", "default_db_path", "default_export_stem", "default_export_paths", "run_count",
-           "RunReport", "summarise", "Summary", "export", "recount", "RecountReport", "RecountRefused",
-           "describe_machine"]
+           "RunReport", "summarise", "Summary", "export", "describe_machine"]
 
 
 #: A job with more classes than this logs a class total only for classes of
@@ -99,12 +94,17 @@ class Job:
         ``"71"``/``"44"`` for 3x3, ``"moves"``/``"patterns"`` otherwise).
         Raises ``ValueError`` with a one-line message on bad input.
         """
-        kind = as_kind(shape)
-        check_shape(kind, force=force)
-        name = kind.name
-        job = cls(name, reduction_name(None if reduction is None else str(reduction), name))
+        job = cls.named(shape, reduction, force)
         job.units  # computes (and validates) the reduction now
         return job
+
+    @classmethod
+    def named(cls, shape: str, reduction: str | None = None, force: bool = False) -> "Job":
+        """:meth:`load` without listing the units (a complete store's total may not need them)."""
+        kind = as_kind(shape)
+        check_shape(kind, force=force)
+        return cls(kind.name, reduction_name(None if reduction is None else str(reduction),
+                                             kind.name))
 
     @classmethod
     def for_store(cls, store: Store) -> "Job":
@@ -526,65 +526,3 @@ def _write_atomic(files: dict[Path, str]) -> None:
             except OSError:
                 pass  # never created, or renamed already
         raise
-
-
-# ---------------------------------------------------------------------------
-# recount and merge
-
-class RecountRefused(ValueError):
-    """A recount that cannot be made: a sample of no unit, a store with no
-    finished unit, or none that can be counted again independently."""
-
-
-@dataclass
-class RecountReport:
-    checked: list[tuple[int, int, int]]   # (unit id, stored, recounted)
-    not_recounted: dict[int, str] = field(default_factory=dict)  # unit id -> why
-    method: str = ""                      # how the units were recounted, in words
-
-    @property
-    def mismatches(self) -> list[tuple[int, int, int]]:
-        return [t for t in self.checked if t[1] != t[2]]
-
-
-def recount(store: Store, sample: int, *, seed: int | None = None,
-            options: CountOptions = CountOptions(), job: Job | None = None) -> RecountReport:
-    """Recount ``sample`` finished units chosen at random, each by its
-    reduction's independent method where it has one
-    (:meth:`~counting.reduction.base.Reduction.count_independently`: band
-    tables' units without the tables), else searched with an empty memo
-    table, so no cached state from the first count is reused.
-
-    ``options`` chooses the search (``CountOptions(memo=False)``: plain
-    dancing links, independent of the memo and the tail).
-    :class:`RecountRefused` when no finished unit can be recounted, naming
-    why (before the units are enumerated where the reduction knows it:
-    4x3's would load its band tables; a store whose unit ids this gridcount
-    reads as other units, :meth:`~counting.reduction.base.Reduction.foreign_engine`)."""
-    if sample < 1:
-        raise RecountRefused("--sample must be >= 1")
-    stored = {r.unit_id: r.count for r in store.results()}  # read (and checked) at once
-    if not stored:
-        raise RecountRefused("the store holds no finished unit to recount")
-    red = get_reduction(store.job.shape, store.job.reduction)
-    refused = red.recount_refused()     # before the units are enumerated (4x3's load its tables)
-    if refused is None:                 # unit ids that mean other units here
-        refused = red.foreign_engine(store.job.engine_version)
-    if refused is None:
-        job = job or Job.for_store(store)
-        why = {u: red.not_recountable(job.units[u]) for u in stored}
-        done = sorted(u for u, w in why.items() if w is None)
-        refused = None if done else min(why.values())
-    if refused is not None:
-        raise RecountRefused(f"no finished unit of this store can be recounted: {refused}")
-    rng = random.Random(seed)
-    chosen = sorted(rng.sample(done, min(sample, len(done))))
-    checked = []
-    for u in chosen:
-        again = red.count_independently(job.units[u], options)
-        if again is None:   # searched: an independent count even of units a kernel counted
-            again = count_unit(job.units[u], dataclasses.replace(options, kernel="search"),
-                               fresh_memo=True).count
-        checked.append((u, stored[u], again))
-    return RecountReport(checked, {u: w for u, w in why.items() if w is not None},
-                         red.recount_method())

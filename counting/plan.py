@@ -49,14 +49,15 @@ from counting.layer_route import refuse_forced_route
 from counting.job import (Job, RunReport, Summary, default_db_path, run_count,
                           summarise)
 from counting.options import CountOptions
-from counting.plan_notices import lists_grid_units, tables_notices
-from counting.plan_errors import (BadUnits, Interrupted, NoDiskRoom, NoGrids, OutOfReach,
-                                   RouteUnusable, RunFailed, TooMuchMemory)
+from counting.plan_notices import grid_store_complete, lists_grid_units, tables_notices
+from counting.plan_errors import (BadUnits, ClusterUnavailable, Interrupted, NoDiskRoom, NoGrids,
+                                   OutOfReach, RouteUnusable, RunFailed, TooMuchMemory)
 from counting.unit_ids import parse_unit_list
 from counting.reduction import get_reduction
 from counting.group_choice import GroupRefused, check_group, other_group
 from counting.reduction.registry import check_shape, symmetry_reduction
-from counting.run.dask_setup import DaskPoolError, NoWorkers, UnitFailed
+from counting.run.dask_setup import (DaskPoolError, DaskUnavailable, NoWorkers, SchedulerUnreachable,
+                                     UnitFailed)
 from counting.run.notice import say_if_slow
 from counting.run.pool import WorkerLost, check_memory
 from counting.store.database import Store, StoreError, StoreLock
@@ -72,7 +73,8 @@ from grids.kind import as_kind
 __all__ = ["CountRequest", "Outcome", "count", "check_reach", "in_process_reason", "refuse_uncountable", "open_store",
            "prepare_identity", "grid_total_in", "record_identity", "needs_identity", "store_state",
            "units_left",
-           "OutOfReach", "RouteUnusable", "Interrupted", "RunFailed", "BadUnits", "TooMuchMemory", "NoDiskRoom",
+           "OutOfReach", "RouteUnusable", "ClusterUnavailable", "Interrupted", "RunFailed",
+           "BadUnits", "TooMuchMemory", "NoDiskRoom",
            "NoGrids", "GroupRefused", "check_group", "other_group"]
 
 
@@ -143,7 +145,8 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
     ------
     ValueError
         A bad shape or reduction; :class:`OutOfReach`, :class:`BadUnits`,
-        :class:`TooMuchMemory`, :class:`NoDiskRoom` for their cases.
+        :class:`TooMuchMemory`, :class:`NoDiskRoom`, :class:`ClusterUnavailable`
+        for their cases.
     StoreError
         The store cannot be opened, locked or deleted.
     Interrupted, RunFailed
@@ -173,14 +176,16 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
         if identity_grid is not None:
             grid_lock = acquire_early(grid_store_to_count(default_db_path(
                 kind.name, grid_red.name), kind.name, path))
+        # read once, for both notices
+        grid_complete = identity_grid is not None and grid_store_complete(kind, identity_grid)
         listed = [job_red]
-        if r.up_to_symmetry and lists_grid_units(kind, r.reduction, job_red):
+        if r.up_to_symmetry and lists_grid_units(kind, job_red, grid_red, grid_complete):
             listed.append(grid_red)
         listings = [(red, red.listing_notice()) for red in listed]
         for red, listing in listings:      # the estimate lists them: said before it
             if listing and red.estimate_lists_units:
                 say(listing)
-        for line in tables_notices(kind, job_red, path, r.fresh, identity_grid):
+        for line in tables_notices(kind, job_red, path, r.fresh, identity_grid, grid_complete):
             say(line)      # made by the estimate (by the first unit under --force)
         if r.force:      # --force runs a job past its estimate, never one that cannot be counted
             try:         # nor the search in place of a route that is not runnable (2x6)
@@ -208,8 +213,10 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
         said = any(listing for _, listing in listings)
         with say_if_slow(note if not said else _silent, f"preparing the units of {r.shape} ..."):
             job = Job.load(r.shape, symmetry if r.up_to_symmetry else r.reduction, force=r.force)
+            # a kind with extra rules may have no grid: its grid job's units say so
+            # (not listed when its store behind the identity is complete: it has units)
             grids = Job.load(r.shape, r.reduction, force=r.force) \
-                if r.up_to_symmetry and not job.kind.plain else job
+                if r.up_to_symmetry and not job.kind.plain and not grid_complete else job
         if grids.n_units == 0:   # before any store is made
             raise NoGrids(grids.shape, grids.reduction,
                           "essentially different grids" if r.up_to_symmetry else "grids")
@@ -477,6 +484,8 @@ def _run(job: Job, store: Store, path: Path, ids, run_kw: dict) -> RunReport:
     except (WorkerLost, NoWorkers, UnitFailed) as e:
         raise RunFailed(f"{e}; {len(store):,} of {job.n_units:,} units are safely in {path}: "
                         f"run the same command again to resume") from None
+    except (DaskUnavailable, SchedulerUnreachable) as e:   # raised before any unit is sent
+        raise ClusterUnavailable(str(e)) from None
     except DaskPoolError as e:
         raise StoreError(str(e)) from None
 
@@ -494,15 +503,19 @@ def prepare_identity(store: Store, shape: str, reduction: str | None, force: boo
 
     The grid reduction's :meth:`~counting.reduction.base.Reduction.listing_notice`
     is said to ``say`` before its units are listed, unless ``listing_said``
-    (the caller said it before listing them first)."""
-    listing = None if listing_said else get_reduction(as_kind(shape).name,
-                                                      reduction).listing_notice()
-    if listing:
+    (the caller said it before listing them first): before the grid store is read
+    when its total lists them, else before they are listed to count it."""
+    red = get_reduction(as_kind(shape).name, reduction)
+    listing = None if listing_said else red.listing_notice()
+    if listing and red.total_lists_units:
         say(listing)
-    grid_job = Job.load(shape, reduction, force=force)
+    grid_job = Job.named(shape, reduction, force=force)   # its units not listed yet
     grid_path = default_db_path(grid_job.shape, grid_job.reduction)
     grid = read_grid_store(grid_path, grid_job.shape)
     if grid is None or grid.total is None:
+        if listing and not red.total_lists_units:
+            say(listing)
+        grid_job = Job.load(shape, reduction, force=force)   # lists its units
         say(f"the identity class fixes every grid: counting the {grid_job.shape} grids "
             f"({grid_job.reduction}) into {grid_path} first")
         grid_path.parent.mkdir(parents=True, exist_ok=True)

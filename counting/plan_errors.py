@@ -11,7 +11,7 @@ from counting import reach
 from counting.route_estimate import RouteEstimate
 
 __all__ = ["OutOfReach", "RouteUnusable", "NoGrids", "BadUnits", "TooMuchMemory", "NoDiskRoom",
-           "RunFailed", "Interrupted"]
+           "ClusterUnavailable", "RunFailed", "Interrupted"]
 
 
 class OutOfReach(ValueError):
@@ -67,6 +67,14 @@ class TooMuchMemory(ValueError):
 class NoDiskRoom(ValueError):
     """A memo file for this machine's workers that its disk has no room for
     (:class:`factorization.NoRoomForMemo`): nothing made."""
+
+
+class ClusterUnavailable(ValueError):
+    """A ``--scheduler`` run that cannot start: ``distributed`` is not
+    installed, or no scheduler answered at the address.  Nothing was counted
+    and only the user can mend it (install the extra, start the scheduler,
+    correct the address), so it is a refusal like :class:`NoDiskRoom`, not a
+    run that failed (:class:`RunFailed`)."""
 
 
 class RunFailed(RuntimeError):

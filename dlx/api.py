@@ -74,6 +74,11 @@ class ExactCover:
     stats : SearchStats
         Statistics of the last search.
 
+    Notes
+    -----
+    :meth:`check_invariants`, :meth:`links_snapshot` and :meth:`collide_hashes`
+    are hooks for tests (the links after a search equal those before it).
+
     Examples
     --------
     >>> queens4 = ExactCover([[0, 4], [0, 5], [0, 6], [0, 7], [1, 4], [1, 5],
@@ -478,17 +483,19 @@ class ExactCover:
         return counts, rows
 
     # ------------------------------------------------------------------
-    def _check_invariants(self) -> None:
-        """Walk every link list; raise AssertionError on any inconsistency."""
+    # Test hooks: the engine's invariants as a test reads them (DLX1 §12's
+    # ``sanity``); not needed to count.
+    def check_invariants(self) -> None:
+        """For tests: walk every link list; raise AssertionError on any inconsistency."""
         with self._guard.held():
             self._engine.check_invariants()
 
-    def _links_snapshot(self) -> tuple:
-        """Copies of the link arrays (equal before and after any search)."""
+    def links_snapshot(self) -> tuple:
+        """For tests: copies of the link arrays (equal before and after any search)."""
         with self._guard.held():
             return self._engine.snapshot()
 
-    def _collide_hashes(self) -> None:
+    def collide_hashes(self) -> None:
         """For tests: every memo key of this object gets hash 0 from now
         on, so all share one bucket and only the full key comparison tells
         states apart (counts must not change)."""

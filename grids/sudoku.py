@@ -344,5 +344,10 @@ class Sudoku:
         counts, sols = solve_grids(ec or self._ec, arr, self.n, limit)
         return counts, sols.reshape(-1, self.n, self.n)
 
+    def check_invariants(self) -> None:
+        """For tests: :meth:`dlx.api.ExactCover.check_invariants` of the plain
+        matrix that :meth:`solve`, :meth:`solve_batch` and limited counts search."""
+        self._ec.check_invariants()
+
     def __repr__(self) -> str:
         return f"Sudoku({self.box_rows}, {self.box_cols})"

@@ -7,7 +7,7 @@ identity from the grid store first.  This script counts every other unit of
 that same job, by the job's own path (:func:`counting.job.run_count` on the
 ``symmetry-full`` job, into the store ``--db``, 1 worker by default), then
 recounts every unit by ``gridcount recount``'s library call
-(:func:`counting.job.recount`: the reduction's ``count_independently``,
+(:func:`counting.recount.recount`: the reduction's ``count_independently``,
 another element of the unit's class, or for a central element another unit
 made standard, else a search with an empty memo), and prints a Markdown report: the machine,
 the load, the group, one row per unit (class, size, representative,
@@ -39,7 +39,8 @@ from pathlib import Path
 from counting.group.burnside import identity_fixed
 from counting.group.split_burnside import (count_split_unit, disagreements_with_today,
                                            split_group, split_units)
-from counting.job import Job, describe_machine, recount, run_count
+from counting.job import Job, describe_machine, run_count
+from counting.recount import recount
 from counting.plan import open_store
 from counting.store.format import StoreError
 from grids.kind import as_kind

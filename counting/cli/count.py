@@ -146,7 +146,8 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
     unit that kills three workers, or a cluster left without workers for
     --wait-workers seconds, stops the run (exit 1), the finished units kept.
     A store of another job, or one another process is counting, is refused
-    (exit 2).
+    (exit 2), as is a --scheduler run when no scheduler answers there or
+    Dask is not installed (nothing was counted; the user must mend it).
 
     \b
     Example:
@@ -240,7 +241,7 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
         if e.route is not None and not (as_json or quiet):
             print_table(e.route.rows(estimate_on))
         refuse(str(e))
-    except (plan.NoDiskRoom, plan.GroupRefused, plan.RouteUnusable) as e:
+    except (plan.NoDiskRoom, plan.GroupRefused, plan.RouteUnusable, plan.ClusterUnavailable) as e:
         _json_error(as_json, str(e), 2)
         refuse(str(e))
     except plan.TooMuchMemory as e:

@@ -16,6 +16,7 @@ from pathlib import Path
 import click
 
 from counting import job as jobs
+from counting import recount as recounting
 from counting.cli.common import check_outputs, fail, output_errors, print_table, refuse
 from counting.group.group_note import note_for
 from counting.outputs import why_not_written, write_atomic
@@ -245,8 +246,9 @@ def recount(db, sample, seed, no_memo):
     """
     with _open_store(db) as store, _store_errors():
         try:
-            rep = jobs.recount(store, sample, seed=seed, options=CountOptions(memo=not no_memo))
-        except jobs.RecountRefused as e:
+            rep = recounting.recount(store, sample, seed=seed,
+                                     options=CountOptions(memo=not no_memo))
+        except recounting.RecountRefused as e:
             refuse(str(e))
         except ValueError as e:
             fail(str(e))

@@ -172,6 +172,10 @@ class Reduction(abc.ABC):
     #: listed, after the estimate).
     estimate_lists_units = True
 
+    #: Whether :meth:`complete_total` lists the units (for their weights): all but a
+    #: reduction whose units weigh 1 in any listing (``kind-tables``).
+    total_lists_units = True
+
     def listing_notice(self) -> str | None:
         """The line said before this job's units are listed when listing them
         takes more than a few seconds (what, and how long), or None (quick,
@@ -290,10 +294,12 @@ class Reduction(abc.ABC):
     def total_refused_for(self, stored: str) -> str | None:
         """Why a store that records ``stored`` as its engine has no total (nor unit
         weights) here, or None: its units are this gridcount's, or
-        :meth:`foreign_total_refused` says their counts make the total anyway."""
-        if self.foreign_engine(stored) is None:
+        :meth:`foreign_total_refused` says their counts make the total anyway (then
+        the store's units are not compared with this gridcount's, nor listed)."""
+        refused = self.foreign_total_refused()
+        if refused is None or self.foreign_engine(stored) is None:
             return None
-        return self.foreign_total_refused()
+        return refused
 
     def describe_memo(self, options) -> str | None:
         """One line on a memo kept beyond the workers (printed before a
@@ -451,6 +457,13 @@ class Reduction(abc.ABC):
                              f"({', '.join(label for label, _ in self.divisors)}): "
                              f"some unit count is wrong")
         return total
+
+    def complete_total(self, counts: Mapping[int, int], n_units: int) -> int:
+        """The total of a complete store's ``counts`` of its job's ``n_units`` units:
+        :meth:`total`, which lists this gridcount's units for their weights; a
+        reduction whose units all weigh 1 in any listing overrides it not to list
+        them (``kind-tables``)."""
+        return self.total(counts)
 
 
 @functools.lru_cache(maxsize=None)

@@ -415,7 +415,7 @@ class ThreeBandPatternReduction(Reduction):
         the time to find them included)."""
         width = self._slices_timed()
         x0 = random.Random(seed).randrange(self.choices // 2 - width + 1)
-        self._l(spec.column_sets)              # the tables mapped before the clock starts
+        self.l(spec.column_sets)               # the tables mapped before the clock starts
         t0 = time.process_time()
         self.count_slice(spec, (x0, x0 + width))
         per_slice = (time.process_time() - t0) / width
@@ -455,7 +455,9 @@ class ThreeBandPatternReduction(Reduction):
             return completions4_by_orbits(tables4(self.table_dir), codes)
         return completions4(tables4(self.table_dir), codes, x0), width * K ** (R - 1)
 
-    def _l(self, column_sets) -> int:
+    def l(self, column_sets) -> int:
+        """``l = L / R!`` of a band with these column sets (:meth:`bandtables.api.BandTables.l`),
+        from this shape's tables (4x3: mapped, made first if this machine has none)."""
         R = self.rows
         if R <= DENSE_MAX_R:
             return tables(R).l(column_sets)
@@ -494,7 +496,7 @@ class ThreeBandPatternReduction(Reduction):
         K = self.choices
         t0 = time.perf_counter()
         inner, terms = self._completions(spec.column_sets, x0)
-        count = self._l(spec.column_sets) * inner
+        count = self.l(spec.column_sets) * inner
         seconds = time.perf_counter() - t0
         return Tally(count, nodes=terms, seconds=seconds,
                      engine_version=ENGINE_VERSION + self.engine_suffix())

@@ -1,7 +1,7 @@
 """Count one work unit: the function every pool runs, and its engine cache.
 
 The local process pool (:mod:`counting.run.pool`), the Dask workers
-(:mod:`counting.run.dask_pool`) and ``recount`` (:func:`counting.job.recount`)
+(:mod:`counting.run.dask_pool`) and ``recount`` (:func:`counting.recount.recount`)
 all count a unit with :func:`count_unit`, so a unit is counted the same way
 wherever it runs: its reduction says what the unit is to the engine
 (:meth:`~counting.reduction.base.Reduction.problem`: a matrix and given

@@ -171,6 +171,10 @@ class DaskRun:
     notes : list of str
         One-line remarks about the cluster worth showing the user (e.g.
         workers with several threads).
+    client : distributed.Client or None
+        The run's client (closed once the run ends); None for a run of no units.
+    cluster : distributed.LocalCluster or None
+        The cluster a ``local`` run started (closed with the client), else None.
     """
 
     def __init__(self, ordered: list[UnitSpec], *, options: CountOptions, client=None,
@@ -195,6 +199,19 @@ class DaskRun:
     @property
     def per_worker(self) -> dict[str, "WorkerStats"]:
         return self._conn.per_worker
+
+    @property
+    def client(self):
+        return self._conn.client
+
+    @property
+    def cluster(self):
+        return self._conn.cluster
+
+    def outstanding(self) -> list:
+        """The futures of the units submitted and not yet yielded (their
+        ``status`` says which have finished on a worker)."""
+        return [f for f, _ in self._conn.pending.values()]
 
     def __iter__(self) -> Iterator[UnitResult]:
         return self

@@ -113,8 +113,6 @@ def _to_exact(value, what: str) -> int:
     return number
 
 
-
-
 # ---------------------------------------------------------------------------
 # The store.
 
@@ -334,6 +332,12 @@ class Store:
             raise StoreError(f"cannot write to {self.path}: it was opened read-only")
         with fmt.transaction(conn, self.path, f"write to {self.path}"):
             yield self
+
+    @property
+    def in_transaction(self) -> bool:
+        """Whether a transaction is open on the store (False once it is closed):
+        after :meth:`atomic` or a failed write, none is."""
+        return self._conn is not None and self._conn.in_transaction
 
     @contextmanager
     def _reading(self) -> Iterator[sqlite3.Connection]:

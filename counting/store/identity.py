@@ -108,7 +108,7 @@ def read_grid_store(path: str | os.PathLike, shape: str) -> GridRows | None:
                                 f"is not computed here: {refused}")
         counts = {r.unit_id: r.count for r in store.results()}
     try:
-        total = red.total(counts) if len(counts) == job.n_units else None
+        total = red.complete_total(counts, job.n_units) if len(counts) == job.n_units else None
     except ValueError as e:
         raise StoreError(f"{path}: {e}") from None
     return GridRows(path, job, total, rows_digest(job, counts))

@@ -9,6 +9,7 @@ counts: test_cli_resume.py; verify: test_cli_verify.py; jobs out of reach: test_
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -27,7 +28,7 @@ from counting.job import Job
 from counting.options import CountOptions
 from counting.store.database import Store
 
-from cli_samples import invoke, invoke_raising
+from cli_samples import invoke, invoke_raising, one_line_error
 from count_process import units_in
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -376,6 +377,39 @@ def test_scheduler_and_workers_cannot_be_combined():
 def test_a_malformed_scheduler_address_is_rejected():
     res = invoke("count", "3x3", "--scheduler", "127.0.0.1")
     assert res.exit_code == 2 and "--scheduler" in res.output
+
+
+def _free_port() -> int:
+    """A loopback port nothing listens on (bound, then released)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_scheduler_that_does_not_answer_is_a_setup_error(tmp_path, as_json):
+    # nothing was counted and the user must start the scheduler or fix the
+    # address: exit 2, as every refusal before a run starts (was exit 1)
+    pytest.importorskip("distributed")
+    db = tmp_path / "s.sqlite"
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    res = invoke("count", "2x3", "--db", db, "--scheduler", address,
+                 *(["--json"] if as_json else []))
+    if as_json:
+        doc = json.loads(res.stdout)
+        assert doc["exit_code"] == 2 and doc["error"].startswith("no Dask scheduler answered")
+        assert res.exit_code == 2 and res.stderr.startswith("Error: no Dask scheduler")
+    else:
+        one_line_error(res, f"no Dask scheduler answered at {address}", exit_code=2)
+    assert not db.exists()   # the empty store this command made is not left behind
+
+
+def test_a_scheduler_run_without_distributed_is_a_setup_error(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)   # makes the import fail
+    db = tmp_path / "s.sqlite"
+    res = invoke("count", "2x3", "--db", db, "--scheduler", "local:1")
+    one_line_error(res, "pip install 'gridcount[dask]'", exit_code=2)
+    assert not db.exists()
 
 
 @pytest.mark.slow

@@ -94,6 +94,69 @@ def test_the_identity_of_a_symmetry_job_comes_from_the_tables_store(here, scatte
     assert f"{six_brute_total('scattered'):,} grids" in line
 
 
+class Listed(Exception):
+    """The band-1 orbits were listed (:attr:`KindBandTables.orbits` read)."""
+
+
+def test_a_complete_tables_store_gives_a_symmetry_job_its_identity_without_listing(
+        here, scattered, fresh_reductions, monkeypatch):
+    """Every kind-tables unit weighs 1, so the grid total is N! · Σ of the stored counts
+    whatever their listing: a symmetry job takes its identity from a complete store
+    without listing the band-1 orbits (9×9: 12-17 s of a core without this machine's
+    cache, as for a store counted elsewhere); from an incomplete one it lists them to
+    count the rest."""
+    import sqlite3
+    import counting.reduction.registry as registry
+    count_json(scattered, "--reduction", "kind-tables")
+    [grid] = (here / "results").glob("*-rkind-tables.sqlite")
+    listed = count_json(scattered, "--reduction", "kind-tables", "--up-to-symmetry")
+    [sym] = (here / "results").glob("*-rsymmetry.sqlite")
+    Store.delete(sym)
+    registry.forget_kind_tables()
+
+    def listing(self):
+        raise Listed
+    monkeypatch.setattr(KindBandTables, "orbits", property(listing))
+    doc = count_json(scattered, "--reduction", "kind-tables", "--up-to-symmetry")
+    assert doc["total_int"] == listed["total_int"]
+    Store.delete(sym)
+    con = sqlite3.connect(grid)
+    with con:
+        con.execute("DELETE FROM units WHERE unit_id = 5")   # one unit left to count
+    con.close()
+    res = invoke("count", scattered, "--reduction", "kind-tables", "--up-to-symmetry",
+                 "--workers", 1)
+    assert isinstance(res.exception, Listed), res.output
+
+
+def test_a_symmetry_count_says_the_tables_listing_only_when_it_lists_them(
+        here, tmp_path, scattered, fresh_reductions, monkeypatch):
+    """From a complete kind-tables grid store the identity lists no orbit (above), so
+    no listing is announced, even on a machine without their cache (measured as slow
+    here); from an incomplete one it is, once."""
+    import sqlite3
+    import counting.reduction.registry as registry
+    count_json(scattered, "--reduction", "kind-tables")
+    [grid] = (here / "results").glob("*-rkind-tables.sqlite")
+    name = as_kind(scattered).name
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "empty-cache"))
+    monkeypatch.setattr(listing, "FILE", measured(tmp_path / "m.json", (name, "kind-tables", 30)))
+    registry.forget_kind_tables()
+    said = (f"listing the units of {name} (kind-tables) first: about 30 s of one core, as "
+            f"measured from an empty cache (results/listing-seconds.json) ...")
+    args = ("count", scattered, "--reduction", "kind-tables", "--up-to-symmetry", "--workers", 1)
+    res = invoke(*args)
+    assert res.exit_code == 0 and said not in res.stderr, res.output
+    [sym] = (here / "results").glob("*-rsymmetry.sqlite")
+    Store.delete(sym)
+    con = sqlite3.connect(grid)
+    with con:
+        con.execute("DELETE FROM units WHERE unit_id = 5")   # one unit left to count
+    con.close()
+    res = invoke(*args)
+    assert res.exit_code == 0 and res.stderr.splitlines().count(said) == 1, res.output
+
+
 def test_a_kind_the_tables_do_not_carry_is_refused_in_one_line(here):
     res = invoke("count", "3x3+x", "--reduction", "kind-tables")
     one_line_error(res, "kind band tables carry one extra house, got 2", 2)

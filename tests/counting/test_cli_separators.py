@@ -4,9 +4,10 @@
 CLI's own."""
 import dataclasses
 
-from counting import job as jobs
+from counting import recount as recounting
 from counting import plan
-from counting.job import Job, RecountReport
+from counting.job import Job
+from counting.recount import RecountReport
 
 from cli_samples import invoke
 
@@ -37,12 +38,12 @@ def test_recount_says_how_many_units_agree_with_separators(tmp_path, monkeypatch
     db = tmp_path / "s.sqlite"
     assert invoke("count", "2x2", "--db", db, "--workers", "1", "--quiet").exit_code == 0
     agree = RecountReport(checked=[(u, 7, 7) for u in range(1_200)], method="search")
-    monkeypatch.setattr(jobs, "recount", lambda *args, **kwargs: agree)
+    monkeypatch.setattr(recounting, "recount", lambda *args, **kwargs: agree)
     res = invoke("recount", db)
     assert res.exit_code == 0, res.output
     assert "all 1,200 recounted units agree" in res.output
     disagree = dataclasses.replace(agree, checked=[(u, 7, 8) for u in range(1_200)])
-    monkeypatch.setattr(jobs, "recount", lambda *args, **kwargs: disagree)
+    monkeypatch.setattr(recounting, "recount", lambda *args, **kwargs: disagree)
     res = invoke("recount", db)
     assert res.exit_code == 1
     assert "1,200 of 1,200 recounted units disagree with the store" in res.output

@@ -378,3 +378,24 @@ def test_the_grid_count_behind_the_identity_says_its_slow_listing_once(here, tmp
     if not grid_store:
         assert lines.index(LISTING_2X2) < next(
             i for i, ln in enumerate(lines) if ln.startswith("the identity class fixes"))
+
+
+@pytest.mark.parametrize("grid_store", [False, True])
+def test_count_reads_the_state_of_the_identity_s_grid_store_once_for_its_notices(
+        here, monkeypatch, grid_store):
+    """The listing and tables notices of a symmetry count ask whether the grid
+    store behind its identity is complete: asked once, both notices told the
+    answer (each opened the store before)."""
+    from counting import plan_notices
+    grid = here / "results" / "2x2-rmoves.sqlite"
+    if grid_store:
+        _grid_store(grid, "2x2")
+    read, state = [], plan_notices.store_state
+
+    def counted(path, *args):
+        read.append(path.resolve())
+        return state(path, *args)
+    monkeypatch.setattr(plan_notices, "store_state", counted)
+    res = invoke("count", "2x2", "--up-to-symmetry", "--workers", "1")
+    assert res.exit_code == 0, res.output
+    assert read.count(grid.resolve()) == 1, read

@@ -1,14 +1,13 @@
 """The job library (counting/job.py): running the missing units into a
-store, recounting a sample and default file names."""
+store and default file names (recounting a sample: test_recount.py)."""
 
 import pytest
 
 from counting.job import (Job, default_db_path, default_export_paths, default_export_stem,
-                          export, recount, run_count)
+                          export, run_count)
 from counting.options import CountOptions
 from counting.store.database import Store
 
-from store_samples import store_wrong_count
 
 
 def _quiet(**kw):
@@ -104,56 +103,6 @@ def test_a_job_of_many_classes_logs_only_the_classes_of_several_units(shape, tmp
         run_count(job, store, options=CountOptions(), progress=False, log=said.append)
     several = [c for c, members in job.units_of_class.items() if len(members) > 1]
     assert len([m for m in said if m.startswith("class")]) == len(several)
-
-
-# ---------------------------------------------------------------------------
-# recount
-
-def test_recount_agrees_with_an_untouched_store(job, store):
-    run_count(job, store, options=CountOptions(), **_quiet())
-    rep = recount(store, job.n_units, seed=1)
-    assert [u for u, _, _ in rep.checked] == list(range(job.n_units))
-    assert rep.mismatches == []
-
-
-@pytest.mark.parametrize("options", [CountOptions(), CountOptions(memo=False)])
-def test_recount_finds_a_wrong_count(job, store, options):
-    run_count(job, store, options=CountOptions(), **_quiet())
-    true = store.get(4).count
-    store_wrong_count(store.path, 4, true + 1)
-    rep = recount(store, job.n_units, seed=1, options=options)
-    assert rep.mismatches == [(4, true + 1, true)]
-
-
-def test_recount_counts_with_the_options_given(job, store, monkeypatch):
-    from counting import job as jobs
-    run_count(job, store, options=CountOptions(), **_quiet())
-    seen = []
-    real = jobs.count_unit
-
-    def spy(spec, options, **kwargs):
-        seen.append((options, kwargs))
-        return real(spec, options, **kwargs)
-    monkeypatch.setattr(jobs, "count_unit", spy)
-    recount(store, 2, options=CountOptions(memo=False))
-    # ... and always searched, so a recount is independent of any kernel
-    assert seen == [(CountOptions(memo=False, kernel="search"), {"fresh_memo": True})] * 2
-
-
-def test_recount_hands_the_options_to_the_reductions_own_method(job, store, monkeypatch):
-    run_count(job, store, options=CountOptions(), **_quiet())
-    seen = []
-    monkeypatch.setattr(type(job.reduction_object), "count_independently",
-                        lambda self, spec, options: seen.append(options))   # None: then searched
-    recount(store, 2, options=CountOptions(memo=False), job=job)
-    assert seen == [CountOptions(memo=False)] * 2
-
-
-def test_recount_needs_a_finished_unit_and_a_positive_sample(store):
-    with pytest.raises(ValueError, match="no finished unit"):
-        recount(store, 1)
-    with pytest.raises(ValueError, match="--sample must be >= 1"):
-        recount(store, 0)
 
 
 # ---------------------------------------------------------------------------

@@ -207,11 +207,11 @@ FAILING_CALLS = {
 
 @pytest.mark.parametrize("call", list(FAILING_CALLS))
 def test_usable_after_error(knuth, call):
-    before = knuth._links_snapshot()
+    before = knuth.links_snapshot()
     with pytest.raises(ValueError):
         FAILING_CALLS[call](knuth)
-    knuth._check_invariants()
-    after = knuth._links_snapshot()
+    knuth.check_invariants()
+    after = knuth.links_snapshot()
     assert len(before) == len(after)
     for x, y in zip(before, after):
         assert np.array_equal(np.asarray(x), np.asarray(y))
@@ -278,7 +278,7 @@ CRASH_SCRIPT = textwrap.dedent(
     indices = np.array([0, 1, 2], dtype=np.intp)
     for indptr in ([0, 2, 1, 3], [0, 2, 40], [1, 2, 3], [0, -5, 3], [[0, 1], [2, 3]]):
         attempt(f"from_csr({indptr})", lambda: ExactCover.from_csr(np.array(indptr), indices, 3))
-    ec._check_invariants()
+    ec.check_invariants()
     assert ec.count() == 1, ec.count()
     assert not odd, odd
     print("survived")
@@ -567,7 +567,7 @@ THREADS_SCRIPT = textwrap.dedent("""
     refused = [r for r in results if r != 100_000]
     assert set(refused) <= {"ExactCover is in use by another thread; use one object per thread"}, refused
     print(len(results), len(refused) > 0, results.count(100_000) > 0)
-    ec._check_invariants()
+    ec.check_invariants()
     print(ec.count(given=given, limit=7))
     print("survived")
 """)

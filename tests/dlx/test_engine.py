@@ -84,7 +84,7 @@ def test_memo_counts_stay_exact_when_every_hash_collides(shape, density):
     trusted the hash would return another state's count."""
     sud = Sudoku.from_shape(shape)
     ec = sud.exact_cover(priority="rows")
-    ec._collide_hashes()
+    ec.collide_hashes()
     problems = [[]] if density == 0.0 else _random_partial_grids(sud, 6, density, seed=5)
     hits = 0
     for given in problems:
@@ -107,7 +107,7 @@ def test_counts_beyond_64_bits_are_exact():
 def test_links_are_restored_after_every_kind_of_search():
     s = Sudoku(2, 2)
     ec = s.exact_cover(priority="rows")
-    before = ec._links_snapshot()
+    before = ec.links_snapshot()
     ec.count()
     ec.count(memo=True)
     ec.count(limit=5)
@@ -115,8 +115,8 @@ def test_links_are_restored_after_every_kind_of_search():
     next(it)
     it.close()
     ec.first(given=s.givens("12.." * 1 + "." * 12))
-    assert _same(before, ec._links_snapshot())
-    ec._check_invariants()
+    assert _same(before, ec.links_snapshot())
+    ec.check_invariants()
 
 
 # The CPU time the main thread spends in a search before it is interrupted:
@@ -146,7 +146,7 @@ def _interrupt_the_search(begun: threading.Event, done: threading.Event) -> thre
 def test_ctrl_c_interrupts_a_long_count_and_leaves_the_object_usable():
     s = Sudoku(3, 3)
     ec = s.exact_cover()
-    before = ec._links_snapshot()
+    before = ec.links_snapshot()
     given = s.givens(BENCH_UNIT[:27] + "." * 54)       # ~1.5e9 solutions: minutes
     begun, done = threading.Event(), threading.Event()
     watch = _interrupt_the_search(begun, done)
@@ -157,8 +157,8 @@ def test_ctrl_c_interrupts_a_long_count_and_leaves_the_object_usable():
     finally:
         done.set()
         watch.join()
-    assert _same(before, ec._links_snapshot())
-    ec._check_invariants()
+    assert _same(before, ec.links_snapshot())
+    ec.check_invariants()
     assert s.exact_cover().count(given=s.givens("1234" + "." * 77), limit=3) == 3
     assert ec.count(given=s.givens(BENCH_UNIT[:77] + "...."), limit=2) == 2
 
@@ -188,7 +188,7 @@ def test_a_memo_count_after_an_interrupted_memo_count_is_exact():
                 pass
             finally:
                 signal.setitimer(signal.ITIMER_REAL, 0)
-            ec._check_invariants()
+            ec.check_invariants()
             small = s.givens(BENCH_UNIT[:63] + "." * 18)
             fresh = s.exact_cover(priority="rows")
             assert ec.count(given=small, memo=True, memo_at="all") == \
@@ -241,7 +241,7 @@ def test_solve_batch_leaves_the_matrix_pristine(box):
     from puzzle_samples import TWO, UNSOLVABLE, WIKI
     s = Sudoku(*box)
     ec = s.exact_cover()
-    before = ec._links_snapshot()
+    before = ec.links_snapshot()
     clash = [s.row_index(0, 0, 1), s.row_index(0, 1, 1)]
     if box == (3, 3):
         problems = [s.givens(WIKI), s.givens(TWO), [], s.givens(UNSOLVABLE),
@@ -254,8 +254,8 @@ def test_solve_batch_leaves_the_matrix_pristine(box):
     for limit in limits:
         for _ in range(2):          # the second batch reuses the saved copy
             counts, rows = ec.solve_batch(problems, limit=limit)
-            ec._check_invariants()
-            after = ec._links_snapshot()
+            ec.check_invariants()
+            after = ec.links_snapshot()
             assert _same(before, after) and len(before) == len(after)
             for k, given in enumerate(problems):
                 if given is clash:
@@ -269,7 +269,7 @@ def test_solve_batch_leaves_the_matrix_pristine(box):
     # the other entry points still see the pristine matrix
     assert ec.count(given=problems[-1]) == (1 if box == (3, 3) else 4)
     assert ec.count(limit=5) == 5
-    ec._check_invariants()
+    ec.check_invariants()
 
 
 def _reference_first(rows, n_primary):

@@ -24,7 +24,7 @@ from dlx import ConflictingGivensError, ExactCover
 
 
 def assert_links_equal(before, after):
-    """Two ``_links_snapshot()`` results hold identical arrays."""
+    """Two ``links_snapshot()`` results hold identical arrays."""
     assert isinstance(before, tuple) and isinstance(after, tuple)
     assert len(before) == len(after)
     for i, (a, b) in enumerate(zip(before, after)):
@@ -82,7 +82,7 @@ def test_empty_matrix_has_the_empty_cover(n_secondary):
     assert ec.count() == 1
     assert list(ec.solutions()) == [[]]
     assert ec.first() == []
-    ec._check_invariants()
+    ec.check_invariants()
 
 
 def test_no_rows_with_primary_columns_has_no_cover():
@@ -180,7 +180,7 @@ def test_pentominoes(height, width, expected):
     ec = ExactCover(*pentominoes(height, width)[:2])
     assert ec.count() == expected
     assert ec.stats.solutions == expected
-    ec._check_invariants()
+    ec.check_invariants()
 
 
 def test_pentominoes_first_is_a_tiling():
@@ -312,7 +312,7 @@ def test_queens_memo(queens8_problem, memo_at):
         assert (st.memo_lookups, st.memo_stores) == (1, 1)
     else:
         assert 0 < st.memo_hits < st.memo_lookups == st.nodes
-    ec._check_invariants()
+    ec.check_invariants()
 
 
 @pytest.mark.parametrize("memo_at", ["class", "all"])
@@ -345,7 +345,7 @@ def test_memo_count_never_wraps(memo_at):
         pass
     else:
         assert n == 3**130
-    ec._check_invariants()
+    ec.check_invariants()
     assert ec.count(memo=True, memo_at=memo_at, given=list(range(0, 3 * 130, 3))) == 1
 
 
@@ -416,11 +416,11 @@ LINK_CASES = [(name, search) for name in LINK_PROBLEMS for search in SEARCHES
 @pytest.mark.parametrize("name, search", LINK_CASES)
 def test_links_restored(name, search):
     ec = ExactCover(*LINK_PROBLEMS[name]())
-    ec._check_invariants()
-    before = ec._links_snapshot()
+    ec.check_invariants()
+    before = ec.links_snapshot()
     SEARCHES[search](ec)
-    ec._check_invariants()
-    assert_links_equal(before, ec._links_snapshot())
+    ec.check_invariants()
+    assert_links_equal(before, ec.links_snapshot())
 
 
 def test_search_after_abandoned_generator(queens8):
@@ -432,30 +432,30 @@ def test_search_after_abandoned_generator(queens8):
 
 
 def test_new_search_while_a_generator_is_suspended(queens8):
-    before = queens8._links_snapshot()
+    before = queens8.links_snapshot()
     gen = queens8.solutions()
     first = next(gen)
     # a second search on the same object must see the full matrix ...
     assert queens8.count() == 92
     assert queens8.first() == first
-    queens8._check_invariants()
-    assert_links_equal(before, queens8._links_snapshot())
+    queens8.check_invariants()
+    assert_links_equal(before, queens8.links_snapshot())
     # ... and the stale iterator must not yield from a corrupted state
     with pytest.raises(RuntimeError):
         next(gen)
     gen.close()
-    queens8._check_invariants()
-    assert_links_equal(before, queens8._links_snapshot())
+    queens8.check_invariants()
+    assert_links_equal(before, queens8.links_snapshot())
     assert queens8.count() == 92
 
 
 def test_links_snapshot_is_a_copy(knuth):
-    before = knuth._links_snapshot()
-    scribble = knuth._links_snapshot()
+    before = knuth.links_snapshot()
+    scribble = knuth.links_snapshot()
     for arr in scribble:
         arr = np.asarray(arr)
         if arr.ndim and arr.size and arr.flags.writeable:
             arr[...] = 0
-    knuth._check_invariants()
-    assert_links_equal(before, knuth._links_snapshot())
+    knuth.check_invariants()
+    assert_links_equal(before, knuth.links_snapshot())
     assert knuth.count() == 1

@@ -49,7 +49,7 @@ def test_masked_keys_stay_exact_when_every_hash_collides():
     rows = [[p, s], [p, t], [p], [q, t], [q], [r, s], [r]]
     ec = ExactCover(rows, n_primary=3, n_secondary=2, priority=[0, 1, 2, 0, 0])
     plain = ec.count()
-    ec._collide_hashes()
+    ec.collide_hashes()
     hits = 0
     for memo_at in ("class", "all"):
         ec.clear_memo()

@@ -72,8 +72,8 @@ def compatible_givens(rows, data, max_size=3):
 
 
 def check_links(ec, before):
-    ec._check_invariants()
-    after = ec._links_snapshot()
+    ec.check_invariants()
+    after = ec.links_snapshot()
     assert len(before) == len(after)
     for a, b in zip(before, after):
         assert np.array_equal(np.asarray(a), np.asarray(b)), "links not restored"
@@ -87,7 +87,7 @@ def check_links(ec, before):
 @given(problems())
 def test_count_matches_brute_force(problem):
     ec = ExactCover(*problem)
-    before = ec._links_snapshot()
+    before = ec.links_snapshot()
     expected = len(brute_force_solutions(*problem))
     assert ec.count() == expected
     assert ec.stats.solutions == expected
@@ -139,7 +139,7 @@ def test_limit_is_respected(problem, k):
 def test_given_rows_are_honoured(problem, data):
     rows = problem[0]
     ec = ExactCover(*problem)
-    before = ec._links_snapshot()
+    before = ec.links_snapshot()
     given_rows = (
         data.draw(
             st.lists(st.integers(0, len(rows) - 1), unique=True, max_size=3), label="given"
@@ -209,7 +209,7 @@ def test_memo_matches_plain_count(problem, data):
     expected = len([s for s in brute_force_solutions(*problem) if set(given_rows) <= set(s)])
 
     ec = ExactCover(rows, n_primary, n_secondary, priority=priority)
-    before = ec._links_snapshot()
+    before = ec.links_snapshot()
     assert ec.count(given=given_rows) == expected
     assert ec.count(given=given_rows, memo=True, memo_at=memo_at, memo_mb=memo_mb) == expected
     st_ = ec.stats
@@ -258,13 +258,13 @@ def test_csr_construction_equals_lists(problem, dtypes):
     )
     assert a.count() == b.count()
     assert sorted(a.solutions()) == sorted(b.solutions())
-    a._check_invariants()
+    a.check_invariants()
 
 
 @given(problems(), st.integers(0, 4))
 def test_links_restored_after_every_search(problem, stop_after):
     ec = ExactCover(*problem)
-    before = ec._links_snapshot()
+    before = ec.links_snapshot()
     ec.count()
     check_links(ec, before)
     ec.count(limit=2)
@@ -292,7 +292,7 @@ def test_memo_reuse_across_calls(problem, data):
         label="priority",
     )
     ec = ExactCover(rows, n_primary, n_secondary, priority=priority)
-    before = ec._links_snapshot()
+    before = ec.links_snapshot()
     all_solutions = brute_force_solutions(*problem)
     for _ in range(data.draw(st.integers(1, 4), label="n_calls")):
         given_rows = compatible_givens(rows, data)

@@ -165,7 +165,7 @@ def test_solve_batch_agrees_with_one_at_a_time_solving():
         assert np.all((g.reshape(6, 6) == 0) | (sols[k] == g.reshape(6, 6)))
         assert s.count(sols[k]) == 1                # a complete valid grid
     assert counts[-1] == -1 and not sols[-1].any()
-    s._ec._check_invariants()
+    s.check_invariants()
 
 
 def test_solve_batch_reads_text_and_reports_bad_digits_by_grid():

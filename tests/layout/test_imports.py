@@ -24,7 +24,7 @@ LAYERS = [
     ["counting.group"],
     ["counting.reduction"],
     ["counting.run", "counting.store"],
-    ["counting.job", "counting.reach", "counting.route_estimate"],
+    ["counting.job", "counting.recount", "counting.reach", "counting.route_estimate"],
     ["counting.plan", "counting.plan_errors", "counting.plan_notices", "counting.layer_route", "counting.group_choice", "counting.verify", "counting.verify_table",
      "counting.report", "counting.rectangles"],
     ["counting.cli", "counting.__main__"],

@@ -9,8 +9,8 @@ and ``setattr(mod, "_name", ...)``, ``getattr``, ``delattr``, ``hasattr``,
 string ``"pkg.mod._name"``.  A module uses its own private names and those of its own
 package's modules (as the import rule of :mod:`test_imports` allows); a test reaches a module through its
 public names or a documented hook (``registry.forget_kind_tables()``,
-``bandtables.cache.forget_checked()``...).  Attributes of objects (``ec._check_invariants()``,
-the engine's documented test hooks) are not module names and are not read here.
+``bandtables.cache.forget_checked()``...).  Attributes of objects are not module names and
+are not read here (the engine's test hooks are public: ``ec.check_invariants()``).
 """
 from __future__ import annotations
 

@@ -31,6 +31,26 @@ def test_the_total_of_a_six_by_six_house_is_brute_force(name):
     assert _total(red) == six_brute_total(name) == count_kind_by_band_tables(six(name)).grids
 
 
+def test_a_complete_store_s_total_is_its_counts_times_n_factorial_unlisted(monkeypatch):
+    """Every unit weighs 1: the total of counts of ids 0 .. n-1 is N! · Σ, the units
+    not listed (complete_total, as a grid store gives a symmetry job its identity);
+    ids missing or unknown are refused as by total."""
+    name = sorted(SIX_HOUSES)[0]
+    red = KindBandTableReduction(six(name))
+    counts = {u.unit_id: red.count_directly(u).count for u in red.units()}
+    n = len(counts)
+
+    def listing(self):
+        raise AssertionError("the band-1 orbits were listed")
+    monkeypatch.setattr(KindBandTables, "orbits", property(listing))
+    fresh = KindBandTableReduction(six(name))
+    assert fresh.complete_total(counts, n) == six_brute_total(name)
+    with pytest.raises(ValueError, match="1 unit id"):
+        fresh.complete_total({k: v for k, v in counts.items() if k}, n)
+    with pytest.raises(ValueError, match="unknown unit id"):
+        fresh.complete_total(counts, n - 1)
+
+
 def test_plain_six_by_six_by_name_is_what_the_band_tables_count():
     red = get_reduction("2x3", "kind-tables")
     assert red.name == "kind-tables" and red.factor == 720

@@ -281,7 +281,7 @@ def test_the_4x3_estimate_times_the_slices_the_kernel_sorts_together(monkeypatch
     from bandtables.kernels import BATCH4
     red = ThreeBandPatternReduction("4x3")
     asked = []
-    monkeypatch.setattr(red, "_l", lambda sets: 1)
+    monkeypatch.setattr(red, "l", lambda sets: 1)
     monkeypatch.setattr(red, "count_slice", lambda spec, x0: asked.append(x0))
     monkeypatch.setattr("bandtables.symmetry.orbit_plan",                # the next test's
                         lambda codes, R: (None, [(2, range(173), range(346))]))
@@ -309,7 +309,7 @@ def test_the_4x3_estimate_scales_to_the_slices_the_orbits_leave(monkeypatch):
     from bandtables.kernels import BATCH4
     from bandtables.symmetry import orbit_plan
     red = ThreeBandPatternReduction("4x3")
-    monkeypatch.setattr(red, "_l", lambda sets: 1)
+    monkeypatch.setattr(red, "l", lambda sets: 1)
     monkeypatch.setattr(red, "count_slice", lambda spec, x0: None)
     clock = itertools.chain([0.0, float(BATCH4)], itertools.repeat(100.0))
     monkeypatch.setattr(time, "process_time", lambda: next(clock))

@@ -197,11 +197,11 @@ def test_the_options_reach_the_workers(cluster):
 @pytest.mark.slow
 def test_local_scheduler_starts_and_closes_its_own_cluster(specs, reference, distributed):
     run = run_units_dask(specs[:2], scheduler="local:2")
-    cluster = run._conn.cluster
+    cluster = run.cluster
     assert run.n_workers == 2 and run.address.startswith("tcp://127.0.0.1:")
     assert {r.unit_id: r.count for r in run} == {s.unit_id: reference[s.unit_id]
                                                  for s in specs[:2]}
-    assert run._conn.client.status == "closed"
+    assert run.client.status == "closed"
     assert cluster.status.name in ("closing", "closed")   # closing: a loaded machine
 
 
@@ -211,7 +211,7 @@ def test_stopping_early_cancels_the_outstanding_units(cluster, specs, distribute
         first = next(run)
         run.close()
         assert first.unit_id in {s.unit_id for s in specs}
-        assert run._conn.client.status == "closed"
+        assert run.client.status == "closed"
         deadline = time.monotonic() + 120           # only against a hang
         while watcher.run_on_scheduler(_n_tasks):   # the scheduler forgets them
             assert time.monotonic() < deadline, "the scheduler still holds the run's units"
@@ -222,7 +222,7 @@ def test_dropping_a_run_closes_its_client(cluster, specs):
     # job.run_count may leave its loop by an exception from its own body
     run = run_units_dask(specs[:3], scheduler=cluster.scheduler_address)
     next(run)
-    client = run._conn.client
+    client = run.client
     del run
     assert client.status == "closed"
 
@@ -270,7 +270,7 @@ def test_a_mismatching_result_is_never_yielded(cluster, specs, monkeypatch):
     run = run_units_dask(specs[:2], scheduler=cluster.scheduler_address)
     with pytest.raises(EngineMismatch, match="counted unit .* with engine"):
         next(run)
-    assert run._conn.client.status == "closed"
+    assert run.client.status == "closed"
 
 
 @pytest.mark.slow
@@ -464,7 +464,7 @@ def test_a_result_lost_with_the_last_worker_before_it_was_fetched_still_stops_af
             # until the run's client has been told that a unit it has not
             # fetched finished (not a sleep, which a loaded machine can outlast)
             deadline = time.monotonic() + 120
-            while not any(f.status == "finished" for f, _ in run._conn.pending.values()):
+            while not any(f.status == "finished" for f in run.outstanding()):
                 assert time.monotonic() < deadline, "no unit finished on the worker"
                 time.sleep(0.05)
             worker.kill()

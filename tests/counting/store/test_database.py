@@ -223,7 +223,7 @@ def test_disk_full_during_record_becomes_store_error_and_store_stays_usable(stor
         store.record(make_result(1, host="x" * 50_000))
     message = assert_one_line_naming(exc_info, db)
     assert message.startswith(f"cannot write to {db}")
-    assert not store._conn.in_transaction
+    assert not store.in_transaction
     assert store.done_ids() == {0}
     store._conn.execute("PRAGMA max_page_count = 1073741823")
     assert store.record(make_result(1, host="x" * 50_000)) is True
@@ -271,9 +271,10 @@ def test_atomic_rolls_back_everything_on_keyboard_interrupt(store):
         with store.atomic():
             store.record(make_result(0))
             store.record(make_result(1))
+            assert store.in_transaction
             raise KeyboardInterrupt
     assert len(store) == 0
-    assert not store._conn.in_transaction
+    assert not store.in_transaction
 
 
 def test_atomic_commits_all_records_together(store):
