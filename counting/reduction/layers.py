@@ -91,7 +91,7 @@ from factorization.layers import layer_counts
 from grids.shape import as_shape
 
 __all__ = ["LayerReduction", "LayerUnitSpec", "NAME", "PARTS", "LAYERS_VERSION",
-           "layer_store_path"]
+           "layer_store_path", "forget_layers"]
 
 NAME = "layers"
 
@@ -133,6 +133,12 @@ def layer_store_path(C: int, parts: int) -> Path:
 #: This process's merged layers, by (layer store, C, parts): ``[(layer, digest), ...]``
 #: for layers ``1, 2, ...`` (each a pure function of ``C``, checked when merged).
 _LAYERS: dict[tuple[str, int, int], list[tuple[dict, str]]] = {}
+
+
+def forget_layers() -> None:
+    """Forget the layers this process has merged: the next unit merges them
+    again from the layer store (as a new process would)."""
+    _LAYERS.clear()
 
 
 def _unit_records(store: LayerStore, layers: list, C: int, L: int, lo: int, hi: int

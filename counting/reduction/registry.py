@@ -233,7 +233,7 @@ def reduction_names(shape: Shape | str) -> tuple[str, ...]:
     Examples
     --------
     >>> reduction_names("3x3"), reduction_names("2x3")
-    (('71', '44', 'patterns3'), ('moves', 'patterns2', 'patterns', 'patterns3'))
+    (('71', '44', 'patterns3'), ('moves', 'patterns2', 'patterns', 'patterns3', 'layers'))
     >>> reduction_names("2x2+x")
     ('prefix-rows=2',)
     """
