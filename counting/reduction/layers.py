@@ -72,6 +72,7 @@ Example
 """
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,13 +92,19 @@ from factorization.layers import layer_counts
 from grids.shape import as_shape
 
 __all__ = ["LayerReduction", "LayerUnitSpec", "NAME", "PARTS", "LAYERS_VERSION",
-           "layer_store_path", "forget_layers"]
+           "layer_store_path", "forget_layers", "measured_count", "MEASURED",
+           "MEASURED_FORMAT"]
 
 NAME = "layers"
 
 #: Ranges each transition ``L -> L + 1 < C`` is cut into, by ``C``: 2x5's
 #: heavy transition 3 -> 4 (16,150 parents, ``results/layers.md``) in 16 units.
 PARTS = {2: 1, 3: 2, 4: 4, 5: 16}
+
+#: The measurements of whole ``layers`` counts (``scripts/measure_layers_count.py``).
+MEASURED = Path(__file__).resolve().parents[2] / "results" / "layers-count-seconds.json"
+#: That file's ``"format"``: any other is foreign.
+MEASURED_FORMAT = "gridcount layers count measurement"
 
 #: What the layer method adds to the engine's version in a unit's result
 #: (and, with ``-partsP``, in the store's job: unit ids are ranges of ``P`` parts).
@@ -133,6 +140,24 @@ def layer_store_path(C: int, parts: int) -> Path:
 #: This process's merged layers, by (layer store, C, parts): ``[(layer, digest), ...]``
 #: for layers ``1, 2, ...`` (each a pure function of ``C``, checked when merged).
 _LAYERS: dict[tuple[str, int, int], list[tuple[dict, str]]] = {}
+
+
+def measured_count(shape, path: Path | str | None = None) -> dict | None:
+    """The row of ``path`` (default :data:`MEASURED`) measuring the ``layers``
+    count of ``shape`` or of its transpose, with its ``measured_at``; None when
+    there is none or the file cannot be read or is foreign."""
+    s = as_shape(shape)
+    try:
+        doc = json.loads(Path(MEASURED if path is None else path).read_text())
+        if doc["format"] != MEASURED_FORMAT:
+            return None
+        for row in doc["counts"]:
+            if row["kind"] in (s.name, s.transpose().name) and row["reduction"] == NAME:
+                float(row["fresh"]["cpu_seconds"]), float(row["fresh"]["wall_seconds"])
+                return {**row, "measured_at": doc["measured_at"]}
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return None
 
 
 def forget_layers() -> None:
@@ -302,6 +327,25 @@ class LayerReduction(Reduction):
     def recount_method(self) -> str:
         return ("the layers again from row 1 in one process, no layer store read "
                 "(the same transition kernel)")
+
+    def cost_model(self, bound_ok: bool = True) -> dict | None:
+        """The whole job as measured from an empty layer store by
+        ``scripts/measure_layers_count.py`` (``results/layers-count-seconds.json``:
+        its CPU seconds spread evenly over the units), where that file has this
+        shape or its transpose; else None (units are timed).  Timing a few units
+        misleads here: a unit's time is mostly the parent layers it counts
+        first, which the next units read (2x5: 3.5 s estimated, 66 s counted)."""
+        row = measured_count(self.shape)
+        if row is None:
+            return None
+        cpu, wall = row["fresh"]["cpu_seconds"], row["fresh"]["wall_seconds"]
+        load = row["fresh"]["load_average_before"]
+        return {"units": self.n_units(), "units_exact": True,
+                "unit_seconds": cpu / self.n_units(), "sampled": 0,
+                "method": (f"the whole job measured from an empty layer store: {cpu:,.1f} s "
+                           f"CPU, {wall:,.1f} s wall on {row['workers']} workers at load "
+                           f"{load:.1f} ({MEASURED.name}, {row['measured_at']})"),
+                "memory": None, "countable": True, "provisional": False}
 
     def hand_out(self, specs) -> list:
         """In id order: a transition's units before the next's (module docstring)."""

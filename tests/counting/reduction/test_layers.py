@@ -176,3 +176,25 @@ def test_status_export_and_recount_of_a_layers_store(here):
     res = invoke("recount", "s.sqlite")
     assert res.exit_code == 0, res.output
     assert res.output.splitlines()[-1] == "all 9 recounted units agree"
+
+
+def measurement(kind: str, cpu: float, fmt: str = layers.MEASURED_FORMAT) -> dict:
+    fresh = {"cpu_seconds": cpu, "wall_seconds": cpu / 2, "load_average_before": 1.0}
+    return {"format": fmt, "measured_at": "2026-11-29T00:00:00+00:00",
+            "counts": [{"kind": kind, "reduction": "layers", "workers": 2, "fresh": fresh}]}
+
+
+def test_the_estimate_is_the_measured_job_spread_over_its_units(tmp_path, monkeypatch):
+    """Timing two units would say 3.5 s for a 66 s 2x5 job (each unit counts
+    the parents it lacks); the measured whole job is said instead."""
+    path = tmp_path / "m.json"
+    monkeypatch.setattr(layers, "MEASURED", path)
+    red = LayerReduction("4x2")
+    assert red.cost_model() is None                       # no file: units are timed
+    path.write_text(json.dumps(measurement("2x4", 18.0)))
+    model = red.cost_model()
+    assert model["units"] * model["unit_seconds"] == pytest.approx(18.0)
+    assert "18.0 s CPU" in model["method"] and "m.json" in model["method"]
+    assert LayerReduction("2x3").cost_model() is None     # another shape's row
+    path.write_text(json.dumps(measurement("2x4", 18.0, fmt="something else")))
+    assert red.cost_model() is None                       # a foreign file is not read
