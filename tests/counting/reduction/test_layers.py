@@ -118,27 +118,20 @@ def test_units_counted_in_any_order_count_their_parents_once_and_agree():
     assert all(count_unit(u).count == red.count_independently(u) for u in units)
 
 
-def test_a_record_from_other_parents_is_refused_not_merged():
-    """A stale record (computed from another layer 2: another version's
-    canonical form, a damaged earlier unit) names itself; it is never summed in."""
-    red = LayerReduction("2x4")
+@pytest.mark.parametrize("shape, column, value, match", [
+    # a stale record: computed from another parent layer (another version's
+    # canonical form, a damaged earlier unit); it names itself, never summed in
+    ("2x4", "parents", "0" * 64, "of layer 2 was computed from other parents"),
+    ("2x3", "digest", "f" * 64, "of layer 1 is damaged"),      # records not of their digest
+])
+def test_a_stale_or_damaged_record_is_refused_not_merged(shape, column, value, match):
+    red = LayerReduction(shape)
     count_unit(red.units()[-1])
-    con = sqlite3.connect(layer_store_path(4, PARTS[4]))
+    con = sqlite3.connect(layer_store_path(red.C, PARTS[red.C]))
     with con:
-        con.execute("UPDATE unit SET parents = ? WHERE layer = 2", ("0" * 64,))
+        con.execute(f"UPDATE unit SET {column} = ? WHERE layer = ?", (value, red.C - 2))
     forget_layers()
-    with pytest.raises(LayerStoreError, match="of layer 2 was computed from other parents"):
-        count_unit(red.units()[-1])
-
-
-def test_a_damaged_record_is_refused():
-    red = LayerReduction("2x3")
-    count_unit(red.units()[-1])
-    con = sqlite3.connect(layer_store_path(3, PARTS[3]))
-    with con:
-        con.execute("UPDATE unit SET digest = ? WHERE layer = 1", ("f" * 64,))
-    forget_layers()
-    with pytest.raises(LayerStoreError, match="do not match their digest"):
+    with pytest.raises(LayerStoreError, match=match):
         count_unit(red.units()[-1])
 
 
