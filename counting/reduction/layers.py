@@ -280,9 +280,15 @@ class LayerReduction(Reduction):
 
     def _check_spec(self, spec) -> None:
         if as_shape(spec.shape) not in (self.shape, self.shape.transpose()) \
-                or spec.reduction != NAME or spec.parts not in (1, self.parts):
+                or spec.reduction != NAME:
             raise ValueError(f"unit {spec.unit_id} is a {spec.shape}/{spec.reduction} unit, "
                              f"not {self.shape.name}/{NAME}")
+        fields = lambda u: (u.unit_id, u.layer, u.part, u.parts, u.weight)   # noqa: E731
+        if not 0 <= spec.unit_id < self.n_units() or \
+                fields(spec) != fields(self.units()[spec.unit_id]):
+            raise ValueError(f"unit {spec.unit_id} (transition {spec.layer}, part {spec.part} "
+                             f"of {spec.parts}) is not unit {spec.unit_id} of {self.shape.name} "
+                             f"by {NAME}")
 
     def problem(self, spec) -> None:
         """None: a unit is a layer transition, counted by :meth:`count_directly`."""

@@ -10,6 +10,7 @@ table), under ``--runslow``.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import sqlite3
@@ -191,3 +192,12 @@ def test_the_estimate_is_the_measured_job_spread_over_its_units(tmp_path, monkey
     assert LayerReduction("2x3").cost_model() is None     # another shape's row
     path.write_text(json.dumps(measurement("2x4", 18.0, fmt="something else")))
     assert red.cost_model() is None                       # a foreign file is not read
+
+
+def test_a_unit_that_is_not_this_job_s_is_refused_before_anything_is_counted():
+    """Part 0 of 1 of a stage would be stored under the key of part 0 of 4."""
+    red = LayerReduction("2x4")
+    stage = red.units()[4]
+    with pytest.raises(ValueError, match="is not unit 4 of 2x4 by layers"):
+        red.count_directly(dataclasses.replace(stage, parts=1))
+    assert not layer_store_path(4, PARTS[4]).exists()
