@@ -172,6 +172,14 @@ def test_status_export_and_recount_of_a_layers_store(here):
     assert res.output.splitlines()[-1] == "all 9 recounted units agree"
 
 
+def test_the_report_of_a_layers_store_compares_with_the_published_total(here):
+    pytest.importorskip("matplotlib")
+    count_json("--db", "s.sqlite")
+    res = invoke("report", "s.sqlite", "--format", "md", "-o", "r.md")
+    assert res.exit_code == 0, res.output
+    assert f"matches the published {PUBLISHED['2x4']:,}" in (here / "r.md").read_text()
+
+
 def measurement(kind: str, cpu: float, fmt: str = layers.MEASURED_FORMAT) -> dict:
     fresh = {"cpu_seconds": cpu, "wall_seconds": cpu / 2, "load_average_before": 1.0}
     return {"format": fmt, "measured_at": "2026-11-29T00:00:00+00:00",
