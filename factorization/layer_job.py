@@ -44,7 +44,8 @@ from factorization.layer_steps import next_layer
 from factorization.layer_store import LayerStore, layer_digest
 from factorization.layers import MAX_LAYER_C, LayerClass
 
-__all__ = ["LayerJobResult", "run_layer_job", "layer_units", "UNIT_STATES", "MAX_JOB_C"]
+__all__ = ["LayerJobResult", "run_layer_job", "layer_units", "part_ranges", "merge_parts",
+           "last_classes", "first_layer", "UNIT_STATES", "MAX_JOB_C"]
 
 UNIT_STATES = 1_000     # parents a unit, by default (2x5's layer 3: 17 units)
 
@@ -88,7 +89,22 @@ def layer_units(n: int, unit_states: int) -> list[tuple[int, int]]:
     return [(lo, min(lo + unit_states, n)) for lo in range(0, n, unit_states)]
 
 
-def _merge(parts: list[dict], order: int) -> dict:
+def part_ranges(n: int, parts: int) -> list[tuple[int, int]]:
+    """The ``parts`` ranges ``[k·n // parts, (k+1)·n // parts)`` of ``n``
+    state ids (empty ones included: range ``k`` is part ``k`` whatever ``n``).
+
+    >>> part_ranges(5, 3), part_ranges(1, 3)
+    ([(0, 1), (1, 3), (3, 5)], [(0, 0), (0, 0), (0, 1)])
+    """
+    return [(k * n // parts, (k + 1) * n // parts) for k in range(parts)]
+
+
+def first_layer(C: int) -> dict:
+    """Layer 1: the single state of row 1 (each digit in its own column)."""
+    return {tuple(1 << j for j in range(2 * C)): (1, coordinate_group(C).order)}
+
+
+def merge_parts(parts: list[dict], order: int) -> dict:
     """The next layer: the units' partial ``T`` summed, each checked to be a
     multiple of its class's labellings (``|G| / stabiliser``)."""
     out: dict = {}
@@ -136,7 +152,7 @@ def run_layer_job(C: int, path, *, unit_states: int = UNIT_STATES, threads: int 
     if isinstance(unit_states, bool) or not isinstance(unit_states, int) or unit_states < 1:
         raise ValueError(f"unit_states must be a positive integer, got {unit_states!r}")
     order = coordinate_group(C).order
-    layer = {tuple(1 << j for j in range(2 * C)): (1, order)}
+    layer = first_layer(C)
     sizes, units, computed, reused, cpu = [1], 0, 0, 0, 0.0
     with LayerStore.open(path, C=C, unit_states=unit_states) as store:
         for L in range(1, C):
@@ -157,12 +173,20 @@ def run_layer_job(C: int, path, *, unit_states: int = UNIT_STATES, threads: int 
                     if on_unit is not None:
                         on_unit(L, lo, hi)
                 parts.append(part)
-            layer = _merge(parts, order)
+            layer = merge_parts(parts, order)
             sizes.append(len(layer))
+    return LayerJobResult(C, tuple(sizes), last_classes(layer, C), units, computed, reused,
+                          cpu)
+
+
+def last_classes(layer: dict, C: int) -> dict:
+    """``form -> LayerClass`` of the last layer ``{form: (T, stabiliser)}``
+    (every ``T`` a multiple of its ``m``, as :func:`merge_parts` checks)."""
+    order = coordinate_group(C).order
     n_labels = math.factorial(2 * C)
     classes = {}
     for form, (t, st) in layer.items():
         m = order // st
         mult = math.prod(math.factorial(form.count(v)) for v in set(form))
         classes[form] = LayerClass(form, m, n_labels // mult, t // m)
-    return LayerJobResult(C, tuple(sizes), classes, units, computed, reused, cpu)
+    return classes

@@ -78,7 +78,14 @@ class LayerStore:
         self.path, self._con = path, con
 
     @classmethod
-    def open(cls, path, *, C: int, unit_states: int) -> "LayerStore":
+    def open(cls, path, *, C: int, unit_states: int | None = None,
+             parts: int | None = None) -> "LayerStore":
+        """Open (or create) the store of a job of ``C`` stacks whose units
+        are ranges of at most ``unit_states`` ids (the layer job), or each
+        layer's ids cut into ``parts`` ranges (the ``layers`` reduction):
+        exactly one of the two; a store of another job is refused."""
+        if (unit_states is None) == (parts is None):
+            raise ValueError("give exactly one of unit_states and parts")
         path = Path(path)
         try:
             con = sqlite3.connect(path, isolation_level=None, timeout=30)
@@ -90,14 +97,19 @@ class LayerStore:
         except sqlite3.DatabaseError as e:
             raise LayerStoreError(f"{path} is not a layer job's store ({e})") from None
         want = {"format": FORMAT, "version": str(VERSION), "C": str(C),
-                "unit_states": str(unit_states)}
+                **({"unit_states": str(unit_states)} if parts is None else
+                   {"parts": str(parts)})}
         if not meta:
+            # INSERT OR IGNORE, then read again: two processes that open a new
+            # store at once (the pool's workers) both see the first one's meta.
             con.execute("BEGIN IMMEDIATE")
-            con.executemany("INSERT INTO meta VALUES (?, ?)", want.items())
+            con.executemany("INSERT OR IGNORE INTO meta VALUES (?, ?)", want.items())
             con.execute("COMMIT")
-        elif meta != want:
+            meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+        if meta != want:
             con.close()
-            got = ", ".join(f"{k} {meta.get(k)!r}" for k in want if meta.get(k) != want[k])
+            got = ", ".join(f"{k} {meta.get(k)!r}" for k in {**meta, **want}
+                            if meta.get(k) != want.get(k))
             raise LayerStoreError(f"{path} is another layer job's store ({got})")
         return cls(path, con)
 

@@ -23,6 +23,7 @@ from counting.reduction.base import Reduction
 from counting.reduction.cycles import CycleTypeReduction, RowTripleReduction
 from counting.reduction.kind_band_tables import NAME as KIND_TABLES, KindBandTableReduction
 from counting.reduction.latin_factor import LatinFactorReduction
+from counting.reduction.layers import LayerReduction
 from counting.reduction.moves import MovesReduction
 from counting.reduction.patterns import PatternsReduction
 from counting.reduction.patterns2 import TwoBandPatternReduction
@@ -48,7 +49,8 @@ MAX_N = 16  # largest grid side accepted without force (check_shape)
 TABLE: dict[str, type[Reduction]] = {
     cls.kind: cls for cls in (LatinFactorReduction, RowTripleReduction, CycleTypeReduction,
                               TwoBandPatternReduction,
-                              MovesReduction, PatternsReduction, ThreeBandPatternReduction)
+                              MovesReduction, PatternsReduction, ThreeBandPatternReduction,
+                              LayerReduction)
 }
 REDUCTIONS = tuple(TABLE)  # reduction kinds, the default first
 # Not a reduction of the grid count but of its orbits (Burnside's lemma):
@@ -231,7 +233,7 @@ def reduction_names(shape: Shape | str) -> tuple[str, ...]:
     Examples
     --------
     >>> reduction_names("3x3"), reduction_names("2x3")
-    (('71', '44', 'patterns3'), ('moves', 'patterns2', 'patterns', 'patterns3'))
+    (('71', '44', 'patterns3'), ('moves', 'patterns2', 'patterns', 'patterns3', 'layers'))
     >>> reduction_names("2x2+x")
     ('prefix-rows=2',)
     """

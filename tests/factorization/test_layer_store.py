@@ -69,6 +69,21 @@ def test_another_job_s_store_or_another_file_is_refused(tmp_path):
         LayerStore.open(junk, C=3, unit_states=2)
 
 
+def test_a_store_of_parts_and_one_of_unit_states_are_other_jobs(tmp_path):
+    """The ``layers`` reduction's store (each layer cut into ``parts``) is not
+    the layer job's (ranges of ``unit_states``): their ranges differ."""
+    path = tmp_path / "p.sqlite"
+    LayerStore.open(path, C=4, parts=4).close()
+    LayerStore.open(path, C=4, parts=4).close()
+    with pytest.raises(LayerStoreError, match="parts '4', unit_states None"):
+        LayerStore.open(path, C=4, unit_states=4)
+    with pytest.raises(LayerStoreError, match="parts '4'"):
+        LayerStore.open(path, C=4, parts=16)
+    for both in ({}, {"parts": 4, "unit_states": 4}):
+        with pytest.raises(ValueError, match="exactly one of unit_states and parts"):
+            LayerStore.open(tmp_path / "x.sqlite", C=4, **both)
+
+
 def test_the_digest_of_a_layer_does_not_depend_on_its_order():
     assert layer_digest(PART) == layer_digest(dict(reversed(list(PART.items()))))
     assert layer_digest(PART) != layer_digest({**PART, (1, 2, 12, 48, 3, 3): (13, 2)})

@@ -20,9 +20,10 @@ from counting.run.counter import count_unit
 from grids.sudoku import Sudoku
 
 REGISTERED = [(name, r) for name in SMALL_SHAPES for r in reduction_names(name)]
-# the reductions whose classes are classes of reduced bands
+# the reductions whose classes are classes of reduced bands ("layers": transitions)
 BAND_REDUCTIONS = [(name, r) for name, r in REGISTERED
-                   if r not in ("cycles", "cycles2", "patterns2", "patterns3", "factor")]
+                   if r not in ("cycles", "cycles2", "patterns2", "patterns3", "factor",
+                                "layers")]
 
 
 def unit_counts(reduction: Reduction) -> dict[int, int]:

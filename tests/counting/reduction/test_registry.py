@@ -42,7 +42,7 @@ def test_malformed_shapes_are_rejected(shape):
 
 def test_71_and_44_are_the_3x3_names_of_moves_and_patterns():
     assert REDUCTIONS == ("factor", "cycles2", "cycles", "patterns2", "moves", "patterns",
-                          "patterns3")
+                          "patterns3", "layers")
     assert ALIASES_3X3 == {"71": "moves", "44": "patterns"}
     assert reduction_name("moves", SUDOKU) == default_reduction("3x3") == "71"
     assert reduction_name("patterns", "3x3") == "44"
@@ -59,7 +59,9 @@ def test_other_shapes_use_the_kinds_as_names():
         latin = ("cycles2", "factor", "cycles") if name in ("1x5", "5x1") else ()
         two_band = ("patterns2",) if name == "2x3" else ()
         three_band = ("patterns3",) if name == "2x3" else ()
-        assert reduction_names(name) == (*latin, "moves", *two_band, "patterns", *three_band)
+        layers = ("layers",) if name == "2x3" else ()
+        assert reduction_names(name) == (*latin, "moves", *two_band, "patterns", *three_band,
+                                         *layers)
         assert default_reduction(name) == reduction_name(None, name) == (latin or ("moves",))[0]
         assert get_reduction(name, "patterns").name == "patterns"
 
@@ -76,7 +78,7 @@ def test_latin_squares_default_to_the_classes_of_rows_1_to_3_where_they_are_enum
 def test_two_band_shapes_default_to_patterns2_from_10x10_on():
     assert [default_reduction(s) for s in ("2x3", "4x2", "2x5", "5x2", "6x2")] == \
         ["moves", "moves", "patterns2", "patterns2", "patterns2"]
-    assert reduction_names("2x5") == ("patterns2", "moves", "patterns")
+    assert reduction_names("2x5") == ("patterns2", "moves", "patterns", "layers")
     assert "patterns2" not in reduction_names("3x3") + reduction_names("1x2")
 
 
@@ -117,7 +119,7 @@ class _LatinOnly(MovesReduction):
 def test_a_reduction_is_offered_only_for_the_shapes_it_applies_to(monkeypatch):
     monkeypatch.setitem(registry.TABLE, "rows", _LatinOnly)
     assert reduction_names("1x4") == ("cycles2", "factor", "cycles", "moves", "patterns", "rows")
-    assert reduction_names("2x3") == ("moves", "patterns2", "patterns", "patterns3")
+    assert reduction_names("2x3") == ("moves", "patterns2", "patterns", "patterns3", "layers")
     assert type(get_reduction("1x4", "rows")) is _LatinOnly
     with pytest.raises(ValueError, match="reduction 'rows' does not apply to box shape 2x3"):
         get_reduction("2x3", "rows")

@@ -263,6 +263,19 @@ def test_band_tables_units_count_on_a_cluster_as_in_the_local_pool(cluster):
     assert all(value.endswith(" s, —") for _, value in run.per_worker_rows())
 
 
+def test_layer_units_count_on_a_cluster_as_in_the_local_pool(cluster, tmp_path, monkeypatch):
+    # the layers reduction's units read their parent layers from the machine's
+    # layer store, counting those it lacks: in any order, on any worker.  The
+    # local pool counts in a cache of its own, so the cluster's records are not read.
+    specs = get_reduction("2x4", "layers").units()
+    results = list(run_units_dask(specs, scheduler=cluster.scheduler_address))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "own-cache"))
+    local = {r.unit_id: r.count for r in pool.run_units(specs, workers=1, options=DEFAULT)}
+    assert {r.unit_id: r.count for r in results} == local
+    assert (tmp_path / "own-cache").is_dir()
+    assert all(r.engine_version.endswith("+layers1") for r in results)
+
+
 def test_a_mismatching_result_is_never_yielded(cluster, specs, monkeypatch):
     # a worker that joined after the check: only the per-result check sees it
     monkeypatch.setattr(dask_pool, "check_workers", lambda client, workers, options: ([], {}))

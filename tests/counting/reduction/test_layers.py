@@ -1,0 +1,211 @@
+"""Specification of counting/reduction/layers.py: two-band grids counted by
+layers (factorization/layers.py) as units of the count's store.
+
+Published references (the only literal totals here), as in
+counting/published.py: 2×3: 28,200,960 (Pettersen) and 2×4:
+29,136,487,207,403,520 (Russell), the table of rectangular-box counts in
+Wikipedia's "Mathematics of Sudoku"; 2×5:
+1,903,816,047,972,624,930,994,913,280,000 (Pettersen and Russell, same
+table), under ``--runslow``.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import sqlite3
+from collections import Counter
+
+import pytest
+
+import counting.reduction.layers as layers
+from cli_samples import invoke
+from count_process import killed_at_the_gate
+from counting.reduction.layers import (LayerReduction, PARTS, forget_layers,
+                                       layer_store_path)
+from counting.reduction.patterns2 import TwoBandPatternReduction
+from counting.reduction.registry import get_reduction, reduction_names
+from counting.run.counter import count_unit
+from factorization.layer_job import part_ranges
+from factorization.layer_steps import next_layer
+from factorization.layer_store import LayerStoreError
+from factorization.layers import layer_counts
+
+PUBLISHED = {"2x3": 28_200_960, "2x4": 29_136_487_207_403_520,
+             "2x5": 1_903_816_047_972_624_930_994_913_280_000}
+
+
+@pytest.fixture(autouse=True)
+def own_layer_store(tmp_path, monkeypatch):
+    """Each test its own cache (so its own layer store) and no layers merged
+    by an earlier test in this process."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    forget_layers()
+    yield
+    forget_layers()
+
+
+def layer_total(shape: str) -> int:
+    red = LayerReduction(shape)
+    return red.total({u.unit_id: count_unit(u).count for u in red.units()})
+
+
+def patterns2_total(shape: str) -> int:
+    red = TwoBandPatternReduction(shape)
+    return red.total({u.unit_id: count_unit(u).count for u in red.units()})
+
+
+@pytest.mark.parametrize("shape", ["2x3", "3x2", "2x4", "4x2"])
+def test_the_total_is_the_published_one_and_patterns2_s(shape):
+    published = PUBLISHED[min(shape, shape[::-1])]
+    assert layer_total(shape) == published == patterns2_total(shape)
+
+
+@pytest.mark.slow
+def test_2x5_by_layers_is_the_published_total_and_patterns2_s():
+    assert layer_total("2x5") == PUBLISHED["2x5"] == patterns2_total("2x5")
+
+
+def test_a_dropped_multiplicity_gives_another_total(monkeypatch):
+    """The planted bug: the Π k_j! of a child's equal masks dropped from the
+    recurrence; the published total is then missed (the spec above fails)."""
+    def dropped(layer, C, **kwargs):
+        part, rows = next_layer(layer, C, **kwargs)
+        return {form: (t // math.prod(math.factorial(k) for k in Counter(form).values()), st)
+                for form, (t, st) in part.items()}, rows
+
+    monkeypatch.setattr(layers, "next_layer", dropped)
+    assert layer_total("2x3") != PUBLISHED["2x3"]
+    assert layer_total("2x4") != PUBLISHED["2x4"]
+
+
+@pytest.mark.parametrize("shape", ["2x3", "2x4", "4x2", "5x2"])
+def test_units_are_known_before_any_layer_and_only_the_last_weighs(shape):
+    red = LayerReduction(shape)
+    C, P = red.C, PARTS[red.C]
+    units = red.units()
+    assert [u.unit_id for u in units] == list(range((C - 2) * P + 1)) == \
+        list(range(red.n_units()))
+    assert [u.weight for u in units] == [0] * ((C - 2) * P) + [1]
+    assert [(u.layer, u.part) for u in units[:-1]] == \
+        [(L, k) for L in range(1, C - 1) for k in range(P)]
+    assert (units[-1].layer, units[-1].part, units[-1].parts) == (C - 1, 0, 1)
+    assert not layer_store_path(C, P).exists()          # listing the units counted nothing
+
+
+def test_layers_is_chosen_by_name_never_by_default():
+    assert reduction_names("2x4")[-1] == "layers" and reduction_names("2x5")[0] == "patterns2"
+    assert get_reduction("4x2", "layers").C == 4
+    for shape in ("2x6", "3x3", "1x5"):
+        with pytest.raises(ValueError, match="does not apply"):
+            get_reduction(shape, "layers")
+
+
+def test_units_counted_in_any_order_count_their_parents_once_and_agree():
+    """The last unit first: it counts the stages it needs into the layer
+    store; the stages then read their records back, to the same counts."""
+    red = LayerReduction("2x4")
+    units = red.units()
+    last = count_unit(units[-1]).count
+    assert last == PUBLISHED["2x4"]
+    con = sqlite3.connect(layer_store_path(4, PARTS[4]))
+    stored = con.execute("SELECT COUNT(*) FROM unit").fetchone()[0]
+    sizes = layer_counts(4).sizes
+    assert stored == 1 + sum(lo < hi for n in sizes[:-2] for lo, hi in part_ranges(n, PARTS[4]))
+    forget_layers()
+    stages = {u.unit_id: count_unit(u).count for u in units[:-1]}
+    assert con.execute("SELECT COUNT(*) FROM unit").fetchone()[0] == stored   # none again
+    assert red.total({**stages, units[-1].unit_id: last}) == PUBLISHED["2x4"]
+    assert all(count_unit(u).count == red.count_independently(u) for u in units)
+
+
+@pytest.mark.parametrize("shape, column, value, match", [
+    # a stale record: computed from another parent layer (another version's
+    # canonical form, a damaged earlier unit); it names itself, never summed in
+    ("2x4", "parents", "0" * 64, "of layer 2 was computed from other parents"),
+    ("2x3", "digest", "f" * 64, "of layer 1 is damaged"),      # records not of their digest
+])
+def test_a_stale_or_damaged_record_is_refused_not_merged(shape, column, value, match):
+    red = LayerReduction(shape)
+    count_unit(red.units()[-1])
+    con = sqlite3.connect(layer_store_path(red.C, PARTS[red.C]))
+    with con:
+        con.execute(f"UPDATE unit SET {column} = ? WHERE layer = ?", (value, red.C - 2))
+    forget_layers()
+    with pytest.raises(LayerStoreError, match=match):
+        count_unit(red.units()[-1])
+
+
+def count_json(*args) -> dict:
+    res = invoke("count", "2x4", "--reduction", "layers", "--workers", 1, "--json", *args)
+    assert res.exit_code == 0, res.output
+    return json.loads(res.output)
+
+
+def test_a_killed_count_resumes_counting_only_the_missing_units(here):
+    """SIGKILL while a unit waits at the gate (a known point on any machine),
+    then the same command: the published total, the stored units not counted again.
+    (``--force``: no estimate, whose timed units would pass the gate too.)"""
+    db = here / "k.sqlite"
+    kept = killed_at_the_gate(["count", "2x4", "--reduction", "layers", "--db", db,
+                               "--workers", 1, "--no-progress", "--force"], db, here / "gate",
+                              hold=5, stored=5, cwd=here)
+    assert len(kept) == len(set(kept)) == 5
+    doc = count_json("--db", db)
+    assert doc["run"]["units_counted"] == 9 - 5
+    assert doc["total_int"] == PUBLISHED["2x4"]
+    again = count_json("--db", db)
+    assert again["run"]["units_counted"] == 0 and again["total_int"] == PUBLISHED["2x4"]
+
+
+def test_status_export_and_recount_of_a_layers_store(here):
+    count_json("--db", "s.sqlite")
+    res = invoke("status", "s.sqlite")
+    assert res.exit_code == 0, res.output
+    assert res.output.splitlines()[-1].split()[-1] == f"{PUBLISHED['2x4']:,}"
+    res = invoke("export", "s.sqlite", "--output-dir", "ex")
+    assert res.exit_code == 0, res.output
+    summary = json.loads((here / "ex" / "2x4-rlayers.json").read_text())
+    assert summary["total_int"] == PUBLISHED["2x4"]
+    res = invoke("recount", "s.sqlite")
+    assert res.exit_code == 0, res.output
+    assert res.output.splitlines()[-1] == "all 9 recounted units agree"
+
+
+def test_the_report_of_a_layers_store_compares_with_the_published_total(here):
+    pytest.importorskip("matplotlib")
+    count_json("--db", "s.sqlite")
+    res = invoke("report", "s.sqlite", "--format", "md", "-o", "r.md")
+    assert res.exit_code == 0, res.output
+    assert f"matches the published {PUBLISHED['2x4']:,}" in (here / "r.md").read_text()
+
+
+def measurement(kind: str, cpu: float, fmt: str = layers.MEASURED_FORMAT) -> dict:
+    fresh = {"cpu_seconds": cpu, "wall_seconds": cpu / 2, "load_average_before": 1.0}
+    return {"format": fmt, "measured_at": "2026-11-29T00:00:00+00:00",
+            "counts": [{"kind": kind, "reduction": "layers", "workers": 2, "fresh": fresh}]}
+
+
+def test_the_estimate_is_the_measured_job_spread_over_its_units(tmp_path, monkeypatch):
+    """Timing two units would say 3.5 s for a 66 s 2x5 job (each unit counts
+    the parents it lacks); the measured whole job is said instead."""
+    path = tmp_path / "m.json"
+    monkeypatch.setattr(layers, "MEASURED", path)
+    red = LayerReduction("4x2")
+    assert red.cost_model() is None                       # no file: units are timed
+    path.write_text(json.dumps(measurement("2x4", 18.0)))
+    model = red.cost_model()
+    assert model["units"] * model["unit_seconds"] == pytest.approx(18.0)
+    assert "18.0 s CPU" in model["method"] and "m.json" in model["method"]
+    assert LayerReduction("2x3").cost_model() is None     # another shape's row
+    path.write_text(json.dumps(measurement("2x4", 18.0, fmt="something else")))
+    assert red.cost_model() is None                       # a foreign file is not read
+
+
+def test_a_unit_that_is_not_this_job_s_is_refused_before_anything_is_counted():
+    """Part 0 of 1 of a stage would be stored under the key of part 0 of 4."""
+    red = LayerReduction("2x4")
+    stage = red.units()[4]
+    with pytest.raises(ValueError, match="is not unit 4 of 2x4 by layers"):
+        red.count_directly(dataclasses.replace(stage, parts=1))
+    assert not layer_store_path(4, PARTS[4]).exists()
