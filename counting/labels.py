@@ -41,6 +41,11 @@ class Labels:
     weight_meaning : str or None
         What a class's weight is, in the report's unit-counts caption
         (None: ``members`` per class; :attr:`weight_means`).
+    unit_sum_label : str or None
+        The run table's row of the units' counts added up unweighted (None:
+        no such row, where the counts of different units are different
+        quantities and their sum means nothing: the layer method's stage
+        sums and its last unit's Σ m·ℓ·F²).
     fixed_label : str
         The head of the Burnside table's column of what a class fixes
         (``gridcount count --up-to-symmetry``).
@@ -56,6 +61,7 @@ class Labels:
     weight_label: str = "weight"
     class_count_label: str = "Σ unit counts"
     weight_meaning: str | None = None
+    unit_sum_label: str | None = "unit solutions (unweighted)"
     fixed_label: str = "A (fixed, box 1 standard)"
 
     @property
@@ -96,7 +102,8 @@ _LABELS = {
                      representative_label="transition: rows L -> L+1",
                      class_table_title="Transitions (classes) of the layer method",
                      weight_meaning="1 for the last transition, whose count is the grids; "
-                                    "0 for a stage, whose records the next units read"),
+                                    "0 for a stage, whose records the next units read",
+                     unit_sum_label=None),
     "symmetry": Labels(members="group elements", sum_label="Σ class size × A",
                        term_label="size × A", count_noun="grids fixed up to relabelling",
                        representative_label="representative g: rows / columns (1-based)",

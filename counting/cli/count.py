@@ -30,7 +30,7 @@ from counting.run.notice import say_if_slow
 from counting.run.pool import default_workers
 from counting.store.database import StoreError, StoreRefused
 from counting.units import UnitResult
-from counting.labels import labels_of
+from counting.labels import Labels, labels_of
 from grids.kind import as_kind
 from grids.sudoku import ALPHABET
 
@@ -270,7 +270,7 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
         click.echo(json.dumps(doc, indent=2))
         return
     if not quiet:
-        _print_run(outcome.report)
+        _print_run(outcome.report, labels_of(outcome.summary.reduction))
         if outcome.table is not None:
             _print_burnside(outcome.table, labels_of(outcome.summary.reduction))
     _print_summary(outcome.summary, outcome.path, quiet=quiet)
@@ -394,7 +394,9 @@ def _run_json(report: jobs.RunReport) -> dict:
             "per_worker": [w.as_json() for w in report.per_worker.values()]}
 
 
-def _print_run(report: jobs.RunReport) -> None:
+def _print_run(report: jobs.RunReport, labels=None) -> None:
+    """The run's table; ``labels``: the reduction's printed names (None: the
+    grid count behind a symmetry identity, whose default names apply)."""
     wall = report.wall_seconds
     in_units = report.unit_wall_seconds
     sols = report.unit_solutions
@@ -404,7 +406,7 @@ def _print_run(report: jobs.RunReport) -> None:
     rows = [
         ("units counted now", f"{len(report.counted):,}"),
         ("units already in store", f"{report.skipped:,}"),
-        ("unit solutions (unweighted)", f"{sols:,}"),
+        *([(unit_sum, f"{sols:,}")] if (unit_sum := (labels or Labels()).unit_sum_label) else []),
         *([("search nodes", f"{sum(r.nodes for r in searched):,}"),
            ("dead ends", f"{sum(r.dead_ends for r in searched):,}"),
            ("memo hits", f"{sum(r.memo_hits for r in searched):,}")] if searched else []),

@@ -209,3 +209,18 @@ def test_a_unit_that_is_not_this_job_s_is_refused_before_anything_is_counted():
     with pytest.raises(ValueError, match="is not unit 4 of 2x4 by layers"):
         red.count_directly(dataclasses.replace(stage, parts=1))
     assert not layer_store_path(4, PARTS[4]).exists()
+
+
+def test_the_run_table_adds_no_stage_sums_to_the_grids(here):
+    """A layers unit's count is a stage's Σ T_{L+1} or the last unit's
+    Σ m·ℓ·F²: added up they mean nothing, so the run table has no "unit
+    solutions (unweighted)" row (it printed 29,136,487,209,061,884 beside
+    2x4's 29,136,487,207,403,520 grids); a plain count keeps the row."""
+    res = invoke("count", "2x4", "--reduction", "layers", "--workers", 1, "--no-progress")
+    assert res.exit_code == 0, res.output
+    assert f"2x4 grids {PUBLISHED['2x4']:,}".split() == [
+        w for line in res.output.splitlines() if line.startswith("2x4 grids")
+        for w in line.split()]
+    assert "unit solutions" not in res.output
+    res = invoke("count", "2x2", "--workers", 1, "--no-progress")
+    assert res.exit_code == 0 and "unit solutions (unweighted)" in res.output
