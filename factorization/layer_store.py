@@ -171,6 +171,12 @@ class LayerStore:
             self._con.execute("ROLLBACK")
             raise
 
+    def drop(self, L: int, lo: int) -> None:
+        """Forget unit ``(L, lo)`` (a stale or damaged record of a store kept
+        as a cache, to be counted again).  Dropping a good record loses
+        nothing: units are pure, so it is written again the same."""
+        self._con.execute("DELETE FROM unit WHERE layer = ? AND lo = ?", (L, lo))  # autocommit
+
     def cpu_seconds(self) -> float:
         """CPU seconds of the stored units, as measured when each was counted."""
         return self._con.execute("SELECT COALESCE(SUM(cpu), 0) FROM unit").fetchone()[0]

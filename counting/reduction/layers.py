@@ -51,7 +51,11 @@ of workers, a unit is never waited for, and a unit counted by another
 worker at the same time is at worst counted twice and stored once.  The
 units are handed out in id order (layer by layer), so that this is rare.  A
 record from another parent layer (another program version's canonical form,
-a damaged earlier record) is refused naming the record, never merged.
+a damaged earlier record) or whose records do not match their digest is
+never merged: it is said in one line on stderr, dropped from this machine's
+layer store and counted again (the layer store is a cache, as the band
+tables are; the layer job's own stores, ``scripts/run_layer_job.py``, refuse
+it instead).
 
 A count killed at any point keeps the units its store holds (the count's
 store, as every reduction's) and the records its layer store holds; the
@@ -73,6 +77,7 @@ Example
 from __future__ import annotations
 
 import json
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,7 +92,7 @@ from factorization.layer_canon import coordinate_group
 from factorization.layer_job import (MAX_JOB_C, first_layer, last_classes, merge_parts,
                                      part_ranges)
 from factorization.layer_steps import next_layer
-from factorization.layer_store import LayerStore, layer_digest
+from factorization.layer_store import LayerStore, LayerStoreError, layer_digest
 from factorization.layers import layer_counts
 from grids.shape import as_shape
 
@@ -173,7 +178,12 @@ def _unit_records(store: LayerStore, layers: list, C: int, L: int, lo: int, hi: 
     layer, digest = layers[L - 1]
     if lo == hi:
         return {}, False
-    part = store.get(L, lo, hi, digest)
+    try:
+        part = store.get(L, lo, hi, digest)
+    except LayerStoreError as e:     # stale or damaged: never merged, counted again
+        print(f"{e}: dropped and counted again", file=sys.stderr, flush=True)
+        store.drop(L, lo)
+        part = None
     if part is not None:
         return part, False
     c0 = time.process_time()

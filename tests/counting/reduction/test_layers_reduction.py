@@ -125,15 +125,30 @@ def test_units_counted_in_any_order_count_their_parents_once_and_agree():
     ("2x4", "parents", "0" * 64, "of layer 2 was computed from other parents"),
     ("2x3", "digest", "f" * 64, "of layer 1 is damaged"),      # records not of their digest
 ])
-def test_a_stale_or_damaged_record_is_refused_not_merged(shape, column, value, match):
+def test_a_stale_or_damaged_record_is_said_and_counted_again_never_merged(
+        shape, column, value, match, capsys):
+    """The layer store is this machine's cache: a bad record is said in one
+    line, dropped and counted again (it used to stop the count with that
+    error, and a user had no way on but to find and delete the file)."""
     red = LayerReduction(shape)
-    count_unit(red.units()[-1])
-    con = sqlite3.connect(layer_store_path(red.C, PARTS[red.C]))
+    good = count_unit(red.units()[-1]).count
+    path = layer_store_path(red.C, PARTS[red.C])
+    con = sqlite3.connect(path)
     with con:
-        con.execute(f"UPDATE unit SET {column} = ? WHERE layer = ?", (value, red.C - 2))
+        changed = con.execute(f"UPDATE unit SET {column} = ? WHERE layer = ?",
+                              (value, red.C - 2)).rowcount
+    assert changed > 0
     forget_layers()
-    with pytest.raises(LayerStoreError, match=match):
-        count_unit(red.units()[-1])
+    capsys.readouterr()
+    assert count_unit(red.units()[-1]).count == good == PUBLISHED[shape]
+    said = capsys.readouterr().err.splitlines()
+    assert len(said) == changed and all(match in line and line.endswith(
+        "dropped and counted again") for line in said)
+    with con:       # the records written again are good: read back, nothing said
+        assert con.execute(f"SELECT COUNT(*) FROM unit WHERE {column} = ?",
+                           (value,)).fetchone()[0] == 0
+    forget_layers()
+    assert count_unit(red.units()[-1]).count == good and capsys.readouterr().err == ""
 
 
 def count_json(*args) -> dict:
