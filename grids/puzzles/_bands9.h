@@ -305,24 +305,54 @@ B9_INLINE uint32_t b9_digits(const b9_board *B, int c) {
 
 /* The digits of a board whose cells are all placed (each cell in one
    digit's word). */
-static void b9_write(const b9_board *B, int64_t *sol) {
+static void b9_write(const b9_board *B, uint8_t *sol) {
     int b, d;
     for (d = 0; d < 9; d++)
         for (b = 0; b < 3; b++) {
             uint32_t w = B->F[d][b];
             while (w) {
-                sol[b * 27 + __builtin_ctz(w)] = d + 1;
+                sol[b * 27 + __builtin_ctz(w)] = (uint8_t)(d + 1);
                 w &= w - 1;
             }
         }
 }
 
-/* Solve `grid` (81 digits 0..9, 0 blank; no two givens of a unit share a
-   digit, checked by the caller): the number of solutions, at most `limit`;
-   the first written to `sol` as digits 1..9 (left as it was when there is
-   none).  `stack` holds 82 boards, `branch` 81 entries. */
-static int64_t b9_solve(const b9_tables *T, const int64_t *grid, int64_t limit,
-                        int64_t *sol, b9_board *stack, b9_branch *branch) {
+/* The check of every solution written out, on the digits alone (not the
+   board): each row, column and box holds every digit once and each given
+   is kept.  1 when `sol` passes. */
+static int b9_solution_ok(const uint8_t *grid, const uint8_t *sol) {
+    uint32_t rows[9] = {0}, cols[9] = {0}, boxes[9] = {0}, all = 0x3FEu;
+    int r, k;
+    for (r = 0; r < 9; r++)
+        for (k = 0; k < 9; k++) {
+            int c = 9 * r + k;
+            uint32_t bit = 1u << sol[c];
+            if (sol[c] < 1 || sol[c] > 9 || (grid[c] && grid[c] != sol[c]))
+                return 0;
+            rows[r] |= bit;
+            cols[k] |= bit;
+            boxes[r / 3 * 3 + k / 3] |= bit;
+        }
+    for (k = 0; k < 9; k++)
+        all &= rows[k] & cols[k] & boxes[k];
+    return all == 0x3FEu;
+}
+
+/* Solve `grid` (81 digits 0..9, 0 blank; checked by the caller): the
+   number of solutions, at most `limit`, or -1 when two givens of a unit
+   share a digit; the first solution written to `sol` as digits 1..9 (left
+   as it was when there is none).  `stack` holds 82 boards, `branch` 81
+   entries.
+
+   Repeated givens are found while the givens are placed: a given whose
+   digit is no longer a candidate of its cell lost it to a given of the
+   same digit among its peers (only a placement in the cell itself or of
+   that digit in a peer removes it, and no cell has two givens), and a
+   given repeated in a unit finds its digit gone when the later of the two
+   is placed.  [issue 37: one pass over the givens, not a second over the
+   27 units before the search] */
+static int64_t b9_solve(const b9_tables *T, const uint8_t *grid, int64_t limit,
+                        uint8_t *sol, b9_board *stack, b9_branch *branch) {
     b9_board *B = stack;
     int level = 0, c, d;
     int64_t found = 0;
@@ -332,9 +362,9 @@ static int64_t b9_solve(const b9_tables *T, const int64_t *grid, int64_t limit,
     B->changed = 0;
     for (c = 0; c < 81; c++)
         if (grid[c]) {
-            d = (int)grid[c] - 1;
+            d = grid[c] - 1;
             if (!(B->F[d][c / 27] & (1u << (c % 27))))
-                return 0;
+                return -1;
             b9_place(B, T, d, c);
         }
     B->changed = B9_FULL;
