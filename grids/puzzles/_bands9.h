@@ -64,6 +64,9 @@ typedef struct {
 
 #define B9_INLINE static inline __attribute__((always_inline))
 
+/* x when it has one bit at most, else 0 (no branch) */
+#define B9_ONE(x) ((x) & -(uint32_t)(((x) & ((x) - 1)) == 0))
+
 /* The peers of each cell, as masks per band. */
 static void b9_make_tables(b9_tables *T) {
     int x, y;
@@ -95,24 +98,26 @@ static void b9_make_tables(b9_tables *T) {
 
 /* Place digit d (0..8) in cell c, which has it as a candidate: clear c from
    the other digits and d from c's peers. */
-B9_INLINE void b9_place(b9_board *B, const b9_tables *T, int d, int c) {
+B9_INLINE void b9_place(b9_board *restrict B, const b9_tables *restrict T, int d, int c) {
     int b = c / 27, p = c % 27, e;
     uint32_t bit = 1u << p, changed = 0;
+    uint32_t p0 = T->peers[c][0], p1 = T->peers[c][1], p2 = T->peers[c][2];
     for (e = 0; e < 9; e++) {       /* branch-free: which digits lose the cell */
-        changed |= ((B->F[e][b] >> p) & 1u) << (3 * e + b);
-        B->F[e][b] &= ~bit;
+        uint32_t w = B->F[e][b];
+        changed |= ((w >> p) & 1u) << (3 * e);
+        B->F[e][b] = w & ~bit;
     }
-    B->changed |= changed | (7u << (3 * d));
+    B->changed |= (changed << b) | (7u << (3 * d));
+    B->F[d][0] &= ~p0;
+    B->F[d][1] &= ~p1;
+    B->F[d][2] &= ~p2;
     B->F[d][b] |= bit;
-    B->F[d][0] &= ~T->peers[c][0];
-    B->F[d][1] &= ~T->peers[c][1];
-    B->F[d][2] &= ~T->peers[c][2];
     B->solved[b] |= bit;
 }
 
 /* Place digit d in cell c whose only candidate it is (a naked single): no
    other digit has c to lose. */
-B9_INLINE void b9_place_single(b9_board *B, const b9_tables *T, int d, int c) {
+B9_INLINE void b9_place_single(b9_board *restrict B, const b9_tables *restrict T, int d, int c) {
     B->changed |= 7u << (3 * d);
     B->F[d][0] &= ~T->peers[c][0];
     B->F[d][1] &= ~T->peers[c][1];
@@ -122,7 +127,7 @@ B9_INLINE void b9_place_single(b9_board *B, const b9_tables *T, int d, int c) {
 
 /* Naked singles of the whole board, one bit-sliced pass per band: 1 when
    some cell was placed, 0 when none, -1 on an empty cell. */
-B9_INLINE int b9_naked_singles(b9_board *B, const b9_tables *T) {
+B9_INLINE int b9_naked_singles(b9_board *restrict B, const b9_tables *restrict T) {
     int b, d, placed = 0;
     for (b = 0; b < 3; b++) {
         uint32_t one = 0, two = 0, single;
@@ -161,7 +166,7 @@ B9_INLINE int b9_naked_singles(b9_board *B, const b9_tables *T) {
    contradiction), then in each stack the cells of the (band, column)
    pairs some placement in its three columns and boxes uses.  1 when some cell was placed or some candidate removed,
    0 when neither, -1 on a contradiction. */
-B9_INLINE int b9_hidden_digit(b9_board *B, const b9_tables *T, int d, uint32_t bands) {
+B9_INLINE int b9_hidden_digit(b9_board *restrict B, const b9_tables *restrict T, int d, uint32_t bands) {
     uint32_t u[3], hit[3] = {0, 0, 0}, cols[3], col_one = 0, col_two = 0, single;
     int b, k, placed = 0;
     /* each band as a whole: its rows and boxes each take d once */
@@ -203,21 +208,16 @@ B9_INLINE int b9_hidden_digit(b9_board *B, const b9_tables *T, int d, uint32_t b
         uint32_t x = B->F[d][b] & ~B->solved[b];
         uint32_t r0 = x & B9_ROW, r1 = (x >> 9) & B9_ROW, r2 = x >> 18;
         uint32_t c = r0 | r1 | r2;
+        uint32_t y0 = x & 0x1C0E07u, y1 = (x >> 3) & 0x1C0E07u, y2 = (x >> 6) & 0x1C0E07u;
         u[b] = x;
         col_two |= (col_one & c) | (r0 & r1) | (r0 & r2) | (r1 & r2);
         col_one |= c;
-        if (!(bands & (1u << b)))
-            continue;
-        /* rows: a 9-bit group with one bit */
-        if (r0 && !(r0 & (r0 - 1))) hit[b] |= r0;
-        if (r1 && !(r1 & (r1 - 1))) hit[b] |= r1 << 9;
-        if (r2 && !(r2 & (r2 - 1))) hit[b] |= r2 << 18;
-        /* boxes: three 3-bit groups, one per row (bits 0-2, 9-11, 18-20) */
-        for (k = 0; k < 3; k++) {
-            uint32_t y = (x >> (3 * k)) & 0x1C0E07u;
-            if (y && !(y & (y - 1)))
-                hit[b] |= y << (3 * k);
-        }
+        /* rows: a 9-bit group with one bit; boxes: three 3-bit groups, one
+           per row (bits 0-2, 9-11, 18-20); an empty group adds nothing.
+           Branch-free, and only in the bands of `bands` (the mask). */
+        hit[b] = (B9_ONE(r0) | B9_ONE(r1) << 9 | B9_ONE(r2) << 18
+                  | B9_ONE(y0) | B9_ONE(y1) << 3 | B9_ONE(y2) << 6)
+                 & -((bands >> b) & 1u);
     }
     /* columns: one candidate over the three bands */
     single = col_one & ~col_two;
@@ -240,7 +240,7 @@ B9_INLINE int b9_hidden_digit(b9_board *B, const b9_tables *T, int d, uint32_t b
 }
 
 /* Singles until none is left: 0, or -1 on a contradiction. */
-B9_INLINE int b9_propagate(b9_board *B, const b9_tables *T) {
+B9_INLINE int b9_propagate(b9_board *restrict B, const b9_tables *restrict T) {
     for (;;) {
         int r = b9_naked_singles(B, T), d;
         if (r < 0)
