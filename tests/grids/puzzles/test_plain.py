@@ -10,7 +10,7 @@ from grids.puzzles.plain import MAX_DIGITS, board_tables, read_plain, solve_plai
 from grids.shape import Shape
 from grids.symbols import text_block
 
-from puzzle_samples import lines
+from puzzle_samples import FIXTURES, lines
 
 SHAPES = [Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(1, 4), Shape(3, 3)]
 
@@ -109,3 +109,19 @@ def test_solve_plain_refuses_what_the_kernel_cannot_take():
         solve_plain(bytearray(16), Shape(2, 2), 0)
     counts, sols = solve_plain(b"", Shape(2, 2), 2)
     assert len(counts) == 0 and sols == b""
+
+
+def test_the_first_solution_of_a_puzzle_with_several_stays_the_one_found_before():
+    """``solve --first`` prints the first solution the search meets, so on a
+    puzzle with several the search order is output: the cell branched on
+    (fewest candidates, the first such), the digits in increasing order, and
+    what propagation leaves at each branch.  A faster kernel must meet the
+    same solution first (issue 37); the fixture's solutions are those of
+    the kernel before that work (tests/fixtures/puzzles/README.md)."""
+    puzzles = (FIXTURES / "serg_multiple_200.txt").read_bytes()
+    want = (FIXTURES / "serg_multiple_200.first.txt").read_bytes()
+    nine = Shape(3, 3)
+    counts, sols = solve_plain(read_plain(puzzles, 9), nine, 1)
+    assert counts.tolist() == [1] * 200
+    assert solve_plain(read_plain(puzzles, 9), nine, 2)[0].tolist() == [2] * 200
+    assert text_block(sols, 81) == want
