@@ -94,7 +94,9 @@ def solve_plain(grids, shape: Shape, limit: int) -> tuple[array, bytearray]:
         raise ValueError(f"limit must be >= 1, got {limit}")
     if len(grids) % nn:
         raise ValueError(f"grids must be {nn} bytes a puzzle, got {len(grids)} bytes")
-    if grids and max(grids) > n:
+    # the bytes left once every digit 0..n is deleted: none [issue 37: one
+    # pass in C; max() over the bytes took 80 ms of a 0.45 s --first run]
+    if bytes(grids).translate(None, bytes(range(n + 1))):
         raise ValueError(f"digits must be in 0..{n}")
     counts = array("q", bytes(8 * (len(grids) // nn)))
     sols = bytearray(len(grids))
