@@ -225,14 +225,13 @@ B9_INLINE int b9_hidden_digit(b9_board *restrict B, const b9_tables *restrict T,
            branch-free, and only in the bands of `bands` (the mask) */
         hit[b] = (B9_ONE(r0) | B9_ONE(r1) << 9 | B9_ONE(r2) << 18) & -((bands >> b) & 1u);
     }
-    /* columns: one candidate over the three bands */
-    single = col_one & ~col_two;
-    while (single) {
-        uint32_t m = 0x40201u << __builtin_ctz(single);    /* a column of a band */
-        single &= single - 1;
-        b = (u[0] & m) ? 0 : ((u[1] & m) ? 1 : 2);
-        hit[b] |= u[b] & m;
-    }
+    /* columns: one candidate over the three bands, so in each band the
+       column's cells (the 9-bit set copied to the band's three rows, no
+       carry) hold that candidate or nothing */
+    single = (col_one & ~col_two) * 0x40201u;
+    hit[0] |= u[0] & single;
+    hit[1] |= u[1] & single;
+    hit[2] |= u[2] & single;
     for (b = 0; b < 3; b++)
         while (hit[b]) {
             int p = __builtin_ctz(hit[b]);
