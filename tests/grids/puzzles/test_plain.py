@@ -2,6 +2,8 @@
 without NumPy gives what the library's arrays give (files.parse_puzzles,
 solve_batch, format_block), and any file that is not plain is left to the
 line-by-line reading (None)."""
+import hashlib
+
 import numpy as np
 import pytest
 
@@ -125,3 +127,17 @@ def test_the_first_solution_of_a_puzzle_with_several_stays_the_one_found_before(
     assert counts.tolist() == [1] * 200
     assert solve_plain(read_plain(puzzles, 9), nine, 2)[0].tolist() == [2] * 200
     assert text_block(sols, 81) == want
+
+
+def test_the_first_solutions_of_serg_s_whole_file_stay_those_found_before(shared_dir):
+    """The same on all 9,994 puzzles of Serg's file (a weaker propagation
+    can keep the fixture's 200 and change others): the SHA-256 of the
+    ``solve --first`` output at commit 1300abb, before issue 37's kernel
+    work, recorded as ``sha256sum`` printed it."""
+    import hashlib
+
+    path = shared_dir / "data" / "puzzles" / "nonunique" / "multisolution_serg_benchmark_9994.txt"
+    counts, sols = solve_plain(read_plain(path.read_bytes(), 9), Shape(3, 3), 1)
+    assert counts.count(1) == len(counts) == 9994
+    assert hashlib.sha256(text_block(sols, 81)).hexdigest() == (
+        "535d07ae548fbd1d69a7e721bb2d745536dffb653d7560df91d93b8942eeab41")
