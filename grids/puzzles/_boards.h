@@ -220,11 +220,12 @@ static inline int bb_solution_ok(const bb_search *S, const int64_t *grid, const 
 /* The 9x9 puzzles of a batch on the band kernel (_bands9.h), which reads
    and writes one byte a cell: byte puzzles (grids8, sols8) directly, int64
    ones narrowed into `g8` and their solutions widened from `s8` (81 bytes
-   each).  As bb_solve_batch. */
+   each).  As bb_solve_batch (row8: bytes from one byte solution to the
+   next). */
 static int b9_solve_batch(const b9_tables *T9, b9_board *stack9, b9_branch *branch9,
                           const int64_t *grids, const uint8_t *grids8, int64_t m,
                           int64_t limit, int64_t *counts, int64_t *sols, uint8_t *sols8,
-                          uint8_t *g8, uint8_t *s8) {
+                          int64_t row8, uint8_t *g8, uint8_t *s8) {
     int64_t p;
     int c;
     for (p = 0; p < m; p++) {
@@ -232,7 +233,7 @@ static int b9_solve_batch(const b9_tables *T9, b9_board *stack9, b9_branch *bran
         uint8_t *sol = s8;
         if (grids8) {
             grid = grids8 + p * 81;
-            sol = sols8 + p * 81;
+            sol = sols8 + p * row8;
         } else
             for (c = 0; c < 81; c++)
                 g8[c] = (uint8_t)grids[p * 81 + c];
@@ -251,7 +252,9 @@ static int b9_solve_batch(const b9_tables *T9, b9_board *stack9, b9_branch *bran
    0 <= digit <= n <= 16) for p < m: counts[p] solutions found, at most
    limit, -1 when givens repeat a digit in a unit; sols[p] the first
    solution (zeros when none).  The cells are int64 (grids, sols) or, when
-   grids8 and sols8 are given instead, one byte each.  9x9 puzzles go to
+   grids8 and sols8 are given instead, one byte each; byte solution p
+   starts at sols8 + p * row8 (row8 >= n_cells: a larger row leaves its
+   last bytes as they were, room for a newline).  9x9 puzzles go to
    the band kernel on bytes (b9_solve_batch); on other shapes a byte puzzle
    is widened into a scratch int64 grid, solved as any other, and its
    solution narrowed back, so the search and the checks see int64 cells
@@ -262,7 +265,7 @@ static int b9_solve_batch(const b9_tables *T9, b9_board *stack9, b9_branch *bran
 static int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
                           int n_peers, const int32_t *peers, const int64_t *grids,
                           const uint8_t *grids8, int64_t m, int64_t limit, int64_t *counts,
-                          int64_t *sols, uint8_t *sols8) {
+                          int64_t *sols, uint8_t *sols8, int64_t row8) {
     bb_search S;
     size_t nc = (size_t)n_cells, levels = nc + 1;
     int64_t p;
@@ -280,7 +283,7 @@ static int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
         else {
             b9_make_tables(T9);
             rc = b9_solve_batch(T9, stack9, branch9, grids, grids8, m, limit, counts, sols,
-                                sols8, scratch, scratch + 81);
+                                sols8, row8, scratch, scratch + 81);
         }
         free(T9); free(stack9); free(branch9); free(scratch);
         return rc;
@@ -343,7 +346,7 @@ static int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
         }
     store:
         if (sols8) {
-            uint8_t *s8 = sols8 + p * (int64_t)nc;
+            uint8_t *s8 = sols8 + p * row8;
             for (c = 0; c < n_cells; c++)
                 s8[c] = (uint8_t)sol[c];
         }

@@ -79,6 +79,18 @@ def test_solve_plain_gives_what_solve_batch_gives(shape, limit):
     assert bytes(sols) == want.solutions.tobytes()
 
 
+@pytest.mark.parametrize("shape", SHAPES + [Shape(4, 4)], ids=str)
+def test_solve_plain_as_text_writes_what_text_block_writes(shape):
+    """The rows the kernel writes with room for a newline, translated once,
+    are the text of the solutions (16x16: digit 10 is byte 10, a newline,
+    and must still be written 'A')."""
+    grids = _batch(shape, np.random.default_rng(20 + shape.n), count=12 if shape.n > 9 else 40)
+    counts, sols = solve_plain(bytearray(grids.tobytes()), shape, 2)
+    text_counts, block = solve_plain(bytearray(grids.tobytes()), shape, 2, text=True)
+    assert text_counts.tolist() == counts.tolist()
+    assert block == text_block(sols, shape.n_cells)
+
+
 @pytest.mark.parametrize("limit", [1, 2])
 def test_solve_plain_on_the_sample_files_gives_what_solve_batch_gives(limit):
     names = ("17clue_20.txt", "hardest_6.txt", "kaggle_5.txt", "top1465_20.txt",
