@@ -305,8 +305,8 @@ def format_block(grids, blank: str = ".") -> bytes:
     out[:, -1] = ord("\n")
     # bytes.translate, not a table lookup: numpy would widen the digits to
     # 8-byte indices first (an int64 copy of the batch).  The same block as
-    # grids.symbols.text_block writes from bytes without NumPy, in half the
-    # time (one 2-D copy where that makes a strided copy per column)
+    # grids.symbols.text_block writes from bytes without NumPy (one 2-D copy
+    # where that joins a slice per row)
     text = arr.astype(np.uint8, copy=False).tobytes().translate(table)
     out[:, :-1] = np.frombuffer(text, dtype=np.uint8).reshape(arr.shape)
     return out.tobytes()

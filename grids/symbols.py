@@ -116,8 +116,10 @@ def text_block(values, width: int, blank: str = ".") -> bytes:
     """Rows of ``width`` values (a bytes-like object, one byte a cell) as
     text: each row's symbols and a newline, one ASCII ``bytes`` for all.
 
-    No ``str`` per row and no array: the block is written a column at a
-    time, ``width`` strided copies, a few milliseconds for 50,000 grids.
+    No ``str`` per row and no array: the rows are slices of the translated
+    text joined by newlines, about 20 ms for 50,000 grids of 81 cells
+    [issue 37: a column at a time, ``width`` strided copies over the whole
+    block, took twice as long].
 
     Example
     -------
@@ -129,7 +131,4 @@ def text_block(values, width: int, blank: str = ".") -> bytes:
         return b""
     text = bytes(values).translate(table)
     rows = len(text) // width
-    out = bytearray(b"\n") * (rows * (width + 1))
-    for j in range(width):
-        out[j::width + 1] = text[j::width]
-    return bytes(out)
+    return b"\n".join([text[k:k + width] for k in range(0, rows * width, width)]) + b"\n"

@@ -27,7 +27,7 @@ from counting.cli.puzzle_io import (bar_shows, conflict_reason, exit_code, input
 from grids import puzzles as P
 from grids.puzzles.plain import MAX_DIGITS, read_plain, solve_plain
 from grids.shape import Shape
-from grids.symbols import text_block, text_shape
+from grids.symbols import text_shape
 
 __all__ = ["solve"]
 
@@ -137,10 +137,10 @@ def _solve_plain(data: bytes, shape: Shape | None, first: bool) -> None:
         return
     nn = s.n_cells
     t0 = time.perf_counter()
-    counts, sols = solve_plain(grids, s, 1 if first else 2)
+    counts, block = solve_plain(grids, s, 1 if first else 2, text=True)
     counts = counts.tolist()
     tally = _solve_tally(counts, first, 0)
-    text = _lean_text(text_block(sols, nn), counts, nn, first, lambda k: k + 1, [],
+    text = _lean_text(block, counts, nn, first, lambda k: k + 1, [],
                       lambda k: P.unit_conflict(list(grids[k * nn:(k + 1) * nn]), s))
     click.echo(text, nl=False)
     click.echo(summary(tally, time.perf_counter() - t0), err=True)

@@ -217,21 +217,55 @@ static inline int bb_solution_ok(const bb_search *S, const int64_t *grid, const 
     return 1;
 }
 
+/* The 9x9 puzzles of a batch on the band kernel (_bands9.h), which reads
+   and writes one byte a cell: byte puzzles (grids8, sols8) directly, int64
+   ones narrowed into `g8` and their solutions widened from `s8` (81 bytes
+   each).  As bb_solve_batch (row8: bytes from one byte solution to the
+   next). */
+static int b9_solve_batch(const b9_tables *T9, b9_board *stack9, b9_branch *branch9,
+                          const int64_t *grids, const uint8_t *grids8, int64_t m,
+                          int64_t limit, int64_t *counts, int64_t *sols, uint8_t *sols8,
+                          int64_t row8, uint8_t *g8, uint8_t *s8) {
+    int64_t p;
+    int c;
+    for (p = 0; p < m; p++) {
+        const uint8_t *grid = g8;
+        uint8_t *sol = s8;
+        if (grids8) {
+            grid = grids8 + p * 81;
+            sol = sols8 + p * row8;
+        } else
+            for (c = 0; c < 81; c++)
+                g8[c] = (uint8_t)grids[p * 81 + c];
+        memset(sol, 0, 81);
+        counts[p] = b9_solve(T9, grid, limit, sol, stack9, branch9);
+        if (counts[p] > 0 && !b9_solution_ok(grid, sol))
+            return (int)(-2 - p);
+        if (!grids8)
+            for (c = 0; c < 81; c++)
+                sols[p * 81 + c] = sol[c];
+    }
+    return 0;
+}
+
 /* Solve grids[p] (m x n_cells digits, 0 blank; checked by the caller:
    0 <= digit <= n <= 16) for p < m: counts[p] solutions found, at most
    limit, -1 when givens repeat a digit in a unit; sols[p] the first
    solution (zeros when none).  The cells are int64 (grids, sols) or, when
-   grids8 and sols8 are given instead, one byte each: a byte puzzle is
-   widened into a scratch int64 grid, solved as any other, and its solution
-   narrowed back, so the search and the checks see int64 cells either way
-   [issue 37: the byte form is an eighth of the memory, and a large batch's
-   int64 arrays cost the whole process more in page faults than the
-   widening costs].  Returns 0; -1 if memory ran out; -2 - p if the
-   solution found for puzzle p failed its check (a defect). */
+   grids8 and sols8 are given instead, one byte each; byte solution p
+   starts at sols8 + p * row8 (row8 >= n_cells: a larger row leaves its
+   last bytes as they were, room for a newline).  9x9 puzzles go to
+   the band kernel on bytes (b9_solve_batch); on other shapes a byte puzzle
+   is widened into a scratch int64 grid, solved as any other, and its
+   solution narrowed back, so the search and the checks see int64 cells
+   either way [issue 37: the byte form is an eighth of the memory, and a
+   large batch's int64 arrays cost the whole process more in page faults
+   than the widening costs].  Returns 0; -1 if memory ran out; -2 - p if
+   the solution found for puzzle p failed its check (a defect). */
 static int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
                           int n_peers, const int32_t *peers, const int64_t *grids,
                           const uint8_t *grids8, int64_t m, int64_t limit, int64_t *counts,
-                          int64_t *sols, uint8_t *sols8) {
+                          int64_t *sols, uint8_t *sols8, int64_t row8) {
     bb_search S;
     size_t nc = (size_t)n_cells, levels = nc + 1;
     int64_t p;
@@ -239,9 +273,21 @@ static int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
     /* the 3x3 box shape: the only one with these dimensions (its units
        rows, columns and boxes, as _bands9.h assumes) */
     int is_9x9 = n == 9 && n_cells == 81 && n_units == 27 && n_peers == 20;
-    b9_tables *T9 = NULL;
-    b9_board *stack9 = NULL;
-    b9_branch *branch9 = NULL;
+    if (is_9x9) {
+        b9_tables *T9 = malloc(sizeof *T9);
+        b9_board *stack9 = malloc(82 * sizeof *stack9);
+        b9_branch *branch9 = malloc(81 * sizeof *branch9);
+        uint8_t *scratch = malloc(2 * 81);      /* an int64 puzzle and its solution as bytes */
+        if (!T9 || !stack9 || !branch9 || !scratch)
+            rc = -1;
+        else {
+            b9_make_tables(T9);
+            rc = b9_solve_batch(T9, stack9, branch9, grids, grids8, m, limit, counts, sols,
+                                sols8, row8, scratch, scratch + 81);
+        }
+        free(T9); free(stack9); free(branch9); free(scratch);
+        return rc;
+    }
     int64_t *wide = NULL;                   /* scratch grid and solution of a byte puzzle */
     S.n = n; S.n_cells = n_cells; S.n_units = n_units; S.units = units;
     S.n_peers = n_peers; S.peers = peers;
@@ -253,15 +299,7 @@ static int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
     S.cell_units = calloc(nc, sizeof(uint64_t));
     if (grids8)
         wide = malloc(2 * nc * sizeof(int64_t));
-    if (is_9x9) {
-        T9 = malloc(sizeof *T9);
-        stack9 = malloc(82 * sizeof *stack9);
-        branch9 = malloc(81 * sizeof *branch9);
-        if (T9)
-            b9_make_tables(T9);
-    }
-    if (!S.first || !S.cand || !S.pending || !S.cell_units || (grids8 && !wide)
-            || (is_9x9 && (!T9 || !stack9 || !branch9))) {
+    if (!S.first || !S.cand || !S.pending || !S.cell_units || (grids8 && !wide)) {
         rc = -1;
         goto out;
     }
@@ -285,10 +323,6 @@ static int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
             counts[p] = -1;
             goto store;
         }
-        if (is_9x9) {
-            counts[p] = S.found = b9_solve(T9, grid, limit, sol, stack9, branch9);
-            goto check;
-        }
         for (c = 0; c < n_cells; c++)
             S.cand[c] = S.full;
         S.found = 0;
@@ -302,11 +336,9 @@ static int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
         if (ok)
             bb_search_any(&S, 0);
         counts[p] = S.found;
-        if (S.found)
+        if (S.found) {
             for (c = 0; c < n_cells; c++)
                 sol[c] = __builtin_ctz(S.first[c]) + 1;
-    check:
-        if (S.found) {
             if (!bb_solution_ok(&S, grid, sol)) {
                 rc = (int)(-2 - p);
                 break;
@@ -314,7 +346,7 @@ static int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
         }
     store:
         if (sols8) {
-            uint8_t *s8 = sols8 + p * (int64_t)nc;
+            uint8_t *s8 = sols8 + p * row8;
             for (c = 0; c < n_cells; c++)
                 s8[c] = (uint8_t)sol[c];
         }
@@ -322,7 +354,6 @@ static int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
 out:
     free(S.first); free(S.cand); free(S.pending);
     free(S.cell_units);
-    free(T9); free(stack9); free(branch9);
     free(wide);
     return rc;
 }

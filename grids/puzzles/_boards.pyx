@@ -15,7 +15,7 @@ cdef extern from "_boards.h":
     int bb_solve_batch(int n, int n_cells, int n_units, const int32_t *units,
                        int n_peers, const int32_t *peers, const int64_t *grids,
                        const uint8_t *grids8, int64_t m, int64_t limit, int64_t *counts,
-                       int64_t *sols, uint8_t *sols8) noexcept nogil
+                       int64_t *sols, uint8_t *sols8, int64_t row8) noexcept nogil
 
 
 cdef _raise(int rc):
@@ -43,21 +43,29 @@ def solve_batch(int n, const int32_t[::1] units not None, const int32_t[::1] pee
     with nogil:
         rc = bb_solve_batch(n, nn, <int>(units.shape[0] // n), &units[0],
                             <int>(peers.shape[0] // nn), &peers[0], &grids[0], NULL,
-                            m, limit, &counts[0], &sols[0], NULL)
+                            m, limit, &counts[0], &sols[0], NULL, 0)
     _raise(rc)
 
 
 def solve_batch_bytes(int n, const int32_t[::1] units not None,
                       const int32_t[::1] peers not None, const uint8_t[::1] grids not None,
-                      int64_t limit, int64_t[::1] counts not None, uint8_t[::1] sols not None):
-    """:func:`solve_batch` on one byte a cell (grids and solutions)."""
+                      int64_t limit, int64_t[::1] counts not None, uint8_t[::1] sols not None,
+                      int64_t row=0):
+    """:func:`solve_batch` on one byte a cell (grids and solutions).  The
+    solutions are ``row`` bytes apart (``N²`` when 0); the bytes after the
+    ``N²`` of a longer row are left as they are (room for a newline)."""
     cdef int rc
     cdef int nn = n * n
     cdef int64_t m = counts.shape[0]
     if m == 0:
         return
+    if row == 0:
+        row = nn
+    if row < nn or sols.shape[0] < m * row:
+        raise ValueError(f"the solutions need {m} rows of {row} >= {nn} bytes, "
+                         f"got {sols.shape[0]} bytes")
     with nogil:
         rc = bb_solve_batch(n, nn, <int>(units.shape[0] // n), &units[0],
                             <int>(peers.shape[0] // nn), &peers[0], NULL, &grids[0],
-                            m, limit, &counts[0], NULL, &sols[0])
+                            m, limit, &counts[0], NULL, &sols[0], row)
     _raise(rc)

@@ -2,6 +2,8 @@
 without NumPy gives what the library's arrays give (files.parse_puzzles,
 solve_batch, format_block), and any file that is not plain is left to the
 line-by-line reading (None)."""
+import hashlib
+
 import numpy as np
 import pytest
 
@@ -10,7 +12,7 @@ from grids.puzzles.plain import MAX_DIGITS, board_tables, read_plain, solve_plai
 from grids.shape import Shape
 from grids.symbols import text_block
 
-from puzzle_samples import lines
+from puzzle_samples import FIXTURES, lines
 
 SHAPES = [Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(1, 4), Shape(3, 3)]
 
@@ -77,6 +79,18 @@ def test_solve_plain_gives_what_solve_batch_gives(shape, limit):
     assert bytes(sols) == want.solutions.tobytes()
 
 
+@pytest.mark.parametrize("shape", SHAPES + [Shape(4, 4)], ids=str)
+def test_solve_plain_as_text_writes_what_text_block_writes(shape):
+    """The rows the kernel writes with room for a newline, translated once,
+    are the text of the solutions (16x16: digit 10 is byte 10, a newline,
+    and must still be written 'A')."""
+    grids = _batch(shape, np.random.default_rng(20 + shape.n), count=12 if shape.n > 9 else 40)
+    counts, sols = solve_plain(bytearray(grids.tobytes()), shape, 2)
+    text_counts, block = solve_plain(bytearray(grids.tobytes()), shape, 2, text=True)
+    assert text_counts.tolist() == counts.tolist()
+    assert block == text_block(sols, shape.n_cells)
+
+
 @pytest.mark.parametrize("limit", [1, 2])
 def test_solve_plain_on_the_sample_files_gives_what_solve_batch_gives(limit):
     names = ("17clue_20.txt", "hardest_6.txt", "kaggle_5.txt", "top1465_20.txt",
@@ -109,3 +123,33 @@ def test_solve_plain_refuses_what_the_kernel_cannot_take():
         solve_plain(bytearray(16), Shape(2, 2), 0)
     counts, sols = solve_plain(b"", Shape(2, 2), 2)
     assert len(counts) == 0 and sols == b""
+
+
+def test_the_first_solution_of_a_puzzle_with_several_stays_the_one_found_before():
+    """``solve --first`` prints the first solution the search meets, so on a
+    puzzle with several the search order is output: the cell branched on
+    (fewest candidates, the first such), the digits in increasing order, and
+    what propagation leaves at each branch.  A faster kernel must meet the
+    same solution first (issue 37); the fixture's solutions are those of
+    the kernel before that work (tests/fixtures/puzzles/README.md)."""
+    puzzles = (FIXTURES / "serg_multiple_200.txt").read_bytes()
+    want = (FIXTURES / "serg_multiple_200.first.txt").read_bytes()
+    nine = Shape(3, 3)
+    counts, sols = solve_plain(read_plain(puzzles, 9), nine, 1)
+    assert counts.tolist() == [1] * 200
+    assert solve_plain(read_plain(puzzles, 9), nine, 2)[0].tolist() == [2] * 200
+    assert text_block(sols, 81) == want
+
+
+def test_the_first_solutions_of_serg_s_whole_file_stay_those_found_before(shared_dir):
+    """The same on all 9,994 puzzles of Serg's file (a weaker propagation
+    can keep the fixture's 200 and change others): the SHA-256 of the
+    ``solve --first`` output at commit 1300abb, before issue 37's kernel
+    work, recorded as ``sha256sum`` printed it."""
+    import hashlib
+
+    path = shared_dir / "data" / "puzzles" / "nonunique" / "multisolution_serg_benchmark_9994.txt"
+    counts, sols = solve_plain(read_plain(path.read_bytes(), 9), Shape(3, 3), 1)
+    assert counts.count(1) == len(counts) == 9994
+    assert hashlib.sha256(text_block(sols, 81)).hexdigest() == (
+        "535d07ae548fbd1d69a7e721bb2d745536dffb653d7560df91d93b8942eeab41")
