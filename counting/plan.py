@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Callable
 
 from counting import reach, route_estimate
-from counting.layer_route import refuse_forced_route
+from counting.layer_route import refuse_forced_route, refuse_layers_beyond_units
 from counting.job import (Job, RunReport, Summary, default_db_path, run_count,
                           summarise)
 from counting.options import CountOptions
@@ -165,6 +165,7 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
     if r.up_to_symmetry:
         check_group(r.shape, r.group)
     kind = as_kind(r.shape)
+    refuse_layers_beyond_units(kind, r.reduction, r.workers)   # 2x6 by layers: forced or not
     path = Path(r.db) if r.db else default_db_path(
         kind.name, get_reduction(kind.name, symmetry if r.up_to_symmetry else r.reduction).name)
     early = acquire_early(path)   # a store in use is refused before anything is estimated,
