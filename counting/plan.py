@@ -59,7 +59,7 @@ from counting.reduction.registry import check_shape, symmetry_reduction
 from counting.run.dask_setup import (DaskPoolError, DaskUnavailable, NoWorkers, SchedulerUnreachable,
                                      UnitFailed)
 from counting.run.notice import say_if_slow
-from counting.run.pool import WorkerLost, check_memory
+from counting.run.pool import WorkerLost, check_job_memory
 from counting.store.database import Store, StoreError, StoreLock
 from counting.store.format import OtherJobError
 from counting.store.identity import check_identity, grid_store_to_count, link, read_grid_store
@@ -232,10 +232,10 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
         here = 1 if small else here
         try:  # the memo tables of the processes that will count on this machine
             red = job.reduction_object
-            check_memory(min(here, job.n_units if ids is None else len(ids)), r.options,
-                         red.worker_memory_mib(r.options), red.shared_memory_mib(r.options))
+            check_job_memory(min(here, job.n_units if ids is None else len(ids)), r.options, red)
         except ValueError as e:
-            raise TooMuchMemory(str(e)) from None
+            raise TooMuchMemory(str(e), red.worker_memory_option if r.options.memo
+                                else None) from None
         memo = job.reduction_object.describe_memo(r.options)
         if memo:
             say(f"memo: {memo}")

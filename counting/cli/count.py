@@ -246,7 +246,7 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
         _json_error(as_json, str(e), 2)
         refuse(str(e))
     except plan.TooMuchMemory as e:
-        bad_value("--memo-mb" if options.memo else "--workers", str(e))
+        bad_value(e.option or "--workers", str(e))
     except plan.Interrupted as e:
         terminated = isinstance(e.__cause__, Terminated)
         how = "terminated" if terminated else "interrupted"

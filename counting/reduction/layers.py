@@ -73,6 +73,7 @@ Example
 from __future__ import annotations
 
 import json
+import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -92,8 +93,8 @@ from factorization.layers import layer_counts
 from grids.shape import as_shape
 
 __all__ = ["LayerReduction", "LayerUnitSpec", "NAME", "PARTS", "LAYERS_VERSION",
-           "layer_store_path", "forget_layers", "measured_count", "MEASURED",
-           "MEASURED_FORMAT"]
+           "layer_store_path", "forget_layers", "measured_count", "measured_growth_mib",
+           "MEASURED", "MEASURED_FORMAT"]
 
 NAME = "layers"
 
@@ -158,6 +159,21 @@ def measured_count(shape, path: Path | str | None = None) -> dict | None:
     except (OSError, ValueError, KeyError, TypeError):
         return None
     return None
+
+
+def measured_growth_mib(shape, path: Path | str | None = None) -> float | None:
+    """MiB one process grew counting every unit of ``shape``'s job (or its
+    transpose's) in id order, as measured in ``path`` (default
+    :data:`MEASURED`: the script's ``breakdown``, ``units_growth_mib``); None
+    where that shape is not measured, or the figure is missing or not a
+    non-negative number."""
+    row = measured_count(shape, path)
+    try:
+        mib = row["breakdown"]["units_growth_mib"]
+    except (TypeError, KeyError):
+        return None
+    ok = isinstance(mib, (int, float)) and not isinstance(mib, bool) and math.isfinite(mib)
+    return float(mib) if ok and mib >= 0 else None
 
 
 def forget_layers() -> None:
@@ -360,12 +376,20 @@ class LayerReduction(Reduction):
     def work_shares(self, specs) -> dict[int, float]:
         return even_work(specs)
 
+    #: What :meth:`worker_memory_mib` is, as the memory check says it; no
+    #: option makes it smaller (``--memo-mb`` sizes no table here).
+    worker_memory_what = "layers and a transition's table, measured"
+    worker_memory_option = None
+
     def worker_memory_mib(self, options) -> float:
-        """No memo table: a worker holds its layers and one transition's table,
-        beside what the process holds (which the pool's check counts); the
-        largest process of a 2x5 count measured under 200 MiB in all
-        (``results/layers-count.md``)."""
-        return 0.0
+        """No memo table: a worker holds its layers and one transition's table
+        beside what a loaded process holds (which the pool's check counts,
+        :func:`counting.run.pool.process_mib`).  That is the growth measured
+        for this ``C`` (:func:`measured_growth_mib`: one process counting
+        every unit, so holding every layer); 0 where this ``C`` is not
+        measured, and the check counts the process alone."""
+        mib = measured_growth_mib(self.shape)
+        return 0.0 if mib is None else mib
 
     def __repr__(self) -> str:
         return f"LayerReduction({self.shape.name!r})"

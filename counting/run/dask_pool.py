@@ -433,10 +433,11 @@ def run_units_dask(specs: Iterable[UnitSpec], *, scheduler: str, options: CountO
     check_wait_workers(wait_workers)
     unique = {s.unit_id: s for s in specs}
     if target.kind == "local":
-        red = reduction_of(next(iter(unique.values()))) if unique else None
-        check_memory(target.n_workers or default_workers(), options,
-                     red.worker_memory_mib(options) if red else None,
-                     red.shared_memory_mib(options) if red else 0.0)
+        n = target.n_workers or default_workers()
+        if unique:
+            check_job_memory(n, options, reduction_of(next(iter(unique.values()))))
+        else:
+            check_memory(n, options)
     _import_distributed()
     ordered = hand_out(unique.values())
     if not ordered:
