@@ -94,6 +94,7 @@ from grids.shape import as_shape
 
 __all__ = ["LayerReduction", "LayerUnitSpec", "NAME", "PARTS", "LAYERS_VERSION",
            "layer_store_path", "forget_layers", "measured_count", "measured_growth_mib",
+           "measured_transition_cpu",
            "MEASURED", "MEASURED_FORMAT"]
 
 NAME = "layers"
@@ -161,19 +162,42 @@ def measured_count(shape, path: Path | str | None = None) -> dict | None:
     return None
 
 
+def _amount(x) -> float | None:
+    """``x`` as a float when it is a finite number >= 0, else None."""
+    ok = isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+    return float(x) if ok and x >= 0 else None
+
+
+def _breakdown(shape, key: str, path: Path | str | None):
+    """The figure ``key`` of the breakdown measured for ``shape`` (or its
+    transpose) in ``path``; None where there is none."""
+    row = measured_count(shape, path)
+    try:
+        return row["breakdown"][key]
+    except (TypeError, KeyError):
+        return None
+
+
 def measured_growth_mib(shape, path: Path | str | None = None) -> float | None:
     """MiB one process grew counting every unit of ``shape``'s job (or its
     transpose's) in id order, as measured in ``path`` (default
     :data:`MEASURED`: the script's ``breakdown``, ``units_growth_mib``); None
     where that shape is not measured, or the figure is missing or not a
     non-negative number."""
-    row = measured_count(shape, path)
-    try:
-        mib = row["breakdown"]["units_growth_mib"]
-    except (TypeError, KeyError):
+    return _amount(_breakdown(shape, "units_growth_mib", path))
+
+
+def measured_transition_cpu(shape, path: Path | str | None = None) -> list[float] | None:
+    """CPU seconds of the units of each transition ``1 -> 2, ..., C-1 -> C``
+    of ``shape``'s job, counted in id order in one process, as measured in
+    ``path`` (default :data:`MEASURED`: ``units_cpu_by_transition``); None
+    where not measured, or not ``C - 1`` non-negative numbers."""
+    cpu = _breakdown(shape, "units_cpu_by_transition", path)
+    s = as_shape(shape)
+    if not isinstance(cpu, list) or len(cpu) != max(s.box_rows, s.box_cols) - 1:
         return None
-    ok = isinstance(mib, (int, float)) and not isinstance(mib, bool) and math.isfinite(mib)
-    return float(mib) if ok and mib >= 0 else None
+    out = [_amount(x) for x in cpu]
+    return None if None in out else out
 
 
 def forget_layers() -> None:
@@ -374,7 +398,18 @@ class LayerReduction(Reduction):
         return sorted(specs, key=lambda s: s.unit_id)
 
     def work_shares(self, specs) -> dict[int, float]:
-        return even_work(specs)
+        """Each unit's share of the work (the progress bar, the stall rule):
+        its transition's measured CPU seconds (:func:`measured_transition_cpu`)
+        split evenly over that transition's units, the shares of ``specs``
+        summing to 1; even shares where this ``C`` is not measured or its
+        transitions measured at 0 s in all."""
+        specs = list(specs)
+        cpu = measured_transition_cpu(self.shape)
+        work = {} if cpu is None else {s.unit_id: cpu[s.layer - 1] / s.parts for s in specs}
+        total = math.fsum(work.values())
+        if total <= 0:
+            return even_work(specs)
+        return {u: w / total for u, w in work.items()}
 
     #: What :meth:`worker_memory_mib` is, as the memory check says it; no
     #: option makes it smaller (``--memo-mb`` sizes no table here).
