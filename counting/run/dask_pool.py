@@ -78,7 +78,7 @@ from counting.run.dask_setup import (DaskPoolError, DaskUnavailable, EngineMisma
 from counting.run.dask_stats import WorkerStats, add_result, per_worker_rows
 from counting.run.dask_watch import WorkerWatch
 from counting.options import CountOptions
-from counting.run.pool import check_memory, default_workers
+from counting.run.pool import check_job_memory, check_memory, default_workers
 from counting.run.counter import count_unit, hand_out, kinds_of, learn_kinds, reduction_of
 from counting.units import UnitResult, UnitSpec
 from dlx import ENGINE_VERSION
