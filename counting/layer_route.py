@@ -12,17 +12,26 @@ memory.  So ``--force`` is refused, in one line saying both; the search is
 run only when its reduction is named (``--reduction patterns2 --force``).
 The same holds when the route's measurement file is missing or damaged: no
 estimate to show, but still no search in the route's place.
+
+``count 2x6 --reduction layers`` asks the layer method by name for a band
+of more stacks than its units are built for (:mod:`counting.reduction.layers`:
+``C = 2..5``): refused with the same measured estimate
+(:func:`refuse_layers_beyond_units`), saying that its units stop at ``C = 5``,
+so that ``--force`` cannot run it either.  A shape with no measured route
+(2x7) is still a reduction that does not apply to it.
 """
 from __future__ import annotations
 
 from counting import route_estimate
 from counting.plan_errors import OutOfReach, RouteUnusable
+from counting.reduction.layers import NAME as LAYERS, LayerReduction
 from counting.reduction.registry import get_reduction
 from dlx.api import MEMO_MB_MAX
 from factorization.layer_job import MAX_JOB_C
 from grids.kind import GridKind
 
-__all__ = ["refuse_forced_route", "not_runnable_because"]
+__all__ = ["refuse_forced_route", "not_runnable_because", "layers_beyond_units",
+           "refuse_layers_beyond_units"]
 
 _GIB = 2 ** 30
 
@@ -69,3 +78,34 @@ def refuse_forced_route(kind: GridKind, reduction: str | None, workers: int) -> 
         refused_because=(f"--force: the layer route for {kind.name} is measured but not "
                          f"runnable here: {not_runnable_because(stacks, route.memo_bytes())}; "
                          f"{searched}"))
+
+
+def layers_beyond_units(kind: GridKind, reduction: str | None) -> bool:
+    """Whether ``reduction`` is ``layers`` on a two-band kind beyond the
+    layers units (``C > 5``) whose layer route is measured (2x6): refused by
+    :func:`refuse_layers_beyond_units` with that estimate, not as a reduction
+    that does not apply."""
+    return (reduction == LAYERS and route_estimate.applies(kind)
+            and not LayerReduction.applies_to(kind.shape))
+
+
+def refuse_layers_beyond_units(kind: GridKind, reduction: str | None, workers: int) -> None:
+    """:class:`OutOfReach` with the layer route's measured estimate on
+    ``workers`` when :func:`layers_beyond_units`, :class:`RouteUnusable` when
+    its measurement file is missing, unreadable, damaged or foreign; nothing
+    otherwise.  Forced or not: no unit of that ``C`` is implemented."""
+    if not layers_beyond_units(kind, reduction):
+        return
+    stacks = kind.shape.n // 2
+    units = (f"its units are built for bands of C = 2..{MAX_JOB_C} stacks, not C = {stacks}")
+    try:
+        route = route_estimate.load(kind)
+    except route_estimate.RouteFileError as e:
+        raise RouteUnusable(f"{kind.name} --reduction {LAYERS}: the layer route's measurement "
+                            f"file {e}; {units}, so it is refused, and --force cannot run "
+                            f"it") from None
+    raise OutOfReach(
+        kind.name, LAYERS, route.describe(workers), route=route,
+        refused_because=(f"--reduction {LAYERS}: {units}; "
+                         f"{not_runnable_because(stacks, route.memo_bytes())}; so it is "
+                         f"refused, and --force cannot run it"))

@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Callable
 
 from counting import reach, route_estimate
-from counting.layer_route import refuse_forced_route
+from counting.layer_route import refuse_forced_route, refuse_layers_beyond_units
 from counting.job import (Job, RunReport, Summary, default_db_path, run_count,
                           summarise)
 from counting.options import CountOptions
@@ -59,7 +59,7 @@ from counting.reduction.registry import check_shape, symmetry_reduction
 from counting.run.dask_setup import (DaskPoolError, DaskUnavailable, NoWorkers, SchedulerUnreachable,
                                      UnitFailed)
 from counting.run.notice import say_if_slow
-from counting.run.pool import WorkerLost, check_memory
+from counting.run.pool import WorkerLost, check_job_memory
 from counting.store.database import Store, StoreError, StoreLock
 from counting.store.format import OtherJobError
 from counting.store.identity import check_identity, grid_store_to_count, link, read_grid_store
@@ -165,6 +165,7 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
     if r.up_to_symmetry:
         check_group(r.shape, r.group)
     kind = as_kind(r.shape)
+    refuse_layers_beyond_units(kind, r.reduction, r.workers)   # 2x6 by layers: forced or not
     path = Path(r.db) if r.db else default_db_path(
         kind.name, get_reduction(kind.name, symmetry if r.up_to_symmetry else r.reduction).name)
     early = acquire_early(path)   # a store in use is refused before anything is estimated,
@@ -231,10 +232,10 @@ def count(request: CountRequest, *, progress: bool | None = None, log: Say | Non
         here = 1 if small else here
         try:  # the memo tables of the processes that will count on this machine
             red = job.reduction_object
-            check_memory(min(here, job.n_units if ids is None else len(ids)), r.options,
-                         red.worker_memory_mib(r.options), red.shared_memory_mib(r.options))
+            check_job_memory(min(here, job.n_units if ids is None else len(ids)), r.options, red)
         except ValueError as e:
-            raise TooMuchMemory(str(e)) from None
+            raise TooMuchMemory(str(e), red.worker_memory_option if r.options.memo
+                                else None) from None
         memo = job.reduction_object.describe_memo(r.options)
         if memo:
             say(f"memo: {memo}")

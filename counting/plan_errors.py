@@ -61,7 +61,12 @@ class BadUnits(ValueError):
 
 
 class TooMuchMemory(ValueError):
-    """Worker processes and their memo tables that do not fit in this machine's memory."""
+    """Worker processes and their memo tables that do not fit in this machine's memory;
+    ``option``: the option that makes a worker's table smaller (None: only ``--workers``)."""
+
+    def __init__(self, message: str, option: str | None = None):
+        super().__init__(message)
+        self.option = option
 
 
 class NoDiskRoom(ValueError):

@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from counting import job as jobs
-from counting import plan, reach, rectangles
+from counting import layer_route, plan, reach, rectangles
 from counting.cli.full_group import show_group
 from counting.cli.common import (Terminated, bad_value, check_size, enumeration_notice, fail,
                                  note, not_together, only_with, print_table, refuse,
@@ -177,7 +177,7 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
     only_with("group", "--up-to-symmetry", up_to_symmetry,
               "it chooses the group the essentially different grids are counted under")
     check_size(kind, force, before=lambda msg: _json_error(as_json, msg, 2))
-    reduction = _checked_reduction(kind, reduction, prefix)
+    reduction = _checked_reduction(kind, reduction, prefix, route_refuses=True)
     if db is not None and not db.strip():
         bad_value("--db", "an empty path names no store (leave --db out for the default)")
     not_together("no_memo", "memo_mb_text", "--memo-mb sizes the memo table, which --no-memo "
@@ -246,7 +246,7 @@ def count(shape, reduction, prefix, force, workers, db, unit_list, fresh, no_mem
         _json_error(as_json, str(e), 2)
         refuse(str(e))
     except plan.TooMuchMemory as e:
-        bad_value("--memo-mb" if options.memo else "--workers", str(e))
+        bad_value(e.option or "--workers", str(e))
     except plan.Interrupted as e:
         terminated = isinstance(e.__cause__, Terminated)
         how = "terminated" if terminated else "interrupted"
@@ -312,15 +312,20 @@ def _prefix_reduction(kind, reduction: str | None, prefix: str | None) -> str | 
         bad_value("--prefix", str(e))
 
 
-def _checked_reduction(kind, reduction: str | None, prefix: str | None) -> str | None:
+def _checked_reduction(kind, reduction: str | None, prefix: str | None,
+                       route_refuses: bool = False) -> str | None:
     """:func:`_prefix_reduction`, then a reduction that does not apply to the
     kind (``3x3 --reduction patterns2``, ``3x3+x --reduction moves``) as a
-    bad option value, exit 2 like every refusal (nothing is enumerated yet)."""
+    bad option value, exit 2 like every refusal (nothing is enumerated yet);
+    with ``route_refuses`` (``count``), ``2x6 --reduction layers`` is let
+    through: :func:`counting.plan.count` refuses it with the layer route's
+    measured estimate (:func:`counting.layer_route.refuse_layers_beyond_units`)."""
     reduction = _prefix_reduction(kind, reduction, prefix)
     try:
         registry.get_reduction(kind.name, reduction)
     except ValueError as e:
-        bad_value("--reduction", str(e))
+        if not (route_refuses and layer_route.layers_beyond_units(kind, reduction)):
+            bad_value("--reduction", str(e))
     return reduction
 
 

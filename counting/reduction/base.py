@@ -319,6 +319,11 @@ class Reduction(abc.ABC):
         private to each: :meth:`describe_memo` has said why, once."""
         return options
 
+    #: What :meth:`worker_memory_mib` is, as the memory check says it, and the
+    #: option that makes it smaller (None: none does, only fewer workers).
+    worker_memory_what = "memo table"
+    worker_memory_option: str | None = "--memo-mb"
+
     def worker_memory_mib(self, options) -> float:
         """MiB a worker process allocates to count this reduction's units:
         by default the search engine's memo table, when the memo is on."""

@@ -77,6 +77,7 @@ Example
 from __future__ import annotations
 
 import json
+import math
 import sys
 import time
 from dataclasses import dataclass
@@ -97,8 +98,9 @@ from factorization.layers import layer_counts
 from grids.shape import as_shape
 
 __all__ = ["LayerReduction", "LayerUnitSpec", "NAME", "PARTS", "LAYERS_VERSION",
-           "layer_store_path", "forget_layers", "measured_count", "MEASURED",
-           "MEASURED_FORMAT"]
+           "layer_store_path", "forget_layers", "measured_count", "measured_growth_mib",
+           "measured_transition_cpu",
+           "MEASURED", "MEASURED_FORMAT"]
 
 NAME = "layers"
 
@@ -163,6 +165,44 @@ def measured_count(shape, path: Path | str | None = None) -> dict | None:
     except (OSError, ValueError, KeyError, TypeError):
         return None
     return None
+
+
+def _amount(x) -> float | None:
+    """``x`` as a float when it is a finite number >= 0, else None."""
+    ok = isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+    return float(x) if ok and x >= 0 else None
+
+
+def _breakdown(shape, key: str, path: Path | str | None):
+    """The figure ``key`` of the breakdown measured for ``shape`` (or its
+    transpose) in ``path``; None where there is none."""
+    row = measured_count(shape, path)
+    try:
+        return row["breakdown"][key]
+    except (TypeError, KeyError):
+        return None
+
+
+def measured_growth_mib(shape, path: Path | str | None = None) -> float | None:
+    """MiB one process grew counting every unit of ``shape``'s job (or its
+    transpose's) in id order, as measured in ``path`` (default
+    :data:`MEASURED`: the script's ``breakdown``, ``units_growth_mib``); None
+    where that shape is not measured, or the figure is missing or not a
+    non-negative number."""
+    return _amount(_breakdown(shape, "units_growth_mib", path))
+
+
+def measured_transition_cpu(shape, path: Path | str | None = None) -> list[float] | None:
+    """CPU seconds of the units of each transition ``1 -> 2, ..., C-1 -> C``
+    of ``shape``'s job, counted in id order in one process, as measured in
+    ``path`` (default :data:`MEASURED`: ``units_cpu_by_transition``); None
+    where not measured, or not ``C - 1`` non-negative numbers."""
+    cpu = _breakdown(shape, "units_cpu_by_transition", path)
+    s = as_shape(shape)
+    if not isinstance(cpu, list) or len(cpu) != max(s.box_rows, s.box_cols) - 1:
+        return None
+    out = [_amount(x) for x in cpu]
+    return None if None in out else out
 
 
 def forget_layers() -> None:
@@ -368,14 +408,33 @@ class LayerReduction(Reduction):
         return sorted(specs, key=lambda s: s.unit_id)
 
     def work_shares(self, specs) -> dict[int, float]:
-        return even_work(specs)
+        """Each unit's share of the work (the progress bar, the stall rule):
+        its transition's measured CPU seconds (:func:`measured_transition_cpu`)
+        split evenly over that transition's units, the shares of ``specs``
+        summing to 1; even shares where this ``C`` is not measured or its
+        transitions measured at 0 s in all."""
+        specs = list(specs)
+        cpu = measured_transition_cpu(self.shape)
+        work = {} if cpu is None else {s.unit_id: cpu[s.layer - 1] / s.parts for s in specs}
+        total = math.fsum(work.values())
+        if total <= 0:
+            return even_work(specs)
+        return {u: w / total for u, w in work.items()}
+
+    #: What :meth:`worker_memory_mib` is, as the memory check says it; no
+    #: option makes it smaller (``--memo-mb`` sizes no table here).
+    worker_memory_what = "layers and a transition's table, measured"
+    worker_memory_option = None
 
     def worker_memory_mib(self, options) -> float:
-        """No memo table: a worker holds its layers and one transition's table,
-        beside what the process holds (which the pool's check counts); the
-        largest process of a 2x5 count measured under 200 MiB in all
-        (``results/layers-count.md``)."""
-        return 0.0
+        """No memo table: a worker holds its layers and one transition's table
+        beside what a loaded process holds (which the pool's check counts,
+        :func:`counting.run.pool.process_mib`).  That is the growth measured
+        for this ``C`` (:func:`measured_growth_mib`: one process counting
+        every unit, so holding every layer); 0 where this ``C`` is not
+        measured, and the check counts the process alone."""
+        mib = measured_growth_mib(self.shape)
+        return 0.0 if mib is None else mib
 
     def __repr__(self) -> str:
         return f"LayerReduction({self.shape.name!r})"

@@ -78,7 +78,7 @@ from counting.run.dask_setup import (DaskPoolError, DaskUnavailable, EngineMisma
 from counting.run.dask_stats import WorkerStats, add_result, per_worker_rows
 from counting.run.dask_watch import WorkerWatch
 from counting.options import CountOptions
-from counting.run.pool import check_memory, default_workers
+from counting.run.pool import check_job_memory, check_memory, default_workers
 from counting.run.counter import count_unit, hand_out, kinds_of, learn_kinds, reduction_of
 from counting.units import UnitResult, UnitSpec
 from dlx import ENGINE_VERSION
@@ -433,10 +433,11 @@ def run_units_dask(specs: Iterable[UnitSpec], *, scheduler: str, options: CountO
     check_wait_workers(wait_workers)
     unique = {s.unit_id: s for s in specs}
     if target.kind == "local":
-        red = reduction_of(next(iter(unique.values()))) if unique else None
-        check_memory(target.n_workers or default_workers(), options,
-                     red.worker_memory_mib(options) if red else None,
-                     red.shared_memory_mib(options) if red else 0.0)
+        n = target.n_workers or default_workers()
+        if unique:
+            check_job_memory(n, options, reduction_of(next(iter(unique.values()))))
+        else:
+            check_memory(n, options)
     _import_distributed()
     ordered = hand_out(unique.values())
     if not ordered:

@@ -86,7 +86,7 @@ def run_units(specs: Iterable[UnitSpec], *, workers: int = 1, options: CountOpti
         return
     workers = min(workers, len(ordered))
     red = reduction_of(ordered[0])
-    check_memory(workers, options, red.worker_memory_mib(options), red.shared_memory_mib(options))
+    check_job_memory(workers, options, red)
     deadlines = Deadlines(red.work_shares(ordered))
     say = log or (lambda msg: None)
 
@@ -126,8 +126,17 @@ def run_units(specs: Iterable[UnitSpec], *, workers: int = 1, options: CountOpti
             f"it (the last, process {died.pid}: {died.cause}); {hint}") from None
 
 
+def check_job_memory(workers: int, options: CountOptions, red) -> None:
+    """:func:`check_memory` of ``workers`` processes counting units of the
+    reduction ``red`` (its worker and shared memory, said in its words)."""
+    check_memory(workers, options, red.worker_memory_mib(options),
+                 red.shared_memory_mib(options), what=red.worker_memory_what,
+                 option=red.worker_memory_option)
+
+
 def check_memory(workers: int, options: CountOptions, table_mib: float | None = None,
-                 shared_mib: float = 0.0) -> None:
+                 shared_mib: float = 0.0, *, what: str = "memo table",
+                 option: str | None = "--memo-mb") -> None:
     """Refuse ``workers`` processes that together need more than this machine's memory.
 
     Each worker process needs about what this process holds now (it loads
@@ -138,7 +147,9 @@ def check_memory(workers: int, options: CountOptions, table_mib: float | None = 
     and, once for all of them, ``shared_mib`` MiB mapped from this machine's
     cache (:meth:`~counting.reduction.base.Reduction.shared_memory_mib`); more
     than the physical memory in all would swap for ever or wake the
-    out-of-memory killer.  Raises ``ValueError`` (one line).
+    out-of-memory killer.  Raises ``ValueError`` (one line), naming the
+    table ``what`` and ``option``, the option that makes it smaller (None:
+    only fewer workers do).
 
     Example
     -------
@@ -154,12 +165,13 @@ def check_memory(workers: int, options: CountOptions, table_mib: float | None = 
     each = table + process_mib()
     need = workers * each + shared_mib
     if need > MEMO_MB_MAX:
-        what = (f"{table:,g} MiB memo table + {each - table:,.0f} MiB process" if table
-                else f"a process without memo table: {each:,.0f} MiB")
-        fix = "fewer workers or a smaller --memo-mb" if table else "fewer workers"
+        size = f"{table:,.0f}" if table >= 100 or table == int(table) else f"{table:,g}"
+        held = (f"{size} MiB {what} + {each - table:,.0f} MiB process" if table
+                else f"a process without {what}: {each:,.0f} MiB")
+        fix = f"fewer workers or a smaller {option}" if table and option else "fewer workers"
         shared = f" + {shared_mib:,.0f} MiB of tables shared by them" if shared_mib else ""
         raise ValueError(
-            f"{workers:,} workers × {each:,.0f} MiB each ({what}){shared} = {need:,.0f} MiB, "
+            f"{workers:,} workers × {each:,.0f} MiB each ({held}){shared} = {need:,.0f} MiB, "
             f"more than this machine's memory ({MEMO_MB_MAX:,} MiB); use {fix}")
 
 

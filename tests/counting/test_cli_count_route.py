@@ -207,3 +207,54 @@ def test_count_2x6_up_to_symmetry_force_does_not_count_the_grids_behind_the_iden
     assert line.startswith("Error: 2x6 by layers is out of reach")
     assert "is not started in its place" in line
     assert not (tmp_path / "s.sqlite").exists()
+
+
+# -- count 2x6 --reduction layers: the route's estimate, and why its units stop at C = 5
+
+
+@pytest.mark.parametrize("shape", ["2x6", "6x2"])
+@pytest.mark.parametrize("force", [[], ["--force"]])
+def test_count_2x6_by_layers_is_refused_with_the_route_estimate_and_why_it_cannot_run(
+        monkeypatch, tmp_path, no_search, no_listing, shape, force):
+    # it said only "reduction 'layers' does not apply to box shape 2x6": not why,
+    # nor what the layer route would take, which count 2x6 prints from its file
+    plant(monkeypatch, tmp_path, f5_hours=140)
+    res = invoke("count", shape, "--reduction", "layers", *force, "--db", tmp_path / "s.sqlite")
+    line = refusal_line(res)
+    assert line.startswith(f"Error: {shape} by layers is out of reach: 150 ± 5 core-hours by "
+                           f"an example route")
+    assert ("--reduction layers: its units are built for bands of C = 2..5 stacks, not C = 6; "
+            "the layer job (scripts/run_layer_job.py) counts bands of at most 5 stacks") in line
+    assert line.endswith("so it is refused, and --force cannot run it")
+    rows = {r.split("  ", 1)[0]: r.split("  ", 1)[1].strip()
+            for r in res.stdout.splitlines() if "  " in r}
+    assert rows["core-hours"] == "150 ± 5 core-hours (± one standard error)"
+    assert not (tmp_path / "s.sqlite").exists()
+
+
+def test_count_2x6_by_layers_json_gives_the_route_estimate_as_data(monkeypatch, tmp_path,
+                                                                  no_search, no_listing):
+    plant(monkeypatch, tmp_path, f5_hours=140)
+    res = invoke("count", "2x6", "--reduction", "layers", "--json", "--db", tmp_path / "s.sqlite")
+    doc = json.loads(res.stdout)
+    assert doc["exit_code"] == 2 and doc["error"] == refusal_line(res)[len("Error: "):]
+    assert doc["route_estimate"]["core_hours"] == 150.0
+
+
+@pytest.mark.parametrize("text, what", [(None, "is missing"), ("{", "is damaged")])
+def test_count_2x6_by_layers_without_a_usable_route_file_is_refused_naming_the_file(
+        monkeypatch, tmp_path, no_search, no_listing, text, what):
+    path = plant(monkeypatch, tmp_path, text)
+    res = invoke("count", "2x6", "--reduction", "layers", "--db", tmp_path / "s.sqlite")
+    line = refusal_line(res)
+    assert line.startswith(f"Error: 2x6 --reduction layers: the layer route's measurement file "
+                           f"{path} {what}")
+    assert "its units are built for bands of C = 2..5 stacks, not C = 6" in line
+    assert res.stderr.count("Error:") == 1
+
+
+def test_count_2x7_by_layers_has_no_measured_route_and_says_it_does_not_apply(tmp_path):
+    res = invoke("count", "2x7", "--reduction", "layers", "--db", tmp_path / "s.sqlite")
+    assert res.exit_code == 2
+    assert res.stderr.strip() == ("Error: Invalid value for --reduction: reduction 'layers' "
+                                  "does not apply to box shape 2x7")

@@ -239,3 +239,87 @@ def test_the_run_table_adds_no_stage_sums_to_the_grids(here):
     assert "unit solutions" not in res.output
     res = invoke("count", "2x2", "--workers", 1, "--no-progress")
     assert res.exit_code == 0 and "unit solutions (unweighted)" in res.output
+
+
+def with_growth(doc: dict, mib) -> dict:
+    """``doc`` with its row's breakdown saying a process grew ``mib`` MiB counting every unit."""
+    doc["counts"][0]["breakdown"] = {"units_growth_mib": mib}
+    return doc
+
+
+def test_a_worker_s_memory_is_the_growth_measured_for_its_C(tmp_path, monkeypatch):
+    """It was 0 (the measured figure only in a docstring): the memory check
+    counted a layers worker as a bare process."""
+    path = tmp_path / "m.json"
+    monkeypatch.setattr(layers, "MEASURED", path)
+    options = layers.CountOptions()
+    path.write_text(json.dumps(with_growth(measurement("2x5", 30.0), 123.4)))
+    assert LayerReduction("5x2").worker_memory_mib(options) == 123.4
+    assert LayerReduction("2x4").worker_memory_mib(options) == 0.0   # not measured: the process only
+    for damaged in (-1, "x", None, float("inf")):
+        path.write_text(json.dumps(with_growth(measurement("2x5", 30.0), damaged)))
+        assert LayerReduction("2x5").worker_memory_mib(options) == 0.0
+    path.write_text(json.dumps(measurement("2x5", 30.0)))   # a file from before the figure
+    assert LayerReduction("2x5").worker_memory_mib(options) == 0.0
+
+
+def test_the_committed_measurement_gives_each_measured_C_its_own_figure():
+    doc = json.loads(layers.MEASURED.read_text())
+    for row in doc["counts"]:
+        red = LayerReduction(row["kind"])
+        assert red.worker_memory_mib(layers.CountOptions()) == \
+            row["breakdown"]["units_growth_mib"] >= 0
+
+
+def test_workers_whose_measured_layers_do_not_fit_are_refused_naming_them(tmp_path, monkeypatch):
+    path = tmp_path / "m.json"
+    monkeypatch.setattr(layers, "MEASURED", path)
+    path.write_text(json.dumps(with_growth(measurement("2x4", 0.1), 10 ** 8)))
+    res = invoke("count", "2x4", "--reduction", "layers", "--workers", 2,
+                 "--db", tmp_path / "s.sqlite")
+    assert res.exit_code == 2, res.output
+    line = res.stderr.strip()
+    assert line.startswith("Error: Invalid value for --workers: 2 workers × ")
+    assert "(100,000,000 MiB layers and a transition's table, measured + " in line
+    assert "memo table" not in line and "--memo-mb" not in line
+    assert line.endswith("use fewer workers")
+    assert not (tmp_path / "s.sqlite").exists()
+
+
+def with_transitions(doc: dict, cpu) -> dict:
+    """``doc`` with its row's breakdown giving each transition's CPU seconds."""
+    doc["counts"][0]["breakdown"] = {"units_cpu_by_transition": cpu}
+    return doc
+
+
+def test_work_shares_are_each_transition_s_measured_cpu_split_over_its_units(tmp_path,
+                                                                            monkeypatch):
+    """Every unit had an equal share: 2x5's 16 units of transition 1 -> 2
+    (one state between them) weighed as much as the 16 of 3 -> 4, which
+    take over half the CPU, so the bar's estimate of time left was poor."""
+    path = tmp_path / "m.json"
+    monkeypatch.setattr(layers, "MEASURED", path)
+    red = LayerReduction("2x5")
+    units = red.units()
+    path.write_text(json.dumps(with_transitions(measurement("2x5", 30.0), [0.0, 4.0, 16.0, 4.0])))
+    shares = red.work_shares(units)
+    by_layer = Counter()
+    for u in units:
+        by_layer[u.layer] += shares[u.unit_id]
+    assert by_layer == pytest.approx({1: 0.0, 2: 4 / 24, 3: 16 / 24, 4: 4 / 24})
+    third = [u for u in units if u.layer == 3]
+    assert [shares[u.unit_id] for u in third] == pytest.approx([1 / 24] * 16)   # equal parts
+    left = red.work_shares(third + units[-1:])                          # the units still to do
+    assert left[units[-1].unit_id] == pytest.approx(4 / 20)
+    assert math.fsum(left.values()) == pytest.approx(1)
+
+
+@pytest.mark.parametrize("cpu", [None, [1.0, 2.0], [1.0, -1.0, 2.0, 3.0], [0.0] * 4, "x"])
+def test_work_shares_are_even_where_the_C_is_not_measured_or_its_figures_unusable(
+        tmp_path, monkeypatch, cpu):
+    path = tmp_path / "m.json"
+    monkeypatch.setattr(layers, "MEASURED", path)
+    doc = measurement("2x5", 30.0)
+    path.write_text(json.dumps(doc if cpu is None else with_transitions(doc, cpu)))
+    red = LayerReduction("5x2")
+    assert list(red.work_shares(red.units()).values()) == pytest.approx([1 / 49] * 49)
