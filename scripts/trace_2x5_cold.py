@@ -174,7 +174,8 @@ def _worker(events: list[dict], t0: float) -> dict:
             units.append({"unit": e["unit"], "wall": e["t"] - got["t"],
                           "cpu": e["cpu"] - got["cpu"], "at": got["t"] - t0})
     first = {e["ev"]: e for e in reversed(events)}    # the first event of each name
-    return {"start": first["start"]["t"] - t0, "loop": first["loop"]["t"] - t0,
+    started = first.get("start", first["loop"])    # a forked worker has no start of its own
+    return {"start": started["t"] - t0, "loop": first["loop"]["t"] - t0,
             "import_cpu": first["loop"]["cpu"], "first_unit": units[0]["at"],
             "last_done": events[-1]["t"] - t0, "units": len(units),
             "unit_wall": sum(u["wall"] for u in units), "unit_cpu": sum(u["cpu"] for u in units),
