@@ -29,7 +29,6 @@ sources again (``PYTHONDONTWRITEBYTECODE``), about 0.3 s of CPU each.
 from __future__ import annotations
 
 import argparse
-import compileall
 import datetime
 import json
 import os
@@ -40,8 +39,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_2x5_cold import compile_packages, report_totals     # this script's directory
+
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("counting", "dlx", "grids", "bandtables", "factorization")
 COMMAND = ["count", "2x5", "--workers", "2", "--json"]
 LONG_WAIT = 0.02     # a wait for a unit longer than this is counted apart (seconds)
 
@@ -196,8 +196,7 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=5, help="runs [default: 5]")
     args = ap.parse_args()
     checkout = args.checkout.resolve()
-    for pkg in PACKAGES:
-        compileall.compile_dir(str(checkout / pkg), quiet=2)
+    compile_packages(checkout)
     sys.path.insert(0, str(checkout))
     from counting.job import describe_machine
     machine = describe_machine()
@@ -252,12 +251,7 @@ def main() -> int:
           f"first two units (id, wall s): " + "; ".join(
               ", ".join(f"{u['unit']} {u['wall']:.2f}" for u in w["first_units"]) for w in ws[:4])
           + ".")
-    totals = {r["total"] for r in runs}
-    if len(totals) != 1:
-        print(f"\n**The totals disagree:** {sorted(totals)}")
-        return 1
-    print(f"\nEvery run printed the same total, {int(next(iter(totals))):,} grids.")
-    return 0
+    return report_totals({r["total"] for r in runs})
 
 
 if __name__ == "__main__":
