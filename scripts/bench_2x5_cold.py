@@ -60,6 +60,22 @@ def run_once(checkout: Path) -> dict:
             "units": out["run"]["unit_wall_seconds"], "load": load, "total": out["total"]}
 
 
+def compile_packages(checkout: Path) -> None:
+    """Write the ``.pyc`` files of ``checkout``'s packages, so that no run
+    compiles them (``PYTHONDONTWRITEBYTECODE`` may be set)."""
+    for pkg in PACKAGES:
+        compileall.compile_dir(str(checkout / pkg), quiet=2)
+
+
+def report_totals(totals: set) -> int:
+    """Say the total every run printed, or that they disagree: the exit code (0, 1)."""
+    if len(totals) != 1:
+        print(f"\n**The totals disagree:** {sorted(totals)}")
+        return 1
+    print(f"\nEvery run printed the same total, {int(next(iter(totals))):,} grids.")
+    return 0
+
+
 def _load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -78,8 +94,7 @@ def main() -> int:
     args = ap.parse_args()
     sides = {"before": args.before.resolve(), "after": args.after.resolve()}
     for path in sides.values():
-        for pkg in PACKAGES:
-            compileall.compile_dir(str(path / pkg), quiet=2)
+        compile_packages(path)
     sys.path.insert(0, str(sides["after"]))
     from counting.job import describe_machine
     machine = describe_machine()
@@ -130,11 +145,7 @@ def main() -> int:
     for side, rows in runs.items():
         print(f"- {side}: " + "; ".join(f"{r['wall']:.1f}, {r['cpu']:.1f}, {r['before_run']:.1f}, "
                                        f"{r['load']:.1f}" for r in rows))
-    if len(totals) != 1:
-        print(f"\n**The totals disagree:** {sorted(totals)}")
-        return 1
-    print(f"\nEvery run printed the same total, {int(next(iter(totals))):,} grids.")
-    return 0
+    return report_totals(totals)
 
 
 if __name__ == "__main__":
