@@ -275,7 +275,6 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
     report = RunReport(skipped=len(wanted) - len(todo), workers=workers, in_process=in_process)
     results = {r.unit_id: r.count for r in store.results()}
     weight = {c.class_id: c.weight for c in job.classes}
-    noun = labels_of(job.reduction_object).count_noun
     say = log or _stderr_line
     warn = warn or _bar_line
     if scheduler is not None and todo:
@@ -303,10 +302,9 @@ def run_count(job: Job, store: Store, *, workers: int = 1, unit_ids: Iterable[in
                 members = job.units_of_class[res.class_id]
                 if (len(members) > 1 or len(job.classes) <= CLASS_LINES_UP_TO) \
                         and all(u in results for u in members):
-                    s = sum(results[u] for u in members)
-                    what = f"Σ over {len(members):,} units = " if len(members) > 1 else ""
-                    say(f"class {res.class_id:>3} complete: {what}{s:,} {noun} "
-                        f"(weight {weight[res.class_id]:,})")
+                    words = job.reduction_object.class_words(res.class_id)
+                    say(words.complete_line(len(members), sum(results[u] for u in members),
+                                            weight[res.class_id]))
         except KeyboardInterrupt:
             report.interrupted = True
             raise

@@ -3,7 +3,10 @@
 The reductions (:mod:`counting.reduction`) hold only mathematics; the words
 the command line, the summary and the report print for a reduction's
 members, sums, classes and total live here, one :class:`Labels` value per
-reduction kind (:func:`labels_of`).
+reduction kind (:func:`labels_of`); a run's log names each class through
+:class:`ClassWords` (from :meth:`counting.reduction.base.Reduction.class_words`:
+``class   N`` and :attr:`Labels.count_noun`, but for the layer method, whose
+"classes" are transitions counting two different quantities).
 
 Example
 -------
@@ -14,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-__all__ = ["Labels", "labels_of"]
+__all__ = ["Labels", "labels_of", "ClassWords", "LAYER_STAGE_SUMS", "LAYER_GRIDS"]
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,44 @@ class Labels:
         return self.weight_meaning or f"{self.members} per class"
 
 
+@dataclass(frozen=True)
+class ClassWords:
+    """How a run's log says that one class is complete (:meth:`complete_line`).
+
+    Attributes
+    ----------
+    name : str
+        What the line calls the class: ``"class   7"``, ``"rows 1 -> 2"``.
+    noun : str
+        What the class's count counts, printed after it ("": nothing).
+    note : str or None
+        What that count is, printed before the weight in the brackets.
+
+    Example
+    -------
+    >>> ClassWords("class   3", "completions").complete_line(1, 1234, 2)
+    'class   3 complete: 1,234 completions (weight 2)'
+    >>> ClassWords("rows 1 -> 2", "", "Σ T").complete_line(4, 8700, 0)
+    'rows 1 -> 2 complete: Σ over 4 units = 8,700 (Σ T; weight 0)'
+    """
+
+    name: str
+    noun: str
+    note: str | None = None
+
+    def complete_line(self, n_units: int, count: int, weight: int) -> str:
+        """The line: the class's ``count`` (over ``n_units`` units) and its ``weight``."""
+        over = f"Σ over {n_units:,} units = " if n_units > 1 else ""
+        noun = f" {self.noun}" if self.noun else ""
+        note = f"{self.note}; " if self.note else ""
+        return f"{self.name} complete: {over}{count:,}{noun} ({note}weight {weight:,})"
+
+
+#: What a unit of the layer method counts: a stage's records, or (the last
+#: transition) the grids, as ``Σ m·ℓ·F²`` (:mod:`counting.reduction.layers`)
+LAYER_STAGE_SUMS = "Σ T_{L+1}: the next layer's sums"
+LAYER_GRIDS = "Σ m·ℓ·F²"
+
 _LATIN = Labels(members="Latin rectangles with row 1 in order")
 
 _LABELS = {
@@ -98,7 +139,7 @@ _LABELS = {
     "layers": Labels(members="transitions (1: the last, 0: a stage)",
                      sum_label="last unit's Σ m·ℓ·F² (stages weigh 0)",
                      term_label="weight × Σ",
-                     count_noun="Σ T_{L+1}, the next layer's sums (the last unit: Σ m·ℓ·F²)",
+                     count_noun=f"{LAYER_STAGE_SUMS} (the last unit: {LAYER_GRIDS})",
                      representative_label="transition: rows L -> L+1",
                      class_table_title="Transitions (classes) of the layer method",
                      weight_meaning="1 for the last transition, whose count is the grids; "

@@ -17,8 +17,10 @@ estimate to show, but still no search in the route's place.
 of more stacks than its units are built for (:mod:`counting.reduction.layers`:
 ``C = 2..5``): refused with the same measured estimate
 (:func:`refuse_layers_beyond_units`), saying that its units stop at ``C = 5``,
-so that ``--force`` cannot run it either.  A shape with no measured route
-(2x7) is still a reduction that does not apply to it.
+so that ``--force`` cannot run it either; ``classes 2x6 --reduction layers``
+is refused with the same why (:func:`layers_refused_because`), in one line.
+A shape with no measured route (2x7) is still a reduction that does not
+apply to it.
 """
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ from factorization.layer_job import MAX_JOB_C
 from grids.kind import GridKind
 
 __all__ = ["refuse_forced_route", "not_runnable_because", "layers_beyond_units",
-           "refuse_layers_beyond_units"]
+           "layers_refused_because", "refuse_layers_beyond_units"]
 
 _GIB = 2 ** 30
 
@@ -89,23 +91,41 @@ def layers_beyond_units(kind: GridKind, reduction: str | None) -> bool:
             and not LayerReduction.applies_to(kind.shape))
 
 
+def _route_and_why(kind: GridKind):
+    """The layer route measured for ``kind`` (None when its measurement file
+    is missing, unreadable, damaged or foreign) and why ``--reduction layers``
+    cannot count ``kind`` (:func:`layers_refused_because`)."""
+    stacks = kind.shape.n // 2
+    units = f"its units are built for bands of C = 2..{MAX_JOB_C} stacks, not C = {stacks}"
+    try:
+        route = route_estimate.load(kind)
+    except route_estimate.RouteFileError as e:
+        return None, f"the layer route's measurement file {e}; {units}"
+    return route, f"{units}; {not_runnable_because(stacks, route.memo_bytes())}"
+
+
+def layers_refused_because(kind: GridKind) -> str:
+    """Why ``--reduction layers`` cannot count ``kind`` when
+    :func:`layers_beyond_units` (2x6), in one line: its units stop at
+    ``C = 5``, and why the measured layer route cannot run here
+    (:func:`not_runnable_because`), or that its measurement file is unusable.
+    ``count`` says it beside the route's estimate
+    (:func:`refuse_layers_beyond_units`), ``classes`` alone."""
+    return _route_and_why(kind)[1]
+
+
 def refuse_layers_beyond_units(kind: GridKind, reduction: str | None, workers: int) -> None:
     """:class:`OutOfReach` with the layer route's measured estimate on
     ``workers`` when :func:`layers_beyond_units`, :class:`RouteUnusable` when
     its measurement file is missing, unreadable, damaged or foreign; nothing
-    otherwise.  Forced or not: no unit of that ``C`` is implemented."""
+    otherwise.  Forced or not: no unit of that ``C`` is implemented.  Either
+    says :func:`layers_refused_because`."""
     if not layers_beyond_units(kind, reduction):
         return
-    stacks = kind.shape.n // 2
-    units = (f"its units are built for bands of C = 2..{MAX_JOB_C} stacks, not C = {stacks}")
-    try:
-        route = route_estimate.load(kind)
-    except route_estimate.RouteFileError as e:
-        raise RouteUnusable(f"{kind.name} --reduction {LAYERS}: the layer route's measurement "
-                            f"file {e}; {units}, so it is refused, and --force cannot run "
-                            f"it") from None
+    route, why = _route_and_why(kind)
+    if route is None:
+        raise RouteUnusable(f"{kind.name} --reduction {LAYERS}: {why}, so it is refused, "
+                            f"and --force cannot run it")
     raise OutOfReach(
         kind.name, LAYERS, route.describe(workers), route=route,
-        refused_because=(f"--reduction {LAYERS}: {units}; "
-                         f"{not_runnable_because(stacks, route.memo_bytes())}; so it is "
-                         f"refused, and --force cannot run it"))
+        refused_because=f"--reduction {LAYERS}: {why}; so it is refused, and --force cannot run it")

@@ -319,13 +319,18 @@ def _checked_reduction(kind, reduction: str | None, prefix: str | None,
     bad option value, exit 2 like every refusal (nothing is enumerated yet);
     with ``route_refuses`` (``count``), ``2x6 --reduction layers`` is let
     through: :func:`counting.plan.count` refuses it with the layer route's
-    measured estimate (:func:`counting.layer_route.refuse_layers_beyond_units`)."""
+    measured estimate (:func:`counting.layer_route.refuse_layers_beyond_units`);
+    without (``classes``), it is refused saying the same why
+    (:func:`counting.layer_route.layers_refused_because`)."""
     reduction = _prefix_reduction(kind, reduction, prefix)
     try:
         registry.get_reduction(kind.name, reduction)
     except ValueError as e:
-        if not (route_refuses and layer_route.layers_beyond_units(kind, reduction)):
+        if not layer_route.layers_beyond_units(kind, reduction):
             bad_value("--reduction", str(e))
+        if not route_refuses:
+            bad_value("--reduction", f"reduction {reduction!r} has no units for box shape "
+                                     f"{kind.name}: {layer_route.layers_refused_because(kind)}")
     return reduction
 
 

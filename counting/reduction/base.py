@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from counting.labels import ClassWords, labels_of
 from counting.options import CountOptions
 from counting.reduction.cost import estimate_work, longest_first
 from counting.reduction.listing import listing_notice
@@ -150,6 +151,13 @@ class Reduction(abc.ABC):
     def class_label(self, class_id: int) -> str | None:
         """What a class is, in words, for the report (None: nothing to add)."""
         return None
+
+    def class_words(self, class_id: int) -> ClassWords:
+        """How a run's log names class ``class_id`` when its last unit is in,
+        and what its count counts: ``class   N`` and the labels'
+        :attr:`~counting.labels.Labels.count_noun` (the layer method: its
+        transition, and which of its two quantities it counts)."""
+        return ClassWords(f"class {class_id:>3}", labels_of(self).count_noun)
 
     def unit_columns(self, spec) -> dict[str, object]:
         """Columns of the per-unit CSV (``gridcount export``) beyond the

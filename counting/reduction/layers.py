@@ -84,6 +84,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bandtables.cache import cache_root
+from counting.labels import LAYER_GRIDS, LAYER_STAGE_SUMS, ClassWords, labels_of
 from counting.options import CountOptions
 from counting.reduction.base import BandClass, Reduction
 from counting.reduction.cost import even_work
@@ -308,6 +309,14 @@ class LayerReduction(Reduction):
 
     def class_label(self, class_id: int) -> str:
         return f"rows {class_id + 1} -> {class_id + 2}"
+
+    def class_words(self, class_id: int) -> ClassWords:
+        """A transition by its rows, and the one quantity its count is: a
+        stage's ``Σ T_{L+1}`` (weight 0), the last transition's grids."""
+        if class_id == self.C - 2:
+            return ClassWords(self.class_label(class_id), labels_of(self).total_label,
+                              LAYER_GRIDS)
+        return ClassWords(self.class_label(class_id), "", LAYER_STAGE_SUMS)
 
     def unit_columns(self, spec: LayerUnitSpec) -> dict[str, object]:
         """The per-unit CSV columns of ``gridcount export``: transition and part."""

@@ -253,6 +253,51 @@ def test_count_2x6_by_layers_without_a_usable_route_file_is_refused_naming_the_f
     assert res.stderr.count("Error:") == 1
 
 
+# -- classes 2x6 --reduction layers: the same why as count's, in one line
+
+
+def count_s_why(res) -> str:
+    """What ``count SHAPE --reduction layers`` says its refusal is because of."""
+    line = refusal_line(res)
+    start = line.index("--reduction layers: ") + len("--reduction layers: ")
+    return line[start:line.index("; so it is refused")]
+
+
+@pytest.mark.parametrize("shape", ["2x6", "6x2"])
+def test_classes_2x6_by_layers_says_count_s_why_in_one_line(monkeypatch, tmp_path, no_search,
+                                                            no_listing, shape):
+    # it said only "reduction 'layers' does not apply to box shape 2x6", where
+    # count 2x6 --reduction layers says why (its units stop at C = 5, the route's memo)
+    plant(monkeypatch, tmp_path, f5_hours=140)
+    monkeypatch.setattr(layer_route, "MEMO_MB_MAX", 24 * 1024)
+    why = count_s_why(invoke("count", shape, "--reduction", "layers",
+                             "--db", tmp_path / "s.sqlite"))
+    assert why.startswith("its units are built for bands of C = 2..5 stacks, not C = 6; ")
+    assert why.endswith("more than this machine's 24.0 GiB")
+    res = invoke("classes", shape, "--reduction", "layers")
+    assert refusal_line(res) == res.stderr.strip()      # one line, exit 2
+    assert res.stderr.strip() == (f"Error: Invalid value for --reduction: reduction 'layers' "
+                                  f"has no units for box shape {shape}: {why}")
+
+
+def test_classes_2x6_by_layers_without_a_usable_route_file_names_the_file(
+        monkeypatch, tmp_path, no_search, no_listing):
+    path = plant(monkeypatch, tmp_path, "{")
+    res = invoke("classes", "2x6", "--reduction", "layers")
+    assert refusal_line(res) == res.stderr.strip()
+    line = res.stderr.strip()
+    assert line.startswith(f"Error: Invalid value for --reduction: reduction 'layers' has no "
+                           f"units for box shape 2x6: the layer route's measurement file "
+                           f"{path} is damaged")
+    assert line.endswith("; its units are built for bands of C = 2..5 stacks, not C = 6")
+
+
+def test_classes_2x7_by_layers_has_no_measured_route_and_says_it_does_not_apply():
+    res = invoke("classes", "2x7", "--reduction", "layers")
+    assert res.exit_code == 2
+    assert res.stderr.strip() == ("Error: Invalid value for --reduction: reduction 'layers' "
+                                  "does not apply to box shape 2x7")
+
 def test_count_2x7_by_layers_has_no_measured_route_and_says_it_does_not_apply(tmp_path):
     res = invoke("count", "2x7", "--reduction", "layers", "--db", tmp_path / "s.sqlite")
     assert res.exit_code == 2

@@ -241,6 +241,24 @@ def test_the_run_table_adds_no_stage_sums_to_the_grids(here):
     assert res.exit_code == 0 and "unit solutions (unweighted)" in res.output
 
 
+def test_each_class_line_names_its_transition_and_the_one_quantity_its_count_is(here):
+    """The run's log said ``class   0 complete: Σ over 4 units = 8,700 Σ T_{L+1},
+    the next layer's sums (the last unit: Σ m·ℓ·F²) (weight 0)``: not which
+    transition, and both meanings on every line.  Each line now names its
+    rows and says one quantity: a stage's Σ T_{L+1}, the last one's grids."""
+    red = LayerReduction("2x4")
+    sums = Counter()
+    for u in red.units():
+        sums[u.class_id] += count_unit(u).count
+    res = invoke("count", "2x4", "--reduction", "layers", "--workers", 1, "--no-progress")
+    assert res.exit_code == 0, res.output
+    stage = "Σ T_{L+1}: the next layer's sums; weight 0"
+    assert [line for line in res.output.splitlines() if " complete: " in line] == [
+        f"rows 1 -> 2 complete: Σ over 4 units = {sums[0]:,} ({stage})",
+        f"rows 2 -> 3 complete: Σ over 4 units = {sums[1]:,} ({stage})",
+        f"rows 3 -> 4 complete: {PUBLISHED['2x4']:,} grids (Σ m·ℓ·F²; weight 1)"]
+    assert sums[2] == PUBLISHED["2x4"]
+
 def with_growth(doc: dict, mib) -> dict:
     """``doc`` with its row's breakdown saying a process grew ``mib`` MiB counting every unit."""
     doc["counts"][0]["breakdown"] = {"units_growth_mib": mib}
