@@ -8,7 +8,7 @@ gives the reduction object of a (shape, name or kind) pair; ``None``
 chooses the shape's default, the first kind in the table that applies.
 
 A new reduction is a :class:`~counting.reduction.base.Reduction` subclass
-in its own module, added to ``TABLE`` below; its ``applies_to`` says for
+in its own module, listed in ``_PLACES`` below; its ``applies_to`` says for
 which shapes it is defined.
 
 :func:`check_shape` is the size rule of the command line (``N <= 16``
