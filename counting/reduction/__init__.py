@@ -107,9 +107,7 @@ read-only: copy them before modifying.
 from counting.reduction.base import BandClass, Reduction
 from counting.reduction.factors import Factorisation, factorisation
 from counting.reduction.registry import (
-    ALIASES_3X3,
     MAX_N,
-    REDUCTIONS,
     check_shape,
     default_reduction,
     get_reduction,
@@ -117,6 +115,14 @@ from counting.reduction.registry import (
     reduction_name,
     reduction_names,
 )
+
+def __getattr__(name: str):
+    # ALIASES_3X3 and REDUCTIONS import every reduction: made on first use (registry)
+    if name in ("ALIASES_3X3", "REDUCTIONS"):
+        from counting.reduction import registry
+        return getattr(registry, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "Reduction",

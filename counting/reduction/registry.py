@@ -8,7 +8,7 @@ gives the reduction object of a (shape, name or kind) pair; ``None``
 chooses the shape's default, the first kind in the table that applies.
 
 A new reduction is a :class:`~counting.reduction.base.Reduction` subclass
-in its own module, added to ``TABLE`` below; its ``applies_to`` says for
+in its own module, listed in ``_PLACES`` below; its ``applies_to`` says for
 which shapes it is defined.
 
 :func:`check_shape` is the size rule of the command line (``N <= 16``
@@ -17,22 +17,10 @@ shape they can enumerate.
 """
 from __future__ import annotations
 
+import importlib
 from functools import lru_cache
 
 from counting.reduction.base import Reduction
-from counting.reduction.cycles import CycleTypeReduction, RowTripleReduction
-from counting.reduction.kind_band_tables import NAME as KIND_TABLES, KindBandTableReduction
-from counting.reduction.latin_factor import LatinFactorReduction
-from counting.reduction.layers import LayerReduction
-from counting.reduction.moves import MovesReduction
-from counting.reduction.patterns import PatternsReduction
-from counting.reduction.patterns2 import TwoBandPatternReduction
-from counting.reduction.prefix import NAME as PREFIX, PrefixReduction
-from counting.reduction.patterns3 import ThreeBandPatternReduction
-from counting.reduction.orbits import SymmetryReduction
-from counting.reduction.full_orbits import FullSymmetryReduction
-from counting.reduction.latin_orbits import LATIN_GROUPS as LATIN_SQUARE_GROUPS
-from counting.reduction.loop_orbits import LoopReduction
 from grids.kind import as_kind
 from grids.shape import Shape, as_shape
 
@@ -43,59 +31,111 @@ __all__ = ["MAX_N", "REDUCTIONS", "SYMMETRY", "SYMMETRY_FULL", "SYMMETRY_LATIN",
            "forget_kind_tables"]
 
 MAX_N = 16  # largest grid side accepted without force (check_shape)
-
-#: kind -> reduction class; the first that applies to a shape is its default (a new
-#: reduction is added here; read it, never change it, outside this module and its tests)
-TABLE: dict[str, type[Reduction]] = {
-    cls.kind: cls for cls in (LatinFactorReduction, RowTripleReduction, CycleTypeReduction,
-                              TwoBandPatternReduction,
-                              MovesReduction, PatternsReduction, ThreeBandPatternReduction,
-                              LayerReduction)
-}
-REDUCTIONS = tuple(TABLE)  # reduction kinds, the default first
-# Not a reduction of the grid count but of its orbits (Burnside's lemma):
-# never a default, not among REDUCTIONS, chosen by `--up-to-symmetry`.
-SYMMETRY = SymmetryReduction.kind
-# The same under the kind's full group (``--group full``): another stored name,
-# so that stores, unit ids and row checksums of the two groups never mix.
-SYMMETRY_FULL = FullSymmetryReduction.kind
-# The Latin-square groups (--group main-class, isomorphism, loops): their own stored names.
-LATIN_GROUPS = {**LATIN_SQUARE_GROUPS, LoopReduction.group_name: LoopReduction}
-SYMMETRY_LATIN = {cls.kind: cls for cls in LATIN_GROUPS.values()}
-# ``--group`` name -> the reduction counting under it; a store made before
-# groups were named is a "symmetry" store: today's group, "grid".  "isotopy"
-# is another name of "grid" for Latin squares (rows, columns and symbols each
-# permuted: the same group, job and store); group_of names it "grid".
-GROUPS = {"grid": SYMMETRY, "full": SYMMETRY_FULL, "isotopy": SYMMETRY,
-          **{g: cls.kind for g, cls in LATIN_GROUPS.items()}}
-#: The groups only Latin squares have (the others refuse them).
-LATIN_ONLY_GROUPS = ("isotopy", *LATIN_GROUPS)
 DEFAULT_GROUP = "grid"
-# Grid kinds with extra constraints: the prefix reduction, rows 1-2 by default,
-# or the prefix measured cheapest for the kind (Knuth's estimator over candidate
-# prefixes and real units timed: scripts/estimate_prefixes.py, results/variants-prefixes.md).
-PREFIX_DEFAULT = f"{PREFIX}-rows=2"
-PREFIX_CHOSEN = {
-    "3x3+x": f"{PREFIX}-diagonals",            # rows=2: about 200× the estimate
-    "3x3+windoku": f"{PREFIX}-rows=1,cols=1",  # 292 s wall on 2 cores; rows=2 about an hour
-    "3x3+disjoint": f"{PREFIX}-rows=3",        # band 1: 51 min on 2 cores; rows=2 over 15 min a unit
-    "1x7+x": f"{PREFIX}-diagonals",            # 6 units, 5 s; rows=2: 195 units
-    "1x8+x": f"{PREFIX}-diagonals",            # 26 units, 53 s on 2 cores; rows=2: 16 core-hours
-    "7x1+x": f"{PREFIX}-diagonals",            # the same squares, transposed
-    "8x1+x": f"{PREFIX}-diagonals",
+
+#: kind -> "module.Class" of each reduction of the grid count, in :data:`TABLE`'s order.
+#: A reduction's module is imported when it is first asked for by its kind, so that a
+#: worker counting units of one reduction imports that one (issue 37: importing every
+#: reduction was about 0.08 s of each spawned worker's start).  The class's ``kind`` is
+#: the home of the name: :func:`_load` refuses a class whose ``kind`` is not its key.
+#: Everything else below (:data:`TABLE`, the symmetry names, :data:`GROUPS`, ...) is made
+#: on first use, by :func:`_load_all`, as this module made it on import before.
+_PLACES = {
+    "factor": "latin_factor.LatinFactorReduction",
+    "cycles2": "cycles.RowTripleReduction",
+    "cycles": "cycles.CycleTypeReduction",
+    "patterns2": "patterns2.TwoBandPatternReduction",
+    "moves": "moves.MovesReduction",
+    "patterns": "patterns.PatternsReduction",
+    "patterns3": "patterns3.ThreeBandPatternReduction",
+    "layers": "layers.LayerReduction",
 }
-# Grid kinds counted by another reduction than the prefix one by default (``--reduction
-# prefix`` still picks the prefix): the kinds whose one extra house has a cell in every box,
-# by the kind band tables (issue 35; centre-dot 6 min, asterisk 18-26 min on 2 cores,
-# results/variants.md).  ``--reduction kind-tables`` picks them for any kind they take
-# (plain 3x3 and 2x3, a 6x6 kind file's such house), as a check.
-KIND_CHOSEN = {
-    "3x3+centre": KIND_TABLES,
-    "3x3+girandola": KIND_TABLES,
-    "3x3+asterisk": KIND_TABLES,
-}
-ALIASES_3X3 = {cls.name_3x3: kind for kind, cls in TABLE.items()
-               if cls.name_3x3 is not None}  # 3x3's historical (stored) names
+# The module attributes made by _load_all (module __getattr__ gives them on first use).
+_LAZY = ("TABLE", "REDUCTIONS", "SYMMETRY", "SYMMETRY_FULL", "LATIN_GROUPS", "SYMMETRY_LATIN",
+         "GROUPS", "LATIN_ONLY_GROUPS", "KIND_TABLES", "PREFIX", "PREFIX_DEFAULT",
+         "PREFIX_CHOSEN", "KIND_CHOSEN", "ALIASES_3X3")
+
+
+def _load(kind: str) -> type[Reduction]:
+    """The reduction class of ``kind`` (a key of :data:`_PLACES`), its module imported."""
+    module, _, name = _PLACES[kind].rpartition(".")
+    cls = getattr(importlib.import_module(f"counting.reduction.{module}"), name)
+    if cls.kind != kind:
+        raise RuntimeError(f"registry: {_PLACES[kind]} has kind {cls.kind!r}, listed as {kind!r}")
+    return cls
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    _load_all()
+    return globals()[name]
+
+
+def _load_all() -> None:
+    """Import every reduction and make the registry's tables (once)."""
+    if "TABLE" in globals():
+        return
+    from counting.reduction.full_orbits import FullSymmetryReduction
+    from counting.reduction.kind_band_tables import NAME as KIND_TABLES
+    from counting.reduction.latin_orbits import LATIN_GROUPS as LATIN_SQUARE_GROUPS
+    from counting.reduction.loop_orbits import LoopReduction
+    from counting.reduction.orbits import SymmetryReduction
+    from counting.reduction.prefix import NAME as PREFIX
+    #: kind -> reduction class; the first that applies to a shape is its default (a new
+    #: reduction is added to _PLACES; read it, never change it, outside this module and its tests)
+    table: dict[str, type[Reduction]] = {kind: _load(kind) for kind in _PLACES}
+    # Not a reduction of the grid count but of its orbits (Burnside's lemma):
+    # never a default, not among REDUCTIONS, chosen by `--up-to-symmetry`.
+    symmetry = SymmetryReduction.kind
+    # The Latin-square groups (--group main-class, isomorphism, loops): their own stored names.
+    latin_groups = {**LATIN_SQUARE_GROUPS, LoopReduction.group_name: LoopReduction}
+    names = dict(
+        REDUCTIONS=tuple(table),  # reduction kinds, the default first
+        SYMMETRY=symmetry,
+        # The same under the kind's full group (``--group full``): another stored name,
+        # so that stores, unit ids and row checksums of the two groups never mix.
+        SYMMETRY_FULL=FullSymmetryReduction.kind,
+        LATIN_GROUPS=latin_groups,
+        SYMMETRY_LATIN={cls.kind: cls for cls in latin_groups.values()},
+        # ``--group`` name -> the reduction counting under it; a store made before
+        # groups were named is a "symmetry" store: today's group, "grid".  "isotopy"
+        # is another name of "grid" for Latin squares (rows, columns and symbols each
+        # permuted: the same group, job and store); group_of names it "grid".
+        GROUPS={"grid": symmetry, "full": FullSymmetryReduction.kind, "isotopy": symmetry,
+                **{g: cls.kind for g, cls in latin_groups.items()}},
+        #: The groups only Latin squares have (the others refuse them).
+        LATIN_ONLY_GROUPS=("isotopy", *latin_groups),
+        KIND_TABLES=KIND_TABLES,
+        PREFIX=PREFIX,
+        # Grid kinds with extra constraints: the prefix reduction, rows 1-2 by default,
+        # or the prefix measured cheapest for the kind (Knuth's estimator over candidate
+        # prefixes and real units timed: scripts/estimate_prefixes.py, results/variants-prefixes.md).
+        PREFIX_DEFAULT=f"{PREFIX}-rows=2",
+        PREFIX_CHOSEN={
+            "3x3+x": f"{PREFIX}-diagonals",            # rows=2: about 200× the estimate
+            "3x3+windoku": f"{PREFIX}-rows=1,cols=1",  # 292 s wall on 2 cores; rows=2 about an hour
+            "3x3+disjoint": f"{PREFIX}-rows=3",        # band 1: 51 min on 2 cores; rows=2 over 15 min a unit
+            "1x7+x": f"{PREFIX}-diagonals",            # 6 units, 5 s; rows=2: 195 units
+            "1x8+x": f"{PREFIX}-diagonals",            # 26 units, 53 s on 2 cores; rows=2: 16 core-hours
+            "7x1+x": f"{PREFIX}-diagonals",            # the same squares, transposed
+            "8x1+x": f"{PREFIX}-diagonals",
+        },
+        # Grid kinds counted by another reduction than the prefix one by default (``--reduction
+        # prefix`` still picks the prefix): the kinds whose one extra house has a cell in every box,
+        # by the kind band tables (issue 35; centre-dot 6 min, asterisk 18-26 min on 2 cores,
+        # results/variants.md).  ``--reduction kind-tables`` picks them for any kind they take
+        # (plain 3x3 and 2x3, a 6x6 kind file's such house), as a check.
+        KIND_CHOSEN={
+            "3x3+centre": KIND_TABLES,
+            "3x3+girandola": KIND_TABLES,
+            "3x3+asterisk": KIND_TABLES,
+        },
+        ALIASES_3X3={cls.name_3x3: kind for kind, cls in table.items()
+                     if cls.name_3x3 is not None},  # 3x3's historical (stored) names
+    )
+    globals().update(names)
+    globals()["TABLE"] = table      # last: its presence says the rest is made
 
 
 def symmetry_reduction(group: str | None) -> str:
@@ -107,6 +147,7 @@ def symmetry_reduction(group: str | None) -> str:
     >>> symmetry_reduction("main-class")
     'symmetry-main-class'
     """
+    _load_all()
     group = DEFAULT_GROUP if group is None else group
     if group not in GROUPS:
         raise ValueError(f"unknown group {group!r}; valid groups are "
@@ -122,6 +163,7 @@ def group_of(reduction: str) -> str | None:
     >>> group_of("symmetry-isomorphism")
     'isomorphism'
     """
+    _load_all()
     return next((g for g, name in GROUPS.items() if name == reduction), None)
 
 
@@ -168,6 +210,7 @@ def reduction_kind(reduction: str | None, shape: Shape | str) -> str:
     >>> reduction_kind("44", "3x3"), reduction_kind(None, "2x4")
     ('patterns', 'moves')
     """
+    _load_all()
     s = as_shape(shape)
     if reduction is None:
         for kind, cls in sorted(TABLE.items(), key=lambda kc: kc[1].default_rank):
@@ -188,9 +231,14 @@ def reduction_kind(reduction: str | None, shape: Shape | str) -> str:
             f"unknown reduction {reduction!r}; valid reductions are "
             f"{', '.join(map(repr, REDUCTIONS))} (for 3x3 also {', '.join(map(repr, ALIASES_3X3))})"
         )
-    if not TABLE[reduction].applies_to(s):
-        raise ValueError(f"reduction {reduction!r} does not apply to box shape {s.name}")
+    _check_applies(TABLE[reduction], reduction, s)
     return reduction
+
+
+def _check_applies(cls: type[Reduction], kind: str, s: Shape) -> None:
+    """ValueError unless reduction ``cls`` (of ``kind``) applies to shape ``s``."""
+    if not cls.applies_to(s):
+        raise ValueError(f"reduction {kind!r} does not apply to box shape {s.name}")
 
 
 def reduction_name(reduction: str | None, shape: Shape | str) -> str:
@@ -237,6 +285,7 @@ def reduction_names(shape: Shape | str) -> tuple[str, ...]:
     >>> reduction_names("2x2+x")
     ('prefix-rows=2',)
     """
+    _load_all()
     if not as_kind(shape).plain:
         if as_kind(shape).name in KIND_CHOSEN:
             return (KIND_TABLES, get_reduction(shape, PREFIX).name)
@@ -281,6 +330,11 @@ def get_reduction(shape: Shape | str, name: str | None = None) -> Reduction:
     also by ``"symmetry-main-class"``, ``"symmetry-isomorphism"`` and ``"symmetry-loops"``.
     """
     kind = as_kind(shape)
+    if kind.plain and name in _PLACES and "TABLE" not in globals():
+        cls = _load(name)           # a worker's case: its units' reduction alone imported
+        _check_applies(cls, name, kind.shape)
+        return _make(name, kind.shape)
+    _load_all()
     if name == SYMMETRY_FULL:
         return _make_full(kind.name)
     if name in SYMMETRY_LATIN:
@@ -302,11 +356,13 @@ def get_reduction(shape: Shape | str, name: str | None = None) -> Reduction:
 
 @lru_cache(maxsize=None)
 def _make_kind_symmetry(kind: str) -> Reduction:
+    from counting.reduction.orbits import SymmetryReduction
     return SymmetryReduction(kind)
 
 
 @lru_cache(maxsize=None)
 def _make_full(kind: str) -> Reduction:
+    from counting.reduction.full_orbits import FullSymmetryReduction
     return FullSymmetryReduction(kind)
 
 
@@ -317,6 +373,7 @@ def _make_latin(kind: str, name: str) -> Reduction:
 
 @lru_cache(maxsize=None)
 def _make_kind_tables(kind: str) -> Reduction:
+    from counting.reduction.kind_band_tables import KindBandTableReduction
     return KindBandTableReduction(kind)
 
 
@@ -328,6 +385,7 @@ def forget_kind_tables() -> None:
 
 @lru_cache(maxsize=None)
 def _make_prefix(kind: str, name: str) -> Reduction:
+    from counting.reduction.prefix import NAME as PREFIX, PrefixReduction
     if not name.startswith(PREFIX):
         raise ValueError(f"reduction {name!r} counts plain grids, not {kind}: use 'prefix'")
     return PrefixReduction.from_name(kind, name)
@@ -335,4 +393,9 @@ def _make_prefix(kind: str, name: str) -> Reduction:
 
 @lru_cache(maxsize=None)
 def _make(kind: str, s: Shape) -> Reduction:
-    return (SymmetryReduction if kind == SYMMETRY else TABLE[kind])(s)
+    if "TABLE" not in globals():    # get_reduction's one path that loads one reduction
+        return _load(kind)(s)
+    if kind == SYMMETRY:
+        from counting.reduction.orbits import SymmetryReduction
+        return SymmetryReduction(s)
+    return TABLE[kind](s)

@@ -146,3 +146,46 @@ def test_diagonal_latin_squares_take_their_diagonals_either_way_round(n):
     assert across.name == down.name == "prefix-diagonals"
     assert across.n_units() == down.n_units()
     assert registry.reduction_names("3x3+x") == ("prefix-diagonals",)
+
+
+# A fresh process that counts one unit of 2x3 "moves" as a pool's worker does (the task
+# and the unit unpickled, then counted); it prints the count and the library's reduction
+# modules it imported, then asks, by kind, for a reduction that does not apply to 2x3.
+_WORKER = """
+import pickle, sys
+task, unit = pickle.loads(sys.stdin.buffer.read())
+print(task(unit).count)
+print(" ".join(sorted(m for m in sys.modules if m.startswith("counting.reduction."))))
+from counting.reduction import get_reduction
+try:
+    get_reduction("2x3", "factor")
+except ValueError as e:
+    print(e)
+"""
+
+
+def test_a_worker_imports_only_the_reduction_of_its_units():
+    """Issue 37: each spawned worker imported every reduction (about 0.08 s of
+    its start); a reduction asked for by its kind imports its own module only,
+    and is still refused for a shape it does not apply to."""
+    import functools
+    import pickle
+    import subprocess
+    import sys
+
+    from counting.run.counter import count_unit
+
+    unit = get_reduction("2x3", "moves").units()[0]
+    blob = pickle.dumps((functools.partial(count_unit), unit))
+    done = subprocess.run([sys.executable, "-c", _WORKER], input=blob, capture_output=True,
+                          check=True)
+    count, modules, refusal = done.stdout.decode().splitlines()
+    assert int(count) == count_unit(unit).count
+    others = {cls.__module__ for cls in registry.TABLE.values() if cls is not MovesReduction}
+    others |= {type(get_reduction("2x3", name)).__module__
+               for name in ("symmetry", "symmetry-full", "kind-tables")}
+    others |= {type(get_reduction("2x3+x")).__module__,
+               type(get_reduction("1x4", "symmetry-loops")).__module__}
+    assert MovesReduction.__module__ in modules.split()
+    assert others.isdisjoint(modules.split()), others & set(modules.split())
+    assert refusal == "reduction 'factor' does not apply to box shape 2x3"
