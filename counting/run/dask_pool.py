@@ -290,6 +290,7 @@ def _results(conn: _Connection, ordered: list[UnitSpec], options: CountOptions,
             for fut in batch:
                 _, spec = conn.pending.pop(fut.key)
                 result, address, name = _outcome(fut, spec, conn.address, watch)
+                watch.result_in()          # workers are back: said before the run can end
                 fut.release()
                 if result.unit_id in seen:  # pragma: no cover - Dask already ensures this
                     continue

@@ -96,6 +96,15 @@ class WorkerWatch:
                 f"{self.wait_workers:g} s (--wait-workers); start some with: dask worker "
                 f"{self.address} --nthreads 1")
 
+    def result_in(self) -> None:
+        """A unit's result has come in.  If the run has said that no worker
+        was left, look again now rather than up to a second later: a
+        replacement can count every unit left within that second, and the
+        run then ended without ever saying that counting went on."""
+        if self.empty_since is not None:
+            self.next_look = 0.0
+            self.check()
+
     def _check_heartbeats(self, workers: dict) -> None:
         for gone in set(self.beats) - set(workers):
             del self.beats[gone]
