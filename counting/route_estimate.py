@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from counting.measured import required_amount
 from counting.reach import REACH_DAYS, format_seconds
 from counting.reduction import get_reduction
 from factorization.layer_estimate import Figure
@@ -133,12 +134,13 @@ class RouteEstimate:
                                  f"{doc.get('version')!r}, not {VERSION}")
         try:
             stages = tuple(Stage(str(s["name"]), str(s["what"]),
-                                 Figure(_seconds(s["cpu_seconds"]), _seconds(s["stderr_seconds"])))
+                                 Figure(required_amount(s["cpu_seconds"]),
+                                        required_amount(s["stderr_seconds"])))
                            for s in doc["stages"])
             memo = doc["memo"]
             e = cls(shape=str(doc["shape"]), route=str(doc["route"]), stages=stages,
-                    memo_entries=Figure(_seconds(memo["entries"]),
-                                        _seconds(memo["entries_stderr"])),
+                    memo_entries=Figure(required_amount(memo["entries"]),
+                                        required_amount(memo["entries_stderr"])),
                     slot_bytes=int(memo["slot_bytes"]), fill=float(memo["fill"]),
                     worker_limit_gib=float(doc["worker_limit_gib"]),
                     sample=dict(doc["sample"]), machine=dict(doc["machine"]),
@@ -337,13 +339,6 @@ def example_document() -> dict:
             "machine": {"cpu": "a CPU", "cores": 2, "memory_gib": 8, "os": "an OS"},
             "load_average": {"before": [1.0, 1.0, 1.0], "after": [1.0, 1.0, 1.0]},
             "date": "2026-01-01T00:00:00Z", "command": "python scripts/x.py"}
-
-
-def _seconds(x) -> float:
-    """A non-negative finite number of the file (else ValueError)."""
-    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) or x < 0:
-        raise ValueError(f"{x!r} is not a non-negative number")
-    return float(x)
 
 
 def _hours(cpu: Figure) -> str:

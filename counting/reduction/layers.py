@@ -76,7 +76,6 @@ Example
 """
 from __future__ import annotations
 
-import json
 import math
 import sys
 import time
@@ -85,6 +84,7 @@ from pathlib import Path
 
 from bandtables.cache import cache_root
 from counting.labels import LAYER_GRIDS, LAYER_STAGE_SUMS, ClassWords, labels_of
+from counting.measured import amount, rows
 from counting.options import CountOptions
 from counting.reduction.base import BandClass, Reduction
 from counting.reduction.cost import even_work
@@ -153,25 +153,18 @@ _LAYERS: dict[tuple[str, int, int], list[tuple[dict, str]]] = {}
 def measured_count(shape, path: Path | str | None = None) -> dict | None:
     """The row of ``path`` (default :data:`MEASURED`) measuring the ``layers``
     count of ``shape`` or of its transpose, with its ``measured_at``; None when
-    there is none or the file cannot be read or is foreign."""
+    there is none, its ``fresh`` figures are not non-negative numbers, or the
+    file cannot be read or is foreign (:func:`counting.measured.rows`: read
+    once a process)."""
     s = as_shape(shape)
-    try:
-        doc = json.loads(Path(MEASURED if path is None else path).read_text())
-        if doc["format"] != MEASURED_FORMAT:
-            return None
-        for row in doc["counts"]:
-            if row["kind"] in (s.name, s.transpose().name) and row["reduction"] == NAME:
-                float(row["fresh"]["cpu_seconds"]), float(row["fresh"]["wall_seconds"])
-                return {**row, "measured_at": doc["measured_at"]}
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+    counts, doc = rows(MEASURED if path is None else path, MEASURED_FORMAT, "counts")
+    for row in counts:
+        if row.get("kind") in (s.name, s.transpose().name) and row.get("reduction") == NAME:
+            fresh = row.get("fresh")
+            ok = isinstance(fresh, dict) and "measured_at" in doc and None not in (
+                amount(fresh.get("cpu_seconds")), amount(fresh.get("wall_seconds")))
+            return {**row, "measured_at": doc["measured_at"]} if ok else None
     return None
-
-
-def _amount(x) -> float | None:
-    """``x`` as a float when it is a finite number >= 0, else None."""
-    ok = isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
-    return float(x) if ok and x >= 0 else None
 
 
 def _breakdown(shape, key: str, path: Path | str | None):
@@ -190,7 +183,7 @@ def measured_growth_mib(shape, path: Path | str | None = None) -> float | None:
     :data:`MEASURED`: the script's ``breakdown``, ``units_growth_mib``); None
     where that shape is not measured, or the figure is missing or not a
     non-negative number."""
-    return _amount(_breakdown(shape, "units_growth_mib", path))
+    return amount(_breakdown(shape, "units_growth_mib", path))
 
 
 def measured_transition_cpu(shape, path: Path | str | None = None) -> list[float] | None:
@@ -202,7 +195,7 @@ def measured_transition_cpu(shape, path: Path | str | None = None) -> list[float
     s = as_shape(shape)
     if not isinstance(cpu, list) or len(cpu) != max(s.box_rows, s.box_cols) - 1:
         return None
-    out = [_amount(x) for x in cpu]
+    out = [amount(x) for x in cpu]
     return None if None in out else out
 
 
@@ -212,13 +205,12 @@ def forget_layers() -> None:
     _LAYERS.clear()
 
 
-def _unit_records(store: LayerStore, layers: list, C: int, L: int, lo: int, hi: int
-                  ) -> tuple[dict, bool]:
+def _unit_records(store: LayerStore, layers: list, C: int, L: int, lo: int, hi: int) -> dict:
     """The partial layer ``L + 1`` of layer ``L``'s ids ``[lo, hi)``, read from
-    ``store`` or counted and written there; and whether it was counted here."""
+    ``store`` or counted and written there."""
     layer, digest = layers[L - 1]
     if lo == hi:
-        return {}, False
+        return {}
     try:
         part = store.get(L, lo, hi, digest)
     except LayerStoreError as e:     # stale or damaged: never merged, counted again
@@ -226,11 +218,11 @@ def _unit_records(store: LayerStore, layers: list, C: int, L: int, lo: int, hi: 
         store.drop(L, lo)
         part = None
     if part is not None:
-        return part, False
+        return part
     c0 = time.process_time()
     part, _ = next_layer(layer, C, parents=slice(lo, hi))
     store.put(L, lo, hi, digest, part, time.process_time() - c0)
-    return part, True
+    return part
 
 
 def _layers_upto(store: LayerStore, C: int, parts: int, upto: int) -> list[tuple[dict, str]]:
@@ -245,7 +237,7 @@ def _layers_upto(store: LayerStore, C: int, parts: int, upto: int) -> list[tuple
     while len(layers) < upto:
         L = len(layers)
         n = len(layers[L - 1][0])
-        records = [_unit_records(store, layers, C, L, lo, hi)[0]
+        records = [_unit_records(store, layers, C, L, lo, hi)
                    for lo, hi in part_ranges(n, parts)]
         layer = dict(sorted(merge_parts(records, order).items()))
         layers.append((layer, layer_digest(layer)))
@@ -367,7 +359,7 @@ class LayerReduction(Reduction):
             layers = _layers_upto(store, self.C, self.parts, spec.layer)
             n = len(layers[spec.layer - 1][0])
             lo, hi = part_ranges(n, spec.parts)[spec.part]
-            part, _ = _unit_records(store, layers, self.C, spec.layer, lo, hi)
+            part = _unit_records(store, layers, self.C, spec.layer, lo, hi)
         count = self._unit_count(spec, part)
         return Tally(count, nodes=len(part), seconds=time.perf_counter() - t0,
                      engine_version=ENGINE_VERSION + LAYERS_VERSION)

@@ -20,9 +20,9 @@ True
 """
 from __future__ import annotations
 
-import json
-import math
 from pathlib import Path
+
+from counting.measured import row_seconds
 
 __all__ = ["FILE", "FORMAT", "TABLES_FILE", "TABLES_FORMAT", "NOTICE_SECONDS",
            "measured_seconds", "listing_notice", "measured_table_seconds", "tables_notice"]
@@ -39,28 +39,11 @@ TABLES_FORMAT = "gridcount kind tables measurement"
 NOTICE_SECONDS = 5.0
 
 
-def _row_seconds(path: Path, fmt: str, section: str, **match) -> float | None:
-    """``cpu_seconds`` of the first row of ``section`` whose fields equal ``match``,
-    in the measurement file ``path`` of format ``fmt``; None when there is none, or
-    the file cannot be read, or is foreign."""
-    try:
-        doc = json.loads(Path(path).read_text())
-        if doc["format"] != fmt:
-            return None
-        for row in doc[section]:
-            if all(row[k] == v for k, v in match.items()):
-                seconds = float(row["cpu_seconds"])
-                return seconds if math.isfinite(seconds) and seconds >= 0 else None
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    return None
-
-
 def measured_seconds(kind: str, reduction: str, path: Path | str | None = None) -> float | None:
     """The CPU seconds listing the units of ``kind`` under ``reduction`` (its
     stored name) took from an empty cache, as ``path`` (default :data:`FILE`)
     records them; None when it does not, or cannot be read."""
-    return _row_seconds(FILE if path is None else path, FORMAT, "listings", kind=kind,
+    return row_seconds(FILE if path is None else path, FORMAT, "listings", kind=kind,
                         reduction=reduction)
 
 
@@ -78,7 +61,7 @@ def measured_table_seconds(kind: str, path: Path | str | None = None) -> float |
     """The CPU seconds making the ``kind-tables`` band tables of ``kind`` took from
     an empty cache, as ``path`` (default :data:`TABLES_FILE`) records them; None
     when it does not, or cannot be read."""
-    return _row_seconds(TABLES_FILE if path is None else path, TABLES_FORMAT, "tables",
+    return row_seconds(TABLES_FILE if path is None else path, TABLES_FORMAT, "tables",
                         kind=kind)
 
 

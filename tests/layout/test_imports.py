@@ -20,7 +20,7 @@ LAYERS = [
     ["dlx"],
     ["grids", "bandtables", "factorization"],
     ["counting.units", "counting.options", "counting.published", "counting.labels",
-     "counting.outputs", "counting.unit_ids", "counting.exact_json"],
+     "counting.outputs", "counting.unit_ids", "counting.exact_json", "counting.measured"],
     ["counting.group"],
     ["counting.reduction"],
     ["counting.run", "counting.store"],

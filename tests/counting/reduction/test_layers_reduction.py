@@ -15,6 +15,7 @@ import json
 import math
 import sqlite3
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -23,6 +24,7 @@ from cli_samples import invoke
 from count_process import killed_at_the_gate
 from counting.reduction.layers import (LayerReduction, PARTS, forget_layers,
                                        layer_store_path)
+from counting.reduction.cost import even_work
 from counting.reduction.patterns2 import TwoBandPatternReduction
 from counting.reduction.registry import get_reduction, reduction_names
 from counting.run.counter import count_unit
@@ -341,3 +343,27 @@ def test_work_shares_are_even_where_the_C_is_not_measured_or_its_figures_unusabl
     path.write_text(json.dumps(doc if cpu is None else with_transitions(doc, cpu)))
     red = LayerReduction("5x2")
     assert list(red.work_shares(red.units()).values()) == pytest.approx([1 / 49] * 49)
+
+
+def test_a_count_reads_the_layers_measurement_file_once(tmp_path, monkeypatch):
+    """The job's estimate, the workers' memory check and the progress bar's
+    shares each read ``results/layers-count-seconds.json``: three reads of
+    one file a command.  It is read once a process (again only when it
+    changes: a file damaged since is refused, not remembered)."""
+    path = tmp_path / "m.json"
+    monkeypatch.setattr(layers, "MEASURED", path)
+    path.write_text(json.dumps(with_transitions(measurement("2x4", 18.0), [1.0, 2.0, 3.0])))
+    reads = []
+    read_text = Path.read_text
+    monkeypatch.setattr(Path, "read_text",
+                        lambda p, *a, **k: (reads.append(p), read_text(p, *a, **k))[1])
+    res = invoke("count", "2x4", "--reduction", "layers", "--workers", 1,
+                 "--db", tmp_path / "s.sqlite")
+    assert res.exit_code == 0, res.output
+    assert reads.count(path) == 1
+    red = LayerReduction("2x4")
+    assert red.cost_model() is not None and reads.count(path) == 1
+    path.write_text(json.dumps(measurement("2x4", 18.0))[:-3])      # cut short: not JSON
+    assert red.cost_model() is None and red.work_shares(red.units()) == \
+        even_work(red.units())
+    assert reads.count(path) == 2
