@@ -72,9 +72,14 @@ def __getattr__(name: str):
     return globals()[name]
 
 
+def _loaded() -> bool:
+    """Whether :func:`_load_all` has made the registry's tables (it sets ``TABLE`` last)."""
+    return "TABLE" in globals()
+
+
 def _load_all() -> None:
     """Import every reduction and make the registry's tables (once)."""
-    if "TABLE" in globals():
+    if _loaded():
         return
     from counting.reduction.full_orbits import FullSymmetryReduction
     from counting.reduction.kind_band_tables import NAME as KIND_TABLES
@@ -135,7 +140,7 @@ def _load_all() -> None:
                      if cls.name_3x3 is not None},  # 3x3's historical (stored) names
     )
     globals().update(names)
-    globals()["TABLE"] = table      # last: its presence says the rest is made
+    globals()["TABLE"] = table      # last: its presence says the rest is made (_loaded)
 
 
 def symmetry_reduction(group: str | None) -> str:
@@ -330,7 +335,7 @@ def get_reduction(shape: Shape | str, name: str | None = None) -> Reduction:
     also by ``"symmetry-main-class"``, ``"symmetry-isomorphism"`` and ``"symmetry-loops"``.
     """
     kind = as_kind(shape)
-    if kind.plain and name in _PLACES and "TABLE" not in globals():
+    if kind.plain and name in _PLACES and not _loaded():
         cls = _load(name)           # a worker's case: its units' reduction alone imported
         _check_applies(cls, name, kind.shape)
         return _make(name, kind.shape)
@@ -393,7 +398,7 @@ def _make_prefix(kind: str, name: str) -> Reduction:
 
 @lru_cache(maxsize=None)
 def _make(kind: str, s: Shape) -> Reduction:
-    if "TABLE" not in globals():    # get_reduction's one path that loads one reduction
+    if not _loaded():               # get_reduction's one path that loads one reduction
         return _load(kind)(s)
     if kind == SYMMETRY:
         from counting.reduction.orbits import SymmetryReduction
