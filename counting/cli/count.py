@@ -32,7 +32,6 @@ from counting.store.database import StoreError, StoreRefused
 from counting.units import UnitResult
 from counting.labels import Labels, labels_of
 from grids.kind import as_kind
-from grids.sudoku import ALPHABET
 
 __all__ = ["count", "classes"]
 
@@ -65,11 +64,6 @@ def _load_job(shape: str, reduction: str | None, force: bool = False) -> jobs.Jo
         return jobs.Job.load(shape, reduction, force=force)
     except ValueError as e:
         fail(str(e))
-
-
-def _row_text(row) -> str:
-    """A row of digits as text grids write it (1-9, then A-Z)."""
-    return "".join(ALPHABET[d - 1] for d in row)
 
 
 @click.command()
@@ -492,13 +486,12 @@ def classes(shape, reduction, prefix, force, as_json, full_group):
     with say_if_slow(note, f"enumerating the classes of {shape} ..."):
         job = _load_job(shape, reduction, force)
         cls = job.classes
-    text = _row_text
+    text = job.reduction_object.representative_text
     if as_json:
         click.echo(json.dumps([{"class_id": c.class_id, **exact("weight", c.weight),
-                                "representative": [text(row) for row in c.representative]}
-                               for c in cls], indent=2))
+                                "representative": text(c)} for c in cls], indent=2))
         return
-    reps = [" / ".join(text(row) for row in c.representative) for c in cls]
+    reps = [" / ".join(text(c)) for c in cls]
     band_rows = len(cls[0].representative)
     title = labels_of(job.reduction_object).representative_label or (
         "representative (row 1)" if band_rows == 1 else f"representative (rows 1-{band_rows})")

@@ -29,7 +29,7 @@ from counting.reduction.listing import listing_notice
 from counting.units import Tally, UnitProblem, UnitSpec
 from dlx import ENGINE_VERSION, ExactCover
 from grids.shape import Shape, as_shape
-from grids.sudoku import Sudoku
+from grids.sudoku import ALPHABET, Sudoku
 
 __all__ = ["Reduction", "BandClass", "checked_counts"]
 
@@ -151,6 +151,11 @@ class Reduction(abc.ABC):
     def class_label(self, class_id: int) -> str | None:
         """What a class is, in words, for the report (None: nothing to add)."""
         return None
+
+    def representative_text(self, c: BandClass) -> list[str]:
+        """How ``gridcount classes`` writes the representative of class ``c``:
+        each of its rows as a grid writes it (1-9, then A-Z)."""
+        return ["".join(ALPHABET[d - 1] for d in row) for row in c.representative]
 
     def class_words(self, class_id: int) -> ClassWords:
         """How a run's log names class ``class_id`` when its last unit is in,

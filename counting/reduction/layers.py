@@ -302,6 +302,10 @@ class LayerReduction(Reduction):
     def class_label(self, class_id: int) -> str:
         return f"rows {class_id + 1} -> {class_id + 2}"
 
+    def representative_text(self, c: BandClass) -> list[str]:
+        """A transition's rows, ``L -> L + 1`` (not a row of digits: ``12``)."""
+        return [f"{a} -> {b}" for a, b in c.representative]
+
     def class_words(self, class_id: int) -> ClassWords:
         """A transition by its rows, and the one quantity its count is: a
         stage's ``Σ T_{L+1}`` (weight 0), the last transition's grids."""

@@ -367,3 +367,17 @@ def test_a_count_reads_the_layers_measurement_file_once(tmp_path, monkeypatch):
     assert red.cost_model() is None and red.work_shares(red.units()) == \
         even_work(red.units())
     assert reads.count(path) == 2
+
+
+def test_classes_shows_each_transition_as_its_rows_as_the_run_s_class_lines_name_it():
+    """``classes 2x3 --reduction layers`` showed the representative
+    ``((1, 2),)`` as the digit row "12": a transition reads "1 -> 2" under
+    its heading (the run's log names it "rows 1 -> 2"), in --json too."""
+    res = invoke("classes", "2x4", "--reduction", "layers")
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    assert lines[0].split()[:5] == ["class", "transition:", "rows", "L", "->"]
+    assert [line.split()[:4] for line in lines[1:4]] == [
+        ["0", "1", "->", "2"], ["1", "2", "->", "3"], ["2", "3", "->", "4"]]
+    rows = json.loads(invoke("classes", "2x4", "--reduction", "layers", "--json").output)
+    assert [r["representative"] for r in rows] == [["1 -> 2"], ["2 -> 3"], ["3 -> 4"]]
