@@ -111,7 +111,7 @@ class Progress:
         self.position = max(self.position, target)
 
     def write(self, message: str) -> None:
-        """Print a line above the bar."""
+        """Print a line of the run's results on stdout, above the bar (drawn on stderr)."""
         self.bar.write(message)
 
     def close(self) -> None:

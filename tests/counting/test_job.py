@@ -93,6 +93,19 @@ def test_a_class_total_is_logged_when_its_last_unit_arrives(job, store):
                    for m in complete)
 
 
+@pytest.mark.parametrize("bar", [True, False])
+def test_class_lines_are_results_on_stdout_whether_or_not_the_bar_is_drawn(job, store, capsys,
+                                                                           bar):
+    """A class line is a result of the run (``count -q`` and ``--json`` drop
+    it with the rest of the log): on stdout, with or without the bar, which
+    is drawn on stderr (--no-progress: none)."""
+    run_count(job, store, options=CountOptions(), progress=bar)
+    out, err = capsys.readouterr()
+    lines = [m for m in out.splitlines() if " complete: " in m]
+    assert len(lines) == len(job.classes) and " complete: " not in err
+    assert ("9/9 units" in err) is bar
+
+
 @pytest.mark.parametrize("shape", ["2x3", "1x6"])   # classes of 3 units; of one unit
 def test_a_job_of_many_classes_logs_only_the_classes_of_several_units(shape, tmp_path,
                                                                       monkeypatch):
