@@ -309,6 +309,17 @@ class Store:
         state = "closed" if self._conn is None else f"{len(self)}/{self.job.n_units} units"
         return f"<Store {str(self.path)!r} {self.job.shape}/{self.job.reduction} {state}>"
 
+    def pragma(self, name: str, value: int | None = None) -> int | None:
+        """The SQLite ``PRAGMA name`` of this store's connection, set to
+        ``value`` first unless None (a test's hook: a full disk is
+        ``max_page_count``, a read-only file ``query_only``)."""
+        if not name.isidentifier():
+            raise ValueError(f"{name!r} is not a PRAGMA name")
+        if value is not None:
+            self._db.execute(f"PRAGMA {name} = {int(value)}")
+        row = self._db.execute(f"PRAGMA {name}").fetchone()
+        return None if row is None else row[0]
+
     @property
     def _db(self) -> sqlite3.Connection:
         if self._conn is None:

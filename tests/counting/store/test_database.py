@@ -217,21 +217,20 @@ def test_engine_version_mismatch_is_refused_unless_allowed(db, job):
 
 def test_disk_full_during_record_becomes_store_error_and_store_stays_usable(store, db):
     store.record(make_result(0))
-    pages = store._conn.execute("PRAGMA page_count").fetchone()[0]
-    store._conn.execute(f"PRAGMA max_page_count = {pages}")  # simulate a full disk
+    store.pragma("max_page_count", store.pragma("page_count"))  # simulate a full disk
     with pytest.raises(StoreError, match="disk full") as exc_info:
         store.record(make_result(1, host="x" * 50_000))
     message = assert_one_line_naming(exc_info, db)
     assert message.startswith(f"cannot write to {db}")
     assert not store.in_transaction
     assert store.done_ids() == {0}
-    store._conn.execute("PRAGMA max_page_count = 1073741823")
+    store.pragma("max_page_count", 1073741823)
     assert store.record(make_result(1, host="x" * 50_000)) is True
     assert store.done_ids() == {0, 1}
 
 
 def test_read_only_database_during_record_becomes_store_error(store, db):
-    store._conn.execute("PRAGMA query_only = 1")
+    assert store.pragma("query_only", 1) == 1
     with pytest.raises(StoreError, match="read-only") as exc_info:
         store.record(make_result(0))
     assert_one_line_naming(exc_info, db)
@@ -468,3 +467,10 @@ def test_a_merge_conflict_counts_its_units_and_their_counts_with_separators(tmp_
     message = str(exc_info.value)
     assert ": 1,000 unit(s) disagree (unit 0: 1,000 here vs 2,000 there, " in message
     assert "unit 999: 1,999 here vs 2,999 there); nothing was merged" in message
+
+
+def test_a_pragma_is_read_and_set_through_the_store_and_its_name_checked(store):
+    assert store.pragma("query_only") == 0
+    assert store.pragma("query_only", 1) == 1 and store.pragma("query_only") == 1
+    with pytest.raises(ValueError, match="'query_only = 0; x' is not a PRAGMA name"):
+        store.pragma("query_only = 0; x")
