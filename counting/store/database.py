@@ -16,6 +16,7 @@ The library comes first and the CLI is a thin layer over it (STYLE.md §3.1):
 The file format (schema, header markers, row checksums) and the checks made
 on a file before it is trusted live in :mod:`counting.store.format`; the
 exceptions and :class:`JobInfo` are defined there and exported here.
+Merging stores of one job is :mod:`counting.store.merge` (:meth:`Store.merge_all`).
 
 Every row read is checked (:func:`~counting.store.format.row_checksum`, and
 its unit id against the job), so a damaged or hand-edited row stops the
@@ -30,7 +31,6 @@ import os
 import sqlite3
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Sequence
 
@@ -50,6 +50,7 @@ from counting.store.format import (
     StoreRefused,
 )
 from counting.store.lock import StoreLock, StoreLockedError
+from counting.store.merge import MergeReport, merge_into
 from counting.units import UnitResult
 
 __all__ = [
@@ -82,22 +83,6 @@ CHECKPOINT_SECONDS = 30.0
 
 # ---------------------------------------------------------------------------
 # Small records and helpers.
-
-
-@dataclass(frozen=True)
-class MergeReport:
-    """Outcome of :meth:`Store.merge_from`.
-
-    Attributes
-    ----------
-    added : int
-        Units copied from the other store.
-    identical : int
-        Units present in both stores with the same count (left unchanged).
-    """
-
-    added: int
-    identical: int
 
 
 def _to_exact(value, what: str) -> int:
@@ -423,78 +408,17 @@ class Store:
         transaction (:meth:`merge_all` of one store)."""
         return self.merge_all([other])[0]
 
-    def merge_all(self, others: Sequence["Store"]) -> list[MergeReport]:
+    def merge_all(self, others: Sequence) -> list[MergeReport]:
         """Copy into this store every unit of ``others`` it lacks: all of
-        them in one transaction, or nothing.
-
-        A source is a :class:`Store` or anything with its ``path``, ``job``
-        and ``results()`` (a :class:`counting.store.exchange.UnitsExport`).
-
-        The stores must belong to the same job in shape, reduction and
-        ``n_units``; engine versions may differ (each row keeps its own).
-        Every source is read and checked (row checksums) before anything is
-        written; a unit present in several sources is taken from the first.
+        them in one transaction, or nothing (:func:`counting.store.merge.merge_into`
+        says what a source may be, what is checked first and what is raised).
 
         Returns
         -------
         list of MergeReport
             One per store of ``others``, in order.
-
-        Raises
-        ------
-        OtherJobError
-            A source belongs to another job.
-        CorruptStoreError
-            A source (or this store) holds a damaged row.
-        ConflictError
-            Some unit has different counts here and in a source, or in two
-            sources; the error names the source and lists its disagreeing
-            units.
         """
-        for other in others:
-            if not (isinstance(other, Store) or callable(getattr(other, "results", None))):
-                raise TypeError(f"can only merge a Store or a units export, "
-                                f"got {type(other).__name__}")
-            differing = [
-                f"{name} is {getattr(other.job, name)!r} there but {getattr(self.job, name)!r} here"
-                for name in ("shape", "reduction", "n_units")
-                if getattr(other.job, name) != getattr(self.job, name)
-            ]
-            if differing:
-                raise OtherJobError(
-                    f"cannot merge {other.path} into {self.path}: they belong to different jobs ("
-                    + "; ".join(differing) + "); nothing was merged"
-                )
-        incoming = [(other, other.results()) for other in others]
-        reports = []
-        with self.atomic():
-            # unit id -> (count, where it comes from: None for this store)
-            have: dict[int, tuple[int, Path | None]] = {
-                r.unit_id: (r.count, None) for r in self.results()}
-            for other, results in incoming:
-                conflicts = [(r.unit_id, have[r.unit_id], r.count) for r in results
-                             if r.unit_id in have and have[r.unit_id][0] != r.count]
-                if conflicts:
-                    listing = ", ".join(
-                        f"unit {u}: {mine:,} {'here' if where is None else f'in {where}'} vs "
-                        f"{theirs:,} there" for u, (mine, where), theirs in conflicts
-                    )
-                    raise ConflictError(
-                        f"cannot merge {other.path} into {self.path}: {len(conflicts):,} unit(s) "
-                        f"disagree ({listing}); nothing was merged",
-                        [(u, mine, theirs) for u, (mine, _), theirs in conflicts],
-                    )
-                added = identical = 0
-                for r in results:
-                    if r.unit_id in have:
-                        identical += 1
-                    else:
-                        self._insert(self._validated_row(r))
-                        have[r.unit_id] = (r.count, other.path)
-                        added += 1
-                reports.append(MergeReport(added=added, identical=identical))
-        self.checkpoint()
-        return reports
+        return merge_into(self, others, lambda r: self._insert(self._validated_row(r)))
 
     def _validated_row(self, result: UnitResult) -> tuple:
         """``result`` as the values of ``fmt.COLUMNS``, checked."""

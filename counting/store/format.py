@@ -1,14 +1,14 @@
 """The on-disk format of a gridcount store, and the checks that recognise one.
 
 :mod:`counting.store.database` is the library to use (:class:`~counting.store.database.Store`);
-this module is its lower half: the schema and header markers, the typed
-exceptions, the job a store belongs to (:class:`JobInfo`), and the steps
-that look at a file before anything trusts it, let alone writes to it
-(``check_file_header``, ``is_blank``, ``read_job``, ``check_job``,
-``check_deletable``), that create a store (``initialise``), the checksum every unit row carries
-(``row_checksum``), and the one transaction helper every write goes
-through (``transaction``, with ``store_error`` for what SQLite errors
-become).
+this module is its lower half: the schema and header markers, the job a
+store belongs to (:class:`JobInfo`), and the steps that look at a file
+before anything trusts it, let alone writes to it (``check_file_header``,
+``is_blank``, ``read_job``, ``check_job``, ``check_deletable``), that create
+a store (``initialise``), and the checksum every unit row carries
+(``row_checksum``).  The typed exceptions and the one transaction helper
+every write goes through (``transaction``, with ``store_error`` for what
+SQLite errors become) are :mod:`counting.store.errors`'s, re-exported here.
 
 Schema (format version 2)
 -------------------------
@@ -76,11 +76,13 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Iterator
 
+from counting.store.errors import (BUSY_TIMEOUT, ConflictError, CorruptStoreError,
+                                   ForeignStoreError, OtherJobError, StoreError, StoreRefused,
+                                   as_store_errors, is_corruption, open_error, reason,
+                                   store_error, transaction)
 from counting.store.foreign import not_a_store_line
 from counting.units import UnitResult
 
@@ -100,7 +102,6 @@ FORMAT = "gridcount-store"  # value of meta key "format"
 FORMAT_VERSION = 2  # schema version written by this module (meta "format_version", user_version)
 
 SQLITE_MAGIC = b"SQLite format 3\x00"  # first 16 bytes of every SQLite 3 database file
-BUSY_TIMEOUT = 30.0  # seconds a writer waits for another process's write transaction
 
 # An exact counter column: non-empty, digits only, no leading zero.
 _DECIMAL = "{0} <> '' AND {0} NOT GLOB '*[^0-9]*' AND ({0} = '0' OR {0} NOT GLOB '0*')"
@@ -136,50 +137,6 @@ EXACT = ("count", "nodes", "dead_ends", "memo_hits")  # columns stored as decima
 META_KEYS = ("format", "format_version", "shape", "reduction", "engine_version", "n_units")
 
 
-# Exceptions: one line each, always naming the file.
-
-
-class StoreError(Exception):
-    """Base class of every error a store raises (here and in :mod:`counting.store.database`)."""
-
-
-class StoreRefused(StoreError):
-    """What was given is not a store this command can take: not a store at
-    all, or missing (:class:`ForeignStoreError`), another job's
-    (:class:`OtherJobError`), or a store another process is counting or
-    merging into (:class:`~counting.store.lock.StoreLockedError`).  The
-    CLI's refusals, exit code 2, like its other refusals; a damaged store
-    (:class:`CorruptStoreError`) is not one of them."""
-
-
-class ForeignStoreError(StoreRefused):
-    """The file is not a gridcount store (a directory, a device, a text...),
-    is not there, or belongs to another job."""
-
-
-class OtherJobError(ForeignStoreError):
-    """The store or units export belongs to another job (shape, reduction,
-    number of units, engine or kernel) than the one asked for."""
-
-
-class CorruptStoreError(StoreError):
-    """The file claims to be a SQLite database / gridcount store but is damaged."""
-
-
-class ConflictError(StoreError):
-    """A unit was counted twice with different results.
-
-    Attributes
-    ----------
-    conflicts : list of (unit_id, stored_count, new_count)
-        Every disagreeing unit, sorted by unit id.
-    """
-
-    def __init__(self, message: str, conflicts: list[tuple[int, int, int]]):
-        super().__init__(message)
-        self.conflicts = conflicts
-
-
 # The job a store belongs to.
 
 
@@ -211,100 +168,6 @@ class JobInfo:
                 raise ValueError(f"JobInfo.{name} must be a non-empty str, got {value!r}")
         if isinstance(self.n_units, bool) or not isinstance(self.n_units, int) or self.n_units < 1:
             raise ValueError(f"JobInfo.n_units must be a positive int, got {self.n_units!r}")
-
-
-# SQLite errors in a few words.
-
-
-def reason(exc: sqlite3.Error) -> str:
-    """A short human reason for a SQLite error."""
-    name = getattr(exc, "sqlite_errorname", "")  # Python >= 3.11
-    text = str(exc)
-    if name == "SQLITE_FULL" or "disk is full" in text:
-        return "disk full"
-    if name.startswith("SQLITE_READONLY") or "readonly database" in text:
-        return "read-only database or file"
-    if name.startswith("SQLITE_BUSY") or "database is locked" in text:
-        return f"database is locked by another process (waited {BUSY_TIMEOUT:g} s)"
-    if name.startswith("SQLITE_IOERR") or "disk I/O error" in text:
-        return "disk I/O error (is the disk full?)"
-    if name.startswith("SQLITE_CANTOPEN") or "unable to open" in text:
-        return "unable to open the database file"
-    return text
-
-
-def is_corruption(exc: sqlite3.Error) -> bool:
-    name = getattr(exc, "sqlite_errorname", "")
-    text = str(exc)
-    return (
-        name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
-        or "malformed" in text
-        or "not a database" in text
-    )
-
-
-def store_error(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
-    """The error to raise for ``exc``, met on the store at ``path`` while
-    ``doing`` (``f"write to {path}"``): a :class:`CorruptStoreError` if the
-    file is damaged, else a :class:`StoreError` saying ``cannot {doing}``
-    and why."""
-    if is_corruption(exc):
-        return CorruptStoreError(f"{path} is damaged: {exc}")
-    return StoreError(f"cannot {doing}: {reason(exc)}")
-
-
-@contextmanager
-def as_store_errors(path: Path, doing: str) -> Iterator[None]:
-    """Raise an SQLite error of the block as :func:`store_error` (``path``, ``doing``)."""
-    try:
-        yield
-    except sqlite3.Error as exc:
-        raise store_error(path, exc, doing) from exc
-
-
-@contextmanager
-def transaction(conn: sqlite3.Connection, path: Path, doing: str) -> Iterator[sqlite3.Connection]:
-    """Run the block in one transaction on ``conn`` (an autocommit connection).
-
-    At top level this is ``BEGIN IMMEDIATE`` ... ``COMMIT``; nested, a
-    SAVEPOINT.  Any exception, ``KeyboardInterrupt`` included
-    (``BaseException``), rolls the block back and is re-raised; SQLite
-    errors as :func:`store_error` (``path``, ``doing``).  The one home of
-    every transaction on a store (:meth:`counting.store.database.Store.atomic`,
-    :func:`initialise`, :func:`counting.store.versions.migrate`).
-
-    [IMMEDIATE takes the write lock up front: a deferred transaction that
-    reads and then writes can fail with SQLITE_BUSY in WAL mode instead of
-    waiting for the busy timeout.]
-    """
-    nested = conn.in_transaction
-    with as_store_errors(path, doing):
-        conn.execute("SAVEPOINT gridcount" if nested else "BEGIN IMMEDIATE")
-    try:
-        yield conn
-    except BaseException as exc:
-        # SQLite may already have rolled back by itself (e.g. on SQLITE_FULL).
-        if conn.in_transaction:
-            try:
-                if nested:
-                    conn.execute("ROLLBACK TO SAVEPOINT gridcount")
-                    conn.execute("RELEASE SAVEPOINT gridcount")
-                else:
-                    conn.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass  # the original error is the one worth reporting
-        if isinstance(exc, sqlite3.Error):
-            raise store_error(path, exc, doing) from exc
-        raise
-    try:
-        conn.execute("RELEASE SAVEPOINT gridcount" if nested else "COMMIT")
-    except sqlite3.Error as exc:
-        if not nested and conn.in_transaction:
-            try:
-                conn.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass
-        raise store_error(path, exc, doing) from exc
 
 
 # Opening, step by step.  Nothing is written to a file before it is known to
@@ -464,12 +327,6 @@ def quick_check_line(problems: list[str]) -> str:
     more = len(lines) - 1
     return (lines[0] if lines else "damaged") + \
         (f"; and {more:,} more problem{'s' * (more != 1)}" if more > 0 else "")
-
-
-def open_error(path: Path, exc: sqlite3.Error) -> StoreError:
-    if is_corruption(exc):
-        return CorruptStoreError(f"{path} is a damaged SQLite database ({exc})")
-    return StoreError(f"cannot open {path}: {reason(exc)}")
 
 
 def read_job(conn: sqlite3.Connection, path: Path, *, writable: bool = True) -> tuple[JobInfo, int]:
