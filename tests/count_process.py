@@ -2,9 +2,11 @@
 process of its own, and what it has stored so far: shared by the tests that
 interrupt, kill or wait for a running count (``tests/counting/test_cli.py``,
 ``test_cli_store.py``, ``test_dask.py``, ``test_cli_count_latin_group.py``,
-``test_cli_kind_tables.py``; ``tests/`` is on ``sys.path`` through its conftest)."""
+``test_cli_kind_tables.py``, ``reduction/test_layers_reduction.py``; ``tests/`` is on
+``sys.path`` through its conftest)."""
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -14,6 +16,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from cli_samples import invoke
 
 
 def units_in(db: Path) -> list[int]:
@@ -81,6 +85,22 @@ def killed_at_the_gate(args, db: Path, gate: Path, hold: int, stored: int,
     proc.send_signal(signal.SIGKILL)
     proc.communicate()
     return units_in(db)
+
+
+def killed_and_resumed(count_args, here: Path, *, hold: int, stored: int
+                       ) -> tuple[list[int], dict]:
+    """``gridcount count COUNT_ARGS --db k.sqlite --workers 1`` in ``here``,
+    killed at the gate (:func:`killed_at_the_gate`: the units from id ``hold``
+    held, killed once ``stored`` are in), then the same count again in this
+    process with ``--json``: the ids of the units the killed count stored, and
+    the resumed count's document."""
+    db = here / "k.sqlite"
+    count = ["count", *count_args, "--db", db, "--workers", 1]
+    kept = killed_at_the_gate([*count, "--no-progress"], db, here / "gate", hold=hold,
+                              stored=stored, cwd=here)
+    res = invoke(*count, "--json")
+    assert res.exit_code == 0, res.output
+    return kept, json.loads(res.stdout)
 
 
 def wait_for_waiting(gate: Path, k: int, proc: subprocess.Popen | None, timeout: float = 60

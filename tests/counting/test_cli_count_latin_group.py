@@ -13,7 +13,7 @@ import pytest
 
 from counting.store.database import Store
 from cli_samples import invoke
-from count_process import killed_at_the_gate
+from count_process import killed_and_resumed
 from latin_samples import latin_squares, union_find_classes
 
 ORACLE_GROUP = {"main-class": "main", "isomorphism": "isomorphism", "isotopy": "isotopy"}
@@ -94,12 +94,9 @@ def test_a_killed_count_resumes_to_the_same_total(here):
     the identity and the units before it stored, then resumed."""
     assert count_json("1x5", "--group", "isomorphism", "--db", "whole.sqlite")["total_int"] == \
         1411       # and the grid store of the identity, made before the killed count
-    db = here / "k.sqlite"
-    kept = killed_at_the_gate(["count", "1x5", "--up-to-symmetry", "--group", "isomorphism",
-                               "--db", db, "--workers", 1, "--no-progress"],
-                              db, here / "gate", hold=5, stored=2, cwd=here)
+    kept, doc = killed_and_resumed(["1x5", "--up-to-symmetry", "--group", "isomorphism"], here,
+                                   hold=5, stored=2)
     assert 0 in kept and len(set(kept)) == len(kept) < 7
-    doc = count_json("1x5", "--group", "isomorphism", "--db", "k.sqlite")
     assert doc["run"]["units_counted"] == 7 - len(kept) and doc["total_int"] == 1411
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from bandtables.kind_tables import KindBandTables
 from cli_samples import invoke, one_line_error
-from count_process import killed_at_the_gate, units_in
+from count_process import killed_and_resumed, units_in
 from counting.reduction import listing
 from counting.store.database import Store
 from grids.kind import as_kind
@@ -57,15 +57,12 @@ def test_a_kind_counted_by_the_tables_is_stored_under_their_name(here, scattered
 def test_a_killed_count_resumes_to_the_same_total(here, scattered):
     """Killed while its third unit waits at the gate: the units before it are stored
     once each, and the resumed count counts only the others."""
-    db = here / "k.sqlite"
-    kept = killed_at_the_gate(["count", scattered, "--reduction", "kind-tables", "--db", db,
-                               "--workers", 1, "--no-progress"],
-                              db, here / "gate", hold=2, stored=2, cwd=here)
+    kept, doc = killed_and_resumed([scattered, "--reduction", "kind-tables"], here, hold=2,
+                                   stored=2)
     assert len(set(kept)) == len(kept) == 2
-    doc = count_json(scattered, "--reduction", "kind-tables", "--db", "k.sqlite")
     assert doc["run"]["units_counted"] == 8 - 2
     assert int(doc["total_int"]) == six_brute_total("scattered")
-    assert sorted(units_in(db)) == list(range(8))
+    assert sorted(units_in(here / "k.sqlite")) == list(range(8))
 
 
 def test_a_recount_of_a_sample_searches_and_agrees(here, scattered):

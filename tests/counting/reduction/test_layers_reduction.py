@@ -21,7 +21,7 @@ import pytest
 
 import counting.reduction.layers as layers
 from cli_samples import invoke
-from count_process import killed_at_the_gate
+from count_process import killed_and_resumed
 from counting.reduction.layers import (LayerReduction, PARTS, forget_layers,
                                        layer_store_path)
 from counting.reduction.cost import even_work
@@ -163,15 +163,12 @@ def test_a_killed_count_resumes_counting_only_the_missing_units(here):
     """SIGKILL while a unit waits at the gate (a known point on any machine),
     then the same command: the published total, the stored units not counted again.
     (``--force``: no estimate, whose timed units would pass the gate too.)"""
-    db = here / "k.sqlite"
-    kept = killed_at_the_gate(["count", "2x4", "--reduction", "layers", "--db", db,
-                               "--workers", 1, "--no-progress", "--force"], db, here / "gate",
-                              hold=5, stored=5, cwd=here)
+    kept, doc = killed_and_resumed(["2x4", "--reduction", "layers", "--force"], here, hold=5,
+                                   stored=5)
     assert len(kept) == len(set(kept)) == 5
-    doc = count_json("--db", db)
     assert doc["run"]["units_counted"] == 9 - 5
     assert doc["total_int"] == PUBLISHED["2x4"]
-    again = count_json("--db", db)
+    again = count_json("--db", here / "k.sqlite")
     assert again["run"]["units_counted"] == 0 and again["total_int"] == PUBLISHED["2x4"]
 
 
