@@ -321,7 +321,7 @@ class Store:
         SAVEPOINT.  Any exception, ``KeyboardInterrupt`` included
         (``BaseException``), rolls the block back and is re-raised.  SQLite
         errors become :class:`StoreError` naming the file
-        (:func:`counting.store.format.transaction`).
+        (:func:`counting.store.errors.transaction`).
         """
         conn = self._db
         if self.read_only:

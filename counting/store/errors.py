@@ -122,7 +122,7 @@ def transaction(conn: sqlite3.Connection, path: Path, doing: str) -> Iterator[sq
     (``BaseException``), rolls the block back and is re-raised; SQLite
     errors as :func:`store_error` (``path``, ``doing``).  The one home of
     every transaction on a store (:meth:`counting.store.database.Store.atomic`,
-    :func:`initialise`, :func:`counting.store.versions.migrate`).
+    :func:`counting.store.format.initialise`, :func:`counting.store.versions.migrate`).
 
     [IMMEDIATE takes the write lock up front: a deferred transaction that
     reads and then writes can fail with SQLITE_BUSY in WAL mode instead of
