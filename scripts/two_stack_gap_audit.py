@@ -59,7 +59,7 @@ from functools import lru_cache
 from two_stack_results import units   # scripts/: the two-stack table's rows
 
 __all__ = ["row_group", "column_group", "row_generators", "column_generators", "classes", "cell_permutation", "possible_types",
-           "band_swap_left_stacks", "band_swap_element", "band_swap_unit", "band_swap_term", "brute_force", "possible_pairs", "audit", "main"]
+           "band_swap_fixed", "band_swap_element", "band_swap_unit", "band_swap_term", "third_route", "type_text", "brute_force", "possible_pairs", "audit", "main"]
 
 
 # -- permutations (tuples of images) ------------------------------------------
@@ -238,9 +238,21 @@ def possible_types(c: int, perm) -> list[tuple[int, ...]]:
 
 # -- 5. a third route for one term ---------------------------------------------
 
-def band_swap_left_stacks(c: int) -> int:
+def band_swap_fixed(c: int, k: int = 0) -> int:
     """``#fixed`` of the element swapping every band's rows and the stacks
-    column for column, with ``π = 1``: ``2^(C²)·P`` (docstring, step 5)."""
+    column for column, with ``π`` of ``k`` transpositions (docstring, step 5).
+
+    A digit's bands over the ``C`` columns are a permutation ``σ_d``; each
+    (column, band) holds two digits.  The row sets must be ``π``-invariant:
+    the two digits of a transposition lie in one row of every band, so never
+    in one (column, band).  In band ``b`` the digits sharing a column (``C``
+    edges "other row") and ``π``'s pairs (``k`` edges "same row") make
+    ``C − k`` paths and cycles plus one per cycle; a cycle is consistent when
+    it has an even number of pairs, and each consistent part has two row
+    choices.  The ``2k`` digits of ``π``'s pairs are placed one permutation
+    each (the first taken as the identity, times ``C!`` for the band
+    orders), the rest counted by the memoized recursion ``P`` on the matrix of
+    places left."""
     perms = list(itertools.permutations(range(c)))
 
     def canon(m: tuple[int, ...]) -> tuple[int, ...]:
@@ -263,7 +275,57 @@ def band_swap_left_stacks(c: int) -> int:
                 total += ways(canon(tuple(nxt)), left - 1)
         return total
 
-    return 2 ** (c * c) * ways(tuple([2] * (c * c)), 2 * c)
+    def weight(sigmas) -> int:
+        """``Π_b 2^(C − k + cycles)``, 0 if a cycle has an odd number of pairs."""
+        exponent = 0
+        for b in range(c):
+            share = {}                                  # column -> π-digits in band b there
+            for d, sg in enumerate(sigmas):
+                share.setdefault(sg.index(b), []).append(d)
+            other = {}
+            for ds in share.values():
+                if len(ds) == 2:
+                    other[ds[0]], other[ds[1]] = ds[1], ds[0]
+            seen, cycles = set(), 0
+            for start in range(2 * k):
+                if start in seen or start not in other:
+                    continue
+                x, pairs, closed = start, 0, False
+                while True:                              # walk: pair edge, then column edge
+                    seen.add(x)
+                    y = x ^ 1                           # digits 2i, 2i+1 are π's pair i
+                    seen.add(y)
+                    pairs += 1
+                    if y not in other:
+                        break
+                    x = other[y]
+                    if x == start:
+                        closed = True
+                        break
+                    if x in seen:
+                        break
+                if closed:
+                    if pairs % 2:
+                        return 0
+                    cycles += 1
+            exponent += c - k + cycles
+        return 2 ** exponent
+
+    if k == 0:
+        return 2 ** (c * c) * ways(tuple([2] * (c * c)), 2 * c)
+    total = 0
+    for rest in itertools.product(perms, repeat=2 * k - 1):
+        sigmas = (tuple(range(c)),) + rest
+        m = [2] * (c * c)
+        for sg in sigmas:
+            for j in range(c):
+                m[c * j + sg[j]] -= 1
+        if min(m) < 0:
+            continue
+        w = weight(sigmas)
+        if w:
+            total += w * ways(canon(tuple(m)), 2 * c - 2 * k)
+    return math.factorial(c) * total
 
 
 def band_swap_element(c: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -272,23 +334,33 @@ def band_swap_element(c: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(r ^ 1 for r in range(n)), tuple((x + c) % n for x in range(n))
 
 
-def band_swap_unit(c: int, table: list[dict]) -> int | None:
-    """``A`` of step 5's element with ``π = 1`` in the two-stack table (None: no such unit)."""
+def _involution_type(c: int, k: int) -> tuple[int, ...]:
+    return (2,) * k + (1,) * (2 * c - 2 * k)
+
+
+def band_swap_unit(c: int, table: list[dict], k: int = 0) -> int | None:
+    """``A`` of step 5's element with ``π`` of ``k`` transpositions in the
+    two-stack table (None: no such unit)."""
     want = band_swap_element(c)
     for u in table:
-        if _parse_element(u["element"]) == want and _parse_type(u["type"]) == (1,) * (2 * c):
+        if _parse_element(u["element"]) == want and _parse_type(u["type"]) == _involution_type(c, k):
             return u["A"]
     return None
 
 
-def band_swap_term(c: int, terms: dict) -> Fraction:
-    """``A`` of step 5's element with ``π = 1`` from :func:`brute_force`'s sums
-    over classes (divided by the class size)."""
+def band_swap_term(c: int, terms: dict, k: int = 0) -> Fraction:
+    """``A`` of step 5's element with ``π`` of ``k`` transpositions from
+    :func:`brute_force`'s sums over classes (divided by the class size)."""
     rho, kappa = band_swap_element(c)
     rclass, rsizes = classes(row_group(c), row_generators(c))
     cclass, csizes = classes(column_group(c), column_generators(c))
     i, j = rclass[rho], cclass[kappa]
-    return Fraction(terms.get((i, j, (1,) * (2 * c)), 0), rsizes[i] * csizes[j])
+    return Fraction(terms.get((i, j, _involution_type(c, k)), 0), rsizes[i] * csizes[j])
+
+
+def third_route(c: int, k: int) -> Fraction:
+    """``A`` of step 5's element with ``π`` of ``k`` transpositions: ``#fixed / z``."""
+    return Fraction(band_swap_fixed(c, k), _z(_involution_type(c, k)))
 
 
 # -- 6. brute force on a small shape -------------------------------------------
@@ -369,6 +441,11 @@ def _parse_element(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return images(rows), images(cols)
 
 
+def type_text(t: tuple[int, ...]) -> str:
+    """``(2, 2, 1, 1)`` as the table writes it: ``2^2 1^2``."""
+    return " ".join(f"{k}^{m}" if m > 1 else f"{k}" for k, m in Counter(t).items())
+
+
 def _parse_type(text: str) -> tuple[int, ...]:
     out = []
     for part in text.split():
@@ -447,7 +524,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("shape", help="a two-stack shape 2xC with a table in results/ (2x3, 2x4, 2x5)")
     parser.add_argument("--grids", type=int, help="the grid count (default: the table's own line)")
-    parser.add_argument("--third", action="store_true", help="count the band-swap term a third way")
+    parser.add_argument("--third", action="store_true",
+                        help="count the band-swap terms (π of 0, 1, 2 transpositions) a third way")
     parser.add_argument("--brute", action="store_true", help="brute force (2x2 and 2x3 only)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
@@ -466,15 +544,21 @@ def main(argv=None) -> int:
     if args.brute:
         out["brute_force"] = brute_force(c)
     if args.third:
-        fixed = band_swap_left_stacks(c)
-        a = Fraction(fixed, math.factorial(2 * c))
-        if args.brute:
-            other, where = band_swap_term(c, out["brute_force"]["terms"]), "brute force"
-        else:
-            other, where = band_swap_unit(c, table), "the table"
-        out["third_route"] = {"fixed": fixed, "A": a, f"A in {where}": other,
-                              "problems": [] if a == other else [f"A {_exact(a)} here, "
-                                                                 f"{_exact(other)} in {where}"]}
+        rows = {}
+        for k in range(min(2, c) + 1):
+            a = third_route(c, k)
+            if args.brute:
+                other, where = band_swap_term(c, out["brute_force"]["terms"], k), "brute force"
+            else:
+                other, where = band_swap_unit(c, table, k), "the table"
+            label = type_text(_involution_type(c, k))
+            rows[f"A, π of type {label}"] = a
+            rows[f"A, π of type {label}, in {where}"] = other
+            if a != (other or 0):
+                rows.setdefault("problems", []).append(f"k = {k}: A {_exact(a)} here, "
+                                                       f"{_exact(other)} in {where}")
+        rows.setdefault("problems", [])
+        out["third_route"] = rows
     if args.json:
         def enc(o):
             if isinstance(o, dict):
@@ -492,13 +576,13 @@ def main(argv=None) -> int:
                     continue
                 v = _exact(v)
                 if isinstance(v, list):
-                    print(f"  {k:<32} {len(v)}")
+                    print(f"  {k:<36} {len(v)}")
                     for line in v:
                         print(f"    {line}")
                 elif isinstance(v, int):
-                    print(f"  {k:<32} {v:>40,}")
+                    print(f"  {k:<36} {v:>40,}")
                 else:
-                    print(f"  {k:<32} {v:>40}")
+                    print(f"  {k:<36} {v:>40}")
     bad = [p for section in out.values() for p in section.get("problems", [])]
     return 1 if bad else 0
 
