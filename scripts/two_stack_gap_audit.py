@@ -22,25 +22,29 @@ table ``results/2xC-symmetry-two-stack.tsv``:
    divides ``L``; every digit fills ``N`` cells, so for each ``ℓ`` the
    digits on ``π``-cycles of length divisible by ``ℓ`` need ``N`` times as
    many cells on orbits of length divisible by ``ℓ``.  A type failing (a) or
-   (b) fixes no grid; the others must be exactly the table's units.
+   (b) fixes no grid; the others must be exactly the table's units.  (For
+   2x2 to 2x5, (b) removes no pair that (a) keeps: measured, 27, 55, 156 and
+   129 pairs either way.)
 3. **Each unit's class and size.**  The unit's element is looked up among
    the listed elements: its class here must have the table's size.
 4. **The division.**  ``E = (N/N! + Σ size·A) / |G|``, exact, with the
    sizes from step 1 and ``A`` from the table; ``N/N!`` must be an integer.
-5. **A third route for one term** (``--third``): the element swapping the
-   rows of every band and the two stacks column for column, ``π = 1``.  A
-   grid it fixes is any left stack (``2C × C``, each column all digits, each
-   band's box all digits; the right stack is its copy with the band rows
-   swapped).  Each digit meets every band once over the ``C`` columns (a
-   permutation of the bands), each (column, band) holds two digits in
-   either order, so ``#fixed = 2^(C²) · P`` with ``P`` the sequences of
-   ``2C`` permutation matrices (one per digit) summing to ``2·J``, counted
-   by a memoized recursion over the digits.  ``A = #fixed / (2C)!``.
+5. **A third route for three terms** (``--third``): the element swapping
+   the rows of every band and the two stacks column for column, ``π`` of
+   ``k = 0, 1, 2`` transpositions (2x5: units 19, 20, 21).  A grid it fixes
+   is a left stack (``2C × C``, each column all digits, each band's box all
+   digits; the right stack is its copy with the band rows swapped, relabelled
+   by ``π``) whose row sets ``π`` keeps.  Each digit meets every band once
+   over the ``C`` columns (a permutation of the bands), each (column, band)
+   holds two digits in either order; for ``π = 1``, ``#fixed = 2^(C²) · P``
+   with ``P`` the sequences of ``2C`` permutation matrices (one per digit)
+   summing to ``2·J``, counted by a memoized recursion over the digits
+   (:func:`band_swap_fixed` for ``k > 0``).  ``A = #fixed / z_t``.
 6. **Brute force on a small shape** (``--brute``, 2x2 and 2x3): every grid
    with box 1 standard, every element of G; ``A_t(g)`` per (class, type)
    and ``E``; no (class, type) with a fixed grid may be one step 2 drops.
 
-Run (2x5: about a minute; ``--third`` adds minutes)::
+Run (2x5: a few seconds; ``--third`` about 30 s more)::
 
     nice python scripts/two_stack_gap_audit.py 2x5 --third
     python scripts/two_stack_gap_audit.py 2x3 --brute --json
