@@ -29,17 +29,14 @@ table ``results/2xC-symmetry-two-stack.tsv``:
    the listed elements: its class here must have the table's size.
 4. **The division.**  ``E = (N/N! + Σ size·A) / |G|``, exact, with the
    sizes from step 1 and ``A`` from the table; ``N/N!`` must be an integer.
-5. **A third route for three terms** (``--third``): the element swapping
-   the rows of every band and the two stacks column for column, ``π`` of
-   ``k = 0, 1, 2`` transpositions (2x5: units 19, 20, 21).  A grid it fixes
-   is a left stack (``2C × C``, each column all digits, each band's box all
-   digits; the right stack is its copy with the band rows swapped, relabelled
-   by ``π``) whose row sets ``π`` keeps.  Each digit meets every band once
-   over the ``C`` columns (a permutation of the bands), each (column, band)
-   holds two digits in either order; for ``π = 1``, ``#fixed = 2^(C²) · P``
-   with ``P`` the sequences of ``2C`` permutation matrices (one per digit)
-   summing to ``2·J``, counted by a memoized recursion over the digits
-   (:func:`band_swap_fixed` for ``k > 0``).  ``A = #fixed / z_t``.
+5. **A third route for four terms** (``--third``;
+   ``scripts/two_stack_third_route.py``): elements swapping the stacks column
+   for column, counted from the left stack's digits (each meets every band
+   once over the ``C`` columns) without patterns, pattern classes, the
+   factorization kernel or exact cover: every band's rows swapped with ``π``
+   of ``k = 0, 1, 2`` transpositions (2x5: units 19, 20, 21), and the last
+   two bands exchanged row for row, the others' rows swapped, ``π = 1``
+   (unit 41).  Compared with the table, or with brute force under ``--brute``.
 6. **Brute force on a small shape** (``--brute``, 2x2 and 2x3): every grid
    with box 1 standard, every element of G; ``A_t(g)`` per (class, type)
    and ``E``; no (class, type) with a fixed grid may be one step 2 drops.
@@ -58,12 +55,15 @@ import math
 import sys
 from collections import Counter
 from fractions import Fraction
-from functools import lru_cache
 
 from two_stack_results import units   # scripts/: the two-stack table's rows
+from two_stack_third_route import (band_swap_element, band_swap_fixed, exchanged_pair_element,
+                                   exchanged_pair_fixed, involution_type)
 
-__all__ = ["row_group", "column_group", "row_generators", "column_generators", "classes", "cell_permutation", "possible_types",
-           "band_swap_fixed", "band_swap_element", "band_swap_unit", "band_swap_term", "third_route", "type_text", "brute_force", "possible_pairs", "audit", "main"]
+__all__ = ["row_group", "column_group", "row_generators", "column_generators", "classes",
+           "cell_permutation", "possible_types", "possible_pairs", "table_term", "brute_term",
+           "band_swap_unit", "band_swap_term", "third_route", "type_text", "brute_force", "audit",
+           "main"]
 
 
 # -- permutations (tuples of images) ------------------------------------------
@@ -240,131 +240,40 @@ def possible_types(c: int, perm) -> list[tuple[int, ...]]:
     return out
 
 
-# -- 5. a third route for one term ---------------------------------------------
+# -- 5. a third route: scripts/two_stack_third_route.py ---------------------------
 
-def band_swap_fixed(c: int, k: int = 0) -> int:
-    """``#fixed`` of the element swapping every band's rows and the stacks
-    column for column, with ``π`` of ``k`` transpositions (docstring, step 5).
-
-    A digit's bands over the ``C`` columns are a permutation ``σ_d``; each
-    (column, band) holds two digits.  The row sets must be ``π``-invariant:
-    the two digits of a transposition lie in one row of every band, so never
-    in one (column, band).  In band ``b`` the digits sharing a column (``C``
-    edges "other row") and ``π``'s pairs (``k`` edges "same row") make
-    ``C − k`` paths and cycles plus one per cycle; a cycle is consistent when
-    it has an even number of pairs, and each consistent part has two row
-    choices.  The ``2k`` digits of ``π``'s pairs are placed one permutation
-    each (the first taken as the identity, times ``C!`` for the band
-    orders), the rest counted by the memoized recursion ``P`` on the matrix of
-    places left."""
-    perms = list(itertools.permutations(range(c)))
-
-    def canon(m: tuple[int, ...]) -> tuple[int, ...]:
-        # any row and column order of the matrix leaves the count unchanged
-        rows = sorted(tuple(m[c * i:c * i + c]) for i in range(c))
-        cols = sorted(zip(*rows))
-        rows = sorted(zip(*cols))
-        return tuple(x for r in rows for x in r)
-
-    @lru_cache(maxsize=None)
-    def ways(m: tuple[int, ...], left: int) -> int:
-        if left == 0:
-            return 1
-        total = 0
-        for p in perms:
-            if all(m[c * j + p[j]] for j in range(c)):
-                nxt = list(m)
-                for j in range(c):
-                    nxt[c * j + p[j]] -= 1
-                total += ways(canon(tuple(nxt)), left - 1)
-        return total
-
-    def weight(sigmas) -> int:
-        """``Π_b 2^(C − k + cycles)``, 0 if a cycle has an odd number of pairs."""
-        exponent = 0
-        for b in range(c):
-            share = {}                                  # column -> π-digits in band b there
-            for d, sg in enumerate(sigmas):
-                share.setdefault(sg.index(b), []).append(d)
-            other = {}
-            for ds in share.values():
-                if len(ds) == 2:
-                    other[ds[0]], other[ds[1]] = ds[1], ds[0]
-            seen, cycles = set(), 0
-            for start in range(2 * k):
-                if start in seen or start not in other:
-                    continue
-                x, pairs, closed = start, 0, False
-                while True:                              # walk: pair edge, then column edge
-                    seen.add(x)
-                    y = x ^ 1                           # digits 2i, 2i+1 are π's pair i
-                    seen.add(y)
-                    pairs += 1
-                    if y not in other:
-                        break
-                    x = other[y]
-                    if x == start:
-                        closed = True
-                        break
-                    if x in seen:
-                        break
-                if closed:
-                    if pairs % 2:
-                        return 0
-                    cycles += 1
-            exponent += c - k + cycles
-        return 2 ** exponent
-
-    if k == 0:
-        return 2 ** (c * c) * ways(tuple([2] * (c * c)), 2 * c)
-    total = 0
-    for rest in itertools.product(perms, repeat=2 * k - 1):
-        sigmas = (tuple(range(c)),) + rest
-        m = [2] * (c * c)
-        for sg in sigmas:
-            for j in range(c):
-                m[c * j + sg[j]] -= 1
-        if min(m) < 0:
-            continue
-        w = weight(sigmas)
-        if w:
-            total += w * ways(canon(tuple(m)), 2 * c - 2 * k)
-    return math.factorial(c) * total
-
-
-def band_swap_element(c: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Step 5's element: every band's rows swapped, the stacks exchanged column for column."""
-    n = 2 * c
-    return tuple(r ^ 1 for r in range(n)), tuple((x + c) % n for x in range(n))
-
-
-def _involution_type(c: int, k: int) -> tuple[int, ...]:
-    return (2,) * k + (1,) * (2 * c - 2 * k)
-
-
-def band_swap_unit(c: int, table: list[dict], k: int = 0) -> int | None:
-    """``A`` of step 5's element with ``π`` of ``k`` transpositions in the
-    two-stack table (None: no such unit)."""
-    want = band_swap_element(c)
+def table_term(table: list[dict], element, t: tuple[int, ...]) -> int | None:
+    """``A`` of ``element`` (row and column images) with ``π`` of type ``t``
+    in the two-stack table (None: no such unit)."""
     for u in table:
-        if _parse_element(u["element"]) == want and _parse_type(u["type"]) == _involution_type(c, k):
+        if _parse_element(u["element"]) == element and _parse_type(u["type"]) == t:
             return u["A"]
     return None
 
 
-def band_swap_term(c: int, terms: dict, k: int = 0) -> Fraction:
-    """``A`` of step 5's element with ``π`` of ``k`` transpositions from
-    :func:`brute_force`'s sums over classes (divided by the class size)."""
-    rho, kappa = band_swap_element(c)
+def brute_term(c: int, terms: dict, element, t: tuple[int, ...]) -> Fraction:
+    """``A`` of ``element`` with ``π`` of type ``t`` from :func:`brute_force`'s
+    sums over classes (divided by the class size)."""
+    rho, kappa = element
     rclass, rsizes = classes(row_group(c), row_generators(c))
     cclass, csizes = classes(column_group(c), column_generators(c))
     i, j = rclass[rho], cclass[kappa]
-    return Fraction(terms.get((i, j, _involution_type(c, k)), 0), rsizes[i] * csizes[j])
+    return Fraction(terms.get((i, j, t), 0), rsizes[i] * csizes[j])
+
+
+def band_swap_unit(c: int, table: list[dict], k: int = 0) -> int | None:
+    """``A`` of step 5's element with ``π`` of ``k`` transpositions in the table."""
+    return table_term(table, band_swap_element(c), involution_type(c, k))
+
+
+def band_swap_term(c: int, terms: dict, k: int = 0) -> Fraction:
+    """``A`` of step 5's element with ``π`` of ``k`` transpositions by brute force."""
+    return brute_term(c, terms, band_swap_element(c), involution_type(c, k))
 
 
 def third_route(c: int, k: int) -> Fraction:
     """``A`` of step 5's element with ``π`` of ``k`` transpositions: ``#fixed / z``."""
-    return Fraction(band_swap_fixed(c, k), _z(_involution_type(c, k)))
+    return Fraction(band_swap_fixed(c, k), _z(involution_type(c, k)))
 
 
 # -- 6. brute force on a small shape -------------------------------------------
@@ -555,12 +464,21 @@ def main(argv=None) -> int:
                 other, where = band_swap_term(c, out["brute_force"]["terms"], k), "brute force"
             else:
                 other, where = band_swap_unit(c, table, k), "the table"
-            label = type_text(_involution_type(c, k))
+            label = type_text(involution_type(c, k))
             rows[f"A, π of type {label}"] = a
             rows[f"A, π of type {label}, in {where}"] = other
             if a != (other or 0):
                 rows.setdefault("problems", []).append(f"k = {k}: A {_exact(a)} here, "
                                                        f"{_exact(other)} in {where}")
+        a = Fraction(exchanged_pair_fixed(c), math.factorial(2 * c))
+        element, t = exchanged_pair_element(c), (1,) * (2 * c)
+        other = (brute_term(c, out["brute_force"]["terms"], element, t) if args.brute
+                 else table_term(table, element, t))
+        rows["A, last bands exchanged, π = 1"] = a
+        rows[f"A, last bands exchanged, π = 1, in {where}"] = other
+        if a != (other or 0):
+            rows.setdefault("problems", []).append(f"exchanged bands: A {_exact(a)} here, "
+                                                   f"{_exact(other)} in {where}")
         rows.setdefault("problems", [])
         out["third_route"] = rows
     if args.json:
@@ -580,13 +498,13 @@ def main(argv=None) -> int:
                     continue
                 v = _exact(v)
                 if isinstance(v, list):
-                    print(f"  {k:<36} {len(v)}")
+                    print(f"  {k:<48} {len(v)}")
                     for line in v:
                         print(f"    {line}")
                 elif isinstance(v, int):
-                    print(f"  {k:<36} {v:>40,}")
+                    print(f"  {k:<48} {v:>28,}")
                 else:
-                    print(f"  {k:<36} {v:>40}")
+                    print(f"  {k:<48} {v:>28}")
     bad = [p for section in out.values() for p in section.get("problems", [])]
     return 1 if bad else 0
 

@@ -4,7 +4,8 @@ can be non-zero and the final division, computed again from the definitions
 by code that shares nothing with the package, must reproduce the two-stack
 tables of 2x4 (1,673,187, OEIS A291188) and 2x5; the pairs it keeps must
 contain every pair with a fixed grid found by brute force (2x2, 2x3); and
-its third route for the band-swap terms (π of 0, 1, 2 transpositions) must
+its third routes (scripts/two_stack_third_route.py: every band's rows swapped
+with π of 0, 1, 2 transpositions; the last two bands exchanged, π = 1) must
 equal brute force and the tables.
 """
 from __future__ import annotations
@@ -75,6 +76,18 @@ def test_the_third_route_equals_the_table(audit, shape, k):
     table, _ = audit.units(shape)
     a = audit.third_route(c, k)
     assert a.denominator == 1 and a == audit.band_swap_unit(c, table, k)
+
+
+def test_the_exchanged_bands_route_equals_brute_force_and_the_tables(audit, load_script):
+    third = load_script("two_stack_third_route")
+    element, one = third.exchanged_pair_element(2), (1,) * 4
+    assert Fraction(third.exchanged_pair_fixed(2), 24) == audit.brute_term(2, audit.brute_force(2)["terms"],
+                                                                           element, one) == 1
+    for c, unit in ((4, 59), (5, 41)):                 # 2x4's unit 59, 2x5's unit 41
+        table, _ = audit.units(f"2x{c}")
+        a = Fraction(third.exchanged_pair_fixed(c), audit.math.factorial(2 * c))
+        assert a == audit.table_term(table, third.exchanged_pair_element(c), (1,) * (2 * c))
+        assert a == next(u["A"] for u in table if u["unit"] == unit)
 
 
 def test_a_bad_shape_is_a_usage_error(audit, capsys):
