@@ -29,19 +29,19 @@ table ``results/2xC-symmetry-two-stack.tsv``:
    the listed elements: its class here must have the table's size.
 4. **The division.**  ``E = (N/N! + Σ size·A) / |G|``, exact, with the
    sizes from step 1 and ``A`` from the table; ``N/N!`` must be an integer.
-5. **A third route for four terms** (``--third``;
+5. **A third route for five terms** (``--third``;
    ``scripts/two_stack_third_route.py``): elements swapping the stacks column
    for column, counted from the left stack's digits (each meets every band
    once over the ``C`` columns) without patterns, pattern classes, the
    factorization kernel or exact cover: every band's rows swapped with ``π``
    of ``k = 0, 1, 2`` transpositions (2x5: units 19, 20, 21), and the last
-   two bands exchanged row for row, the others' rows swapped, ``π = 1``
-   (unit 41).  Compared with the table, or with brute force under ``--brute``.
+   two bands exchanged row for row, the others' rows swapped, ``π`` of
+   ``k = 0, 1`` transpositions (units 41, 42).  Compared with the table, or with brute force under ``--brute``.
 6. **Brute force on a small shape** (``--brute``, 2x2 and 2x3): every grid
    with box 1 standard, every element of G; ``A_t(g)`` per (class, type)
    and ``E``; no (class, type) with a fixed grid may be one step 2 drops.
 
-Run (2x5: a few seconds; ``--third`` about 30 s more)::
+Run (2x5: a few seconds; ``--third`` about 80 s more)::
 
     nice python scripts/two_stack_gap_audit.py 2x5 --third
     python scripts/two_stack_gap_audit.py 2x3 --brute --json
@@ -62,7 +62,7 @@ from two_stack_third_route import (band_swap_element, band_swap_fixed, exchanged
 
 __all__ = ["row_group", "column_group", "row_generators", "column_generators", "classes",
            "cell_permutation", "possible_types", "possible_pairs", "table_term", "brute_term",
-           "band_swap_unit", "band_swap_term", "third_route", "type_text", "brute_force", "audit",
+           "band_swap_unit", "band_swap_term", "third_route", "type_text", "z_order", "brute_force", "audit",
            "main"]
 
 
@@ -115,7 +115,7 @@ def _power_type(t: tuple[int, ...], k: int) -> tuple[int, ...]:
     return tuple(sorted(out, reverse=True))
 
 
-def _z(t: tuple[int, ...]) -> int:
+def z_order(t: tuple[int, ...]) -> int:
     """Centraliser order in S_N of a permutation of cycle type ``t``."""
     return math.prod(k ** m * math.factorial(m) for k, m in Counter(t).items())
 
@@ -273,7 +273,7 @@ def band_swap_term(c: int, terms: dict, k: int = 0) -> Fraction:
 
 def third_route(c: int, k: int) -> Fraction:
     """``A`` of step 5's element with ``π`` of ``k`` transpositions: ``#fixed / z``."""
-    return Fraction(band_swap_fixed(c, k), _z(involution_type(c, k)))
+    return Fraction(band_swap_fixed(c, k), z_order(involution_type(c, k)))
 
 
 # -- 6. brute force on a small shape -------------------------------------------
@@ -470,15 +470,17 @@ def main(argv=None) -> int:
             if a != (other or 0):
                 rows.setdefault("problems", []).append(f"k = {k}: A {_exact(a)} here, "
                                                        f"{_exact(other)} in {where}")
-        a = Fraction(exchanged_pair_fixed(c), math.factorial(2 * c))
-        element, t = exchanged_pair_element(c), (1,) * (2 * c)
-        other = (brute_term(c, out["brute_force"]["terms"], element, t) if args.brute
-                 else table_term(table, element, t))
-        rows["A, last bands exchanged, π = 1"] = a
-        rows[f"A, last bands exchanged, π = 1, in {where}"] = other
-        if a != (other or 0):
-            rows.setdefault("problems", []).append(f"exchanged bands: A {_exact(a)} here, "
-                                                   f"{_exact(other)} in {where}")
+        for k in (0, 1):
+            t = involution_type(c, k)
+            a = Fraction(exchanged_pair_fixed(c, k), z_order(t))
+            element = exchanged_pair_element(c)
+            other = (brute_term(c, out["brute_force"]["terms"], element, t) if args.brute
+                     else table_term(table, element, t))
+            rows[f"A, last bands exchanged, π of type {type_text(t)}"] = a
+            rows[f"A, last bands exchanged, π of type {type_text(t)}, in {where}"] = other
+            if a != (other or 0):
+                rows.setdefault("problems", []).append(f"exchanged bands, k = {k}: A {_exact(a)} "
+                                                       f"here, {_exact(other)} in {where}")
         rows.setdefault("problems", [])
         out["third_route"] = rows
     if args.json:
@@ -498,13 +500,13 @@ def main(argv=None) -> int:
                     continue
                 v = _exact(v)
                 if isinstance(v, list):
-                    print(f"  {k:<48} {len(v)}")
+                    print(f"  {k:<60} {len(v)}")
                     for line in v:
                         print(f"    {line}")
                 elif isinstance(v, int):
-                    print(f"  {k:<48} {v:>28,}")
+                    print(f"  {k:<60} {v:>26,}")
                 else:
-                    print(f"  {k:<48} {v:>28}")
+                    print(f"  {k:<60} {v:>26}")
     bad = [p for section in out.values() for p in section.get("problems", [])]
     return 1 if bad else 0
 

@@ -12,7 +12,7 @@ digits in either order, and the condition on the row sets becomes one on
 those orders.  :func:`band_swap_fixed` counts the element that swaps the rows
 of every band (2x5: units 19, 20, 21 for ``π`` of 0, 1, 2 transpositions),
 :func:`exchanged_pair_fixed` the one that exchanges the last two bands row
-for row (unit 41, ``π = 1``).  ``scripts/two_stack_gap_audit.py --third``
+for row (units 41 and 42, ``π`` of 0 and 1 transpositions).  ``scripts/two_stack_gap_audit.py --third``
 compares them with the tables and with brute force.
 """
 from __future__ import annotations
@@ -121,40 +121,49 @@ def band_swap_fixed(c: int, k: int = 0) -> int:
     return math.factorial(c) * total
 
 
-def exchanged_pair_fixed(c: int) -> int:
+def exchanged_pair_fixed(c: int, k: int = 0) -> int:
     """``#fixed`` of the element exchanging the last two bands row for row,
     swapping the rows of every other band and the stacks column for column,
-    with ``π = 1`` (2x5: unit 41).
+    with ``π`` of ``k`` = 0 or 1 transpositions (2x5: units 41 and 42).
 
-    The left stack's row sets must satisfy ``S_ρ(r) = comp S_r``: the other
-    bands are free (two orders per (column, band), ``2^(C(C−2))``), and in the
-    exchanged bands a digit's row in the second is the other row than in the
-    first.  Digits sharing a column in either band take different rows, so
-    the rows of the two bands are one 2-colouring of the union of two
-    matchings: ``2^cycles``.  Give each digit its columns ``(a, b)`` in the two
-    bands (``a ≠ b``); the matrix ``Q`` of how many digits have each
-    ``(a, b)`` (row and column sums 2) fixes the cycles (those of ``Q`` as a
-    2-regular bipartite multigraph) and the ways ``W(Q)`` to give each digit
-    the other bands in its other columns, two digits per (column, band).
-    ``#fixed = 2^(C(C−2)) · Σ_Q (2C)!/Π Q! · 2^cycles(Q) · W(Q)``."""
+    The left stack's row sets must satisfy ``π(S_ρ(r)) = comp S_r``.  A band
+    with its rows swapped: its row sets are ``π``-invariant, as in
+    :func:`band_swap_fixed` (``2^(C−k)`` row choices; 0 if ``π``'s pair shares
+    a column there).  The exchanged bands: a digit ``d``'s row in the second
+    is the other row than ``π d``'s in the first, so the rows of the first
+    are one 2-colouring of the column matching ``M_1`` and ``π(M_2)``:
+    ``2^cycles``.  Give each digit its columns ``(a, b)`` in the two bands
+    (``a ≠ b``); the cycles are those of the 2-regular bipartite multigraph
+    with an edge ``(a(d), b(π d))`` per digit.  For ``k = 0`` the matrix ``Q``
+    of how many digits have each ``(a, b)`` (row and column sums 2) fixes
+    them and the ways ``W`` to give each digit the other bands in its other
+    columns, two digits per (column, band)::
+
+        #fixed = 2^(C(C−2)) · Σ_Q (2C)!/Π Q! · 2^cycles · W(Q).
+
+    For ``k = 1`` the pair's two digits are placed first (the first at
+    columns (0, 1) with the other bands in order, times ``C(C−1)·(C−2)!`` for
+    the column and band orders), the other ``2C − 2`` by ``Q`` as above."""
+    if k not in (0, 1):
+        raise ValueError(f"k must be 0 or 1, got {k}")
     n = 2 * c
     cells = [(a, b) for a in range(c) for b in range(c) if a != b]
     bands = list(itertools.permutations(range(c - 2)))
 
-    def matrices(k: int, rows: list[int], cols: list[int], chosen: tuple):
-        if k == len(cells):
+    def matrices(i: int, rows: list[int], cols: list[int], chosen: tuple):
+        if i == len(cells):
             if not any(rows) and not any(cols):
                 yield chosen
             return
-        a, b = cells[k]
+        a, b = cells[i]
         for q in range(min(rows[a], cols[b]) + 1):
             rows[a] -= q
             cols[b] -= q
-            yield from matrices(k + 1, rows, cols, chosen + (q,))
+            yield from matrices(i + 1, rows, cols, chosen + (q,))
             rows[a] += q
             cols[b] += q
 
-    def cycles(q: tuple) -> int:
+    def cycles(edges) -> int:
         parent = list(range(2 * c))
 
         def find(x: int) -> int:
@@ -162,12 +171,11 @@ def exchanged_pair_fixed(c: int) -> int:
                 parent[x] = parent[parent[x]]
                 x = parent[x]
             return x
-        for (a, b), m in zip(cells, q):
-            if m:
-                parent[find(a)] = find(c + b)
+        for a, b in edges:
+            parent[find(a)] = find(c + b)
         return len({find(x) for x in range(2 * c)})
 
-    def ways_left(digits: list[tuple[int, ...]]) -> int:
+    def ways_left(digits: list[tuple[int, ...]], cap0: tuple[int, ...]) -> int:
         @lru_cache(maxsize=None)
         def go(i: int, cap: tuple) -> int:
             if i == len(digits):
@@ -181,16 +189,46 @@ def exchanged_pair_fixed(c: int) -> int:
                         nxt[x] -= 1
                     total += go(i + 1, tuple(nxt))
             return total
-        return go(0, tuple([2] * (c * (c - 2))))
+        return go(0, cap0)
 
+    def others(a: int, b: int) -> tuple[int, ...]:
+        return tuple(x for x in range(c) if x not in (a, b))
+
+    def summed(rows: list[int], cols: list[int], fixed_edges, cap: tuple[int, ...]) -> int:
+        """Σ over the free digits' matrices Q: labellings · 2^cycles · W."""
+        free = sum(rows)
+        total = 0
+        for q in matrices(0, rows, cols, ()):
+            digits = []
+            for (a, b), m in zip(cells, q):
+                digits += [others(a, b)] * m
+            edges = [cell for cell, m in zip(cells, q) if m] + list(fixed_edges)
+            labellings = math.factorial(free) // math.prod(math.factorial(m) for m in q)
+            total += labellings * 2 ** cycles(edges) * ways_left(sorted(digits), cap)
+        return total
+
+    full = tuple([2] * (c * (c - 2)))
+    if k == 0:
+        return 2 ** (c * (c - 2)) * summed([2] * c, [2] * c, (), full)
+    a1, a2 = 0, 1                                   # the first digit's columns in the exchanged bands
+    first = {(col, t) for t, col in enumerate(others(a1, a2))}
     total = 0
-    for q in matrices(0, [2] * c, [2] * c, ()):
-        digits = []
-        for (a, b), m in zip(cells, q):
-            digits += [tuple(x for x in range(c) if x not in (a, b))] * m
-        labellings = math.factorial(n) // math.prod(math.factorial(m) for m in q)
-        total += labellings * 2 ** cycles(q) * ways_left(sorted(digits))
-    return 2 ** (c * (c - 2)) * total
+    for b1, b2 in cells:
+        for p in bands:
+            second = {(col, p[t]) for t, col in enumerate(others(b1, b2))}
+            if first & second:
+                continue                            # the pair in one column of a swapped band
+            cap = list(full)
+            for col, band in first | second:
+                cap[col * (c - 2) + band] -= 1
+            rows, cols = [2] * c, [2] * c
+            for x in (a1, b1):
+                rows[x] -= 1
+            for x in (a2, b2):
+                cols[x] -= 1
+            # the pair's edges (a(d), b(π d)): first digit (a1, b2), second (b1, a2)
+            total += summed(rows, cols, ((a1, b2), (b1, a2)), tuple(cap))
+    return 2 ** ((c - 2) * (c - 1)) * c * (c - 1) * math.factorial(c - 2) * total
 
 
 def exchanged_pair_element(c: int) -> tuple[tuple[int, ...], tuple[int, ...]]:

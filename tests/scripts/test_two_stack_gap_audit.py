@@ -5,7 +5,8 @@ by code that shares nothing with the package, must reproduce the two-stack
 tables of 2x4 (1,673,187, OEIS A291188) and 2x5; the pairs it keeps must
 contain every pair with a fixed grid found by brute force (2x2, 2x3); and
 its third routes (scripts/two_stack_third_route.py: every band's rows swapped
-with π of 0, 1, 2 transpositions; the last two bands exchanged, π = 1) must
+with π of 0, 1, 2 transpositions; the last two bands exchanged, π of 0, 1)
+must
 equal brute force and the tables.
 """
 from __future__ import annotations
@@ -78,16 +79,23 @@ def test_the_third_route_equals_the_table(audit, shape, k):
     assert a.denominator == 1 and a == audit.band_swap_unit(c, table, k)
 
 
-def test_the_exchanged_bands_route_equals_brute_force_and_the_tables(audit, load_script):
+@pytest.mark.parametrize("k, a", [(0, 1), (1, 4)])
+def test_the_exchanged_bands_route_equals_brute_force_on_2x2(audit, load_script, k, a):
     third = load_script("two_stack_third_route")
-    element, one = third.exchanged_pair_element(2), (1,) * 4
-    assert Fraction(third.exchanged_pair_fixed(2), 24) == audit.brute_term(2, audit.brute_force(2)["terms"],
-                                                                           element, one) == 1
-    for c, unit in ((4, 59), (5, 41)):                 # 2x4's unit 59, 2x5's unit 41
-        table, _ = audit.units(f"2x{c}")
-        a = Fraction(third.exchanged_pair_fixed(c), audit.math.factorial(2 * c))
-        assert a == audit.table_term(table, third.exchanged_pair_element(c), (1,) * (2 * c))
-        assert a == next(u["A"] for u in table if u["unit"] == unit)
+    t = third.involution_type(2, k)
+    got = Fraction(third.exchanged_pair_fixed(2, k), audit.z_order(t))
+    assert got == audit.brute_term(2, audit.brute_force(2)["terms"], third.exchanged_pair_element(2), t) == a
+
+
+@pytest.mark.parametrize("c, k, unit", [(4, 0, 59), (4, 1, 60), (5, 0, 41)])
+def test_the_exchanged_bands_route_equals_the_tables(audit, load_script, c, k, unit):
+    """2x5 with k = 1 (unit 42, about 45 s) is run by the script."""
+    third = load_script("two_stack_third_route")
+    table, _ = audit.units(f"2x{c}")
+    t = third.involution_type(c, k)
+    a = Fraction(third.exchanged_pair_fixed(c, k), audit.z_order(t))
+    assert a == audit.table_term(table, third.exchanged_pair_element(c), t)
+    assert a == next(u["A"] for u in table if u["unit"] == unit)
 
 
 def test_a_bad_shape_is_a_usage_error(audit, capsys):
