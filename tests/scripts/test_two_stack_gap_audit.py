@@ -87,7 +87,8 @@ def test_the_exchanged_bands_route_equals_brute_force_on_2x2(audit, load_script,
     assert got == audit.brute_term(2, audit.brute_force(2)["terms"], third.exchanged_pair_element(2), t) == a
 
 
-@pytest.mark.parametrize("c, k, unit", [(4, 0, 59), (4, 1, 60), (5, 0, 41)])
+@pytest.mark.parametrize("c, k, unit", [(4, 0, 59), (4, 1, 60),
+                                         pytest.param(5, 0, 41, marks=pytest.mark.slow)])  # 2x5: ~20 s
 def test_the_exchanged_bands_route_equals_the_tables(audit, load_script, c, k, unit):
     """2x5 with k = 1 (unit 42, about 45 s) is run by the script."""
     third = load_script("two_stack_third_route")
