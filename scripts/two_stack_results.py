@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["RESULTS", "table", "record"]
+__all__ = ["RESULTS", "table", "units", "record"]
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 
@@ -27,6 +27,24 @@ def table(shape: str) -> dict[int, int]:
         if cells and cells[0].isdigit():
             out[int(cells[0])] = int(cells[4])
     return out
+
+
+def units(shape: str) -> tuple[list[dict], int]:
+    """The rows of the two-stack table of ``shape`` (``unit``, class ``size``,
+    relabelling ``type``, ``element``, ``A``) and the grid count its report
+    divides by N! for the identity."""
+    out = []
+    for line in (RESULTS / f"{shape}-symmetry-two-stack.tsv").read_text().splitlines():
+        cells = line.split("\t")
+        if cells and cells[0].isdigit():
+            out.append({"unit": int(cells[0]), "size": int(cells[1]), "type": cells[2],
+                        "element": cells[3], "A": int(cells[4])})
+    report = (RESULTS / f"{shape}-symmetry-two-stack.md").read_text()
+    mark = "identity: the grid count "
+    at = report.find(mark)
+    if at < 0:
+        raise ValueError(f"no grid count in results/{shape}-symmetry-two-stack.md")
+    return out, int(report[at + len(mark):].split()[0].replace(",", ""))
 
 
 def record(path: Path, section: str, written_by: str, rows: list[str],
