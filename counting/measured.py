@@ -2,12 +2,14 @@
 
 A script under ``scripts/`` times a step and writes what it measured to a
 small JSON file under ``results/`` whose ``"format"`` names what it is
-(``results/listing-seconds.json``, ``results/layers-count-seconds.json``,
-``results/layers-2x6-route.json``...).  The code that uses such a figure (a
-notice said first, an estimate, a worker's memory, the progress bar's
-shares) reads the file through :func:`rows`, which reads it once a process
-and again only when it changes on disk, and checks each figure with
-:func:`amount` (or :func:`required_amount`, where a bad figure is an error).
+(``results/listing-seconds.json``, ``results/layers-count-seconds.json``).
+The code that uses such a figure (a notice said first, an estimate, a
+worker's memory, the progress bar's shares) reads the file through
+:func:`rows`, which reads it once a process and again only when it changes
+on disk, and checks each figure with :func:`amount`.  The 2x6 layer route's
+file (``results/layers-2x6-route.json``) is not advice: it has its own
+strict reader, :func:`counting.route_estimate.load`, which refuses a damaged
+one in one line; it checks its figures with :func:`required_amount`.
 
 A file missing, unreadable, not JSON or of another ``"format"`` has no rows:
 its measurements are advice, and nothing is counted from them.

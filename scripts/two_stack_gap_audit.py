@@ -1,6 +1,6 @@
 """Issue 34: audit what the two routes to 2x5's Burnside terms share, by code
-that shares nothing with the package (plain Python; the package is imported
-only to describe the machine).
+that shares nothing with the package (plain Python, no package import; the
+two-stack table is read through ``scripts/two_stack_results.py``).
 
 Both routes of ``results/2x5-symmetry-second-routes.md`` take from the
 package the list of conjugacy classes of G, their sizes, the (class,
@@ -41,7 +41,7 @@ table ``results/2xC-symmetry-two-stack.tsv``:
    with box 1 standard, every element of G; ``A_t(g)`` per (class, type)
    and ``E``; no (class, type) with a fixed grid may be one step 2 drops.
 
-Run (2x5: a few seconds; ``--third`` about 80 s more)::
+Run (2x5: a few seconds; ``--third`` about 100 s more at load 4.4)::
 
     nice python scripts/two_stack_gap_audit.py 2x5 --third
     python scripts/two_stack_gap_audit.py 2x3 --brute --json
@@ -438,7 +438,7 @@ def main(argv=None) -> int:
     parser.add_argument("shape", help="a two-stack shape 2xC with a table in results/ (2x3, 2x4, 2x5)")
     parser.add_argument("--grids", type=int, help="the grid count (default: the table's own line)")
     parser.add_argument("--third", action="store_true",
-                        help="count the band-swap terms (π of 0, 1, 2 transpositions) a third way")
+                        help="count units 19-21 (band swap, π of 0, 1, 2 transpositions) and 41-42 a third way")
     parser.add_argument("--brute", action="store_true", help="brute force (2x2 and 2x3 only)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)

@@ -1,4 +1,4 @@
-"""Third routes for four of 2x5's Burnside terms (issue 34): elements that
+"""Third routes for five of 2x5's Burnside terms (issue 34): elements that
 swap the two stacks column for column and the rows of bands, counted from the
 left stack's digits without patterns, pattern classes, the factorization
 kernel or exact cover; plain Python, no package code.

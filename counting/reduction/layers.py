@@ -153,7 +153,8 @@ _LAYERS: dict[tuple[str, int, int], list[tuple[dict, str]]] = {}
 def measured_count(shape, path: Path | str | None = None) -> dict | None:
     """The row of ``path`` (default :data:`MEASURED`) measuring the ``layers``
     count of ``shape`` or of its transpose, with its ``measured_at``; None when
-    there is none, its ``fresh`` figures are not non-negative numbers, or the
+    there is none, its ``fresh`` figures (CPU, wall, load) are not non-negative
+    numbers, its ``workers`` not a positive integer, or the
     file cannot be read or is foreign (:func:`counting.measured.rows`: read
     once a process)."""
     s = as_shape(shape)
@@ -161,8 +162,11 @@ def measured_count(shape, path: Path | str | None = None) -> dict | None:
     for row in counts:
         if row.get("kind") in (s.name, s.transpose().name) and row.get("reduction") == NAME:
             fresh = row.get("fresh")
-            ok = isinstance(fresh, dict) and "measured_at" in doc and None not in (
-                amount(fresh.get("cpu_seconds")), amount(fresh.get("wall_seconds")))
+            workers = row.get("workers")
+            ok = isinstance(fresh, dict) and isinstance(doc.get("measured_at"), str) \
+                and type(workers) is int and workers >= 1 and None not in (
+                    amount(fresh.get("cpu_seconds")), amount(fresh.get("wall_seconds")),
+                    amount(fresh.get("load_average_before")))
             return {**row, "measured_at": doc["measured_at"]} if ok else None
     return None
 

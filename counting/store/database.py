@@ -14,8 +14,8 @@ The library comes first and the CLI is a thin layer over it (STYLE.md §3.1):
 (§3.4), and groups writes with :meth:`Store.atomic` (§3.5).
 
 The file format (schema, header markers, row checksums) and the checks made
-on a file before it is trusted live in :mod:`counting.store.format`; the
-exceptions and :class:`JobInfo` are defined there and exported here.
+on a file before it is trusted live in :mod:`counting.store.format`, with
+:class:`JobInfo`; the exceptions are :mod:`counting.store.errors`'s, exported here.
 Merging stores of one job is :mod:`counting.store.merge` (:meth:`Store.merge_all`).
 
 Every row read is checked (:func:`~counting.store.format.row_checksum`, and
@@ -100,6 +100,11 @@ def _to_exact(value, what: str) -> int:
 
 # ---------------------------------------------------------------------------
 # The store.
+
+
+#: The SQLite pragmas :meth:`Store.pragma` reads or sets: none of them
+#: changes what the file is (its format, its application id) or its rows.
+PRAGMAS = frozenset({"page_count", "max_page_count", "query_only"})
 
 
 class Store:
@@ -297,9 +302,12 @@ class Store:
     def pragma(self, name: str, value: int | None = None) -> int | None:
         """The SQLite ``PRAGMA name`` of this store's connection, set to
         ``value`` first unless None (a test's hook: a full disk is
-        ``max_page_count``, a read-only file ``query_only``)."""
-        if not name.isidentifier():
-            raise ValueError(f"{name!r} is not a PRAGMA name")
+        ``max_page_count``, a read-only file ``query_only``).  Only the
+        pragmas in :data:`PRAGMAS` are answered: others (``user_version``,
+        ``application_id``...) would change what the file says it is."""
+        if name not in PRAGMAS:
+            raise ValueError(f"{name!r} is not one of the store's pragmas "
+                             f"({', '.join(sorted(PRAGMAS))})")
         if value is not None:
             self._db.execute(f"PRAGMA {name} = {int(value)}")
         row = self._db.execute(f"PRAGMA {name}").fetchone()

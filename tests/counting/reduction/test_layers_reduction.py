@@ -216,6 +216,26 @@ def test_the_estimate_is_the_measured_job_spread_over_its_units(tmp_path, monkey
     assert red.cost_model() is None                       # a foreign file is not read
 
 
+
+@pytest.mark.parametrize("where, key, bad", [
+    ("fresh", "load_average_before", None), ("fresh", "load_average_before", "high"),
+    ("fresh", "load_average_before", ...), ("row", "workers", None), ("row", "workers", 0),
+    ("row", "workers", 2.5), ("row", "workers", ...), ("doc", "measured_at", 7)])
+def test_a_measurement_with_a_figure_missing_or_damaged_is_not_used_and_never_a_traceback(
+        tmp_path, monkeypatch, where, key, bad):
+    """A null load or a missing worker count made ``cost_model`` raise a
+    TypeError or KeyError while formatting its method line (``...``: the key left out)."""
+    path = tmp_path / "m.json"
+    monkeypatch.setattr(layers, "MEASURED", path)
+    doc = measurement("2x4", 18.0)
+    target = {"doc": doc, "row": doc["counts"][0], "fresh": doc["counts"][0]["fresh"]}[where]
+    if bad is ...:
+        del target[key]
+    else:
+        target[key] = bad
+    path.write_text(json.dumps(doc))
+    assert LayerReduction("2x4").cost_model() is None
+
 def test_a_unit_that_is_not_this_job_s_is_refused_before_anything_is_counted():
     """Part 0 of 1 of a stage would be stored under the key of part 0 of 4."""
     red = LayerReduction("2x4")

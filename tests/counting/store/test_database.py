@@ -472,5 +472,14 @@ def test_a_merge_conflict_counts_its_units_and_their_counts_with_separators(tmp_
 def test_a_pragma_is_read_and_set_through_the_store_and_its_name_checked(store):
     assert store.pragma("query_only") == 0
     assert store.pragma("query_only", 1) == 1 and store.pragma("query_only") == 1
-    with pytest.raises(ValueError, match="'query_only = 0; x' is not a PRAGMA name"):
+    with pytest.raises(ValueError, match="'query_only = 0; x' is not one of the store's pragmas"):
         store.pragma("query_only = 0; x")
+
+
+@pytest.mark.parametrize("name", ["user_version", "application_id", "journal_mode"])
+def test_a_pragma_that_would_change_what_the_file_is_is_refused_and_changes_nothing(store, name):
+    with pytest.raises(ValueError, match=f"'{name}' is not one of the store's pragmas"):
+        store.pragma(name, 99)
+    path = store.path
+    store.close()
+    Store.open(path).close()            # still this gridcount's store, of its format
