@@ -198,8 +198,12 @@ cdef struct _Scratch:
     uint32_t* idx         # (B·K²,) the prefix's number (x0 - batch start, x1, x2) in the batch
     uint32_t* itmp        # (B·K²,) the sort's second buffer
     uint32_t* count       # (2^max(rbits, pbits) + 1,) the sort's counts
+    void* comp            # (U + K,) lt_t: band 2's rows composed, LT[p_b, act0[g2_b, v]] for
+                          # every v, then band 2's factors of one prefix
     int rbits             # bits of an act0 row number, of a pair number
     int pbits
+    double min_run        # compose band 2's rows when its run has at least min_run·U terms
+                          # (1: the U gathers composing costs are saved again in the run)
 
 
 cdef extern from *:
@@ -223,12 +227,15 @@ cdef acc_t _sorted_prefixes(const _Chain* t, const lt_t* LT, const uint64_t* sca
                             const _Scratch* s, int K, int64_t n) noexcept nogil:
     """Σ over the ``n`` sorted prefixes of their inner sums over box 3.
 
-    Band 2's rows change rarely in sorted order, band 3's more often (they
-    are the key's minor fields), so band 3's rows are fetched ahead in a
-    software pipeline: while prefix ``k`` is summed, the act0 row of prefix
-    ``k + 2`` is prefetched whole (one line-spaced address a term) and the
-    LT entries of prefix ``k + 1`` (whose act0 row is then in cache) term by
-    term.  Prefetches change no value."""
+    Band 2's rows change rarely in sorted order (runs of about 40 prefixes
+    in the classes measured), so for a long run they are composed once into
+    one row indexed by box 3's code, and each prefix's band-2 factors are
+    gathered from it into ``fx`` first.  Band 3's rows change more often
+    (they are the key's minor fields; runs of 2-12 prefixes), so they are
+    fetched ahead in a software pipeline: while prefix ``k`` is summed, the
+    act0 row of prefix ``k + 2`` is prefetched whole (one line-spaced address
+    a term) and the LT entries of prefix ``k + 1`` (whose act0 row is then in
+    cache) term by term.  Prefetches change no value."""
     cdef int64_t U = t.U, k, last = n - 1
     cdef int64_t stride = (U + K - 1) // K   # K prefetches cover an act0 row
     cdef int shift_b = s.pbits + s.rbits
@@ -248,22 +255,40 @@ cdef acc_t _sorted_prefixes(const _Chain* t, const lt_t* LT, const uint64_t* sca
     cdef uint64_t inner, key, pb
     cdef acc_t acc = 0
     cdef int x3
+    cdef int64_t v, run_end = 0          # the first prefix after band 2's current run
+    cdef lt_t* fb = <lt_t*>s.comp
+    cdef lt_t* fx = fb + U              # (K,) band 2's factors of the prefix
+    cdef bint composed = False
     _rows_of(t, LT, s, K, 0, &g2c, &lc, &wc)
     _rows_of(t, LT, s, K, 1 if last >= 1 else last, &g2c1, &lc1, &wc1)
     for k in range(n):
         key = s.key[k] >> shift_b
-        g2b = t.act0 + <int64_t>(key >> s.pbits) * U
         pb = key & pmask
-        lb = LT + <int64_t>pb * U
+        if k >= run_end:                # band 2's rows change: compose them if the run is long
+            g2b = t.act0 + <int64_t>(key >> s.pbits) * U
+            lb = LT + <int64_t>pb * U
+            run_end = k + 1
+            while run_end < n and (s.key[run_end] >> shift_b) == key:
+                run_end += 1
+            composed = (run_end - k) * K >= s.min_run * U
+            if composed:
+                for v in range(U):
+                    fb[v] = lb[g2b[v]]
         wb = s.v3b + <int64_t>(s.idx[k] // K) * K
         _rows_of(t, LT, s, K, k + 2 if k + 2 <= last else last, &g2c2, &lc2, &wc2)
+        if composed:                    # band 2's factors F_b(x3), one gather each
+            for x3 in range(K):
+                fx[x3] = fb[wb[x3]]
+        else:
+            for x3 in range(K):
+                fx[x3] = lb[g2b[wb[x3]]]
         inner = 0
         if lc1 == lc and lc2 == lc and g2c1 == g2c and g2c2 == g2c:
             for x3 in range(K):         # band 3's next rows are this one's: in cache
-                inner += <uint64_t>lb[g2b[wb[x3]]] * lc[g2c[wc[x3]]]
+                inner += <uint64_t>fx[x3] * lc[g2c[wc[x3]]]
         else:
             for x3 in range(K):
-                inner += <uint64_t>lb[g2b[wb[x3]]] * lc[g2c[wc[x3]]]
+                inner += <uint64_t>fx[x3] * lc[g2c[wc[x3]]]
                 prefetch(g2c2 + x3 * stride)
                 prefetch(&lc1[g2c1[wc1[x3]]])
         if scale == NULL:
@@ -344,10 +369,15 @@ def contract4(const uint16_t[:, ::1] act, const uint16_t[:, ::1] act0,
               const uint16_t[:, ::1] rep2, const int32_t[:, ::1] trans2,
               const int32_t[:, ::1] pair_index, const lt_t[:, ::1] LT,
               const uint16_t[:, ::1] b, const uint16_t[:, ::1] c, int x0_start, int x0_stop,
-              int batch=BATCH4, int K1=-1, const uint64_t[::1] scale=None):
+              int batch=BATCH4, int K1=-1, const uint64_t[::1] scale=None, double min_run=1.0):
     """Σ of the R = 4 terms with ``x0_start <= x_0 < x0_stop``, as ``(high, low)`` halves.
 
     ``K1`` (``0 <= K1 <= K``; -1: ``K``): only stack 1's first ``K1`` choices.
+
+    ``min_run``: band 2's rows are composed (``LT[p, act0[g2, v]]`` for every
+    code ``v``, one gather a term instead of two dependent ones) for a run of
+    sorted prefixes reading them that has at least ``min_run · U`` terms (0:
+    every run; the same sum for every value).
 
     ``LT`` uint32, or uint16 with ``scale`` (uint64, one a row): ``l = scale[p]
     · LT[p, v]`` (:func:`bandtables.tables4.scaled_rows`; the same sum).
@@ -386,8 +416,11 @@ def contract4(const uint16_t[:, ::1] act, const uint16_t[:, ::1] act0,
     s.key = <uint64_t*>malloc(2 * n * sizeof(uint64_t))
     s.idx = <uint32_t*>malloc(2 * n * sizeof(uint32_t))
     s.count = <uint32_t*>malloc(((<int64_t>1 << max(s.rbits, s.pbits)) + 2) * sizeof(uint32_t))
+    s.comp = malloc((act.shape[0] + K) * sizeof(uint32_t))
+    s.min_run = min_run
     try:
-        if s.v2b == NULL or s.v3b == NULL or s.key == NULL or s.idx == NULL or s.count == NULL:
+        if (s.v2b == NULL or s.v3b == NULL or s.key == NULL or s.idx == NULL or s.count == NULL
+                or s.comp == NULL):
             raise MemoryError()
         s.tmp, s.itmp = s.key + n, s.idx + n
         s.v2c, s.v3c = s.v2b + K, s.v3b + n
@@ -404,4 +437,5 @@ def contract4(const uint16_t[:, ::1] act, const uint16_t[:, ::1] act0,
         free(s.key)
         free(s.idx)
         free(s.count)
+        free(s.comp)
     return <uint64_t>(acc >> 64), <uint64_t>acc

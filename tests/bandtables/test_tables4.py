@@ -253,10 +253,13 @@ def scaled_chain(rng, U, G, P):
 
 @pytest.mark.parametrize("seed, U, G, P", [(30, 7, 40, 4), (31, 40, 300, 60)])
 @pytest.mark.parametrize("batch", [1, 3, 16])
-def test_contract4_on_16_bit_rows_with_scales_gives_the_uint32_sum(seed, U, G, P, batch):
+@pytest.mark.parametrize("min_run", [0.0, 1.0, 1e9])
+def test_contract4_on_16_bit_rows_with_scales_gives_the_uint32_sum(seed, U, G, P, batch, min_run):
     """The same chain summed through uint32 LT and through (LT16, scale):
     equal sums, and equal to the written-out sum (small tables: rows shared
-    by many prefixes; larger: rows changing from prefix to prefix)."""
+    by many prefixes; larger: rows changing from prefix to prefix), with
+    band 2's rows composed for every run (``min_run`` 0), for the long ones
+    (1, the default) and for none (10⁹)."""
     rng = np.random.default_rng(seed)
     chain = scaled_chain(rng, U, G, P)
     t = chain.tables()
@@ -265,7 +268,7 @@ def test_contract4_on_16_bit_rows_with_scales_gives_the_uint32_sum(seed, U, G, P
     b = rng.integers(0, U, (4, K), dtype=np.uint16)
     c = rng.integers(0, U, (4, K), dtype=np.uint16)
     sums = [kernels.contract4(t.act, t.act0, t.rep1, t.trans1, t.index1, t.rep2, t.trans2,
-                              t.pair_index, LT, b, c, 1, 6, batch=batch, **kw)
+                              t.pair_index, LT, b, c, 1, 6, batch=batch, min_run=min_run, **kw)
             for LT, kw in ((t.LT, {}), (LT16, {"scale": scale}))]
     assert sums[0] == sums[1]
     assert (int(sums[1][0]) << 64 | int(sums[1][1])) == written_out_sum(chain, b, c, 1, 6)
