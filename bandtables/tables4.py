@@ -131,7 +131,7 @@ def compact(act0: np.ndarray, trans1: np.ndarray, trans2: np.ndarray):
             number[trans2].astype(np.int32))
 
 
-def scaled_rows(LT: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+def scaled_rows(LT: np.ndarray, block: int = 128) -> tuple[np.ndarray, np.ndarray] | None:
     """``(LT16, scale)`` with ``LT[p, v] == scale[p] · LT16[p, v]`` exactly,
     ``LT16`` uint16 and ``scale[p]`` (uint64) the gcd of row ``p``; None when
     some row's entries divided by its gcd do not fit in 16 bits.
@@ -139,17 +139,22 @@ def scaled_rows(LT: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     The kernel then reads rows of half the bytes (``contract4(..., LT16, ...,
     scale=scale)``: the products of a prefix summed in 16-bit factors, the sum
     multiplied once by the two rows' scales).  For the real 4x3 ``LT`` the
-    largest quotient is computed, not assumed; :attr:`Tables4.kernel_rows`
-    falls back to ``LT`` itself on None."""
+    largest quotient is computed, not assumed (38,912); :attr:`Tables4.kernel_rows`
+    falls back to ``LT`` itself on None.  ``block`` rows at a time, so the
+    temporaries stay a few MiB."""
     LT = np.asarray(LT)
-    scale = np.gcd.reduce(LT.astype(np.uint64), axis=1)
-    scale[scale == 0] = 1                              # a row of zeros: any scale
-    quotient = LT // scale[:, None]
-    if len(LT) == 0 or int(quotient.max()) > np.iinfo(np.uint16).max:
-        return None
-    LT16 = quotient.astype(np.uint16)
-    if not np.array_equal(LT16 * scale[:, None], LT):  # exact, whatever the dtypes did
-        raise AssertionError("LT16 · scale differs from LT")
+    LT16 = np.empty(LT.shape, dtype=np.uint16)
+    scale = np.empty(len(LT), dtype=np.uint64)
+    for lo in range(0, len(LT), block):
+        rows = np.asarray(LT[lo:lo + block])
+        g = np.gcd.reduce(rows, axis=1)
+        g[g == 0] = 1                                   # a row of zeros: any scale
+        quotient = rows // g[:, None]
+        if quotient.size and int(quotient.max()) > np.iinfo(np.uint16).max:
+            return None
+        LT16[lo:lo + block], scale[lo:lo + block] = quotient, g
+        if not np.array_equal(LT16[lo:lo + block] * scale[lo:lo + block, None], rows):
+            raise AssertionError("LT16 · scale differs from LT")  # exact, whatever the dtypes did
     return LT16, scale
 
 
