@@ -235,7 +235,9 @@ cdef acc_t _sorted_prefixes(const _Chain* t, const lt_t* LT, const uint64_t* sca
     fetched ahead in a software pipeline: while prefix ``k`` is summed, the
     act0 row of prefix ``k + 2`` is prefetched whole (one line-spaced address
     a term) and the LT entries of prefix ``k + 1`` (whose act0 row is then in
-    cache) term by term.  Prefetches change no value."""
+    cache) term by term; box 3's codes of prefix ``k + 2`` (a row of ``v3b``
+    and of ``v3c`` for its ``(x0, x1)``, at random in sorted order) are
+    fetched ahead too.  Prefetches change no value."""
     cdef int64_t U = t.U, k, last = n - 1
     cdef int64_t stride = (U + K - 1) // K   # K prefetches cover an act0 row
     cdef int shift_b = s.pbits + s.rbits
@@ -252,6 +254,8 @@ cdef acc_t _sorted_prefixes(const _Chain* t, const lt_t* LT, const uint64_t* sca
     cdef const uint16_t* g2c2
     cdef const lt_t* lc2
     cdef const uint16_t* wc2
+    cdef const uint16_t* wb2
+    cdef int j
     cdef uint64_t inner, key, pb
     cdef acc_t acc = 0
     cdef int x3
@@ -276,6 +280,10 @@ cdef acc_t _sorted_prefixes(const _Chain* t, const lt_t* LT, const uint64_t* sca
                     fb[v] = lb[g2b[v]]
         wb = s.v3b + <int64_t>(s.idx[k] // K) * K
         _rows_of(t, LT, s, K, k + 2 if k + 2 <= last else last, &g2c2, &lc2, &wc2)
+        wb2 = s.v3b + (wc2 - s.v3c)     # box 3's codes of prefix k + 2, both bands, fetched ahead
+        for j in range(0, K, 32):       # (a row of (x0, x1) at random: not in cache)
+            prefetch(wb2 + j)
+            prefetch(wc2 + j)
         if composed:                    # band 2's factors F_b(x3), one gather each
             for x3 in range(K):
                 fx[x3] = fb[wb[x3]]
