@@ -41,6 +41,10 @@ cdef extern from *:
     # two 64-bit halves.  The caller proves max(T)² · K^R < 2^128.
     ctypedef unsigned long long acc_t "bt_acc_t"
 
+ctypedef fused lt_t:       # an entry of LT: uint32 (l itself) or uint16 (l / its row's scale)
+    uint32_t
+    uint16_t
+
 cdef enum:
     MAX_R = 8  # largest number of stacks the odometer holds
 
@@ -130,6 +134,10 @@ def contract(const uint16_t[:, ::1] act, const uint64_t[::1] T, const uint16_t[:
 #   x3       : l2 = LT[p_b, act0[g2_b, v3b]] and l3 likewise, one multiply.
 # Each prefix's inner sum has K terms below bound² (checked by the caller:
 # bound² · K < 2^64), so it is summed in 64 bits and added to the 128-bit total.
+# LT is uint32 (l itself) or uint16 with a scale a row (l = scale[p] · LT[p, v],
+# tables4.scaled_rows): half the bytes a row to fetch; the inner sum of 16-bit
+# products is then multiplied by scale[p_b] · scale[p_c] once a prefix (128-bit
+# product; it equals the unscaled inner sum, so it is below 2^64 as well).
 
 cdef struct _Chain:
     const uint16_t* act        # (U, U): box 0 -> standard code
@@ -140,7 +148,6 @@ cdef struct _Chain:
     const uint16_t* rep2       # (n1, U): S1-representative of box 2
     const int32_t* trans2      # (n1, U): a row of act0 reaching it
     const int32_t* pair_index  # (n1, U): pair number of (w1, w2)
-    const uint32_t* LT         # (n_pairs, U): l by pair and box 3
     int64_t U
     int64_t n_pairs            # rows of LT
     int64_t n_rows             # rows of act0
@@ -191,8 +198,12 @@ cdef struct _Scratch:
     uint32_t* idx         # (B·K²,) the prefix's number (x0 - batch start, x1, x2) in the batch
     uint32_t* itmp        # (B·K²,) the sort's second buffer
     uint32_t* count       # (2^max(rbits, pbits) + 1,) the sort's counts
+    void* comp            # (U + K,) lt_t: band 2's rows composed, LT[p_b, act0[g2_b, v]] for
+                          # every v, then band 2's factors of one prefix
     int rbits             # bits of an act0 row number, of a pair number
     int pbits
+    double min_run        # compose band 2's rows when its run has at least min_run·U terms
+                          # (1: the U gathers composing costs are saved again in the run)
 
 
 cdef extern from *:
@@ -202,69 +213,102 @@ cdef extern from *:
     void prefetch "BT_PREFETCH"(const void* p) noexcept nogil
 
 
-cdef inline void _rows_of(const _Chain* t, const _Scratch* s, int K, int64_t k,
-                          const uint16_t** g2c, const uint32_t** lc,
+cdef inline void _rows_of(const _Chain* t, const lt_t* LT, const _Scratch* s, int K, int64_t k,
+                          const uint16_t** g2c, const lt_t** lc,
                           const uint16_t** wc) noexcept nogil:
     """Band 3's act0 row, LT row and box-3 codes of the ``k``-th sorted prefix."""
     cdef uint64_t key = s.key[k]
     g2c[0] = t.act0 + <int64_t>((key >> s.pbits) & ((<uint64_t>1 << s.rbits) - 1)) * t.U
-    lc[0] = t.LT + <int64_t>(key & ((<uint64_t>1 << s.pbits) - 1)) * t.U
+    lc[0] = LT + <int64_t>(key & ((<uint64_t>1 << s.pbits) - 1)) * t.U
     wc[0] = s.v3c + <int64_t>(s.idx[k] // K) * K
 
 
-cdef acc_t _sorted_prefixes(const _Chain* t, const _Scratch* s, int K,
-                            int64_t n) noexcept nogil:
+cdef acc_t _sorted_prefixes(const _Chain* t, const lt_t* LT, const uint64_t* scale,
+                            const _Scratch* s, int K, int64_t n) noexcept nogil:
     """Σ over the ``n`` sorted prefixes of their inner sums over box 3.
 
-    Band 2's rows change rarely in sorted order, band 3's more often (they
-    are the key's minor fields), so band 3's rows are fetched ahead in a
-    software pipeline: while prefix ``k`` is summed, the act0 row of prefix
-    ``k + 2`` is prefetched whole (one line-spaced address a term) and the
-    LT entries of prefix ``k + 1`` (whose act0 row is then in cache) term by
-    term.  Prefetches change no value."""
+    Band 2's rows change rarely in sorted order (runs of about 40 prefixes
+    in the classes measured), so for a long run they are composed once into
+    one row indexed by box 3's code, and each prefix's band-2 factors are
+    gathered from it into ``fx`` first.  Band 3's rows change more often
+    (they are the key's minor fields; runs of 2-12 prefixes), so they are
+    fetched ahead in a software pipeline: while prefix ``k`` is summed, the
+    act0 row of prefix ``k + 2`` is prefetched whole (one line-spaced address
+    a term) and the LT entries of prefix ``k + 1`` (whose act0 row is then in
+    cache) term by term; box 3's codes of prefix ``k + 2`` (a row of ``v3b``
+    and of ``v3c`` for its ``(x0, x1)``, at random in sorted order) are
+    fetched ahead too.  Prefetches change no value."""
     cdef int64_t U = t.U, k, last = n - 1
     cdef int64_t stride = (U + K - 1) // K   # K prefetches cover an act0 row
     cdef int shift_b = s.pbits + s.rbits
     cdef uint64_t pmask = (<uint64_t>1 << s.pbits) - 1
     cdef const uint16_t* g2b
-    cdef const uint32_t* lb
+    cdef const lt_t* lb
     cdef const uint16_t* wb
     cdef const uint16_t* g2c
-    cdef const uint32_t* lc
+    cdef const lt_t* lc
     cdef const uint16_t* wc
     cdef const uint16_t* g2c1
-    cdef const uint32_t* lc1
+    cdef const lt_t* lc1
     cdef const uint16_t* wc1
     cdef const uint16_t* g2c2
-    cdef const uint32_t* lc2
+    cdef const lt_t* lc2
     cdef const uint16_t* wc2
-    cdef uint64_t inner, key
+    cdef const uint16_t* wb2
+    cdef int j
+    cdef uint64_t inner, key, pb
     cdef acc_t acc = 0
     cdef int x3
-    _rows_of(t, s, K, 0, &g2c, &lc, &wc)
-    _rows_of(t, s, K, 1 if last >= 1 else last, &g2c1, &lc1, &wc1)
+    cdef int64_t v, run_end = 0          # the first prefix after band 2's current run
+    cdef lt_t* fb = <lt_t*>s.comp
+    cdef lt_t* fx = fb + U              # (K,) band 2's factors of the prefix
+    cdef bint composed = False
+    _rows_of(t, LT, s, K, 0, &g2c, &lc, &wc)
+    _rows_of(t, LT, s, K, 1 if last >= 1 else last, &g2c1, &lc1, &wc1)
     for k in range(n):
         key = s.key[k] >> shift_b
-        g2b = t.act0 + <int64_t>(key >> s.pbits) * U
-        lb = t.LT + <int64_t>(key & pmask) * U
+        pb = key & pmask
+        if k >= run_end:                # band 2's rows change: compose them if the run is long
+            g2b = t.act0 + <int64_t>(key >> s.pbits) * U
+            lb = LT + <int64_t>pb * U
+            run_end = k + 1
+            while run_end < n and (s.key[run_end] >> shift_b) == key:
+                run_end += 1
+            composed = (run_end - k) * K >= s.min_run * U
+            if composed:
+                for v in range(U):
+                    fb[v] = lb[g2b[v]]
         wb = s.v3b + <int64_t>(s.idx[k] // K) * K
-        _rows_of(t, s, K, k + 2 if k + 2 <= last else last, &g2c2, &lc2, &wc2)
+        _rows_of(t, LT, s, K, k + 2 if k + 2 <= last else last, &g2c2, &lc2, &wc2)
+        wb2 = s.v3b + (wc2 - s.v3c)     # box 3's codes of prefix k + 2, both bands, fetched ahead
+        for j in range(0, K, 32):       # (a row of (x0, x1) at random: not in cache)
+            prefetch(wb2 + j)
+            prefetch(wc2 + j)
+        if composed:                    # band 2's factors F_b(x3), one gather each
+            for x3 in range(K):
+                fx[x3] = fb[wb[x3]]
+        else:
+            for x3 in range(K):
+                fx[x3] = lb[g2b[wb[x3]]]
         inner = 0
         if lc1 == lc and lc2 == lc and g2c1 == g2c and g2c2 == g2c:
             for x3 in range(K):         # band 3's next rows are this one's: in cache
-                inner += <uint64_t>lb[g2b[wb[x3]]] * lc[g2c[wc[x3]]]
+                inner += <uint64_t>fx[x3] * lc[g2c[wc[x3]]]
         else:
             for x3 in range(K):
-                inner += <uint64_t>lb[g2b[wb[x3]]] * lc[g2c[wc[x3]]]
+                inner += <uint64_t>fx[x3] * lc[g2c[wc[x3]]]
                 prefetch(g2c2 + x3 * stride)
                 prefetch(&lc1[g2c1[wc1[x3]]])
-        acc += inner
+        if scale == NULL:
+            acc += inner
+        else:                           # l = scale[p] · LT[p, v]: the rows' scales, once a prefix
+            acc += <acc_t>inner * (scale[pb] * scale[(s.key[k] & pmask)])
         g2c, lc, wc = g2c1, lc1, wc1
         g2c1, lc1, wc1 = g2c2, lc2, wc2
     return acc
 
 
-cdef int _contract4(const _Chain* t, const uint16_t* b, const uint16_t* c, int K, int K1,
+cdef int _contract4(const _Chain* t, const lt_t* LT, const uint64_t* scale, const uint16_t* b, const uint16_t* c, int K, int K1,
                     int x0_start, int x0_stop, int batch, _Scratch* s,
                     acc_t* out) noexcept nogil:
     """Add the R = 4 terms with ``x0_start <= x_0 < x0_stop`` and ``x_1 < K1``
@@ -314,7 +358,7 @@ cdef int _contract4(const _Chain* t, const uint16_t* b, const uint16_t* c, int K
                     s.idx[row * K + x2] = <uint32_t>(row * K + x2)
         n = nb * KK
         _sort_by_rows(s.key, s.idx, s.tmp, s.itmp, s.count, n, rbits, pbits)
-        acc += _sorted_prefixes(t, s, K, n)
+        acc += _sorted_prefixes(t, LT, scale, s, K, n)
         first += nb
     out[0] += acc
     return 0
@@ -331,12 +375,20 @@ def _bits(int64_t n):
 def contract4(const uint16_t[:, ::1] act, const uint16_t[:, ::1] act0,
               const uint16_t[::1] rep1, const int32_t[::1] trans1, const int32_t[::1] index1,
               const uint16_t[:, ::1] rep2, const int32_t[:, ::1] trans2,
-              const int32_t[:, ::1] pair_index, const uint32_t[:, ::1] LT,
+              const int32_t[:, ::1] pair_index, const lt_t[:, ::1] LT,
               const uint16_t[:, ::1] b, const uint16_t[:, ::1] c, int x0_start, int x0_stop,
-              int batch=BATCH4, int K1=-1):
+              int batch=BATCH4, int K1=-1, const uint64_t[::1] scale=None, double min_run=1.0):
     """Σ of the R = 4 terms with ``x0_start <= x_0 < x0_stop``, as ``(high, low)`` halves.
 
     ``K1`` (``0 <= K1 <= K``; -1: ``K``): only stack 1's first ``K1`` choices.
+
+    ``min_run``: band 2's rows are composed (``LT[p, act0[g2, v]]`` for every
+    code ``v``, one gather a term instead of two dependent ones) for a run of
+    sorted prefixes reading them that has at least ``min_run · U`` terms (0:
+    every run; the same sum for every value).
+
+    ``LT`` uint32, or uint16 with ``scale`` (uint64, one a row): ``l = scale[p]
+    · LT[p, v]`` (:func:`bandtables.tables4.scaled_rows`; the same sum).
 
     ``batch`` values of x0 are sorted and summed together (the same sum for
     every ``batch >= 1``; more reuse of the tables' rows, ``batch·K²·24``
@@ -348,6 +400,12 @@ def contract4(const uint16_t[:, ::1] act, const uint16_t[:, ::1] act0,
     cdef int K = b.shape[1]
     cdef int64_t n
     cdef acc_t acc = 0
+    cdef const uint64_t* sc = NULL
+    if scale is not None:
+        if scale.shape[0] != LT.shape[0]:
+            raise ValueError(f"contract4: scale must have one entry a row of LT ({LT.shape[0]}), "
+                             f"got {scale.shape[0]}")
+        sc = &scale[0]
     if batch < 1:
         raise ValueError(f"contract4: batch must be at least 1, got {batch}")
     if K1 == -1:
@@ -366,21 +424,26 @@ def contract4(const uint16_t[:, ::1] act, const uint16_t[:, ::1] act0,
     s.key = <uint64_t*>malloc(2 * n * sizeof(uint64_t))
     s.idx = <uint32_t*>malloc(2 * n * sizeof(uint32_t))
     s.count = <uint32_t*>malloc(((<int64_t>1 << max(s.rbits, s.pbits)) + 2) * sizeof(uint32_t))
+    s.comp = malloc((act.shape[0] + K) * sizeof(uint32_t))
+    s.min_run = min_run
     try:
-        if s.v2b == NULL or s.v3b == NULL or s.key == NULL or s.idx == NULL or s.count == NULL:
+        if (s.v2b == NULL or s.v3b == NULL or s.key == NULL or s.idx == NULL or s.count == NULL
+                or s.comp == NULL):
             raise MemoryError()
         s.tmp, s.itmp = s.key + n, s.idx + n
         s.v2c, s.v3c = s.v2b + K, s.v3b + n
         t.act, t.act0, t.rep1, t.trans1 = &act[0, 0], &act0[0, 0], &rep1[0], &trans1[0]
         t.index1, t.rep2, t.trans2 = &index1[0], &rep2[0, 0], &trans2[0, 0]
-        t.pair_index, t.LT, t.U = &pair_index[0, 0], &LT[0, 0], act.shape[0]
+        t.pair_index, t.U = &pair_index[0, 0], act.shape[0]
         t.n_pairs, t.n_rows = LT.shape[0], act0.shape[0]
         with nogil:
-            _contract4(&t, &b[0, 0], &c[0, 0], K, K1, x0_start, x0_stop, batch, &s, &acc)
+            _contract4(&t, &LT[0, 0], sc, &b[0, 0], &c[0, 0], K, K1, x0_start, x0_stop, batch,
+                       &s, &acc)
     finally:
         free(s.v2b)
         free(s.v3b)
         free(s.key)
         free(s.idx)
         free(s.count)
+        free(s.comp)
     return <uint64_t>(acc >> 64), <uint64_t>acc

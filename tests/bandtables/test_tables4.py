@@ -25,7 +25,7 @@ from bandtables import kernels
 from bandtables.kernels import count_l
 from bandtables.orbits import chain_classes
 from bandtables.tables import class_table, pattern_column_sets
-from bandtables.tables4 import Tables4, block_masks, class_l, compact
+from bandtables.tables4 import Tables4, block_masks, class_l, compact, scaled_rows
 
 SILVER_4X3_CLASSES = 144_578
 
@@ -224,6 +224,66 @@ def test_contract4_refuses_a_batch_below_one():
                           t.pair_index, t.LT, b, b, 0, 1, batch=0)
 
 
+def test_scaled_rows_split_each_row_into_its_gcd_and_16_bit_quotients():
+    rng = np.random.default_rng(20)
+    q = rng.integers(0, 1 << 16, (5, 30), dtype=np.uint64)
+    s = rng.integers(1, 1 << 13, 5, dtype=np.uint64)
+    LT = (q * s[:, None]).astype(np.uint32)
+    LT[3] = 0                                           # a row of zeros splits too
+    LT16, scale = scaled_rows(LT)
+    assert LT16.dtype == np.uint16 and scale.dtype == np.uint64
+    assert np.array_equal(LT16 * scale[:, None], LT)
+    assert all(math.gcd(*row) == 1 for row in LT16.tolist() if any(row))
+
+
+def test_scaled_rows_refuse_a_row_whose_quotients_pass_16_bits():
+    LT = np.array([[6, 12], [1, 1 << 16]], dtype=np.uint32)    # row 1: gcd 1, 65,536
+    assert scaled_rows(LT) is None
+    assert scaled_rows(LT[:1])[0].tolist() == [[1, 2]]
+
+
+def scaled_chain(rng, U, G, P):
+    """A synthetic chain whose LT rows are 16-bit quotients times a scale a row
+    (below 2^29, so the uint32 kernel's bound holds too)."""
+    chain = SyntheticChain(rng, U=U, G=G, P=P)
+    q = rng.integers(0, 1 << 16, (P, U), dtype=np.uint64)
+    chain.LT = (q * rng.integers(1, 1 << 13, P, dtype=np.uint64)[:, None]).astype(np.uint32)
+    return chain
+
+
+@pytest.mark.parametrize("seed, U, G, P", [(30, 7, 40, 4), (31, 40, 300, 60)])
+@pytest.mark.parametrize("batch", [1, 3, 16])
+@pytest.mark.parametrize("min_run", [0.0, 1.0, 1e9])
+def test_contract4_on_16_bit_rows_with_scales_gives_the_uint32_sum(seed, U, G, P, batch, min_run):
+    """The same chain summed through uint32 LT and through (LT16, scale):
+    equal sums, and equal to the written-out sum (small tables: rows shared
+    by many prefixes; larger: rows changing from prefix to prefix), with
+    band 2's rows composed for every run (``min_run`` 0), for the long ones
+    (1, the default) and for none (10⁹)."""
+    rng = np.random.default_rng(seed)
+    chain = scaled_chain(rng, U, G, P)
+    t = chain.tables()
+    LT16, scale = scaled_rows(t.LT)
+    K = 6
+    b = rng.integers(0, U, (4, K), dtype=np.uint16)
+    c = rng.integers(0, U, (4, K), dtype=np.uint16)
+    sums = [kernels.contract4(t.act, t.act0, t.rep1, t.trans1, t.index1, t.rep2, t.trans2,
+                              t.pair_index, LT, b, c, 1, 6, batch=batch, min_run=min_run, **kw)
+            for LT, kw in ((t.LT, {}), (LT16, {"scale": scale}))]
+    assert sums[0] == sums[1]
+    assert (int(sums[1][0]) << 64 | int(sums[1][1])) == written_out_sum(chain, b, c, 1, 6)
+
+
+def test_contract4_refuses_a_scale_not_one_a_row():
+    chain = scaled_chain(np.random.default_rng(0), 7, 40, 4)
+    t = chain.tables()
+    LT16, scale = scaled_rows(t.LT)
+    b = np.zeros((4, 3), np.uint16)
+    with pytest.raises(ValueError, match="scale"):
+        kernels.contract4(t.act, t.act0, t.rep1, t.trans1, t.index1, t.rep2, t.trans2,
+                          t.pair_index, LT16, b, b, 0, 1, scale=scale[:-1])
+
+
 # ---------------------------------------------------------------------------
 # The real 4x3 tables (built beforehand; see the module doc)
 # ---------------------------------------------------------------------------
@@ -283,6 +343,22 @@ def test_contract4_on_the_real_tables_equals_the_direct_counter(t4):
     hi, lo = kernels.contract4(t4.act, t4.act0, t4.rep1, t4.trans1, t4.index1, t4.rep2,
                                  t4.trans2, t4.pair_index, t4.LT, b, c, 1, 2)
     assert (int(hi) << 64 | int(lo)) == expected
+
+
+@needs_tables
+def test_the_real_4x3_rows_fit_16_bits_and_count_a_slice_as_the_uint32_rows(t4):
+    """The kernel reads the real LT as 16-bit rows with scales (they fit:
+    computed, not assumed), and one slice of a real unit sums the same
+    through them as through LT itself."""
+    from bandtables.api import band_codes
+    from bandtables.partitions import band2_choices
+    LT16, kw = t4.kernel_rows
+    assert LT16.dtype == np.uint16 and set(kw) == {"scale"}
+    b, c = band2_choices(band_codes(pattern_column_sets(t4.reps[1234].tolist(), 4), 4), 4)
+    sums = [kernels.contract4(t4.act, t4.act0, t4.rep1, t4.trans1, t4.index1, t4.rep2,
+                              t4.trans2, t4.pair_index, LT, b, c, 5, 6, **scale)
+            for LT, scale in ((t4.LT, {}), (LT16, kw))]
+    assert sums[0] == sums[1] != (0, 0)
 
 
 @needs_tables
