@@ -59,6 +59,7 @@ cdef enum:
     LMAXG = 46080           # |C2 wr S_6|
 
 cdef uint64_t _LR2[256]     # and for (pair count, column colour) in refinement
+cdef uint8_t _LPOP[1 << LMAXN]   # popcount of a mask of LMAXN bits (digit masks, column sets)
 
 
 cdef inline uint64_t _lmix(uint64_t x) noexcept nogil:
@@ -74,6 +75,8 @@ cdef void _layer_tables() noexcept:
     for i in range(256):
         s += 0x9E3779B97F4A7C15ULL
         _LR2[i] = _lmix(s)
+    for i in range(1 << LMAXN):
+        _LPOP[i] = <uint8_t>gc_popcount(<unsigned int>i)
 
 
 _layer_tables()
@@ -123,6 +126,43 @@ cdef struct LWork:
     uint64_t cap, size
 
 
+cdef inline void _layer_rank(int n, const uint64_t* key, uint8_t* colour, int* ncells) noexcept nogil:
+    """colour[i] = the rank of key[i] among the distinct keys, ncells their
+    number: _canon.pxi's _rank without its hash or sort (a vertex's rank
+    is the number of distinct smaller keys, first occurrences counted),
+    with no data-dependent branch.  [_rank's insertion sort was 16% of
+    perf's samples of layer_counts(5); results/layers-count.md, pass 1.]"""
+    cdef uint8_t first[LMAXN]
+    cdef int i, j, r, m = 0, f
+    for i in range(n):
+        f = 1
+        for j in range(i):
+            f &= key[j] != key[i]
+        first[i] = <uint8_t>f
+        m += f
+    for i in range(n):
+        r = 0
+        for j in range(n):
+            r += first[j] & (key[j] < key[i])
+        colour[i] = <uint8_t>r
+    ncells[0] = m
+
+
+cdef inline void _layer_digit_keys(int n, const mask_t* masks, uint64_t* key) noexcept nogil:
+    """_canon.pxi's _common_neighbour_keys for masks of at most LMAXN bits
+    (the popcounts looked up in _LPOP): each digit's histogram of
+    |masks[v] & masks[w]| over w != v, 4 bits a count."""
+    cdef int v, w
+    cdef uint64_t one
+    for v in range(n):
+        key[v] = 0
+    for v in range(n):
+        for w in range(v + 1, n):
+            one = (<uint64_t>1) << (4 * _LPOP[masks[v] & masks[w]])
+            key[v] += one
+            key[w] += one
+
+
 cdef void _layer_colours(LWork* W) noexcept nogil:
     """Equivariant column colours (W.colour, ranks 0..n-1) of W.masks.
 
@@ -139,7 +179,7 @@ cdef void _layer_colours(LWork* W) noexcept nogil:
     cdef uint64_t key[LMAXN]
     cdef uint64_t h
     cdef uint8_t pair[LMAXN][LMAXN]
-    _common_neighbour_keys(n, W.masks, dkey)
+    _layer_digit_keys(n, W.masks, dkey)
     for j in range(n):
         dkey[j] = _lmix(dkey[j])
     _transpose(n, W.masks, cadj)
@@ -150,7 +190,7 @@ cdef void _layer_colours(LWork* W) noexcept nogil:
             h += dkey[gc_ctz(m)]
             m &= m - 1
         key[j] = h
-    _rank(n, key, W.colour, &nc)
+    _layer_rank(n, key, W.colour, &nc)
     if nc == n:
         return
     for j in range(n):
@@ -158,7 +198,7 @@ cdef void _layer_colours(LWork* W) noexcept nogil:
         pair[j][j ^ 1] = 14
         for k in range(j + 1, n):
             if k != (j ^ 1):
-                pair[j][k] = pair[k][j] = <uint8_t>gc_popcount(cadj[j] & cadj[k])
+                pair[j][k] = pair[k][j] = _LPOP[cadj[j] & cadj[k]]
     while True:
         before = nc
         for j in range(n):
@@ -166,7 +206,7 @@ cdef void _layer_colours(LWork* W) noexcept nogil:
             for k in range(n):
                 h += _LR2[pair[j][k] * 16 + W.colour[k]]
             key[j] = ((<uint64_t>W.colour[j]) << 58) | (_lmix(h) >> 6)
-        _rank(n, key, W.colour, &nc)
+        _layer_rank(n, key, W.colour, &nc)
         if nc == before or nc == n:
             break
 
