@@ -172,6 +172,8 @@ def next_layer_with_stats(layer: dict, C: int, threads: int = 1, parents: slice 
         items = items[parents]
     table, cpu = _fill(items, C, threads)
     kids, stab, s_lo, s_hi = table.export()
+    at = np.lexsort(kids.T[::-1])               # form order: what stores and digests sort by
+    kids, stab, s_lo, s_hi = kids[at], stab[at], s_lo[at], s_hi[at]
     order = _order(C)
     out = {}
     for form, mf, st, a, b in zip(map(tuple, kids.tolist()), _multiplicity_factorials(kids).tolist(),

@@ -183,3 +183,15 @@ def test_a_faster_kernel_keeps_the_canonical_forms_of_the_stored_units(C):
         layer, _ = next_layer(layer, C)
         digests.append(layer_digest(layer))
     assert digests == FORM_DIGESTS[C]
+
+
+@pytest.mark.parametrize("C", [3, 4])
+def test_a_next_layer_comes_in_form_order(C):
+    # The order records and digests are written in (layer_store sorts again,
+    # but in linear time when the layer is already in order).
+    layer = first_layer(C)
+    for _ in range(1, C):
+        layer, _ = next_layer(layer, C)
+        assert list(layer) == sorted(layer)
+        part, _ = next_layer(layer, C, parents=slice(1, 3))
+        assert list(part) == sorted(part)
