@@ -334,6 +334,26 @@ cdef void _layer_place(LWork* W, int t) noexcept nogil:
         W.used &= ~(1 << s)
 
 
+cdef void _layer_only(LWork* W) noexcept nogil:
+    """_layer_place's one leaf when there is one admissible element (the
+    stacks' signatures distinct, each stack's colours distinct): stack s to
+    the position of its signature, its lower colour first.  [95% of 3 -> 4's
+    children; the recursion's scans were a tenth of the transition.]"""
+    cdef int s, t
+    for s in range(W.C):
+        t = 0
+        while W.want[t] != W.sig[s]:
+            t += 1
+        if W.colour[2 * s] < W.colour[2 * s + 1]:
+            W.cmap[2 * s] = <uint8_t>(2 * t)
+            W.cmap[2 * s + 1] = <uint8_t>(2 * t + 1)
+        else:
+            W.cmap[2 * s] = <uint8_t>(2 * t + 1)
+            W.cmap[2 * s + 1] = <uint8_t>(2 * t)
+        _layer_stack_image(W, s)
+    _layer_leaf(W)
+
+
 cdef int _layer_bound(LWork* W, int t, int cmp) noexcept nogil:
     """Mode 0, positions placed from the top (C-1 down to t): the digits'
     images on the positions placed, sorted, against the best's; 1 to prune
@@ -438,7 +458,9 @@ cdef void _layer_admissible(LWork* W) noexcept nogil:
     W.used = 0
     W.have_best = 0
     W.count = 0
-    if W.mode == 1 or size <= _LAYER_PLAIN:
+    if size == 1:
+        _layer_only(W)
+    elif W.mode == 1 or size <= _LAYER_PLAIN:
         _layer_place(W, 0)
     else:
         memset(W.partial, 0, sizeof(W.partial))
