@@ -59,6 +59,7 @@ cdef enum:
     LMAXG = 46080           # |C2 wr S_6|
 
 cdef uint64_t _LR2[256]     # and for (pair count, column colour) in refinement
+cdef uint8_t _LPOP[1 << LMAXN]   # popcount of a mask of LMAXN bits (digit masks, column sets)
 
 
 cdef inline uint64_t _lmix(uint64_t x) noexcept nogil:
@@ -74,6 +75,8 @@ cdef void _layer_tables() noexcept:
     for i in range(256):
         s += 0x9E3779B97F4A7C15ULL
         _LR2[i] = _lmix(s)
+    for i in range(1 << LMAXN):
+        _LPOP[i] = <uint8_t>gc_popcount(<unsigned int>i)
 
 
 _layer_tables()
@@ -123,6 +126,65 @@ cdef struct LWork:
     uint64_t cap, size
 
 
+cdef inline void _layer_rank(int n, const uint64_t* key, uint8_t* colour, int* ncells) noexcept nogil:
+    """colour[i] = the rank of key[i] among the distinct keys, ncells their
+    number: _canon.pxi's _rank without its hash or sort (a vertex's rank
+    is the number of distinct smaller keys, first occurrences counted),
+    with no data-dependent branch.  [_rank's insertion sort was 16% of
+    perf's samples of layer_counts(5); results/layers-count.md, pass 1.]"""
+    cdef uint8_t first[LMAXN]
+    cdef int i, j, r, m = 0, f
+    for i in range(n):
+        f = 1
+        for j in range(i):
+            f &= key[j] != key[i]
+        first[i] = <uint8_t>f
+        m += f
+    for i in range(n):
+        r = 0
+        for j in range(n):
+            r += first[j] & (key[j] < key[i])
+        colour[i] = <uint8_t>r
+    ncells[0] = m
+
+
+cdef inline void _layer_digit_keys(int n, const mask_t* masks, uint64_t* key) noexcept nogil:
+    """_canon.pxi's _common_neighbour_keys for masks of at most LMAXN bits
+    (the popcounts looked up in _LPOP): each digit's histogram of
+    |masks[v] & masks[w]| over w != v, 4 bits a count."""
+    cdef int v, w
+    cdef mask_t mv
+    cdef uint64_t acc
+    for v in range(n):                       # every w, then v's own term taken off:
+        mv = masks[v]                        # a sum in a register, not n stores
+        acc = 0
+        for w in range(n):
+            acc += (<uint64_t>1) << (4 * _LPOP[mv & masks[w]])
+        key[v] = acc - ((<uint64_t>1) << (4 * _LPOP[mv]))
+
+
+cdef inline int _layer_settled(LWork* W) noexcept nogil:
+    """Whether the colours already fix the one admissible element that any
+    refinement of them would: the two columns of every stack differ in
+    colour and the stacks' lower colours are distinct.  Refining only splits
+    classes and keeps the order of distinct colours, so each stack keeps its
+    lower column, and the stacks' signatures (lower colour first) keep their
+    order: the same single element, the same image, stabiliser order 1.
+    [3 -> 4 of C = 5: the refinement's pair counts were 1/3 of the colouring.]"""
+    cdef int s, lo, a, b
+    cdef uint32_t seen = 0
+    for s in range(W.C):
+        a = W.colour[2 * s]
+        b = W.colour[2 * s + 1]
+        if a == b:
+            return 0
+        lo = a if a < b else b
+        if seen >> lo & 1:
+            return 0
+        seen |= (<uint32_t>1) << lo
+    return 1
+
+
 cdef void _layer_colours(LWork* W) noexcept nogil:
     """Equivariant column colours (W.colour, ranks 0..n-1) of W.masks.
 
@@ -131,34 +193,37 @@ cdef void _layer_colours(LWork* W) noexcept nogil:
     a column's key is the multiset of its digits' colours; then the columns
     are refined by their pair counts with every other column (digits in
     both; the stack partner and the column itself marked apart) until no
-    class splits."""
+    class splits, unless refining cannot change the element chosen
+    (_layer_settled)."""
     cdef int n = W.n, j, k, nc, before
+    cdef mask_t bit
     cdef uint64_t dkey[LMAXN]
     cdef mask_t cadj[LMAXN]
     cdef mask_t m
     cdef uint64_t key[LMAXN]
     cdef uint64_t h
     cdef uint8_t pair[LMAXN][LMAXN]
-    _common_neighbour_keys(n, W.masks, dkey)
+    _layer_digit_keys(n, W.masks, dkey)
     for j in range(n):
         dkey[j] = _lmix(dkey[j])
-    _transpose(n, W.masks, cadj)
-    for j in range(n):
-        h = 0
-        m = cadj[j]
-        while m:
-            h += dkey[gc_ctz(m)]
-            m &= m - 1
+    for j in range(n):                       # Σ dkey over column j's digits, and the
+        h = 0                                # transpose, without a branch a bit
+        m = 0
+        for k in range(n):
+            bit = (W.masks[k] >> j) & 1
+            h += dkey[k] & (<uint64_t>0 - <uint64_t>bit)
+            m |= bit << k
         key[j] = h
-    _rank(n, key, W.colour, &nc)
-    if nc == n:
+        cadj[j] = m
+    _layer_rank(n, key, W.colour, &nc)
+    if nc == n or _layer_settled(W):
         return
     for j in range(n):
         pair[j][j] = 15
         pair[j][j ^ 1] = 14
         for k in range(j + 1, n):
             if k != (j ^ 1):
-                pair[j][k] = pair[k][j] = <uint8_t>gc_popcount(cadj[j] & cadj[k])
+                pair[j][k] = pair[k][j] = _LPOP[cadj[j] & cadj[k]]
     while True:
         before = nc
         for j in range(n):
@@ -166,7 +231,7 @@ cdef void _layer_colours(LWork* W) noexcept nogil:
             for k in range(n):
                 h += _LR2[pair[j][k] * 16 + W.colour[k]]
             key[j] = ((<uint64_t>W.colour[j]) << 58) | (_lmix(h) >> 6)
-        _rank(n, key, W.colour, &nc)
+        _layer_rank(n, key, W.colour, &nc)
         if nc == before or nc == n:
             break
 
@@ -180,16 +245,20 @@ cdef inline mask_t _mask_image(const uint8_t* cmap, mask_t m) noexcept nogil:
 
 
 cdef inline void _sorted_key(int n, mask_t* v, uint64_t* key) noexcept nogil:
-    """Sort the n masks of v (in place) and pack them into key."""
-    cdef int i, j
+    """Sort the n masks of v (in place) and pack them into key.  Each mask
+    goes to its place, the masks below it and the equal ones before it
+    counted: no data-dependent branch (the insertion sort's were a tenth of
+    a transition's time)."""
+    cdef int i, j, at
     cdef mask_t t
-    for i in range(1, n):
+    cdef mask_t out[LMAXN]
+    for i in range(n):
         t = v[i]
-        j = i
-        while j > 0 and v[j - 1] > t:
-            v[j] = v[j - 1]
-            j -= 1
-        v[j] = t
+        at = 0
+        for j in range(n):
+            at += (v[j] < t) | ((v[j] == t) & (j < i))
+        out[at] = t
+    memcpy(v, out, n * sizeof(mask_t))
     key[0] = key[1] = key[2] = 0
     for i in range(n):
         key[i >> 2] |= (<uint64_t>v[i]) << (16 * (3 - (i & 3)))
@@ -263,6 +332,26 @@ cdef void _layer_place(LWork* W, int t) noexcept nogil:
             _layer_stack_image(W, s)
             _layer_place(W, t + 1)
         W.used &= ~(1 << s)
+
+
+cdef void _layer_only(LWork* W) noexcept nogil:
+    """_layer_place's one leaf when there is one admissible element (the
+    stacks' signatures distinct, each stack's colours distinct): stack s to
+    the position of its signature, its lower colour first.  [95% of 3 -> 4's
+    children; the recursion's scans were a tenth of the transition.]"""
+    cdef int s, t
+    for s in range(W.C):
+        t = 0
+        while W.want[t] != W.sig[s]:
+            t += 1
+        if W.colour[2 * s] < W.colour[2 * s + 1]:
+            W.cmap[2 * s] = <uint8_t>(2 * t)
+            W.cmap[2 * s + 1] = <uint8_t>(2 * t + 1)
+        else:
+            W.cmap[2 * s] = <uint8_t>(2 * t + 1)
+            W.cmap[2 * s + 1] = <uint8_t>(2 * t)
+        _layer_stack_image(W, s)
+    _layer_leaf(W)
 
 
 cdef int _layer_bound(LWork* W, int t, int cmp) noexcept nogil:
@@ -369,7 +458,9 @@ cdef void _layer_admissible(LWork* W) noexcept nogil:
     W.used = 0
     W.have_best = 0
     W.count = 0
-    if W.mode == 1 or size <= _LAYER_PLAIN:
+    if size == 1:
+        _layer_only(W)
+    elif W.mode == 1 or size <= _LAYER_PLAIN:
         _layer_place(W, 0)
     else:
         memset(W.partial, 0, sizeof(W.partial))

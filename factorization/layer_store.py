@@ -49,17 +49,29 @@ class LayerStoreError(ValueError):
 
 def _records(layer: dict) -> bytes:
     """A layer's records as text, one state a line, in form order:
-    ``masks... T stabiliser``."""
-    return "".join(" ".join(map(str, (*form, t, st))) + "\n"
-                   for form, (t, st) in sorted(layer.items())).encode()
+    ``masks... T stabiliser`` (one format string a line: the same text as
+    joining each field's ``str``, at half the cost)."""
+    if not layer:
+        return b""
+    line = " ".join(["%d"] * (len(next(iter(layer))) + 2)) + "\n"
+    return "".join([line % (*form, t, st) for form, (t, st) in sorted(layer.items())]).encode()
 
 
 def _parse(text: bytes) -> dict:
-    out = {}
-    for line in text.decode().splitlines():
-        *form, t, st = map(int, line.split())
-        out[tuple(form)] = (t, st)
-    return out
+    """The records of :func:`_records` back: every field read at once, then
+    cut into lines (each line's field count checked)."""
+    lines = text.split(b"\n")
+    if not lines[-1]:
+        lines.pop()
+    if not lines:
+        return {}
+    width = len(lines[0].split())
+    fields = list(map(int, text.split()))
+    if width < 3 or len(fields) != width * len(lines):
+        raise ValueError("records of unequal lengths")
+    it = iter(fields)
+    rows = zip(*[it] * width)
+    return {row[:-2]: (row[-2], row[-1]) for row in rows}
 
 
 def layer_digest(layer: dict) -> str:
@@ -163,7 +175,7 @@ class LayerStore:
                                       f"with other records: a unit must be pure")
             if old is None:
                 self._con.execute("INSERT INTO unit VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                  (L, lo, hi, parents, digest, zlib.compress(text), cpu))
+                                  (L, lo, hi, parents, digest, zlib.compress(text, 1), cpu))
             if before_commit is not None:
                 before_commit()
             self._con.execute("COMMIT")

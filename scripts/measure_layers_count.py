@@ -221,7 +221,10 @@ def main(argv=None) -> None:
                       f"--workers {args.workers} --kill-at {args.kill_at}",
            "machine": describe_machine(), "counts": counts}
     args.out.write_text(json.dumps(doc, indent=1) + "\n")
-    (args.note or NOTE).write_text(note(doc))
+    path = args.note or NOTE
+    old = path.read_text() if path.exists() else ""
+    passes = old[old.index("\n## Pass "):] if "\n## Pass " in old else ""
+    path.write_text(note(doc) + passes)     # scripts/measure_layers_pass.py's sections kept
 
 
 if __name__ == "__main__":

@@ -18,8 +18,10 @@ import pytest
 from counting.published import lookup
 from factorization import layers
 from factorization.layer_canon import canonical_states, coordinate_group
+from factorization.layer_job import first_layer
 from factorization.layer_steps import (SumOverflow, children_of, layer_form, layer_forms_of,
                                         next_layer, next_layer_with_stats)
+from factorization.layer_store import layer_digest
 from factorization.layers import layer_counts
 from layer_samples import invariance_failures, states, transform
 
@@ -151,3 +153,45 @@ def test_one_parents_children_are_its_transition_s():
     assert {tuple(k): s for k, s in zip(kids.tolist(), stabs.tolist())} \
         == {k: s for k, (_, s) in expected.items()}
     assert stats.rows == rows and stats.children == len(expected)
+
+
+#: layer_digest of layers 2..C as the kernel of eff82cb (before issue 36's
+#: speed passes) made them: the canonical forms the ``layers`` reduction's
+#: unit ids (ranges of states in form order, LAYERS_VERSION "+layers1") and
+#: every layer store's parent digests were made with.
+FORM_DIGESTS = {
+    3: ["dadb83cbbdc7a43ce7fe9169bc86d4db74a0c5b85226fc6fce141905b71e3760",
+        "be0152a5e7d2fb24d464653fc3821a81faecb9fdc45c9f15b6c38f446980faca"],
+    4: ["99ef0816e2efba91f397eec46ed2db6a944785bbfee1b3538d264ab7be487b8e",
+        "c9bf35704e28ee08f945908d424531f7f685994107dcd4256b4614f6df8cfacb",
+        "c487e15b30a3025c72512e765b15f92183d4b0acae4511761bf800ba636a4535"],
+    5: ["a3bea46d752d7359c1d00459db346b752a94c2a5ca354179b4c3fc7d65f24dc6",
+        "d342c8817942baa700dc7b06953d7e7718be94eb054edc46542dae0b5f01c19a",
+        "da218dfa0fe9f84b5f7e821fc6d227508d041c0e66b00748f30cb2adc5683885",
+        "5d003e49e7aa5a3fa00b84f4901b81fc4030513b50f4b37a195bbad39961f81f"],
+}
+
+
+@pytest.mark.parametrize("C", [3, 4, pytest.param(5, marks=pytest.mark.slow)])
+def test_a_faster_kernel_keeps_the_canonical_forms_of_the_stored_units(C):
+    # Another canonical form is as correct, but it renumbers the states: the
+    # stored units' ranges would mean other parents.  Such a change must
+    # come with a new LAYERS_VERSION (counting/reduction/layers.py) and new
+    # digests here, never silently with a speed-up.
+    layer, digests = first_layer(C), []
+    for _ in range(1, C):
+        layer, _ = next_layer(layer, C)
+        digests.append(layer_digest(layer))
+    assert digests == FORM_DIGESTS[C]
+
+
+@pytest.mark.parametrize("C", [3, 4])
+def test_a_next_layer_comes_in_form_order(C):
+    # The order records and digests are written in (layer_store sorts again,
+    # but in linear time when the layer is already in order).
+    layer = first_layer(C)
+    for _ in range(1, C):
+        layer, _ = next_layer(layer, C)
+        assert list(layer) == sorted(layer)
+        part, _ = next_layer(layer, C, parents=slice(1, 3))
+        assert list(part) == sorted(part)
