@@ -9,6 +9,7 @@ and prints what it measured.  Run it under ``nice`` on a shared machine::
     nice python scripts/bench_patterns3.py --check4        # recount the published 4x3 sample
     nice python scripts/bench_patterns3.py --whole4 --limit 6   # published classes whole, as the job
     nice python scripts/bench_patterns3.py --orbit-slices 1000  # slices a whole unit sums, sampled
+    nice python scripts/bench_patterns3.py --pair4 /tmp/old --limit 6   # two kernels in turn, one process
 
 Each shape is counted in a fresh process (``--one SHAPE``), so "tables"
 includes building every table from nothing, and "whole" is the process's
@@ -17,6 +18,7 @@ wall time from interpreter start (imports included) to the exact total.
 from __future__ import annotations
 
 import argparse
+import glob
 import json
 import os
 import subprocess
@@ -217,6 +219,77 @@ def whole4(csv_path: str, directory: str | None, limit: int | None) -> dict:
             "load_average": os.getloadavg(), "per_unit": units}
 
 
+def pair4(csv_path: str, directory: str | None, limit: int | None, other: str) -> dict:
+    """Count the classes of the first ``limit`` published 4x3 units whole,
+    as the job does (``completions4_by_orbits``), with this checkout's
+    ``contract4`` and the one built in checkout ``other`` (its
+    ``bandtables/_contract*.so``, loaded beside this one; called with the
+    uint32 ``LT`` and no newer keywords) in turn, in one process: every call
+    of the plan in chunks of ``BATCH4`` x0 (the kernel's own batches, so the
+    work is the same), each chunk by both kernels, the first of the two
+    alternating.  Paired chunks a few seconds apart see the same load and the
+    same process, which whole processes in turn do not.  Each chunk's two
+    sums must be equal; per class the CPU seconds of both and their ratio."""
+    import csv
+    import importlib.util
+
+    import bandtables.tables4 as tables4
+    from bandtables import kernels
+    from bandtables.api import band_codes
+    from bandtables.kernels import BATCH4
+    from bandtables.symmetry import orbit_completions
+    from bandtables.tables import pattern_column_sets
+    (path,) = glob.glob(os.path.join(other, "bandtables", "_contract*.so"))
+    spec = importlib.util.spec_from_file_location("bandtables._contract", path)
+    old = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(old)
+    if directory is None:
+        from bandtables.cache import tables4_dir
+        directory = str(tables4_dir())
+    t = tables4.load(directory)
+    LT16, scale = t.kernel_rows
+    chain = (t.act, t.act0, t.rep1, t.trans1, t.index1, t.rep2, t.trans2, t.pair_index)
+    kernels_ = {"new": lambda b, c, a, z, K1: kernels.contract4(*chain, LT16, b, c, a, z, K1=K1, **scale),
+                "old": lambda b, c, a, z, K1: old.contract4(*chain, t.LT, b, c, a, z, K1=K1)}
+    chunks = []
+
+    def both(b, c, start, stop, K1):
+        hi = lo = 0
+        for a in range(start, stop, BATCH4):
+            z, cpu, sums = min(stop, a + BATCH4), {}, {}
+            names = ("old", "new") if len(chunks) % 2 == 0 else ("new", "old")
+            for name in names:
+                c0 = time.process_time()
+                sums[name] = kernels_[name](b, c, a, z, K1)
+                cpu[name] = time.process_time() - c0
+            if sums["old"] != sums["new"]:
+                raise AssertionError(f"the two kernels differ on x0 {a}..{z}, K1 {K1}")
+            chunks.append({"class_id": class_id, "slices": (z - a) * K1 / b.shape[1], **cpu})
+            s = (sums["new"][0] << 64 | sums["new"][1]) + (hi << 64 | lo)
+            hi, lo = s >> 64, s & (2 ** 64 - 1)
+        return hi, lo
+
+    with open(csv_path, newline="") as fh:
+        published = list(csv.DictReader(fh))[:limit]
+    units = []
+    for row in published:
+        class_id = int(row["class_id"])
+        total, terms = orbit_completions(
+            band_codes(pattern_column_sets(t.reps[class_id].tolist(), 4), 4), 4, both)
+        mine = [ch for ch in chunks if ch["class_id"] == class_id]
+        new, old_s = sum(ch["new"] for ch in mine), sum(ch["old"] for ch in mine)
+        units.append({"class_id": class_id, "slices": round(terms / 346 ** 3, 2), "sum": str(total),
+                      "new_cpu_s": round(new, 2), "old_cpu_s": round(old_s, 2),
+                      "new_over_old": round(new / old_s, 3) if old_s else None})
+    big = sorted(ch["new"] / ch["old"] for ch in chunks if ch["slices"] >= 1 and ch["old"] > 0)
+    new, old_s = sum(ch["new"] for ch in chunks), sum(ch["old"] for ch in chunks)
+    return {"other": other, "chunks": len(chunks), "new_cpu_s": round(new, 2),
+            "old_cpu_s": round(old_s, 2), "new_over_old": round(new / old_s, 3),
+            "chunk_ratio_median": round(big[len(big) // 2], 3) if big else None,
+            "chunk_ratio_range": [round(big[0], 3), round(big[-1], 3)] if big else None,
+            "load_average": os.getloadavg(), "per_unit": units}
+
+
 def orbit_slices(n: int, seed: int, directory: str | None) -> dict:
     """Slices' worth of terms a whole unit sums (one choice per orbit in two
     stacks under band 1's symmetries, :mod:`bandtables.symmetry`; and with
@@ -270,15 +343,22 @@ def main(argv=None) -> int:
     ap.add_argument("--tables", metavar="DIR", help="4x3 tables for --check4 (default: cache)")
     ap.add_argument("--width", type=int, default=1,
                     help="--check4: slices of a unit counted in one call, from x0 on (timed per slice)")
-    ap.add_argument("--limit", type=int, help="--check4: the first LIMIT published units only")
+    ap.add_argument("--limit", type=int, help="--check4, --whole4, --pair4: the first LIMIT published units only")
     ap.add_argument("--whole4", action="store_true",
                     help="count the first --limit published 4x3 classes whole, as the job does, timed")
     ap.add_argument("--orbit-slices", type=int, metavar="N",
                     help="slices per whole 4x3 unit by orbits, for N classes drawn with --seed")
+    ap.add_argument("--pair4", metavar="CHECKOUT",
+                    help="whole classes (--limit) by this contract4 and CHECKOUT's, in turn, one process")
     ap.add_argument("--tree", metavar="PATH", help="import the packages of this checkout")
     args = ap.parse_args(argv)
     if args.tree:
         sys.path.insert(0, os.path.abspath(args.tree))
+    if args.pair4:
+        if len(glob.glob(os.path.join(args.pair4, "bandtables", "_contract*.so"))) != 1:
+            ap.error(f"--pair4: no one built bandtables/_contract*.so in {args.pair4}")
+        print(json.dumps(pair4(args.csv, args.tables, args.limit, args.pair4)))
+        return 0
     if args.whole4:
         print(json.dumps(whole4(args.csv, args.tables, args.limit)))
         return 0
