@@ -552,9 +552,11 @@ def cycles(const uint32_t[::1] adj):
 
 
 # ---------------------------------------------------------------------------
-# One layer of the layer method (_layer_steps.pxi: the rows, the canonical
-# form, the table; _layer_table.pxi: LayerTable, layer_forms)
+# One layer of the layer method (_layer_steps.pxi: the canonical form;
+# _layer_children.pxi: the rows and the children's table; _layer_table.pxi:
+# LayerTable, layer_forms)
 # ---------------------------------------------------------------------------
 
 include "_layer_steps.pxi"
+include "_layer_children.pxi"
 include "_layer_table.pxi"

@@ -1,6 +1,6 @@
 """One transition of the layer method, compiled: canonical forms and the
-children's sums in C (``factorization/_layer_steps.pxi`` and
-``_layer_table.pxi``), Python ints at the boundaries.
+children's sums in C (``factorization/_layer_steps.pxi``,
+``_layer_children.pxi`` and ``_layer_table.pxi``), Python ints at the boundaries.
 
 :mod:`factorization.layers` explains the method and keeps the NumPy path
 (the reference, and the fallback when 128 bits do not hold a sum).  Here a
